@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Conform builds with, only those missing.
+# Quick when everything is present: one dpkg-query, no apt-get at all.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config git
+  libboost1.81-dev libboost-json1.81-dev
+  librapidcheck-dev libcpp-httplib-dev libyaml-cpp-dev
+  libgtest-dev libssl-dev
+  libbenchmark-dev   # bench/: Google Benchmark, Debian's package
+  clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "conform: missing packages: ${missing[*]}; run this script as root to install them" >&2
+  exit 2
+fi
+
+echo "conform: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
