@@ -104,6 +104,10 @@ struct schema {
   std::vector<boost::json::value> examples;  // `example` and `examples`
   std::string title, description;
   std::vector<std::string> assumptions;  // x-assumption texts
+  /// x-fixture: a request property whose valid value is the profile fixture
+  /// of this name (an id the server must know), e.g. "agent_id". The name
+  /// "tenant_id" means the tenant's own id.
+  std::optional<std::string> fixture;
 
   /// The schema this node stands for, following `ref` (cycle-safe: stops
   /// after the first revisit).
