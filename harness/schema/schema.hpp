@@ -61,7 +61,11 @@ struct schema {
   std::string location;
 
   /// `true` / `false` boolean schemas; `{}` is accept_all too.
-  enum class boolean_form : std::uint8_t { none, accept_all, reject_all } boolean = boolean_form::none;
+  enum class boolean_form : std::uint8_t {
+    none,
+    accept_all,
+    reject_all
+  } boolean = boolean_form::none;
 
   /// A `$ref` (with 3.1 siblings merged by the loader into all_of). When set,
   /// every other keyword of this node is empty and the node means its target.

@@ -1,0 +1,110 @@
+// Format checkers, and formats as the validator applies them.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "harness/schema/format.hpp"
+#include "tests/schema/test_support.hpp"
+
+namespace conform::schema {
+namespace {
+
+TEST(Format, NamesMapToKinds) {
+  EXPECT_EQ(parse_format("date-time"), format_kind::date_time);
+  EXPECT_EQ(parse_format("e164"), format_kind::e164);
+  EXPECT_EQ(parse_format("timezone"), format_kind::timezone);
+  EXPECT_EQ(parse_format("int32"), format_kind::unknown);
+}
+
+TEST(Format, DateTimeIsRfc3339) {
+  for (const char* ok : {"2026-11-20T10:00:00Z", "2026-11-20T10:00:00.123Z",
+                         "2024-02-29T23:59:60+05:30", "2026-01-01t00:00:00-00:00"}) {
+    EXPECT_TRUE(check_format(format_kind::date_time, ok)) << ok;
+  }
+  for (const char* bad : {"2026-11-20", "2026-11-20 10:00:00Z", "2026-11-20T10:00:00",
+                          "2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-20T24:00:00Z",
+                          "2026-11-20T10:00:00.Z", "2026-11-20T10:00:00+0530", ""}) {
+    EXPECT_FALSE(check_format(format_kind::date_time, bad)) << bad;
+  }
+}
+
+TEST(Format, DateAndTime) {
+  EXPECT_TRUE(check_format(format_kind::date, "2000-02-29"));
+  EXPECT_FALSE(check_format(format_kind::date, "1900-02-29"));
+  EXPECT_TRUE(check_format(format_kind::time, "10:00:00Z"));
+  EXPECT_FALSE(check_format(format_kind::time, "10:00"));
+}
+
+TEST(Format, Email) {
+  EXPECT_TRUE(check_format(format_kind::email, "a.b+c@example.com"));
+  EXPECT_TRUE(check_format(format_kind::email, "x@localhost"));
+  for (const char* bad : {"plain", "@example.com", "a@", "a..b@example.com", ".a@example.com",
+                          "a@-example.com", "a b@example.com", "a@exa_mple.com"}) {
+    EXPECT_FALSE(check_format(format_kind::email, bad)) << bad;
+  }
+}
+
+TEST(Format, Uri) {
+  EXPECT_TRUE(check_format(format_kind::uri, "https://example.com/a?b=c#d"));
+  EXPECT_TRUE(check_format(format_kind::uri, "urn:isbn:0451450523"));
+  EXPECT_TRUE(check_format(format_kind::uri, "https://example.com/%20"));
+  for (const char* bad :
+       {"/relative", "example.com", "https://exa mple.com", "1http://x", "https://x/%zz"}) {
+    EXPECT_FALSE(check_format(format_kind::uri, bad)) << bad;
+  }
+}
+
+TEST(Format, Uuid) {
+  EXPECT_TRUE(check_format(format_kind::uuid, "123e4567-e89b-12d3-a456-426614174000"));
+  EXPECT_FALSE(check_format(format_kind::uuid, "123e4567e89b12d3a456426614174000"));
+  EXPECT_FALSE(check_format(format_kind::uuid, "123e4567-e89b-12d3-a456-42661417400g"));
+}
+
+TEST(Format, E164) {
+  EXPECT_TRUE(check_format(format_kind::e164, "+14155550100"));
+  EXPECT_TRUE(check_format(format_kind::e164, "+12"));
+  EXPECT_TRUE(check_format(format_kind::e164, "+123456789012345"));
+  for (const char* bad : {"14155550100", "+0123", "+1", "+1234567890123456", "+1 415", ""}) {
+    EXPECT_FALSE(check_format(format_kind::e164, bad)) << bad;
+  }
+}
+
+TEST(Format, TimeZonesAreIanaNames) {
+  EXPECT_TRUE(is_time_zone("Europe/Paris"));
+  EXPECT_TRUE(is_time_zone("America/Argentina/Buenos_Aires"));
+  EXPECT_TRUE(is_time_zone("UTC"));
+  EXPECT_TRUE(is_time_zone("Asia/Calcutta"));  // a link
+  EXPECT_FALSE(is_time_zone("Europe/Pariss"));
+  EXPECT_FALSE(is_time_zone("europe/paris"));
+  EXPECT_FALSE(is_time_zone("+05:30"));
+  const auto zones = canonical_time_zones();
+  EXPECT_GT(zones.size(), 300u);
+  EXPECT_TRUE(std::is_sorted(zones.begin(), zones.end()));
+  EXPECT_TRUE(std::all_of(zones.begin(), zones.end(), [](auto z) { return is_time_zone(z); }));
+}
+
+TEST(Format, Decimal) {
+  EXPECT_TRUE(check_format(format_kind::decimal, "-12.50"));
+  EXPECT_TRUE(check_format(format_kind::decimal, "7"));
+  EXPECT_FALSE(check_format(format_kind::decimal, "1."));
+  EXPECT_FALSE(check_format(format_kind::decimal, ".5"));
+  EXPECT_FALSE(check_format(format_kind::decimal, "1e5"));
+}
+
+TEST(Format, ValidatorAssertsKnownFormatsOnly) {
+  testing::schemas make;
+  const schema& tz = make(R"({"type": "string", "format": "timezone"})");
+  EXPECT_TRUE(testing::check(tz, R"("Asia/Kolkata")").ok());
+  const auto r = testing::check(tz, R"("Mars/Olympus")");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/format");
+  EXPECT_EQ(r.errors[0].message, "\"Mars/Olympus\" is not a valid timezone");
+  const schema& unknown = make(R"({"type": "string", "format": "color"})");
+  EXPECT_TRUE(testing::check(unknown, R"("anything")").ok());
+  const schema& non_string = make(R"({"format": "email"})");
+  EXPECT_TRUE(testing::check(non_string, "12").ok());
+}
+
+}  // namespace
+}  // namespace conform::schema

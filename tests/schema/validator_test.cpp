@@ -1,0 +1,314 @@
+// The validator, keyword by keyword: what passes, what fails, and where the
+// error points.
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/schema/test_support.hpp"
+
+namespace conform::schema {
+namespace {
+
+using testing::check;
+
+bool valid(const schema& s, std::string_view json) {
+  return check(s, json).ok();
+}
+
+TEST(Validator, TypeAdmitsOnlyTheListedTypes) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "string"})");
+  EXPECT_TRUE(valid(s, R"("x")"));
+  const auto r = check(s, "12");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].instance_pointer, "");
+  EXPECT_EQ(r.errors[0].schema_location, "#/type");
+  EXPECT_EQ(r.errors[0].message, "expected string, got integer");
+}
+
+TEST(Validator, IntegerIsANumberWithoutFraction) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "integer"})");
+  EXPECT_TRUE(valid(s, "3"));
+  EXPECT_TRUE(valid(s, "1.0"));
+  EXPECT_TRUE(valid(s, "-9223372036854775808"));
+  EXPECT_TRUE(valid(s, "18446744073709551615"));
+  EXPECT_FALSE(valid(s, "1.5"));
+  EXPECT_FALSE(valid(s, R"("1")"));
+}
+
+TEST(Validator, NumberAdmitsIntegers) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "number"})");
+  EXPECT_TRUE(valid(s, "3"));
+  EXPECT_TRUE(valid(s, "3.25"));
+  EXPECT_FALSE(valid(s, "null"));
+}
+
+TEST(Validator, TypeListsAndNullable) {
+  testing::schemas make;
+  const schema& list = make(R"({"type": ["string", "null"]})");
+  EXPECT_TRUE(valid(list, "null"));
+  EXPECT_TRUE(valid(list, R"("a")"));
+  EXPECT_FALSE(valid(list, "true"));
+  EXPECT_EQ(check(list, "true").errors[0].message, "expected null or string, got boolean");
+  const schema& nullable = make(R"({"type": "integer", "nullable": true})");
+  EXPECT_TRUE(valid(nullable, "null"));
+  EXPECT_FALSE(valid(nullable, "false"));
+}
+
+TEST(Validator, EnumComparesJsonValues) {
+  testing::schemas make;
+  const schema& s = make(R"({"enum": ["a", 1, {"k": [1, 2]}, null]})");
+  EXPECT_TRUE(valid(s, R"("a")"));
+  EXPECT_TRUE(valid(s, "1.0"));
+  EXPECT_TRUE(valid(s, R"({"k": [1.0, 2]})"));
+  EXPECT_TRUE(valid(s, "null"));
+  EXPECT_FALSE(valid(s, R"({"k": [2, 1]})"));
+  const auto r = check(s, R"("b")");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/enum");
+  EXPECT_NE(r.errors[0].message.find("is not one of the allowed values"), std::string::npos);
+}
+
+TEST(Validator, ConstComparesByValue) {
+  testing::schemas make;
+  const schema& s = make(R"({"const": {"a": 2, "b": "x"}})");
+  EXPECT_TRUE(valid(s, R"({"b": "x", "a": 2.0})"));
+  EXPECT_FALSE(valid(s, R"({"a": 2})"));
+  EXPECT_EQ(check(s, "1").errors[0].schema_location, "#/const");
+}
+
+TEST(Validator, StringLengthsCountCodePoints) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "string", "minLength": 2, "maxLength": 3})");
+  EXPECT_TRUE(valid(s, R"("ab")"));
+  EXPECT_TRUE(valid(s, "\"\xC3\xA9\xE4\xB8\xAD\xF0\x9F\x98\x80\""));  // 3 code points, 9 bytes
+  EXPECT_FALSE(valid(s, "\"\xC3\xA9\""));                             // 1 code point, 2 bytes
+  const auto r = check(s, R"("abcd")");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/maxLength");
+  EXPECT_EQ(r.errors[0].message, "string has 4 characters, more than maxLength 3");
+  EXPECT_EQ(check(s, R"("a")").errors[0].message,
+            "string has 1 characters, fewer than minLength 2");
+}
+
+TEST(Validator, PatternSearchesRatherThanMatches) {
+  testing::schemas make;
+  const schema& unanchored = make(R"({"type": "string", "pattern": "[0-9]{3}"})");
+  EXPECT_TRUE(valid(unanchored, R"("ab123cd")"));
+  EXPECT_FALSE(valid(unanchored, R"("ab12cd")"));
+  const schema& anchored = make(R"({"type": "string", "pattern": "^-?[0-9]+\\.[0-9]{2,6}$"})");
+  EXPECT_TRUE(valid(anchored, R"("12.50")"));
+  EXPECT_FALSE(valid(anchored, R"("12.5")"));
+  const auto r = check(anchored, R"("x")");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/pattern");
+  EXPECT_NE(r.errors[0].message.find("does not match the pattern"), std::string::npos);
+}
+
+TEST(Validator, PatternOnALongStringDoesNotExhaustTheStack) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "string", "pattern": "^(a|b)*$"})");
+  EXPECT_TRUE(valid(s, "\"" + std::string(200000, 'a') + "\""));
+  EXPECT_FALSE(valid(s, "\"" + std::string(200000, 'a') + "c\""));
+}
+
+TEST(Validator, KeywordsOfOtherTypesDoNotApply) {
+  testing::schemas make;
+  const schema& s = make(R"({"minLength": 3, "minimum": 10, "minItems": 2, "required": ["a"]})");
+  EXPECT_TRUE(valid(s, "true"));
+  EXPECT_TRUE(valid(s, "null"));
+  EXPECT_FALSE(valid(s, R"("ab")"));
+  EXPECT_FALSE(valid(s, "9"));
+  EXPECT_FALSE(valid(s, "[1]"));
+  EXPECT_FALSE(valid(s, "{}"));
+}
+
+TEST(Validator, NumericBounds) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "number", "minimum": 1, "maximum": 100})");
+  EXPECT_TRUE(valid(s, "1"));
+  EXPECT_TRUE(valid(s, "100"));
+  EXPECT_TRUE(valid(s, "50.5"));
+  const auto low = check(s, "0");
+  ASSERT_EQ(low.errors.size(), 1u);
+  EXPECT_EQ(low.errors[0].schema_location, "#/minimum");
+  EXPECT_EQ(low.errors[0].message, "0 is below the minimum 1");
+  EXPECT_EQ(check(s, "100.5").errors[0].schema_location, "#/maximum");
+}
+
+TEST(Validator, ExclusiveBoundsIncludingTheOpenApi30Form) {
+  testing::schemas make;
+  const schema& s31 = make(R"({"exclusiveMinimum": 0, "exclusiveMaximum": 10})");
+  EXPECT_TRUE(valid(s31, "0.001"));
+  EXPECT_FALSE(valid(s31, "0"));
+  EXPECT_FALSE(valid(s31, "10"));
+  const schema& s30 = make(R"({"minimum": 0, "exclusiveMinimum": true})");
+  EXPECT_FALSE(valid(s30, "0"));
+  EXPECT_TRUE(valid(s30, "1"));
+  EXPECT_EQ(check(s30, "0").errors[0].schema_location, "#/exclusiveMinimum");
+}
+
+TEST(Validator, MultipleOfHasAToleranceForDoubles) {
+  testing::schemas make;
+  const schema& cents = make(R"({"multipleOf": 0.01})");
+  EXPECT_TRUE(valid(cents, "19.99"));
+  EXPECT_TRUE(valid(cents, "0.3"));
+  EXPECT_FALSE(valid(cents, "0.305"));
+  const schema& three = make(R"({"multipleOf": 3})");
+  EXPECT_TRUE(valid(three, "-9"));
+  EXPECT_TRUE(valid(three, "18446744073709551615"));
+  EXPECT_FALSE(valid(three, "10"));
+  EXPECT_EQ(check(three, "10").errors[0].message, "10 is not a multiple of 3");
+}
+
+TEST(Validator, ArrayItemsAndCounts) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "array", "items": {"type": "integer"}, "minItems": 1,
+                              "maxItems": 3})");
+  EXPECT_TRUE(valid(s, "[1, 2]"));
+  EXPECT_FALSE(valid(s, "[]"));
+  EXPECT_FALSE(valid(s, "[1, 2, 3, 4]"));
+  const auto r = check(s, R"([1, "x", 3, true])");
+  ASSERT_EQ(r.errors.size(), 3u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/maxItems");
+  EXPECT_EQ(r.errors[1].instance_pointer, "/1");
+  EXPECT_EQ(r.errors[1].schema_location, "#/items/type");
+  EXPECT_EQ(r.errors[2].instance_pointer, "/3");
+}
+
+TEST(Validator, UniqueItemsUsesJsonEquality) {
+  testing::schemas make;
+  const schema& s = make(R"({"uniqueItems": true})");
+  EXPECT_TRUE(valid(s, R"([1, "1", [1], {"a": 1}])"));
+  EXPECT_FALSE(valid(s, "[1, 1.0]"));
+  EXPECT_FALSE(valid(s, R"([{"a": 1, "b": 2}, {"b": 2, "a": 1}])"));
+  const auto r = check(s, "[0, 5, 5]");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].message, "items 1 and 2 are equal; uniqueItems forbids duplicates");
+}
+
+TEST(Validator, ObjectPropertiesRequiredAndPointers) {
+  testing::schemas make;
+  const schema& s = make(R"({
+    "type": "object", "required": ["data"],
+    "properties": {"data": {"type": "object", "properties": {
+      "items": {"type": "array", "items": {"type": "object", "required": ["id"],
+                "properties": {"id": {"type": "string", "pattern": "^[0-9]+$"}}}}}}}})");
+  EXPECT_TRUE(valid(s, R"({"data": {"items": [{"id": "1"}, {"id": "22"}]}})"));
+  const auto r = check(s, R"({"data": {"items": [{"id": "1"}, {}, {}, {"id": "x7"}]}})");
+  ASSERT_EQ(r.errors.size(), 3u);
+  EXPECT_EQ(r.errors[0].instance_pointer, "/data/items/1");
+  EXPECT_EQ(r.errors[0].message, "missing required property \"id\"");
+  EXPECT_EQ(r.errors[0].schema_location, "#/properties/data/properties/items/items/required");
+  EXPECT_EQ(r.errors[2].instance_pointer, "/data/items/3/id");
+  EXPECT_EQ(r.errors[2].schema_location,
+            "#/properties/data/properties/items/items/properties/id/pattern");
+}
+
+TEST(Validator, PointerTokensAreEscaped) {
+  testing::schemas make;
+  const schema& s = make(R"({"additionalProperties": {"type": "integer"}})");
+  const auto r = check(s, R"({"a/b~c": "x"})");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].instance_pointer, "/a~1b~0c");
+}
+
+TEST(Validator, AdditionalPropertiesFalseAndSchema) {
+  testing::schemas make;
+  const schema& closed = make(R"({"properties": {"a": {}}, "additionalProperties": false})");
+  EXPECT_TRUE(valid(closed, R"({"a": 1})"));
+  const auto r = check(closed, R"({"a": 1, "b": 2})");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].instance_pointer, "/b");
+  EXPECT_EQ(r.errors[0].schema_location, "#/additionalProperties");
+  EXPECT_EQ(r.errors[0].message, "property \"b\" is not allowed (additionalProperties is false)");
+  const schema& typed =
+      make(R"({"properties": {"a": {}}, "additionalProperties": {"type": "string"}})");
+  EXPECT_TRUE(valid(typed, R"({"a": 1, "b": "x"})"));
+  EXPECT_FALSE(valid(typed, R"({"a": 1, "b": 2})"));
+}
+
+TEST(Validator, PropertyCounts) {
+  testing::schemas make;
+  const schema& s = make(R"({"minProperties": 1, "maxProperties": 2})");
+  EXPECT_FALSE(valid(s, "{}"));
+  EXPECT_TRUE(valid(s, R"({"a": 1})"));
+  EXPECT_FALSE(valid(s, R"({"a": 1, "b": 2, "c": 3})"));
+  EXPECT_EQ(check(s, "{}").errors[0].schema_location, "#/minProperties");
+}
+
+TEST(Validator, BooleanSchemas) {
+  testing::schemas make;
+  EXPECT_TRUE(valid(make("true"), R"({"anything": [1]})"));
+  EXPECT_TRUE(valid(make("{}"), "null"));
+  const auto r = check(make("false"), "1");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("`false`"), std::string::npos);
+  const schema& s = make(R"({"properties": {"gone": false}})");
+  EXPECT_TRUE(valid(s, "{}"));
+  EXPECT_FALSE(valid(s, R"({"gone": null})"));
+}
+
+TEST(Validator, ReadOnlyAndWriteOnlyAreIgnored) {
+  testing::schemas make;
+  const schema& s = make(R"({"properties": {"id": {"type": "string", "readOnly": true},
+                                            "pw": {"type": "string", "writeOnly": true}},
+                            "required": ["id", "pw"]})");
+  EXPECT_TRUE(valid(s, R"({"id": "1", "pw": "x"})"));
+  EXPECT_FALSE(valid(s, R"({"id": "1"})"));
+}
+
+TEST(Validator, ErrorsAreCappedAndMarkedTruncated) {
+  testing::schemas make;
+  const schema& s = make(R"({"items": {"type": "string"}})");
+  std::string many = "[";
+  for (int i = 0; i < 100; ++i) many += (i ? ",1" : "1");
+  many += "]";
+  validation_options options;
+  options.max_errors = 5;
+  const auto r = validate(s, boost::json::parse(many), options);
+  EXPECT_EQ(r.errors.size(), 5u);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_FALSE(check(s, R"(["a"])").truncated);
+}
+
+TEST(Validator, ValidationIsSafeFromSeveralThreads) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "array", "items": {"type": "string",
+                              "pattern": "^[a-z]+[0-9]{2}$"}})");
+  const auto good = boost::json::parse(R"(["ab12", "xyz99"])");
+  const auto bad = boost::json::parse(R"(["ab12", "9"])");
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 500; ++i) {
+        if (!is_valid(s, good) || is_valid(s, bad)) ++wrong[static_cast<std::size_t>(t)];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int w : wrong) EXPECT_EQ(w, 0);
+}
+
+TEST(Validator, JsonEqualityRules) {
+  using boost::json::parse;
+  EXPECT_TRUE(json_equal(parse("1"), parse("1.0")));
+  EXPECT_TRUE(json_equal(parse("18446744073709551615"), parse("18446744073709551615")));
+  EXPECT_FALSE(json_equal(parse("9007199254740993"), parse("9007199254740992")));
+  EXPECT_FALSE(json_equal(parse("-1"), parse("18446744073709551615")));
+  EXPECT_FALSE(json_equal(parse("1"), parse("true")));
+  EXPECT_FALSE(json_equal(parse("[1,2]"), parse("[2,1]")));
+  EXPECT_TRUE(json_equal(parse(R"({"a":1,"b":2})"), parse(R"({"b":2,"a":1})")));
+  EXPECT_FALSE(json_equal(parse(R"({"a":1})"), parse(R"({"a":1,"b":2})")));
+}
+
+}  // namespace
+}  // namespace conform::schema
