@@ -14,7 +14,8 @@
 namespace conform::spec {
 
 struct load_result {
-  std::optional<api_spec> spec;  // nullopt when an error stopped the load
+  /// nullopt when any diagnostic is an error (warnings alone keep the spec).
+  std::optional<api_spec> spec;
   std::vector<diagnostic> diagnostics;
   bool ok() const { return spec.has_value() && !has_errors(diagnostics); }
 };

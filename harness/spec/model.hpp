@@ -31,9 +31,9 @@ std::string_view to_string(param_location l);
 /// x-resource on a path parameter: which resource the id names, the profile
 /// fixture that holds an existing one, and the 404 code an unknown id gets.
 struct resource_ref {
-  std::string name;            // "follow_up"
-  std::string fixture;         // "follow_up_id"
-  std::string not_found_code;  // "FOLLOW_UP_NOT_FOUND"
+  std::string name;                          // "follow_up"
+  std::string fixture;                       // "follow_up_id"
+  std::string not_found_code;                // "FOLLOW_UP_NOT_FOUND"
   std::optional<std::string> fixture_state;  // "cancellable", documented need on the fixture
 };
 
@@ -105,6 +105,7 @@ struct security_requirement {
   struct use {
     const security_scheme* scheme = nullptr;
     std::vector<std::string> scopes;
+    source_pos pos;  // where the scheme is named in `security`
   };
   std::vector<use> schemes;
 };
@@ -119,6 +120,7 @@ struct tenant_context {
   /// What a caller that must name a tenant and did not gets.
   int missing_status = 0;
   std::string missing_code;
+  source_pos pos;  // of the x-tenant-context node (unknown when absent)
 };
 
 /// x-pagination. Response locations are JSON pointers into the body.
@@ -142,6 +144,7 @@ struct pagination {
   std::string invalid_cursor_code;
   /// Parameters the route ignores (page counters on a cursor route).
   std::vector<std::string> ignored_params;
+  source_pos pos;
 };
 
 /// x-idempotency.
@@ -164,14 +167,16 @@ struct idempotency {
     std::string match_field;
     std::string match_body_property;
     std::string field;
+    source_pos pos;
   } effect;
+  source_pos pos;
 };
 
 /// A state machine of components.x-state-machines.
 struct state_machine {
-  std::string name;       // "campaign"
-  std::string resource;   // the resource_ref name whose status it is
-  std::string field;      // "status" (in the record)
+  std::string name;               // "campaign"
+  std::string resource;           // the resource_ref name whose status it is
+  std::string field;              // "status" (in the record)
   std::string read_operation_id;  // how to read the record's state (may be empty)
   std::vector<std::string> states;
   std::string initial;
@@ -180,6 +185,7 @@ struct state_machine {
     std::string from;
     std::string operation_id;
     std::string to;
+    source_pos pos;
   };
   std::vector<transition> transitions;
   /// Preconditions of a move, each with the code a failed one gets.
@@ -187,6 +193,7 @@ struct state_machine {
     std::string operation_id;
     std::string error_code;
     std::string description;
+    source_pos pos;
   };
   std::vector<precondition> preconditions;
   int refused_status = 0;
@@ -199,6 +206,7 @@ struct state_machine {
 struct transition_ref {
   std::string machine;
   std::string parameter;
+  source_pos pos;
 };
 
 enum class access_kind : std::uint8_t { read, write };
@@ -211,20 +219,24 @@ struct operation {
   std::string summary;
   std::vector<parameter> parameters;  // path-level ones merged in
   std::optional<request_body> body;
-  std::vector<response> responses;    // sorted by status, "default" (0) first
+  std::vector<response> responses;  // sorted by status, "default" (0) first
   /// Alternatives; empty with `security_declared` = no credentials needed.
   std::vector<security_requirement> security;
-  bool jwt_only = false;               // x-jwt-only
-  int jwt_only_status = 0;             // what another credential gets (401)
-  std::string jwt_only_code;           // "JWT_REQUIRED"
-  access_kind access = access_kind::read;  // x-access (default: GET read, else write)
-  tenant_context tenant;               // x-tenant-context
-  std::optional<pagination> paging;    // x-pagination
-  std::optional<idempotency> idempotent;  // x-idempotency
+  /// True when `security` was written (on the operation or the root), so an
+  /// empty list means "no credentials" rather than "not said".
+  bool security_declared = false;
+  bool jwt_only = false;                     // x-jwt-only
+  int jwt_only_status = 0;                   // what another credential gets (401)
+  std::string jwt_only_code;                 // "JWT_REQUIRED"
+  access_kind access = access_kind::read;    // x-access (default: GET read, else write)
+  tenant_context tenant;                     // x-tenant-context
+  std::optional<pagination> paging;          // x-pagination
+  std::optional<idempotency> idempotent;     // x-idempotency
   std::optional<transition_ref> transition;  // x-transition
-  std::string family;                  // x-family, the permission matrix's route family
-  std::vector<std::string> assumptions;  // x-assumption texts
+  std::string family;                        // x-family, the permission matrix's route family
+  std::vector<std::string> assumptions;      // x-assumption texts
   source_pos pos;
+  source_pos family_pos;  // of x-family (unknown when absent)
 
   bool needs_credentials() const { return !security.empty(); }
   const response* find_response(int status) const;  // exact, else nullptr
@@ -251,6 +263,10 @@ struct permission_matrix {
     /// Per key type: nullopt = not accepted; else the scopes needed.
     std::map<credential_kind, std::optional<std::vector<std::string>>> needs;
     source_pos pos;
+    /// Where each key type's entry is written (absent = not written).
+    std::map<credential_kind, source_pos> needs_pos;
+    /// `public: true`: the operation takes no credentials (no key-type entries).
+    bool is_public = false;
   };
   std::string file;
   std::vector<scope_def> scopes;
@@ -275,6 +291,9 @@ struct api_rules {
   struct generic_error {
     int status = 0;
     std::string code;
+    /// `scope: route`: answered for an unknown route or method, never by a
+    /// documented operation (404 NOT_FOUND, 405); else any operation may.
+    bool route_level = false;
   };
   std::vector<generic_error> generic_errors;
   /// x-success-envelope / x-error-envelope: the component schemas every
