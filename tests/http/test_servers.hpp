@@ -1,0 +1,96 @@
+#pragma once
+// In-test servers: cpp-httplib on an ephemeral port (normal HTTP and TLS),
+// and a raw socket server whose sessions a test scripts byte by byte (to
+// close connections at chosen moments). No fixed ports, no sleeps.
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+namespace httplib {
+class Server;
+}
+
+namespace conform::http::test {
+
+/// A flag a test opens once; waiters block until then.
+class gate {
+ public:
+  /// Opens the gate and wakes every waiter.
+  void open();
+  /// Blocks until the gate is open.
+  void wait();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+/// Runs an httplib server (plain or TLS) on 127.0.0.1:<ephemeral> in a thread.
+class httplib_runner {
+ public:
+  /// Takes a configured server, binds it and starts listening.
+  explicit httplib_runner(std::unique_ptr<httplib::Server> server);
+  /// Stops the server and joins its thread.
+  ~httplib_runner();
+  /// The bound port.
+  unsigned short port() const { return port_; }
+  /// The server, to add handlers before the first request.
+  httplib::Server& server() { return *server_; }
+
+ private:
+  std::unique_ptr<httplib::Server> server_;
+  unsigned short port_ = 0;
+  std::thread thread_;
+};
+
+/// A blocking socket server; each accepted connection runs `session` in turn.
+class raw_server {
+ public:
+  using socket = boost::asio::ip::tcp::socket;
+  using session_fn = std::function<void(socket&, int connection_index)>;
+  /// Listens on 127.0.0.1:<ephemeral>.
+  explicit raw_server(session_fn session);
+  /// Stops accepting and joins.
+  ~raw_server();
+  /// The bound port.
+  unsigned short port() const { return port_; }
+  /// Connections accepted so far.
+  int accepted() const { return accepted_.load(); }
+
+  /// Reads one request (head and Content-Length body); empty at EOF.
+  static std::string read_request(socket& s);
+  /// Writes `bytes` fully (errors ignored).
+  static void write(socket& s, const std::string& bytes);
+
+ private:
+  boost::asio::io_context ioc_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  session_fn session_;
+  unsigned short port_ = 0;
+  std::atomic<int> accepted_{0};
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+/// A self-signed certificate for 127.0.0.1 (SAN IP) and its key, as PEM.
+struct test_certificate {
+  std::string cert_pem;
+  std::string key_pem;
+};
+
+/// Generates a fresh EC P-256 self-signed certificate.
+test_certificate make_self_signed_certificate();
+
+/// An httplib TLS server for `cert`.
+std::unique_ptr<httplib::Server> make_tls_server(const test_certificate& cert);
+
+}  // namespace conform::http::test

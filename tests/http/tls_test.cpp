@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include <httplib.h>
+
+#include "harness/http/client.hpp"
+#include "harness/http/connection.hpp"
+#include "test_servers.hpp"
+
+namespace conform::http {
+namespace {
+
+/// An httplib TLS server with a fresh self-signed certificate for 127.0.0.1.
+class tls_server : public ::testing::Test {
+ protected:
+  tls_server()
+      : cert_(test::make_self_signed_certificate()), runner_(test::make_tls_server(cert_)) {
+    runner_.server().Get("/api/v1/health", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"data":{"status":"ok"}})", "application/json");
+    });
+  }
+  url base(const std::string& host = "127.0.0.1") {
+    return *parse_url("https://" + host + ":" + std::to_string(runner_.port()) + "/api/v1").value;
+  }
+  static request health() {
+    request r;
+    r.target = "/health";
+    return r;
+  }
+
+  test::test_certificate cert_;
+  test::httplib_runner runner_;
+};
+
+TEST_F(tls_server, untrusted_certificate_is_a_tls_error_when_verifying) {
+  connection c(base());
+  const result r = c.send(health());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().what, transport_error::kind::tls) << r.error().message;
+  EXPECT_NE(r.error().message.find("certificate verification failed"), std::string::npos)
+      << r.error().message;
+}
+
+TEST_F(tls_server, verification_off_connects) {
+  connection_options opts;
+  opts.tls.verify = false;
+  connection c(base(), opts);
+  for (int i = 0; i < 3; ++i) {
+    const result r = c.send(health());
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r.value().status, 200u);
+  }
+  EXPECT_EQ(c.connects(), 1u);
+}
+
+TEST_F(tls_server, trusted_ca_verifies_chain_and_ip_address) {
+  client_options opts;
+  opts.connection.tls.ca_pem = cert_.cert_pem;
+  client c(base(), opts);
+  const result r = c.send(0, health());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().body, R"({"data":{"status":"ok"}})");
+}
+
+TEST_F(tls_server, host_name_mismatch_is_a_tls_error) {
+  connection_options opts;
+  opts.tls.ca_pem = cert_.cert_pem;  // trusted, but issued for 127.0.0.1 only
+  connection c(base("localhost"), opts);
+  const result r = c.send(health());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().what, transport_error::kind::tls) << r.error().message;
+}
+
+TEST(tls, missing_ca_file_is_a_tls_error_value) {
+  connection_options opts;
+  opts.tls.ca_file = "/nonexistent/ca.pem";
+  connection c(*parse_url("https://127.0.0.1:1/api/v1").value, opts);
+  request r;
+  r.target = "/health";
+  const result res = c.send(r);
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.error().what, transport_error::kind::tls);
+  EXPECT_NE(res.error().message.find("/nonexistent/ca.pem"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace conform::http
