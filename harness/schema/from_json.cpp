@@ -97,10 +97,14 @@ class builder {
     }
     if (const value* ref = o.if_contains("$ref")) {
       if (!ref->is_string()) fail(where + "/$ref", "expected a string");
-      s.ref_text = std::string(ref->get_string());
-      const std::string target = s.ref_text.substr(1);
-      s.ref = &build(resolve_pointer(s.ref_text, where), "#" + target);
-      return;
+      const std::string text(ref->get_string());
+      const schema& target = build(resolve_pointer(text, where), "#" + text.substr(1));
+      if (o.size() == 1) {
+        s.ref_text = text;
+        s.ref = &target;
+        return;
+      }
+      s.all_of.push_back(&target);  // 3.1 siblings of $ref: both apply, as the loader does
     }
     bool nullable = false;
     bool exclusive_min_flag = false, exclusive_max_flag = false;
@@ -184,7 +188,8 @@ class builder {
       } else if (key == "maxProperties") {
         s.max_properties = count(x, where, "maxProperties");
       } else if (key == "allOf") {
-        s.all_of = list(x, at);
+        const auto branches = list(x, at);
+        s.all_of.insert(s.all_of.end(), branches.begin(), branches.end());
       } else if (key == "anyOf") {
         s.any_of = list(x, at);
       } else if (key == "oneOf") {
@@ -207,6 +212,9 @@ class builder {
         s.title = std::string(x.get_string());
       } else if (key == "description" && x.is_string()) {
         s.description = std::string(x.get_string());
+      } else if (key == "x-fixture") {
+        if (!x.is_string()) fail(at, "expected a fixture name");
+        s.fixture = std::string(x.get_string());
       } else if (key == "x-assumption" && x.is_string()) {
         s.assumptions.emplace_back(x.get_string());
       }

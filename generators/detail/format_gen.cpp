@@ -1,0 +1,163 @@
+// One generator per format, built from small parts so that shrinking stays
+// inside the format (towards earlier dates, shorter names, fewer digits).
+
+#include "generators/detail/format_gen.hpp"
+
+#include <cstdio>
+#include <vector>
+
+namespace conform::generators::detail {
+
+namespace {
+
+using rc::Gen;
+namespace gen = rc::gen;
+
+std::string two(int v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%02d", v);
+  return buf;
+}
+
+int days_in_month(int year, int month) {
+  static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : days[month - 1];
+}
+
+/// Uniform in [lo, hi) at every generation size.
+Gen<int> uniform(int lo, int hi) {
+  return gen::resize(rc::kNominalSize, gen::inRange(lo, hi));
+}
+
+Gen<std::string> chars_from(std::string alphabet, std::size_t min, std::size_t max) {
+  return gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [alphabet](std::size_t n) {
+    return gen::container<std::string>(n, gen::elementOf(alphabet));
+  });
+}
+
+Gen<std::string> date_gen() {
+  return gen::exec([] {
+    const int y = *uniform(2000, 2040);
+    const int m = *uniform(1, 13);
+    const int d = *uniform(1, days_in_month(y, m) + 1);
+    return std::to_string(y) + "-" + two(m) + "-" + two(d);
+  });
+}
+
+Gen<std::string> offset_gen() {
+  return gen::weightedOneOf<std::string>(
+      {{3, gen::just(std::string("Z"))},
+       {1, gen::exec([] {
+          const bool plus = *gen::arbitrary<bool>();
+          const int h = *uniform(0, 15);
+          const int m = *gen::elementOf(std::vector<int>{0, 30, 45});
+          return std::string(plus ? "+" : "-") + two(h) + ":" + two(m);
+        })}});
+}
+
+Gen<std::string> time_gen() {
+  return gen::exec([] {
+    std::string out =
+        two(*uniform(0, 24)) + ":" + two(*uniform(0, 60)) + ":" + two(*uniform(0, 60));
+    if (*uniform(0, 4) == 3) out += "." + std::to_string(*uniform(100, 1000));
+    return out + *offset_gen();
+  });
+}
+
+Gen<std::string> host_gen() {
+  const std::string lower = "abcdefghijklmnopqrstuvwxyz";
+  return gen::map(gen::tuple(chars_from(lower, 1, 10), chars_from(lower, 2, 6)),
+                  [](const std::tuple<std::string, std::string>& t) {
+                    return std::get<0>(t) + "." + std::get<1>(t);
+                  });
+}
+
+}  // namespace
+
+std::optional<Gen<std::string>> format_generator(schema::format_kind kind) {
+  using schema::format_kind;
+  const std::string lower_digits = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const std::string hex = "0123456789abcdef";
+  switch (kind) {
+    case format_kind::unknown:
+      return std::nullopt;
+    case format_kind::date_time:
+      return gen::map(gen::tuple(date_gen(), time_gen()),
+                      [](const std::tuple<std::string, std::string>& t) {
+                        return std::get<0>(t) + "T" + std::get<1>(t);
+                      });
+    case format_kind::date:
+      return date_gen();
+    case format_kind::time:
+      return time_gen();
+    case format_kind::email:
+      return gen::map(gen::tuple(chars_from(lower_digits, 1, 12), host_gen()),
+                      [](const std::tuple<std::string, std::string>& t) {
+                        return std::get<0>(t) + "@" + std::get<1>(t);
+                      });
+    case format_kind::uri:
+      return gen::map(
+          gen::tuple(gen::elementOf(std::vector<std::string>{"https", "http"}), host_gen(),
+                     gen::container<std::vector<std::string>>(chars_from(lower_digits, 1, 8))),
+          [](const std::tuple<std::string, std::string, std::vector<std::string>>& t) {
+            std::string out = std::get<0>(t) + "://" + std::get<1>(t);
+            for (const auto& segment : std::get<2>(t)) out += "/" + segment;
+            return out;
+          });
+    case format_kind::uuid:
+      return gen::map(chars_from(hex, 32, 32), [](std::string h) {
+        h[12] = '4';  // a version 4 shape, like most servers produce
+        return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" +
+               h.substr(16, 4) + "-" + h.substr(20);
+      });
+    case format_kind::e164:
+      return gen::map(
+          gen::tuple(gen::elementOf(std::string("123456789")), chars_from("0123456789", 1, 14)),
+          [](const std::tuple<char, std::string>& t) {
+            return "+" + std::string(1, std::get<0>(t)) + std::get<1>(t);
+          });
+    case format_kind::timezone: {
+      const auto zones = schema::canonical_time_zones();
+      std::vector<std::string> names(zones.begin(), zones.end());
+      return gen::elementOf(std::move(names));
+    }
+    case format_kind::decimal:
+      return gen::map(gen::tuple(gen::arbitrary<bool>(), chars_from("0123456789", 1, 6),
+                                 chars_from("0123456789", 2, 4)),
+                      [](const std::tuple<bool, std::string, std::string>& t) {
+                        return (std::get<0>(t) ? "-" : "") + std::get<1>(t) + "." + std::get<2>(t);
+                      });
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> format_violations(schema::format_kind kind) {
+  using schema::format_kind;
+  switch (kind) {
+    case format_kind::unknown:
+      return {};
+    case format_kind::date_time:
+      return {"2026-13-45T10:00:00Z", "2026-11-20 10:00", "yesterday", ""};
+    case format_kind::date:
+      return {"2026-02-30", "20261120", "not-a-date"};
+    case format_kind::time:
+      return {"25:00:00Z", "10:00", "noon"};
+    case format_kind::email:
+      return {"not-an-email", "a@", "@example.com", "a b@example.com"};
+    case format_kind::uri:
+      return {"not a uri", "/relative/path", "://missing-scheme"};
+    case format_kind::uuid:
+      return {"not-a-uuid", "123e4567e89b12d3a456426614174000",
+              "123e4567-e89b-12d3-a456-42661417400z"};
+    case format_kind::e164:
+      return {"14155550100", "+0123456", "+1", "+1234567890123456", "+1 415 555"};
+    case format_kind::timezone:
+      return {"Mars/Olympus_Mons", "EST5EDT6", "europe/paris", "+05:30"};
+    case format_kind::decimal:
+      return {"1.2.3", "abc", "1e5", ".5"};
+  }
+  return {};
+}
+
+}  // namespace conform::generators::detail

@@ -1,0 +1,19 @@
+#pragma once
+// Generators of strings in the formats harness/schema/format.hpp checks.
+
+#include <rapidcheck.h>
+
+#include <optional>
+#include <string>
+
+#include "harness/schema/format.hpp"
+
+namespace conform::generators::detail {
+
+/// Strings valid for `kind`; nullopt for `unknown` (any string will do).
+std::optional<rc::Gen<std::string>> format_generator(schema::format_kind kind);
+
+/// A few strings that are not valid for `kind` (each checked by the caller).
+std::vector<std::string> format_violations(schema::format_kind kind);
+
+}  // namespace conform::generators::detail

@@ -1,0 +1,41 @@
+#pragma once
+// The builder behind valid_value: one generator per schema node and keyword.
+
+#include <boost/json/value.hpp>
+#include <rapidcheck.h>
+
+#include <memory>
+#include <string>
+
+#include "generators/options.hpp"
+#include "harness/schema/schema.hpp"
+
+namespace conform::generators::detail {
+
+/// Builds generators for schema nodes; synthesized nodes (allOf folds,
+/// branches) live in a scratch arena that every generator keeps alive.
+class value_builder {
+ public:
+  /// A builder with these options and an empty scratch arena.
+  explicit value_builder(const gen_options& options);
+
+  /// Values valid for `s` at nesting `depth`.
+  rc::Gen<boost::json::value> build(const schema::schema& s, int depth);
+
+  /// The arena of synthesized nodes; hold it as long as the generators.
+  std::shared_ptr<schema::schema_arena> scratch() const { return scratch_; }
+
+ private:
+  rc::Gen<boost::json::value> by_type(const schema::schema& r, int depth);
+  rc::Gen<boost::json::value> integer_gen(const schema::schema& r);
+  rc::Gen<boost::json::value> number_gen(const schema::schema& r);
+  rc::Gen<boost::json::value> string_gen(const schema::schema& r);
+  rc::Gen<boost::json::value> array_gen(const schema::schema& r, int depth);
+  rc::Gen<boost::json::value> object_gen(const schema::schema& r, int depth);
+  rc::Gen<std::string> plain_string(std::size_t min, std::size_t max);
+
+  gen_options options_;
+  std::shared_ptr<schema::schema_arena> scratch_;
+};
+
+}  // namespace conform::generators::detail

@@ -1,0 +1,513 @@
+// valid_value: a generator per schema node, built once per call and reused
+// for every value. Composition (allOf, anyOf, oneOf, not) aims at the right
+// branch and is then checked by the validator, so every value is valid.
+
+#include "generators/value.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+#include <variant>
+
+#include "generators/detail/choice.hpp"
+#include "generators/detail/format_gen.hpp"
+#include "generators/detail/merge.hpp"
+#include "generators/detail/pattern.hpp"
+#include "generators/detail/value_builder.hpp"
+#include "harness/schema/format.hpp"
+#include "harness/schema/validator.hpp"
+
+namespace conform::generators {
+
+namespace detail {
+
+namespace {
+
+namespace gen = rc::gen;
+using boost::json::value;
+using rc::Gen;
+using schema::json_type;
+using node = schema::schema;
+
+constexpr double default_span = 1000.0;
+constexpr double safe_integer = 9007199254740991.0;  // 2^53 - 1
+
+/// A generator that fails: the schema admits no value.
+Gen<value> failing(std::string why) {
+  return Gen<value>([why = std::move(why)](const rc::Random&, int) -> rc::Shrinkable<value> {
+    throw rc::GenerationFailure(why);
+  });
+}
+
+Gen<value> to_value(Gen<std::string> g) {
+  return gen::map(std::move(g), [](std::string s) { return value(std::move(s)); });
+}
+
+/// Chooses one of `gens` (shrinking towards the first).
+Gen<value> one_of(std::vector<Gen<value>> gens) {
+  if (gens.size() == 1) return gens.front();
+  const std::size_t n = gens.size();
+  return gen::mapcat(detail::pick_index(n),
+                     [gens = std::move(gens)](std::size_t i) { return gens[i]; });
+}
+
+/// Non-null generators first; null gets `null_percent` when mixed with others.
+Gen<value> with_null(Gen<value> non_null, int null_percent) {
+  const auto p = static_cast<std::size_t>(std::clamp(null_percent, 0, 100));
+  return gen::weightedOneOf<value>(
+      {{100 - p, std::move(non_null)}, {p, gen::just(value(nullptr))}});
+}
+
+bool has_string_keywords(const node& r) {
+  return r.min_length || r.max_length || r.pattern || r.format;
+}
+bool has_number_keywords(const node& r) {
+  return r.minimum || r.maximum || r.exclusive_minimum || r.exclusive_maximum || r.multiple_of;
+}
+bool has_array_keywords(const node& r) {
+  return r.items != nullptr || r.min_items || r.max_items || r.unique_items;
+}
+bool has_object_keywords(const node& r) {
+  return !r.properties.empty() || !r.required.empty() || !r.additional_allowed ||
+         r.additional_properties != nullptr || r.min_properties || r.max_properties;
+}
+
+/// The fixture's text as a JSON value of the node's type.
+value fixture_value(const node& r, const std::string& text) {
+  const bool digits =
+      !text.empty() && text.size() < 19 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits && !r.types.any() && r.types.has(json_type::integer) &&
+      !r.types.has(json_type::string)) {
+    return value(static_cast<std::int64_t>(std::stoll(text)));
+  }
+  return value(text);
+}
+
+}  // namespace
+
+value_builder::value_builder(const gen_options& options)
+    : options_(options), scratch_(std::make_shared<schema::schema_arena>()) {}
+
+Gen<value> value_builder::build(const node& s, int depth) {
+  if (depth > options_.max_depth + 16) {
+    return failing("recursive schema at " + s.location + " has no value within depth " +
+                   std::to_string(depth));
+  }
+  // x-fixture: the profile's id, when there is one and it fits the schema.
+  const node& r = s.resolved();
+  const auto& fixture = s.fixture ? s.fixture : r.fixture;
+  if (fixture && options_.fixture) {
+    if (auto text = options_.fixture(*fixture)) {
+      const node& typed = r.all_of.empty() ? r : detail::fold_all_of(r, *scratch_);
+      value v = fixture_value(typed, *text);
+      if (schema::is_valid(s, v)) return gen::just(std::move(v));
+    }
+  }
+  if (r.ref != nullptr || r.boolean == node::boolean_form::accept_all) return any_value(2);
+  if (r.boolean == node::boolean_form::reject_all) {
+    return failing("the schema at " + r.location + " is `false`: it admits no value");
+  }
+  auto keep = scratch_;
+  auto valid_for = [keep, &r](const value& v) { return schema::is_valid(r, v); };
+  if (!r.all_of.empty()) {
+    return gen::suchThat(build(detail::fold_all_of(r, *scratch_), depth), valid_for);
+  }
+  if (!r.one_of.empty() || !r.any_of.empty()) {
+    const auto& branches = !r.one_of.empty() ? r.one_of : r.any_of;
+    std::vector<Gen<value>> alternatives;
+    for (const node* b : branches) {
+      alternatives.push_back(build(detail::with_branch(r, *b, *scratch_), depth));
+    }
+    return gen::suchThat(one_of(std::move(alternatives)), valid_for);
+  }
+  if (r.not_schema != nullptr) {
+    node& copy = scratch_->make();
+    copy = r;
+    copy.not_schema = nullptr;
+    return gen::suchThat(build(copy, depth), valid_for);
+  }
+  if (r.const_value) {
+    if (!schema::is_valid(r, *r.const_value)) {
+      return failing("the const at " + r.location + " contradicts the schema's other keywords");
+    }
+    return gen::just(*r.const_value);
+  }
+  if (!r.enum_values.empty()) {
+    std::vector<value> allowed;
+    for (const value& v : r.enum_values) {
+      if (schema::is_valid(r, v)) allowed.push_back(v);
+    }
+    if (allowed.empty()) {
+      return failing("no enum value at " + r.location + " satisfies the schema's other keywords");
+    }
+    return gen::elementOf(std::move(allowed));
+  }
+  Gen<value> typed = by_type(r, depth);
+  if (options_.example_percent > 0) {
+    std::vector<value> examples;
+    for (const value& v : r.examples) {
+      if (schema::is_valid(r, v)) examples.push_back(v);
+    }
+    if (!examples.empty()) {
+      const auto p = static_cast<std::size_t>(std::clamp(options_.example_percent, 0, 100));
+      return gen::weightedOneOf<value>(
+          {{p, gen::elementOf(std::move(examples))}, {100 - p, std::move(typed)}});
+    }
+  }
+  return typed;
+}
+
+Gen<value> value_builder::by_type(const node& r, int depth) {
+  std::vector<json_type> types;
+  const auto all = {json_type::boolean, json_type::integer, json_type::number,
+                    json_type::string,  json_type::array,   json_type::object};
+  if (!r.types.any()) {
+    for (auto t : all) {
+      if ((r.types.bits() & static_cast<std::uint8_t>(t)) != 0) types.push_back(t);
+    }
+  } else {
+    if (has_string_keywords(r)) types.push_back(json_type::string);
+    if (has_number_keywords(r)) types.push_back(json_type::number);
+    if (has_array_keywords(r)) types.push_back(json_type::array);
+    if (has_object_keywords(r)) types.push_back(json_type::object);
+    if (types.empty()) return any_value(std::max(0, std::min(2, options_.max_depth - depth)));
+  }
+  const bool nullable = !r.types.any() && r.types.has(json_type::null);
+  if (types.empty()) return gen::just(value(nullptr));  // only null
+  std::vector<Gen<value>> gens;
+  for (auto t : types) {
+    switch (t) {
+      case json_type::boolean:
+        gens.push_back(gen::map(gen::arbitrary<bool>(), [](bool b) { return value(b); }));
+        break;
+      case json_type::integer:
+        gens.push_back(integer_gen(r));
+        break;
+      case json_type::number:
+        gens.push_back(number_gen(r));
+        break;
+      case json_type::string:
+        gens.push_back(string_gen(r));
+        break;
+      case json_type::array:
+        gens.push_back(array_gen(r, depth));
+        break;
+      case json_type::object:
+        gens.push_back(object_gen(r, depth));
+        break;
+      case json_type::null:
+        break;
+    }
+  }
+  Gen<value> g = one_of(std::move(gens));
+  return nullable ? with_null(std::move(g), options_.null_percent) : g;
+}
+
+Gen<value> value_builder::integer_gen(const node& r) {
+  double lo = -default_span, hi = default_span;
+  const bool has_lo = r.minimum || r.exclusive_minimum;
+  const bool has_hi = r.maximum || r.exclusive_maximum;
+  double lo_b = -safe_integer, hi_b = safe_integer;
+  if (r.minimum) lo_b = std::max(lo_b, std::ceil(*r.minimum));
+  if (r.exclusive_minimum) lo_b = std::max(lo_b, std::floor(*r.exclusive_minimum) + 1);
+  if (r.maximum) hi_b = std::min(hi_b, std::floor(*r.maximum));
+  if (r.exclusive_maximum) hi_b = std::min(hi_b, std::ceil(*r.exclusive_maximum) - 1);
+  if (has_lo && has_hi) {
+    lo = lo_b;
+    hi = hi_b;
+  } else if (has_lo) {
+    lo = lo_b;
+    hi = std::min(safe_integer, lo_b + default_span * 10);
+  } else if (has_hi) {
+    hi = hi_b;
+    lo = std::max(-safe_integer, hi_b - default_span * 10);
+  }
+  if (lo > hi) return failing("no integer fits the bounds at " + r.location);
+  if (r.multiple_of) {
+    const double m = *r.multiple_of;
+    const double klo = std::ceil(lo / m), khi = std::floor(hi / m);
+    if (klo > khi) return failing("no multiple of the multipleOf fits the bounds at " + r.location);
+    auto g =
+        gen::map(gen::inRange(static_cast<std::int64_t>(klo), static_cast<std::int64_t>(khi) + 1),
+                 [m](std::int64_t k) {
+                   const double v = static_cast<double>(k) * m;
+                   return value(static_cast<std::int64_t>(std::llround(v)));
+                 });
+    if (std::trunc(m) == m) return g;
+    return gen::suchThat(g, [&r](const value& v) { return schema::is_valid(r, v); });
+  }
+  return gen::map(gen::inRange(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi) + 1),
+                  [](std::int64_t v) { return value(v); });
+}
+
+Gen<value> value_builder::number_gen(const node& r) {
+  // Numbers as k / scale: thousandths, or the multipleOf grid.
+  double scale = 1000.0;
+  double step = 0.001;
+  if (r.multiple_of) {
+    const double inv = 1.0 / *r.multiple_of;
+    if (std::fabs(inv - std::round(inv)) < 1e-9 && std::round(inv) >= 1) {
+      scale = std::round(inv);
+      step = 1.0 / scale;
+    } else {
+      scale = 0;  // a multipleOf of 1 or more, or a non-decimal step
+      step = *r.multiple_of;
+    }
+  }
+  double lo = -default_span, hi = default_span;
+  const bool has_lo = r.minimum || r.exclusive_minimum;
+  const bool has_hi = r.maximum || r.exclusive_maximum;
+  double lo_b = -safe_integer / 1024, hi_b = safe_integer / 1024;
+  if (r.minimum) lo_b = std::max(lo_b, *r.minimum);
+  if (r.exclusive_minimum) lo_b = std::max(lo_b, *r.exclusive_minimum);
+  if (r.maximum) hi_b = std::min(hi_b, *r.maximum);
+  if (r.exclusive_maximum) hi_b = std::min(hi_b, *r.exclusive_maximum);
+  if (has_lo && has_hi) {
+    lo = lo_b;
+    hi = hi_b;
+  } else if (has_lo) {
+    lo = lo_b;
+    hi = lo_b + default_span * 10;
+  } else if (has_hi) {
+    hi = hi_b;
+    lo = hi_b - default_span * 10;
+  }
+  const double klo = std::ceil(lo / step), khi = std::floor(hi / step);
+  if (klo > khi) return failing("no number fits the bounds at " + r.location);
+  auto g = gen::map(
+      gen::inRange(static_cast<std::int64_t>(klo), static_cast<std::int64_t>(khi) + 1),
+      [scale, step](std::int64_t k) {
+        return value(scale > 0 ? static_cast<double>(k) / scale : static_cast<double>(k) * step);
+      });
+  // Exclusive bounds and rounding at the edges: the validator decides.
+  return gen::suchThat(g, [&r](const value& v) { return schema::is_valid(r, v); });
+}
+
+Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
+  // Mostly ASCII letters and digits, sometimes punctuation, spaces and
+  // multi-byte characters (lengths count code points).
+  static const std::vector<std::string> multi_byte = {"\xC3\xA9", "\xE4\xB8\xAD",
+                                                      "\xF0\x9F\x98\x80"};
+  Gen<std::string> piece = gen::weightedOneOf<std::string>(
+      {{12, gen::map(gen::elementOf(std::string(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")),
+                     [](char c) { return std::string(1, c); })},
+       {2, gen::map(gen::resize(rc::kNominalSize, gen::inRange<char>(' ', '~' + 1)),
+                    [](char c) { return std::string(1, c); })},
+       {1, gen::elementOf(multi_byte)}});
+  return gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [piece](std::size_t n) {
+    return gen::map(gen::container<std::vector<std::string>>(n, piece),
+                    [](const std::vector<std::string>& parts) {
+                      std::string out;
+                      for (const auto& p : parts) out += p;
+                      return out;
+                    });
+  });
+}
+
+Gen<value> value_builder::string_gen(const node& r) {
+  const std::size_t min = r.min_length.value_or(0);
+  const std::size_t max =
+      std::min<std::uint64_t>(r.max_length.value_or(UINT64_MAX), min + options_.max_string_length);
+  if (r.max_length && *r.max_length < min) {
+    return failing("minLength above maxLength at " + r.location);
+  }
+  const bool bounded = r.min_length || r.max_length;
+  auto length_ok = [min, lim = r.max_length](const std::string& s) {
+    const std::size_t n = schema::code_points(s);
+    return n >= min && (!lim || n <= *lim);
+  };
+  const auto f = r.format ? schema::parse_format(*r.format) : schema::format_kind::unknown;
+  if (auto fg = detail::format_generator(f)) {
+    Gen<std::string> g = *fg;
+    if (r.pattern) {
+      g = gen::suchThat(
+          g, [p = *r.pattern](const std::string& s) { return schema::matches_pattern(p, s); });
+    }
+    return to_value(bounded ? gen::suchThat(g, length_ok) : g);
+  }
+  if (r.pattern) {
+    auto pg = detail::pattern_generator(*r.pattern, options_.max_repeat);
+    if (auto* g = std::get_if<Gen<std::string>>(&pg)) {
+      return to_value(bounded ? gen::suchThat(*g, length_ok) : *g);
+    }
+    // Outside the subset: generate plain strings and keep those that match.
+    return to_value(gen::suchThat(plain_string(min, max), [p = *r.pattern](const std::string& s) {
+      return schema::matches_pattern(p, s);
+    }));
+  }
+  return to_value(plain_string(min, max));
+}
+
+Gen<value> value_builder::array_gen(const node& r, int depth) {
+  const std::size_t min = r.min_items.value_or(0);
+  if (r.max_items && *r.max_items < min) return failing("minItems above maxItems at " + r.location);
+  std::size_t max =
+      std::min<std::uint64_t>(r.max_items.value_or(UINT64_MAX), min + options_.max_items);
+  if (depth >= options_.max_depth) max = min;
+  Gen<value> item = r.items != nullptr
+                        ? build(*r.items, depth + 1)
+                        : any_value(std::max(0, std::min(1, options_.max_depth - depth - 1)));
+  const bool unique = r.unique_items;
+  Gen<value> g =
+      gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [item, unique](std::size_t n) {
+        return gen::map(gen::container<std::vector<value>>(n, item),
+                        [unique](std::vector<value> items) {
+                          boost::json::array a;
+                          a.reserve(items.size());
+                          for (auto& v : items) {
+                            if (unique && std::any_of(a.begin(), a.end(), [&](const value& w) {
+                                  return schema::json_equal(v, w);
+                                })) {
+                              continue;
+                            }
+                            a.push_back(std::move(v));
+                          }
+                          return value(std::move(a));
+                        });
+      });
+  if (!unique || min == 0) return g;
+  return gen::suchThat(g, [min](const value& v) { return v.get_array().size() >= min; });
+}
+
+Gen<value> value_builder::object_gen(const node& r, int depth) {
+  struct member {
+    std::string name;
+    bool required;
+    Gen<value> gen;
+  };
+  const bool shallow = depth >= options_.max_depth;
+  std::vector<member> members;
+  for (const auto& [name, sub] : r.properties) {
+    const bool required = r.is_required(name);
+    if (shallow && !required) continue;
+    members.push_back({name, required, build(*sub, depth + 1)});
+  }
+  // Required names without a property schema take any value.
+  for (const auto& name : r.required) {
+    if (r.property(name) != nullptr) continue;
+    Gen<value> g = r.additional_properties != nullptr ? build(*r.additional_properties, depth + 1)
+                                                      : any_value(0);
+    members.push_back({name, true, g});
+  }
+  std::optional<Gen<value>> extra;
+  if (r.additional_allowed && !shallow &&
+      (r.additional_properties != nullptr || options_.extra_properties)) {
+    extra = r.additional_properties != nullptr ? build(*r.additional_properties, depth + 1)
+                                               : any_value(1);
+  }
+  const std::size_t min_props = r.min_properties.value_or(0);
+  const std::size_t max_props = r.max_properties.value_or(SIZE_MAX);
+  const int optional_percent = std::clamp(options_.optional_percent, 0, 100);
+  std::vector<std::string> declared;
+  for (const auto& p : r.properties) declared.push_back(p.first);
+  Gen<value> g = gen::exec([members, extra, min_props, max_props, optional_percent, declared] {
+    boost::json::object o;
+    std::vector<const member*> skipped;
+    for (const auto& m : members) {
+      // Shrinks towards 0, i.e. towards leaving the optional property out.
+      if (m.required || *detail::chance(optional_percent)) {
+        o[m.name] = *m.gen;
+      } else {
+        skipped.push_back(&m);
+      }
+    }
+    // Reach minProperties with the optional properties left out, then extras.
+    for (std::size_t i = 0; o.size() < min_props && i < skipped.size(); ++i) {
+      o[skipped[i]->name] = *skipped[i]->gen;
+    }
+    if (extra) {
+      std::size_t wanted = *detail::pick_index(3);
+      if (o.size() < min_props) wanted = std::max(wanted, min_props - o.size());
+      for (std::size_t i = 0; i < wanted && o.size() < max_props; ++i) {
+        std::string name = "extra_" + std::to_string(i + 1);
+        while (o.contains(name) ||
+               std::find(declared.begin(), declared.end(), name) != declared.end()) {
+          name += "_";
+        }
+        o[name] = **extra;
+      }
+    }
+    return value(std::move(o));
+  });
+  if (!r.min_properties && !r.max_properties) return g;
+  return gen::suchThat(g, [min_props, max_props](const value& v) {
+    return v.get_object().size() >= min_props && v.get_object().size() <= max_props;
+  });
+}
+
+}  // namespace detail
+
+rc::Gen<boost::json::value> valid_value(const schema::schema& s, const gen_options& options) {
+  detail::value_builder builder(options);
+  rc::Gen<boost::json::value> g = builder.build(s, 0);
+  // The generator's closures point into the builder's scratch nodes: keep them alive.
+  return rc::gen::map(std::move(g), [keep = builder.scratch()](boost::json::value v) { return v; });
+}
+
+rc::Gen<boost::json::value> any_value(int depth) {
+  namespace gen = rc::gen;
+  using boost::json::value;
+  std::vector<std::pair<std::size_t, rc::Gen<value>>> choices;
+  rc::Gen<value> scalar = gen::weightedOneOf<value>(
+      {{1, gen::just(value(nullptr))},
+       {2, gen::map(gen::arbitrary<bool>(), [](bool b) { return value(b); })},
+       {3,
+        gen::map(gen::inRange<std::int64_t>(-1000, 1001), [](std::int64_t i) { return value(i); })},
+       {1, gen::map(gen::inRange<std::int64_t>(-100000, 100001),
+                    [](std::int64_t i) { return value(static_cast<double>(i) / 100.0); })},
+       {3, gen::map(gen::container<std::string>(
+                        gen::resize(rc::kNominalSize, gen::inRange<char>('a', 'z' + 1))),
+                    [](std::string s) { return value(std::move(s)); })}});
+  if (depth <= 0) return scalar;
+  rc::Gen<value> inner = any_value(depth - 1);
+  rc::Gen<value> array =
+      gen::map(gen::container<std::vector<value>>(inner),
+               [](std::vector<value> v) { return value(boost::json::array(v.begin(), v.end())); });
+  rc::Gen<value> object = gen::map(gen::container<std::map<std::string, value>>(
+                                       gen::container<std::string>(gen::resize(
+                                           rc::kNominalSize, gen::inRange<char>('a', 'z' + 1))),
+                                       inner),
+                                   [](const std::map<std::string, value>& m) {
+                                     boost::json::object o;
+                                     for (const auto& [k, v] : m) o[k] = v;
+                                     return value(std::move(o));
+                                   });
+  return gen::weightedOneOf<value>({{6, scalar}, {1, array}, {1, object}});
+}
+
+std::vector<std::string> unsupported_patterns(const schema::schema& s) {
+  std::vector<std::string> out;
+  std::set<const schema::schema*> seen;
+  std::vector<const schema::schema*> todo{&s};
+  while (!todo.empty()) {
+    const schema::schema* n = todo.back();
+    todo.pop_back();
+    if (n == nullptr || !seen.insert(n).second) continue;
+    if (n->ref != nullptr) {
+      todo.push_back(n->ref);
+      continue;
+    }
+    if (n->pattern && !n->format) {
+      auto g = detail::pattern_generator(*n->pattern, 1);
+      if (auto* why = std::get_if<detail::unsupported_pattern>(&g)) {
+        out.push_back(n->location + ": " + *n->pattern + ": " + why->why);
+      }
+    }
+    todo.push_back(n->items);
+    todo.push_back(n->additional_properties);
+    todo.push_back(n->not_schema);
+    for (const auto& p : n->properties) todo.push_back(p.second);
+    for (const auto* b : n->all_of) todo.push_back(b);
+    for (const auto* b : n->any_of) todo.push_back(b);
+    for (const auto* b : n->one_of) todo.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace conform::generators

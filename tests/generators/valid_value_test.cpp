@@ -1,0 +1,183 @@
+// valid_value: every generated value validates, for schemas that use every
+// keyword; shrinks stay valid; a wrong generator is caught by the property.
+
+#include "tests/generators/rc_support.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include "generators/value.hpp"
+#include "harness/schema/validator.hpp"
+
+namespace conform::generators {
+namespace {
+
+using boost::json::value;
+
+std::string first_error(const schema::schema& s, const value& v) {
+  const auto r = schema::validate(s, v);
+  if (r.ok()) return "";
+  return boost::json::serialize(v) + " at " + r.errors[0].instance_pointer + ": " +
+         r.errors[0].message;
+}
+
+TEST(ValidValue, EveryGeneratedValueValidates) {
+  testing::schemas make;
+  for (const std::string& text : testing::keyword_schemas()) {
+    SCOPED_TRACE(text);
+    const schema::schema& s = make(text);
+    const auto g = valid_value(s);
+    testing::expect_success(testing::run_property([&] {
+      const value v = *g;
+      RC_ASSERT(first_error(s, v) == "");
+    }));
+  }
+}
+
+TEST(ValidValue, ShrinksOfValidValuesStayValid) {
+  testing::schemas make;
+  for (const std::string& text : testing::keyword_schemas()) {
+    SCOPED_TRACE(text);
+    const schema::schema& s = make(text);
+    const auto g = valid_value(s);
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      rc::Shrinkable<value> root = g(rc::Random(seed), 50);
+      // Walk a few levels of the shrink tree, breadth-limited.
+      std::vector<rc::Shrinkable<value>> level{root};
+      for (int depth = 0; depth < 3 && !level.empty(); ++depth) {
+        std::vector<rc::Shrinkable<value>> next;
+        for (const auto& sh : level) {
+          const value v = sh.value();
+          ASSERT_EQ(first_error(s, v), "") << "seed " << seed << ", shrink depth " << depth;
+          auto shrinks = sh.shrinks();
+          for (int i = 0; i < 6; ++i) {
+            auto child = shrinks.next();
+            if (!child) break;
+            next.push_back(*child);
+          }
+        }
+        level = std::move(next);
+      }
+    }
+  }
+}
+
+TEST(ValidValue, GeneratedValuesVary) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "object", "required": ["a"],
+                          "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})");
+  const auto g = valid_value(s);
+  std::set<std::string> seen;
+  bool with_b = false, without_b = false;
+  for (std::uint64_t seed = 0; seed < 50; ++seed) {
+    const value v = g(rc::Random(seed), 30).value();
+    seen.insert(boost::json::serialize(v));
+    (v.as_object().contains("b") ? with_b : without_b) = true;
+  }
+  EXPECT_GT(seen.size(), 40u);
+  EXPECT_TRUE(with_b);
+  EXPECT_TRUE(without_b);
+}
+
+TEST(ValidValue, GenerationIsDeterministicForASeed) {
+  testing::schemas make;
+  const auto& s = make(testing::keyword_schemas()[40]);
+  const auto a = valid_value(s)(rc::Random(42), 50).value();
+  const auto b = valid_value(s)(rc::Random(42), 50).value();
+  EXPECT_EQ(boost::json::serialize(a), boost::json::serialize(b));
+}
+
+TEST(ValidValue, ThePropertyCatchesAGeneratorForTheWrongSchema) {
+  testing::schemas make;
+  const auto& loose = make(R"({"type": "integer", "minimum": 0, "maximum": 100})");
+  const auto& strict = make(R"({"type": "integer", "minimum": 0, "maximum": 10})");
+  const auto g = valid_value(loose);
+  const auto result = testing::run_property([&] {
+    const value v = *g;
+    RC_ASSERT(first_error(strict, v) == "");
+  });
+  EXPECT_TRUE(result.is<rc::detail::FailureResult>());
+}
+
+TEST(ValidValue, RecursiveSchemasStopAtTheDepthLimit) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "object", "required": ["name", "children"],
+                          "properties": {"name": {"type": "string"},
+                                         "children": {"type": "array", "items": {"$ref": "#"}}}})");
+  gen_options options;
+  options.max_depth = 3;
+  const auto g = valid_value(s, options);
+  std::function<int(const value&)> depth = [&](const value& v) {
+    int d = 0;
+    for (const auto& c : v.as_object().at("children").as_array()) d = std::max(d, depth(c));
+    return d + 1;
+  };
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    const value v = g(rc::Random(seed), 100).value();
+    EXPECT_TRUE(schema::is_valid(s, v));
+    EXPECT_LE(depth(v), 3);
+  }
+}
+
+TEST(ValidValue, ASchemaThatAdmitsNothingFailsGeneration) {
+  testing::schemas make;
+  for (const char* text : {"false", R"({"type": "integer", "minimum": 5, "maximum": 4})",
+                           R"({"type": "string", "minLength": 5, "maxLength": 2})",
+                           R"({"type": "string", "enum": ["a"], "minLength": 2})",
+                           R"({"allOf": [{"type": "string"}, {"type": "integer"}]})"}) {
+    SCOPED_TRACE(text);
+    const auto g = valid_value(make(text));
+    EXPECT_THROW(g(rc::Random(1), 10).value(), rc::GenerationFailure);
+  }
+}
+
+TEST(ValidValue, FixturesFillXFixtureNodes) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "object", "required": ["agent_id", "kb"],
+                          "properties": {"agent_id": {"type": "integer", "minimum": 1,
+                                                      "x-fixture": "agent_id"},
+                                         "kb": {"$ref": "#/$defs/id", "x-fixture": "kb_id"},
+                                         "bad": {"type": "integer", "x-fixture": "kb_id"}},
+                          "$defs": {"id": {"type": "string", "pattern": "^[0-9]+$"}}})");
+  gen_options options;
+  options.optional_percent = 100;
+  options.fixture = [](std::string_view name) -> std::optional<std::string> {
+    if (name == "agent_id") return "11";
+    if (name == "kb_id") return "801";
+    return std::nullopt;
+  };
+  const auto g = valid_value(s, options);
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    const value v = g(rc::Random(seed), 50).value();
+    EXPECT_EQ(v.at("agent_id"), value(11));
+    EXPECT_EQ(v.at("kb"), value("801"));
+    EXPECT_TRUE(v.at("bad").is_int64());  // "801" as an integer fits; taken
+  }
+}
+
+TEST(ValidValue, ExamplesAreUsedWhenAsked) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "string", "minLength": 3, "examples": ["hello", "x"]})");
+  gen_options options;
+  options.example_percent = 100;
+  const auto g = valid_value(s, options);
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    EXPECT_EQ(g(rc::Random(seed), 50).value(), value("hello"));  // "x" is too short
+  }
+}
+
+TEST(ValidValue, UnsupportedPatternsAreReportedAndFiltered) {
+  testing::schemas make;
+  const auto& s = make(R"js({"properties": {"a": {"type": "string", "pattern": "^(?!x)"},
+                                           "b": {"type": "string", "pattern": "^[a-z]+$"}}})js");
+  const auto notes = unsupported_patterns(s);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "#/properties/a: ^(?!x): lookaround or named group");
+  const auto& a = *s.property("a");
+  const auto g = valid_value(a);
+  for (std::uint64_t seed = 0; seed < 10; ++seed) {
+    EXPECT_TRUE(schema::is_valid(a, g(rc::Random(seed), 50).value()));
+  }
+}
+
+}  // namespace
+}  // namespace conform::generators
