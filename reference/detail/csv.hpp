@@ -1,0 +1,19 @@
+#pragma once
+// A small RFC 4180 reader for contact imports.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform::reference::detail {
+
+/// Rows of fields; the first row is the header.
+using csv_rows = std::vector<std::vector<std::string>>;
+
+/// Parses CSV text (quoted fields, "" escapes, CRLF or LF; blank lines
+/// skipped). Returns nullopt and sets `why` when the text is unreadable
+/// (unterminated quote, NUL byte, stray quote, no header row).
+std::optional<csv_rows> parse_csv(std::string_view text, std::string& why);
+
+}  // namespace conform::reference::detail

@@ -1,0 +1,224 @@
+// Follow-ups (D5.2), contact memory (D5.7, C7), knowledge base sources (D5.3).
+#include <algorithm>
+#include <array>
+#include <mutex>
+
+#include "reference/detail/handlers.hpp"
+#include "reference/detail/util.hpp"
+
+namespace conform::reference::detail {
+namespace json = boost::json;
+
+namespace {
+
+follow_up* find_follow_up(request_ctx& ctx) {
+  tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
+  if (t == nullptr) return nullptr;
+  auto it = t->follow_ups.find(parse_id(ctx.params.at(0)));
+  return it == t->follow_ups.end() ? nullptr : &it->second;
+}
+
+reply follow_up_not_found() {
+  return error(404, "FOLLOW_UP_NOT_FOUND", "no such follow-up");
+}
+
+/// Adds "field: message" to a per-field errors object.
+void add_error(json::object& errors, std::string_view field, std::string_view message) {
+  auto* existing = errors.if_contains(field);
+  if (existing != nullptr)
+    existing->as_array().emplace_back(message);
+  else
+    errors[field] = json::array{json::string(message)};
+}
+
+/// Reads an optional string field (null = absent); records a type error.
+std::optional<std::string> opt_string_field(const json::object& b, std::string_view field,
+                                            json::object& errors) {
+  const auto* v = b.if_contains(field);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_string()) {
+    add_error(errors, field, "must be a string");
+    return std::nullopt;
+  }
+  return std::string(v->as_string());
+}
+
+}  // namespace
+
+reply cancel_follow_up(request_ctx& ctx) {
+  std::unique_lock lock(ctx.state.data.mutex);
+  follow_up* f = find_follow_up(ctx);
+  if (f == nullptr) return follow_up_not_found();
+  std::string reason = "cancelled_by_user";
+  if (ctx.req.has_param("reason")) {
+    std::string r = ctx.req.get_param_value("reason");
+    if (r.size() > 500) return validation_error("reason", "must be at most 500 characters");
+    if (!r.empty()) reason = r;
+  }
+  if (f->status != "scheduled" && f->status != "pending") {
+    return error(422, "INVALID_STATE_TRANSITION",
+                 "a " + f->status + " follow-up cannot be cancelled",
+                 json::object{{"status", f->status}, {"operation", "cancel"}});
+  }
+  f->status = "cancelled";
+  f->cancellation_reason = reason;
+  return ok(to_json(*f));
+}
+
+reply get_follow_up_events(request_ctx& ctx) {
+  std::shared_lock lock(ctx.state.data.mutex);
+  follow_up* f = find_follow_up(ctx);
+  if (f == nullptr) return follow_up_not_found();
+  return ok(to_json(*f));
+}
+
+reply update_contact_memory(request_ctx& ctx) {
+  std::unique_lock lock(ctx.state.data.mutex);
+  tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
+  const id_t contact_id = parse_id(ctx.params.at(0));
+  if (t == nullptr || t->contacts.count(contact_id) == 0) {
+    return error(404, "CONTACT_NOT_FOUND", "no such contact");
+  }
+  json::object errors;
+  auto memory = opt_string_field(ctx.body, "memory", errors);
+  auto summary = opt_string_field(ctx.body, "summary", errors);
+  auto agent = opt_string_field(ctx.body, "agent_id", errors);
+  auto contact_field = opt_string_field(ctx.body, "contact_id", errors);
+  if (!agent && !errors.contains("agent_id")) add_error(errors, "agent_id", "is required");
+  if (contact_field && *contact_field != ctx.params.at(0)) {
+    add_error(errors, "contact_id", "must equal the contact id of the path");
+  }
+  if (!errors.empty()) {
+    return error(422, "VALIDATION_ERROR", "the memory update is invalid", nullptr,
+                 std::move(errors));
+  }
+  const id_t agent_id = parse_id(*agent);
+  if (t->agents.count(agent_id) == 0)
+    return validation_error("agent_id", "is not an agent of this tenant");
+  contact_memory* m = nullptr;
+  for (auto& [id, mem] : t->memories) {
+    if (mem.contact_id == contact_id && mem.agent_id == agent_id) m = &mem;
+  }
+  if (m == nullptr) {
+    contact_memory fresh;
+    fresh.id = ctx.state.data.new_id();
+    fresh.contact_id = contact_id;
+    fresh.agent_id = agent_id;
+    m = &t->memories.emplace(fresh.id, fresh).first->second;
+  }
+  if (memory) m->interaction_log = *memory;
+  if (summary) m->summary = *summary;
+  m->updated_at = now_seconds();
+  return ok(to_json(*m));
+}
+
+reply update_knowledge_base_source(request_ctx& ctx) {
+  std::unique_lock lock(ctx.state.data.mutex);
+  tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
+  const id_t kb_id = parse_id(ctx.params.at(0));
+  if (t == nullptr || t->knowledge_bases.count(kb_id) == 0) {
+    return error(404, "KNOWLEDGE_BASE_NOT_FOUND", "no such knowledge base");
+  }
+  auto it = t->sources.find(parse_id(ctx.params.at(1)));
+  if (it == t->sources.end() || it->second.knowledge_base_id != kb_id) {
+    return error(404, "KNOWLEDGE_BASE_SOURCE_NOT_FOUND", "no such knowledge base source");
+  }
+  knowledge_base_source& src = it->second;
+  json::object errors;
+  const json::object* body = &ctx.body;
+  if (const auto* wrapped = ctx.body.if_contains("knowledge_base_source")) {
+    if (!wrapped->is_object()) {
+      return validation_error("knowledge_base_source", "must be an object");
+    }
+    body = &wrapped->as_object();
+  }
+  const auto& b = *body;
+  auto source_type = opt_string_field(b, "source_type", errors);
+  static constexpr std::array<std::string_view, 4> types = {"url", "file", "text", "sitemap"};
+  if (source_type && std::find(types.begin(), types.end(), *source_type) == types.end()) {
+    add_error(errors, "source_type", "must be one of url, file, text, sitemap");
+  }
+  auto title = opt_string_field(b, "title", errors);
+  if (title && title->size() > 255) add_error(errors, "title", "must be at most 255 characters");
+  auto uri = opt_string_field(b, "source_uri", errors);
+  auto raw = opt_string_field(b, "raw_text_input", errors);
+  auto file = opt_string_field(b, "file", errors);
+  auto files = opt_string_field(b, "files", errors);
+  for (const char* name : {"knowledge_base_id", "knowledge_basis_id"}) {
+    auto named = opt_string_field(b, name, errors);
+    if (named && *named != ctx.params.at(0)) {
+      add_error(errors, name, "must equal the knowledge base id of the path");
+    }
+  }
+  std::optional<std::vector<std::string>> urls;
+  if (const auto* v = b.if_contains("selected_urls"); v != nullptr && !v->is_null()) {
+    if (!v->is_array()) {
+      add_error(errors, "selected_urls", "must be an array of strings");
+    } else {
+      urls.emplace();
+      for (const auto& e : v->as_array()) {
+        if (!e.is_string()) {
+          add_error(errors, "selected_urls", "must be an array of strings");
+          break;
+        }
+        urls->emplace_back(e.as_string());
+      }
+    }
+  }
+  std::optional<bool> discover;
+  if (const auto* v = b.if_contains("discover_pages"); v != nullptr && !v->is_null()) {
+    if (!v->is_bool())
+      add_error(errors, "discover_pages", "must be a boolean");
+    else
+      discover = v->as_bool();
+  }
+  std::optional<std::int64_t> refresh;
+  if (const auto* v = b.if_contains("refresh_interval_hours"); v != nullptr && !v->is_null()) {
+    std::optional<std::int64_t> n;
+    if (v->is_int64())
+      n = v->as_int64();
+    else if (v->is_uint64() && v->as_uint64() < 1000000)
+      n = static_cast<std::int64_t>(v->as_uint64());
+    if (!n || *n < 1 || *n > 720) {
+      add_error(errors, "refresh_interval_hours", "must be an integer from 1 to 720");
+    } else {
+      refresh = n;
+    }
+  }
+  if (!errors.empty()) {
+    return error(422, "VALIDATION_ERROR", "the source update is invalid", nullptr,
+                 std::move(errors));
+  }
+  bool content_changed = false;
+  if (source_type && *source_type != src.source_type) {
+    src.source_type = *source_type;
+    content_changed = true;
+  }
+  if (uri && uri != src.source_uri) {
+    src.source_uri = *uri;
+    content_changed = true;
+  }
+  if (raw && raw != src.raw_text_input) {
+    src.raw_text_input = *raw;
+    content_changed = true;
+  }
+  const auto& upload = file ? file : files;
+  if (upload && upload != src.source_file_name) {
+    src.source_file_name = *upload;
+    content_changed = true;
+  }
+  if (urls && *urls != src.selected_urls) {
+    src.selected_urls = *urls;
+    content_changed = true;
+  }
+  if (discover) src.discover_pages = *discover;
+  if (refresh) src.refresh_interval_hours = *refresh;
+  if (title) src.title = *title;
+  if (content_changed) {
+    src.status = "pending";
+    src.ingest_stage = "queued";
+  }
+  return ok(to_json(src, t->id));
+}
+
+}  // namespace conform::reference::detail

@@ -1,0 +1,98 @@
+#include "reference/detail/pagination.hpp"
+
+#include "reference/detail/util.hpp"
+
+namespace conform::reference::detail {
+namespace json = boost::json;
+
+std::optional<reply> int_param(const httplib::Request& req, const std::string& name,
+                               int default_value, int min, int max, int& out) {
+  if (!req.has_param(name.c_str())) {
+    out = default_value;
+    return std::nullopt;
+  }
+  std::string v = req.get_param_value(name.c_str());
+  std::string_view digits = v;
+  bool negative = !digits.empty() && digits.front() == '-';
+  if (negative) digits.remove_prefix(1);
+  if (!is_digits(digits) || digits.size() > 9) {
+    return validation_error(
+        name, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
+  }
+  long long n = std::stoll(std::string(digits)) * (negative ? -1 : 1);
+  if (n < min || n > max) {
+    return validation_error(
+        name, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
+  }
+  out = static_cast<int>(n);
+  return std::nullopt;
+}
+
+reply page_reply(const server_state& st, const std::vector<json::object>& items, int page,
+                 int per_page) {
+  const std::size_t count = items.size();
+  const std::size_t pages =
+      (count + static_cast<std::size_t>(per_page) - 1) / static_cast<std::size_t>(per_page);
+  json::array out;
+  const std::size_t start = static_cast<std::size_t>(page - 1) * static_cast<std::size_t>(per_page);
+  std::size_t end = std::min(count, start + static_cast<std::size_t>(per_page));
+  if (st.fault_on(fault::page_gap) && end > start) --end;
+  for (std::size_t i = start; i < end && i < count; ++i) out.push_back(items[i]);
+  std::size_t shown_count = count + (st.fault_on(fault::page_count_off) ? 1 : 0);
+  return ok(json::object{{"items", std::move(out)}},
+            json::object{{"page", page}, {"pages", pages}, {"count", shown_count}});
+}
+
+namespace {
+
+std::string payload_of(id_t tenant, const std::string& binding, cursor_position pos) {
+  return "v1|" + std::to_string(tenant) + "|" +
+         to_hex(hmac_sha256("binding", binding)).substr(0, 16) + "|" + std::to_string(pos.key) +
+         "|" + std::to_string(pos.id);
+}
+
+}  // namespace
+
+std::string encode_cursor(const std::string& mac_key, id_t tenant, const std::string& binding,
+                          cursor_position pos) {
+  std::string payload = payload_of(tenant, binding, pos);
+  return base64url_encode(payload) + "." +
+         base64url_encode(hmac_sha256(mac_key, payload).substr(0, 16));
+}
+
+std::optional<cursor_position> decode_cursor(const std::string& mac_key, const std::string& token,
+                                             id_t tenant, const std::string& binding,
+                                             bool unbound) {
+  if (token.size() > 512) return std::nullopt;
+  auto dot = token.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  auto payload = base64url_decode(std::string_view(token).substr(0, dot));
+  auto mac = base64url_decode(std::string_view(token).substr(dot + 1));
+  if (!payload || !mac) return std::nullopt;
+  if (!equal_constant_time(*mac, hmac_sha256(mac_key, *payload).substr(0, 16))) return std::nullopt;
+  // v1|tenant|binding|key|id
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    auto bar = payload->find('|', start);
+    parts.push_back(
+        payload->substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  if (parts.size() != 5 || parts[0] != "v1") return std::nullopt;
+  if (parts[1] != std::to_string(tenant)) return std::nullopt;
+  if (!unbound && parts[2] != to_hex(hmac_sha256("binding", binding)).substr(0, 16))
+    return std::nullopt;
+  std::string_view key = parts[3];
+  bool neg = !key.empty() && key.front() == '-';
+  if (neg) key.remove_prefix(1);
+  if (!is_digits(key) || key.size() > 18 || !is_digits(parts[4]) || parts[4].size() > 18)
+    return std::nullopt;
+  cursor_position pos;
+  pos.key = std::stoll(std::string(key)) * (neg ? -1 : 1);
+  pos.id = std::stoull(parts[4]);
+  return pos;
+}
+
+}  // namespace conform::reference::detail

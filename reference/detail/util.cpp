@@ -1,0 +1,242 @@
+#include "reference/detail/util.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+namespace conform::reference::detail {
+
+std::int64_t now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string format_time(std::int64_t epoch_seconds) {
+  std::time_t t = static_cast<std::time_t>(epoch_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::array<char, 32> buf{};
+  std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf.data();
+}
+
+namespace {
+
+bool read_int(std::string_view s, std::size_t pos, std::size_t len, int& out) {
+  if (pos + len > s.size()) return false;
+  int v = 0;
+  for (std::size_t i = pos; i < pos + len; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_time(std::string_view s) {
+  int year = 0, mon = 0, day = 0, hour = 0, min = 0, sec = 0;
+  if (s.size() < 20) return std::nullopt;
+  if (!read_int(s, 0, 4, year) || s[4] != '-' || !read_int(s, 5, 2, mon) || s[7] != '-' ||
+      !read_int(s, 8, 2, day) || (s[10] != 'T' && s[10] != 't') || !read_int(s, 11, 2, hour) ||
+      s[13] != ':' || !read_int(s, 14, 2, min) || s[16] != ':' || !read_int(s, 17, 2, sec)) {
+    return std::nullopt;
+  }
+  if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60) {
+    return std::nullopt;
+  }
+  std::size_t pos = 19;
+  if (pos < s.size() && s[pos] == '.') {
+    ++pos;
+    std::size_t start = pos;
+    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') ++pos;
+    if (pos == start) return std::nullopt;
+  }
+  int offset = 0;
+  if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
+    ++pos;
+  } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+    int oh = 0, om = 0;
+    if (!read_int(s, pos + 1, 2, oh) || pos + 3 >= s.size() || s[pos + 3] != ':' ||
+        !read_int(s, pos + 4, 2, om) || oh > 23 || om > 59) {
+      return std::nullopt;
+    }
+    offset = (oh * 60 + om) * 60 * (s[pos] == '-' ? -1 : 1);
+    pos += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (pos != s.size()) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = mon - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = min;
+  tm.tm_sec = sec;
+  std::time_t t = timegm(&tm);
+  return static_cast<std::int64_t>(t) - offset;
+}
+
+std::string format_cents(std::int64_t cents) {
+  bool neg = cents < 0;
+  std::uint64_t v =
+      neg ? static_cast<std::uint64_t>(-(cents + 1)) + 1 : static_cast<std::uint64_t>(cents);
+  std::string out =
+      std::to_string(v / 100) + "." + (v % 100 < 10 ? "0" : "") + std::to_string(v % 100);
+  return neg ? "-" + out : out;
+}
+
+std::string format_milli4(std::int64_t units) {
+  bool neg = units < 0;
+  std::uint64_t v =
+      neg ? static_cast<std::uint64_t>(-(units + 1)) + 1 : static_cast<std::uint64_t>(units);
+  std::array<char, 8> frac{};
+  std::snprintf(frac.data(), frac.size(), "%04llu", static_cast<unsigned long long>(v % 10000));
+  std::string out = std::to_string(v / 10000) + "." + frac.data();
+  return neg ? "-" + out : out;
+}
+
+std::string base64url_encode(std::string_view bytes) {
+  static constexpr char table[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string out;
+  out.reserve((bytes.size() * 4 + 2) / 3);
+  std::size_t i = 0;
+  while (i + 3 <= bytes.size()) {
+    std::uint32_t n = (static_cast<unsigned char>(bytes[i]) << 16) |
+                      (static_cast<unsigned char>(bytes[i + 1]) << 8) |
+                      static_cast<unsigned char>(bytes[i + 2]);
+    out += table[(n >> 18) & 63];
+    out += table[(n >> 12) & 63];
+    out += table[(n >> 6) & 63];
+    out += table[n & 63];
+    i += 3;
+  }
+  std::size_t rest = bytes.size() - i;
+  if (rest == 1) {
+    std::uint32_t n = static_cast<unsigned char>(bytes[i]) << 16;
+    out += table[(n >> 18) & 63];
+    out += table[(n >> 12) & 63];
+  } else if (rest == 2) {
+    std::uint32_t n = (static_cast<unsigned char>(bytes[i]) << 16) |
+                      (static_cast<unsigned char>(bytes[i + 1]) << 8);
+    out += table[(n >> 18) & 63];
+    out += table[(n >> 12) & 63];
+    out += table[(n >> 6) & 63];
+  }
+  return out;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+  std::string out;
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : text) {
+    int v = -1;
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '-')
+      v = 62;
+    else if (c == '_')
+      v = 63;
+    if (v < 0) return std::nullopt;
+    acc = (acc << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xFF);
+    }
+  }
+  if (bits >= 6) return std::nullopt;  // a single dangling character
+  return out;
+}
+
+std::string hmac_sha256(std::string_view key, std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), md.data(), &len);
+  return std::string(reinterpret_cast<const char*>(md.data()), len);
+}
+
+std::string to_hex(std::string_view bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (char c : bytes) {
+    auto b = static_cast<unsigned char>(c);
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+bool equal_constant_time(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+bool is_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+std::uint64_t parse_id(std::string_view s) {
+  if (!is_digits(s) || s.size() > 18) return 0;
+  std::uint64_t v = 0;
+  for (char c : s) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  return v;
+}
+
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+bool is_iana_time_zone(std::string_view tz) {
+  if (tz == "UTC" || tz == "Etc/UTC" || tz == "GMT") return true;
+  if (tz.empty() || tz.size() > 64 || tz.find("..") != std::string_view::npos) return false;
+  for (char c : tz) {
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '/' || c == '-' || c == '+';
+    if (!ok) return false;
+  }
+  static constexpr std::array<std::string_view, 11> areas = {
+      "Africa",    "America", "Antarctica", "Arctic",  "Asia", "Atlantic",
+      "Australia", "Europe",  "Indian",     "Pacific", "Etc"};
+  auto slash = tz.find('/');
+  if (slash == std::string_view::npos || slash + 1 >= tz.size() || tz.back() == '/') return false;
+  bool known_area = false;
+  for (auto a : areas) known_area = known_area || tz.substr(0, slash) == a;
+  if (!known_area) return false;
+  std::error_code ec;
+  const std::filesystem::path root = "/usr/share/zoneinfo";
+  if (!std::filesystem::is_directory(root, ec)) return true;  // no database: trust the form
+  return std::filesystem::is_regular_file(root / std::string(tz), ec);
+}
+
+bool is_e164(std::string_view s) {
+  if (s.size() < 9 || s.size() > 16 || s[0] != '+' || s[1] == '0') return false;
+  return is_digits(s.substr(1));
+}
+
+}  // namespace conform::reference::detail

@@ -1,0 +1,161 @@
+#include "reference/server.hpp"
+
+#include <httplib.h>
+
+#include <stdexcept>
+#include <thread>
+
+#include "reference/detail/context.hpp"
+#include "reference/detail/pipeline.hpp"
+#include "reference/detail/profile.hpp"
+#include "reference/detail/util.hpp"
+
+namespace conform::reference {
+
+namespace detail {
+
+server_state::server_state(std::string env, std::string secret, std::uint64_t seed_value,
+                           fault_set f, int rate_per_second)
+    : environment(std::move(env)),
+      jwt_secret(std::move(secret)),
+      cursor_key(hmac_sha256("conform-cursor", std::to_string(seed_value))),
+      faults(f),
+      credentials(seed_value, environment, jwt_secret, now_seconds()),
+      limiter(rate_per_second),
+      seed(seed_value) {}
+
+}  // namespace detail
+
+namespace {
+
+constexpr std::size_t max_multipart_bytes = 10 * 1024 * 1024;
+
+bool has_body(const httplib::Request& req) {
+  if (req.has_header("Transfer-Encoding")) return true;
+  if (!req.has_header("Content-Length")) return false;
+  return req.get_header_value("Content-Length") != "0";
+}
+
+}  // namespace
+
+struct server::impl {
+  explicit impl(const server_config& c, fault_set f, std::string secret)
+      : state(c.environment, std::move(secret), c.seed, f, c.rate_limit_per_second) {}
+  detail::server_state state;
+  httplib::Server http;
+  std::thread thread;
+  int port = 0;
+  bool stopped = false;
+};
+
+server::server(server_config config) {
+  if (config.environment != "sandbox" && config.environment != "production") {
+    throw std::invalid_argument("environment must be 'sandbox' or 'production', not '" +
+                                config.environment + "'");
+  }
+  if (config.scale < 1 || config.scale > 1000) {
+    throw std::invalid_argument("scale must be from 1 to 1000, not " +
+                                std::to_string(config.scale));
+  }
+  if (config.port < 0 || config.port > 65535) {
+    throw std::invalid_argument("port must be from 0 to 65535, not " + std::to_string(config.port));
+  }
+  if (config.threads < 1 || config.threads > 256) {
+    throw std::invalid_argument("threads must be from 1 to 256");
+  }
+  fault_set faults(config.faults);  // throws on an unknown name
+  std::string secret = config.jwt_secret;
+  if (secret.empty()) {
+    secret = detail::to_hex(detail::hmac_sha256("conform-jwt", std::to_string(config.seed)));
+  }
+  impl_ = std::make_unique<impl>(config, faults, secret);
+  detail::seed_store(impl_->state.data, config.seed, config.scale, config.environment);
+
+  auto& http = impl_->http;
+  auto* state = &impl_->state;
+  const int threads = config.threads;
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  http.set_payload_max_length(max_multipart_bytes);
+  http.set_keep_alive_timeout(2);
+  http.set_read_timeout(5);
+  http.set_write_timeout(5);
+  http.set_pre_routing_handler([state](const httplib::Request& req, httplib::Response& res) {
+    // Requests without a body are served here, before cpp-httplib's regex
+    // dispatch; requests with one go through it so that the body is read.
+    if (has_body(req) && req.path.size() <= 1024)
+      return httplib::Server::HandlerResponse::Unhandled;
+    detail::handle_request(*state, req, res);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  auto handler = [state](const httplib::Request& req, httplib::Response& res) {
+    detail::handle_request(*state, req, res);
+  };
+  http.Get(".*", handler);
+  http.Post(".*", handler);
+  http.Put(".*", handler);
+  http.Patch(".*", handler);
+  http.Delete(".*", handler);
+  http.Options(".*", handler);
+  http.set_error_handler(httplib::Server::HandlerWithResponse(
+      [state](const httplib::Request& req, httplib::Response& res) {
+        return detail::handle_transport_error(*state, req, res);
+      }));
+  http.set_exception_handler(
+      [state](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+        detail::handle_exception(*state, req, res, ep);
+      });
+  int port = 0;
+  if (config.port == 0) {
+    port = http.bind_to_any_port("127.0.0.1");
+  } else if (http.bind_to_port("127.0.0.1", config.port)) {
+    port = config.port;
+  }
+  if (port <= 0) {
+    throw std::runtime_error("cannot bind 127.0.0.1:" + std::to_string(config.port));
+  }
+  impl_->port = port;
+  impl_->thread = std::thread([&http] { http.listen_after_bind(); });
+  // The socket already listens (connections queue in its backlog); wait until
+  // the accept loop runs so that stop() cannot miss it.
+  while (!http.is_running()) std::this_thread::yield();
+}
+
+server::~server() {
+  stop();
+}
+
+void server::stop() {
+  if (!impl_ || impl_->stopped) return;
+  impl_->stopped = true;
+  impl_->http.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+int server::port() const {
+  return impl_->port;
+}
+
+std::string server::base_url() const {
+  return "http://127.0.0.1:" + std::to_string(impl_->port) + "/api/v1";
+}
+
+std::string server::profile_yaml() const {
+  return detail::profile_yaml(impl_->state, base_url());
+}
+
+std::string server::credential(const std::string& name) const {
+  const auto* c = impl_->state.credentials.find_name(name);
+  if (c == nullptr) throw std::out_of_range("no credential named '" + name + "'");
+  return c->secret;
+}
+
+std::string server::fixture(const std::string& tenant, const std::string& name) const {
+  std::shared_lock lock(impl_->state.data.mutex);
+  auto t = impl_->state.data.fixtures.find(tenant);
+  if (t == impl_->state.data.fixtures.end()) throw std::out_of_range("no tenant '" + tenant + "'");
+  auto f = t->second.find(name);
+  if (f == t->second.end()) throw std::out_of_range("no fixture '" + name + "' in " + tenant);
+  return f->second;
+}
+
+}  // namespace conform::reference
