@@ -121,7 +121,9 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
     (d.level == severity::error ? errors : warnings) += 1;
   }
   if (!res.ok()) {
-    err << file << ": " << errors << " error(s), " << warnings << " warning(s)\n";
+    if (res.diagnostics.size() > 1) {
+      err << file << ": " << errors << " error(s), " << warnings << " warning(s)\n";
+    }
     return 2;
   }
   print_summary(*res.spec, out);

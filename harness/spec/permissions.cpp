@@ -151,8 +151,10 @@ std::optional<permission_matrix> load_permissions(reader& r, doc_cache& docs,
 }
 
 void check_against_matrix(reader& r, const api_spec& spec, const permission_matrix& m) {
+  std::set<std::string> seen;
   for (const auto& op : spec.operations) {
-    if (op.operation_id.empty()) continue;
+    // A missing or duplicate id is reported by check_spec; compare the first only.
+    if (op.operation_id.empty() || !seen.insert(op.operation_id).second) continue;
     for (const auto& alt : op.security) {
       for (const auto& use : alt.schemes) {
         for (const auto& sc : use.scopes) {
@@ -179,7 +181,7 @@ void check_against_matrix(reader& r, const api_spec& spec, const permission_matr
                                   : "takes no credentials, but the permission matrix (" +
                                         to_string(row->pos) + ") does not mark it " + "public"));
     }
-    if (row->family != op.family) {
+    if (!op.family.empty() && row->family != op.family) {
       r.error(op.family_pos.line > 0 ? op.family_pos : op.pos,
               "operation '" + op.operation_id + "': x-family '" + op.family +
                   "' disagrees with family '" + row->family + "' of the permission matrix (" +
