@@ -6,6 +6,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -105,10 +106,9 @@ std::string excerpt(const value& v) {
 }
 
 std::string number_text(double d) {
-  if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 1e15) {
-    return std::to_string(static_cast<long long>(d));
-  }
-  return boost::json::serialize(value(d));
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);  // shortest form: "0.01"
+  return ec == std::errc() ? std::string(buf, end) : std::string("?");
 }
 
 bool multiple_of(const value& v, double m) {
