@@ -1,0 +1,108 @@
+#include "reports/console.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "reports/detail_text.hpp"
+
+namespace conform::reports {
+namespace {
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+/// One line per (operation, auth model): how its checks went.
+struct row {
+  std::string operation_id, method_path, auth_model;
+  std::uint64_t passed = 0, failed_cells = 0, not_run_cells = 0, cells = 0;
+};
+
+}  // namespace
+
+console_writer::console_writer(std::ostream& out, bool interactive)
+    : out_(out), interactive_(interactive) {}
+
+void console_writer::run_started(const runner::run_info& info, std::uint64_t planned) {
+  out_ << "conform " << info.tool_version << ": " << info.spec_title << " " << info.spec_version
+       << " (" << info.spec_file << ")\n"
+       << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
+       << "\nseed: " << info.seed << ", examples: " << info.examples
+       << ", workers: " << info.workers << ", " << planned << " requests planned\n";
+  out_.flush();
+}
+
+void console_writer::exchange_done(std::uint64_t done, std::uint64_t planned) {
+  if (!interactive_ || planned == 0) return;
+  const auto percent = static_cast<unsigned>(std::min<std::uint64_t>(100, done * 100 / planned));
+  if (percent == last_percent_) return;
+  last_percent_ = percent;
+  constexpr unsigned width = 40;
+  const unsigned filled = percent * width / 100;
+  out_ << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << percent
+       << "% " << done << "/" << planned << std::flush;
+  bar_drawn_ = true;
+}
+
+void console_writer::run_finished(const runner::run_report& report) {
+  if (bar_drawn_) out_ << "\r" << std::string(72, ' ') << "\r";
+  if (report.aborted) out_ << "run aborted: " << *report.aborted << "\n";
+
+  std::vector<row> rows;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  for (const auto& t : report.tallies) {
+    auto [it, added] = index.try_emplace({t.operation_id, t.auth_model}, rows.size());
+    if (added) rows.push_back({t.operation_id, t.method_path, t.auth_model});
+    auto& r = rows[it->second];
+    ++r.cells;
+    r.passed += t.passed;
+    if (t.failed > 0) ++r.failed_cells;
+    if (t.not_run_why) ++r.not_run_cells;
+  }
+  out_ << "\nSummary (operation, auth model: checks)\n";
+  for (const auto& r : rows) {
+    const char* mark = r.failed_cells ? "FAIL" : (r.not_run_cells == r.cells ? "SKIP" : "ok  ");
+    out_ << "  " << mark << " " << pad(r.operation_id, 28) << " " << pad(r.auth_model, 34) << " "
+         << (r.cells - r.failed_cells - r.not_run_cells) << "/" << r.cells << " checks passed";
+    if (r.failed_cells) out_ << ", " << r.failed_cells << " failed";
+    if (r.not_run_cells) out_ << ", " << r.not_run_cells << " not run";
+    out_ << "\n";
+  }
+
+  if (!report.failures.empty()) out_ << "\nFailures\n";
+  for (const auto& f : report.failures) {
+    out_ << "\nFAIL " << f.check << ": " << f.operation_id << " (" << f.method_path << ") as "
+         << f.auth_model << ", " << f.mode << "\n"
+         << "  expected: " << f.expected << "\n"
+         << "  seen:     " << f.seen << "\n";
+    if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
+    out_ << "  seen " << f.occurrences << " time(s); shrunk in " << f.shrink_steps << " step(s)\n"
+         << "  reproduce: conform run --seed " << f.seed << " --include " << f.operation_id
+         << " --checks " << f.check << "\n"
+         << "  curl: " << f.curl << "\n";
+  }
+
+  if (!report.not_runs.empty()) out_ << "\nNot run\n";
+  for (const auto& n : report.not_runs) {
+    out_ << "  not run: " << (n.check == "*" ? std::string("all checks") : n.check);
+    if (!n.operation_id.empty()) out_ << " of " << n.operation_id;
+    if (!n.auth_model.empty()) out_ << " as " << n.auth_model;
+    out_ << ": " << n.why << "\n";
+  }
+
+  const auto& c = report.counts;
+  out_ << "\n" << c.requests << " requests in " << detail::seconds(report.timings.wall) << " s";
+  if (c.transport_errors) out_ << ", " << c.transport_errors << " transport errors";
+  if (c.retries_429) out_ << ", " << c.retries_429 << " retried after 429";
+  out_ << "\n"
+       << c.checks_passed << " checks passed, " << c.checks_failed << " failed ("
+       << report.failures.size() << " distinct), " << c.cells_not_run << " not run\n";
+  out_ << (report.exit_code() == 0 ? "PASSED" : "FAILED") << " (seed " << report.info.seed << ")\n";
+  out_.flush();
+}
+
+}  // namespace conform::reports

@@ -1,0 +1,104 @@
+#include "reports/json.hpp"
+
+#include <boost/json.hpp>
+
+#include <chrono>
+
+#include "reports/detail_text.hpp"
+
+namespace conform::reports {
+namespace {
+
+double secs(std::chrono::nanoseconds d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+boost::json::object failure_json(const runner::failure& f) {
+  return {{"check", f.check},
+          {"operation_id", f.operation_id},
+          {"method_path", f.method_path},
+          {"auth_model", f.auth_model},
+          {"mode", f.mode},
+          {"expected", f.expected},
+          {"seen", f.seen},
+          {"cause", f.cause},
+          {"status", f.status},
+          {"response_excerpt", f.response_excerpt},
+          {"seed", f.seed},
+          {"example", f.example},
+          {"shrink_steps", f.shrink_steps},
+          {"occurrences", f.occurrences},
+          {"curl", f.curl}};
+}
+
+}  // namespace
+
+boost::json::value to_json(const runner::run_report& report) {
+  const auto& info = report.info;
+  boost::json::object run{
+      {"tool_version", info.tool_version},
+      {"seed", info.seed},
+      {"spec",
+       {{"file", info.spec_file},
+        {"title", info.spec_title},
+        {"version", info.spec_version},
+        {"hash", info.spec_hash}}},
+      {"target", {{"base_url", info.target}, {"in_process_reference", info.in_process_reference}}},
+      {"examples", info.examples},
+      {"workers", info.workers},
+      {"started_at", info.started_at}};
+  boost::json::array checks;
+  for (const auto& c : info.checks) checks.emplace_back(c);
+  run["checks"] = std::move(checks);
+
+  boost::json::array cells;
+  for (const auto& t : report.tallies) {
+    boost::json::object cell{{"operation_id", t.operation_id},
+                             {"method_path", t.method_path},
+                             {"auth_model", t.auth_model},
+                             {"check", t.check},
+                             {"passed", t.passed},
+                             {"failed", t.failed},
+                             {"seconds", secs(t.time)}};
+    cell["status"] = t.not_run_why ? "not_run" : (t.failed > 0 ? "failed" : "passed");
+    if (t.not_run_why) cell["not_run_why"] = *t.not_run_why;
+    cells.push_back(std::move(cell));
+  }
+  boost::json::array failures;
+  for (const auto& f : report.failures) failures.push_back(failure_json(f));
+  boost::json::array not_runs;
+  for (const auto& n : report.not_runs) {
+    not_runs.push_back({{"check", n.check},
+                        {"operation_id", n.operation_id},
+                        {"auth_model", n.auth_model},
+                        {"why", n.why}});
+  }
+  const auto& c = report.counts;
+  boost::json::object out{{"format_version", 1},
+                          {"run", std::move(run)},
+                          {"exit_code", report.exit_code()},
+                          {"counts",
+                           {{"requests", c.requests},
+                            {"transport_errors", c.transport_errors},
+                            {"checks_passed", c.checks_passed},
+                            {"checks_failed", c.checks_failed},
+                            {"cells_not_run", c.cells_not_run},
+                            {"retries_429", c.retries_429},
+                            {"failures", report.failures.size()}}},
+                          {"timings",
+                           {{"wall_seconds", secs(report.timings.wall)},
+                            {"generation_seconds", secs(report.timings.generation)},
+                            {"transport_seconds", secs(report.timings.transport)},
+                            {"checking_seconds", secs(report.timings.checking)}}},
+                          {"cells", std::move(cells)},
+                          {"failures", std::move(failures)},
+                          {"not_run", std::move(not_runs)}};
+  if (report.aborted) out["aborted"] = *report.aborted;
+  return out;
+}
+
+void json_writer::run_finished(const runner::run_report& report) {
+  detail::write_file(path_, boost::json::serialize(to_json(report)) + "\n", error_);
+}
+
+}  // namespace conform::reports

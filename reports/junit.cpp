@@ -1,0 +1,106 @@
+#include "reports/junit.hpp"
+
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "reports/detail_text.hpp"
+
+namespace conform::reports {
+namespace {
+
+using detail::xml_escape;
+
+struct suite {
+  std::string operation_id;
+  std::string method_path;
+  std::vector<const runner::check_tally*> cells;
+  std::chrono::nanoseconds time{0};
+  unsigned failures = 0, skipped = 0;
+};
+
+std::string failure_text(const runner::failure& f) {
+  std::ostringstream text;
+  text << "expected: " << f.expected << "\n"
+       << "seen:     " << f.seen << "\n"
+       << "mode:     " << f.mode << "\n";
+  if (!f.response_excerpt.empty()) text << "response: " << f.response_excerpt << "\n";
+  text << "seen " << f.occurrences << " time(s); shrunk in " << f.shrink_steps << " step(s)\n"
+       << "seed:     " << f.seed << " (example " << f.example << ")\n"
+       << "curl:     " << f.curl << "\n";
+  return text.str();
+}
+
+}  // namespace
+
+void write_junit(const runner::run_report& report, std::ostream& out) {
+  std::vector<suite> suites;
+  std::map<std::string, std::size_t> index;
+  for (const auto& cell : report.tallies) {
+    auto [it, added] = index.try_emplace(cell.operation_id, suites.size());
+    if (added) suites.push_back({cell.operation_id, cell.method_path, {}, {}, 0, 0});
+    auto& s = suites[it->second];
+    s.cells.push_back(&cell);
+    s.time += cell.time;
+    if (cell.failed > 0) ++s.failures;
+    if (cell.not_run_why) ++s.skipped;
+  }
+  std::size_t tests = report.tallies.size(), failures = 0, skipped = 0;
+  for (const auto& s : suites) {
+    failures += s.failures;
+    skipped += s.skipped;
+  }
+
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out << "<testsuites name=\"conform\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" errors=\"" << (report.aborted ? 1 : 0) << "\" skipped=\"" << skipped << "\" time=\""
+      << detail::seconds(report.timings.wall) << "\">\n";
+  out << "  <properties>\n"
+      << "    <property name=\"seed\" value=\"" << report.info.seed << "\"/>\n"
+      << "    <property name=\"spec\" value=\"" << xml_escape(report.info.spec_file) << "\"/>\n"
+      << "    <property name=\"spec_hash\" value=\"" << xml_escape(report.info.spec_hash)
+      << "\"/>\n"
+      << "    <property name=\"target\" value=\"" << xml_escape(report.info.target) << "\"/>\n"
+      << "  </properties>\n";
+  if (report.aborted) {
+    out << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
+        << "    <testcase classname=\"run\" name=\"run\"><error message=\""
+        << xml_escape(*report.aborted) << "\"/></testcase>\n  </testsuite>\n";
+  }
+  for (const auto& s : suites) {
+    out << "  <testsuite name=\"" << xml_escape(s.operation_id) << "\" tests=\"" << s.cells.size()
+        << "\" failures=\"" << s.failures << "\" errors=\"0\" skipped=\"" << s.skipped
+        << "\" time=\"" << detail::seconds(s.time) << "\">\n";
+    for (const auto* cell : s.cells) {
+      out << "    <testcase classname=\"" << xml_escape(s.operation_id) << "\" name=\""
+          << xml_escape(cell->auth_model + " / " + cell->check) << "\" time=\""
+          << detail::seconds(cell->time) << "\">\n";
+      if (cell->not_run_why) {
+        out << "      <skipped message=\"" << xml_escape("not run: " + *cell->not_run_why)
+            << "\"/>\n";
+      }
+      for (const auto& f : report.failures) {
+        if (f.operation_id != cell->operation_id || f.check != cell->check ||
+            f.auth_model != cell->auth_model) {
+          continue;
+        }
+        out << "      <failure type=\"" << xml_escape(f.check) << "\" message=\""
+            << xml_escape(f.expected + "; seen " + f.seen) << "\">" << xml_escape(failure_text(f))
+            << "</failure>\n";
+      }
+      out << "      <system-out>" << cell->passed << " passed, " << cell->failed
+          << " failed</system-out>\n";
+      out << "    </testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+}
+
+void junit_writer::run_finished(const runner::run_report& report) {
+  std::ostringstream text;
+  write_junit(report, text);
+  detail::write_file(path_, text.str(), error_);
+}
+
+}  // namespace conform::reports

@@ -1,0 +1,286 @@
+#include "suites/response/response_checks.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "harness/schema/validator.hpp"
+
+namespace conform::suites {
+namespace {
+
+using runner::check;
+using runner::check_verdict;
+using runner::exchange;
+
+const http::response* response_of(const exchange& e) {
+  return e.result.ok() ? &e.result.value() : nullptr;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += sep;
+    out += item;
+  }
+  return out;
+}
+
+/// The media type of a Content-Type value, lower-cased, without parameters.
+std::string media_type_of(std::string_view content_type) {
+  auto semi = content_type.find(';');
+  std::string_view type = content_type.substr(0, semi);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  std::string out(type);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+/// The documented response for `status`: the exact one, else "default".
+const spec::response* documented_response(const spec::operation& op, int status) {
+  if (const auto* r = op.find_response(status)) return r;
+  return op.find_response(0);
+}
+
+const spec::api_rules::generic_error* generic_error_for(const spec::api_spec& spec, int status) {
+  for (const auto& g : spec.rules.generic_errors) {
+    if (g.status == status && !g.route_level) return &g;
+  }
+  return nullptr;
+}
+
+/// The schema a JSON body of this status must match, or nullptr.
+const schema::schema* expected_schema(const spec::api_spec& spec, const spec::operation& op,
+                                      int status) {
+  if (const auto* r = documented_response(op, status)) {
+    for (const auto& m : r->content) {
+      if (media_type_of(m.name) == "application/json" && m.schema) return m.schema;
+    }
+    return nullptr;
+  }
+  if (status >= 400) return spec.rules.error_envelope;
+  if (status >= 200 && status < 300) return spec.rules.success_envelope;
+  return nullptr;
+}
+
+std::string excerpt_of(const boost::json::value& v) {
+  std::string text = boost::json::serialize(v);
+  if (text.size() > 120) text = text.substr(0, 117) + "...";
+  return text;
+}
+
+const std::vector<std::string> json_only = {"application/json"};
+
+// ---------------------------------------------------------------------------
+
+check_verdict response_received(const exchange& e) {
+  if (e.result.ok()) return check_verdict::pass();
+  const auto& err = e.result.error();
+  return check_verdict::violation("a response", "no response: " + err.message,
+                                  "transport " + std::string(http::to_string(err.what)));
+}
+
+check_verdict not_a_server_error(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r) return check_verdict::not_applicable();
+  if (r->status < 500) return check_verdict::pass();
+  return check_verdict::violation("a status below 500", "status " + std::to_string(r->status),
+                                  "status " + std::to_string(r->status));
+}
+
+check_verdict status_code_conformance(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r) return check_verdict::not_applicable();
+  const int status = static_cast<int>(r->status);
+  if (status_documented(e.spec, e.op, status)) return check_verdict::pass();
+  std::vector<std::string> documented;
+  for (const auto& resp : e.op.responses) {
+    documented.push_back(resp.status == 0 ? "default" : std::to_string(resp.status));
+  }
+  return check_verdict::violation("a documented status (" + join(documented) + ")",
+                                  "status " + std::to_string(status),
+                                  "undocumented status " + std::to_string(status));
+}
+
+check_verdict error_code_conformance(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r || r->status < 400 || !e.json || !e.json->is_object())
+    return check_verdict::not_applicable();
+  const auto* code = e.json->as_object().if_contains("error_code");
+  if (!code || !code->is_string())
+    return check_verdict::not_applicable();  // the schema check says so
+  const int status = static_cast<int>(r->status);
+  auto allowed = documented_error_codes(e.spec, e.op, status);
+  if (!allowed || allowed->empty()) return check_verdict::not_applicable();
+  const std::string seen(code->as_string());
+  if (std::find(allowed->begin(), allowed->end(), seen) != allowed->end()) {
+    return check_verdict::pass();
+  }
+  return check_verdict::violation(
+      "error_code for " + std::to_string(status) + " one of " + join(*allowed),
+      "error_code " + seen, std::to_string(status) + " " + seen);
+}
+
+check_verdict content_type_conformance(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r || r->body.empty()) return check_verdict::not_applicable();
+  const int status = static_cast<int>(r->status);
+  std::vector<std::string> allowed;
+  if (const auto* doc = documented_response(e.op, status)) {
+    for (const auto& m : doc->content) allowed.push_back(media_type_of(m.name));
+    if (allowed.empty()) {
+      return check_verdict::violation(
+          "no body (none documented for " + std::to_string(status) + ")",
+          std::to_string(r->body.size()) + " bytes of body", "body where none is documented");
+    }
+  } else if (status >= 400 || (status >= 200 && status < 300)) {
+    allowed = json_only;  // the description's envelopes are JSON
+  } else {
+    return check_verdict::not_applicable();
+  }
+  const std::string* header = r->find(http::field::content_type);
+  const std::string seen = header ? media_type_of(*header) : std::string();
+  if (std::find(allowed.begin(), allowed.end(), seen) != allowed.end())
+    return check_verdict::pass();
+  return check_verdict::violation("Content-Type " + join(allowed, " or "),
+                                  header ? "Content-Type " + *header : "no Content-Type",
+                                  "content type " + (seen.empty() ? std::string("missing") : seen));
+}
+
+check_verdict response_schema_conformance(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r) return check_verdict::not_applicable();
+  const int status = static_cast<int>(r->status);
+  const schema::schema* s = expected_schema(e.spec, e.op, status);
+  if (!s) return check_verdict::not_applicable();
+  if (!e.json) {
+    return check_verdict::violation("a JSON body for " + std::to_string(status),
+                                    "not JSON: " + std::string(e.json_error), "body not JSON");
+  }
+  auto result = schema::validate(*s, *e.json, {.max_errors = 4});
+  if (result.ok()) return check_verdict::pass();
+  const auto& first = result.errors.front();
+  std::string seen;
+  for (const auto& err : result.errors) {
+    if (!seen.empty()) seen += "; ";
+    seen += (err.instance_pointer.empty() ? std::string("/") : err.instance_pointer) + ": " +
+            err.message;
+  }
+  return check_verdict::violation(
+      "a body matching " + (s->resolved().location.empty() ? s->location : s->resolved().location),
+      seen,
+      std::to_string(status) + " " +
+          (first.instance_pointer.empty() ? "/" : first.instance_pointer) + " " +
+          first.schema_location.substr(first.schema_location.rfind('/') + 1));
+}
+
+check_verdict request_id_conformance(const exchange& e) {
+  const auto* r = response_of(e);
+  const std::string& header_name = e.spec.rules.request_id_header;
+  if (!r || header_name.empty()) return check_verdict::not_applicable();
+  const std::string* header = r->find(std::string_view(header_name));
+  if (!header || header->empty()) {
+    return check_verdict::violation("header " + header_name, "no " + header_name,
+                                    "missing " + header_name);
+  }
+  if (e.json && e.json->is_object()) {
+    const auto* body_id = e.json->as_object().if_contains("request_id");
+    if (body_id && body_id->is_string() && body_id->as_string() != *header) {
+      return check_verdict::violation(
+          "body request_id equal to " + header_name,
+          "body " + excerpt_of(*body_id) + ", header \"" + *header + "\"",
+          "request_id differs from " + header_name);
+    }
+  }
+  return check_verdict::pass();
+}
+
+check_verdict negative_data_rejection(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r || r->status >= 500) return check_verdict::not_applicable();  // not_a_server_error says so
+  if (r->status >= 400) return check_verdict::pass();
+  return check_verdict::violation(
+      "a 4xx refusal of the invalid request (" + std::string(e.mutation) + ")",
+      "status " + std::to_string(r->status),
+      "accepted invalid: " + std::string(e.mutation.substr(0, e.mutation.find(' '))));
+}
+
+check_verdict positive_data_acceptance(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r) return check_verdict::not_applicable();
+  const unsigned status = r->status;
+  std::string code;
+  if (e.json && e.json->is_object()) {
+    if (const auto* c = e.json->as_object().if_contains("error_code"); c && c->is_string()) {
+      code = std::string(c->as_string());
+    }
+  }
+  const bool auth_refusal = status == 401 || status == 403;
+  const bool invalid_refusal = status == 400 || status == 415 ||
+                               (status == 422 && (code.empty() || code == "VALIDATION_ERROR"));
+  if (!auth_refusal && !invalid_refusal) return check_verdict::pass();
+  std::string seen = "status " + std::to_string(status) + (code.empty() ? "" : " " + code);
+  if (e.json && e.json->is_object()) {
+    if (const auto* errs = e.json->as_object().if_contains("errors"))
+      seen += " " + excerpt_of(*errs);
+  }
+  return check_verdict::violation(
+      "a valid request with a sufficient credential not refused as invalid or unauthorised", seen,
+      std::to_string(status) + (code.empty() ? "" : " " + code));
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> documented_error_codes(const spec::api_spec& spec,
+                                                               const spec::operation& op,
+                                                               int status) {
+  if (const auto* r = op.find_response(status)) {
+    if (r->error_codes.empty()) return std::nullopt;
+    return r->error_codes;
+  }
+  std::vector<std::string> codes;
+  for (const auto& g : spec.rules.generic_errors) {
+    if (g.status == status && !g.route_level) codes.push_back(g.code);
+  }
+  if (status == spec.rules.rate_limited_status && op.needs_credentials() &&
+      !spec.rules.rate_limited_code.empty()) {
+    codes.push_back(spec.rules.rate_limited_code);
+  }
+  if (codes.empty()) return std::nullopt;
+  return codes;
+}
+
+bool status_documented(const spec::api_spec& spec, const spec::operation& op, int status) {
+  if (documented_response(op, status)) return true;
+  if (generic_error_for(spec, status)) return true;
+  return status == spec.rules.rate_limited_status && op.needs_credentials();
+}
+
+void register_response_checks(runner::check_registry& registry) {
+  using applies = check::applies;
+  registry.add({"response_received", "a response comes back (no transport failure)",
+                "section 7: every request is answered", applies::both, response_received});
+  registry.add({"not_a_server_error", "no 5xx answer", "section 7 (5xx INTERNAL_ERROR)",
+                applies::both, not_a_server_error});
+  registry.add({"status_code_conformance", "the status is documented for the operation",
+                "section 4, x-errors", applies::both, status_code_conformance});
+  registry.add({"error_code_conformance", "error_code is one documented for that status",
+                "section 7, x-error-codes", applies::both, error_code_conformance});
+  registry.add({"content_type_conformance", "Content-Type is a documented media type",
+                "section 1 (JSON bodies)", applies::both, content_type_conformance});
+  registry.add({"response_schema_conformance", "the body matches the documented schema",
+                "sections 2.1, 2.2, D1", applies::both, response_schema_conformance});
+  registry.add({"request_id_conformance", "X-Request-Id is sent and agrees with request_id", "D1.5",
+                applies::both, request_id_conformance});
+  registry.add({"negative_data_rejection", "a request invalid by the description gets 4xx",
+                "section 7 (422 VALIDATION_ERROR)", applies::invalid, negative_data_rejection});
+  registry.add({"positive_data_acceptance",
+                "a valid request with a sufficient credential is not refused as invalid",
+                "sections 4, 5", applies::valid, positive_data_acceptance});
+}
+
+}  // namespace conform::suites

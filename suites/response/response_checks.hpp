@@ -1,0 +1,30 @@
+#pragma once
+// The checks every exchange gets, whatever the operation: a response came
+// back, no 5xx, the status and the error_code are documented, the content
+// type and the body conform, the request id is there, an invalid request is
+// refused and a valid one is not refused as invalid.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/runner/check.hpp"
+
+namespace conform::suites {
+
+/// Adds the response checks to `registry`.
+void register_response_checks(runner::check_registry& registry);
+
+/// The error_code values the operation documents for `status`: its own
+/// response's x-error-codes when it documents the status, else the
+/// description's operation-wide x-errors for it. nullopt when nothing is
+/// documented for that status (a check cannot judge the code then).
+std::optional<std::vector<std::string>> documented_error_codes(const spec::api_spec& spec,
+                                                               const spec::operation& op,
+                                                               int status);
+
+/// True when `status` is documented for the operation, or is one any
+/// operation may answer (x-errors, the rate limit on an authenticated one).
+bool status_documented(const spec::api_spec& spec, const spec::operation& op, int status);
+
+}  // namespace conform::suites
