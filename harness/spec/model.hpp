@@ -238,7 +238,13 @@ struct operation {
   source_pos pos;
   source_pos family_pos;  // of x-family (unknown when absent)
 
-  bool needs_credentials() const { return !security.empty(); }
+  /// True unless `security` is empty or has an empty alternative (`{}`: anonymous allowed).
+  bool needs_credentials() const {
+    for (const auto& alt : security) {
+      if (alt.schemes.empty()) return false;
+    }
+    return !security.empty();
+  }
   const response* find_response(int status) const;  // exact, else nullptr
   const parameter* find_parameter(std::string_view name, param_location in) const;
   /// Schemes accepted, in order, deduplicated.

@@ -121,6 +121,13 @@ TEST(SpecLoader, RefToAFileBesideTheSpecIsLoadedOnce) {
   EXPECT_EQ(owner.location, "#/components/schemas/Owner");
   EXPECT_NE(owner.pos.file.find("common.yaml"), std::string::npos);
   EXPECT_EQ(owner.pos.line, 5);
+  // A second $ref to the same target shares its node: the file is read once.
+  const operation* sell = spec.find_operation("sellPet");
+  ASSERT_NE(sell, nullptr);
+  ASSERT_TRUE(sell->body.has_value());
+  const media_type* body = sell->body->find("application/json");
+  ASSERT_NE(body, nullptr);
+  EXPECT_EQ(prop(*body->schema, "buyer").ref, &owner);
   // A local $ref inside the second file resolves in that file.
   const schema::schema& address_ref = prop(owner, "address");
   ASSERT_NE(address_ref.ref, nullptr);
@@ -317,6 +324,16 @@ TEST(SpecLoader, ModelLookups) {
   EXPECT_EQ(to_string(source_pos{"a.yaml", 0, 0}), "a.yaml");
   EXPECT_EQ(to_string(diagnostic{{"a.yaml", 1, 2}, severity::warning, "w"}),
             "a.yaml:1:2: warning: w");
+}
+
+TEST(SpecLoader, AnEmptySecurityAlternativeMeansNoCredentialsNeeded) {
+  const api_spec spec = load_ok(data + "/anonymous.yaml");
+  const operation* op = spec.find_operation("getItem");
+  ASSERT_NE(op, nullptr);
+  EXPECT_TRUE(op->security_declared);
+  ASSERT_EQ(op->security.size(), 2u);
+  EXPECT_FALSE(op->needs_credentials());
+  EXPECT_EQ(op->accepted_schemes().size(), 1u);
 }
 
 TEST(SpecLoader, MissingFileIsOneClearError) {
