@@ -64,6 +64,31 @@ std::string take_code_points(const std::string& s, std::size_t n) {
   return s.substr(0, i);
 }
 
+Gen<invalid_value> malformed_bytes(Gen<value> valid_root) {
+  static const std::vector<std::string> broken = {"{",        "[1,]",      "{\"a\":}",        "nul",
+                                                  "{'a': 1}", "{\"a\" 1}", "[\"unterminated]"};
+  Gen<std::string> text = gen::oneOf(
+      gen::elementOf(broken),
+      gen::map(valid_root, [](const value& v) { return boost::json::serialize(v) + ","; }),
+      gen::map(valid_root, [](const value& v) {
+        std::string s = boost::json::serialize(v);
+        return s.substr(0, s.size() - 1);
+      }));
+  return gen::map(gen::suchThat(text,
+                                [](const std::string& s) {
+                                  boost::system::error_code ec;
+                                  (void)boost::json::parse(s, ec);
+                                  return static_cast<bool>(ec);
+                                }),
+                  [](std::string s) {
+                    invalid_value out;
+                    out.raw = std::move(s);
+                    out.kind = mutation_kind::malformed_json;
+                    out.description = "/: bytes that are not JSON";
+                    return out;
+                  });
+}
+
 class collector {
  public:
   collector(const node& root, const gen_options& options)
@@ -149,7 +174,7 @@ class collector {
             return out;
           }));
     }
-    if (malformed_) gens.push_back(malformed(values_.build(root_, 0)));
+    if (malformed_) gens.push_back(malformed_bytes(values_.build(root_, 0)));
     if (gens.empty()) return std::nullopt;
     const std::size_t n = gens.size();
     return gen::mapcat(detail::pick_index(n),
@@ -438,31 +463,6 @@ class collector {
     }
   }
 
-  Gen<invalid_value> malformed(Gen<value> valid_root) {
-    static const std::vector<std::string> broken = {
-        "{", "[1,]", "{\"a\":}", "nul", "{'a': 1}", "{\"a\" 1}", "[\"unterminated]"};
-    Gen<std::string> text = gen::oneOf(
-        gen::elementOf(broken),
-        gen::map(valid_root, [](const value& v) { return boost::json::serialize(v) + ","; }),
-        gen::map(valid_root, [](const value& v) {
-          std::string s = boost::json::serialize(v);
-          return s.substr(0, s.size() - 1);
-        }));
-    return gen::map(gen::suchThat(text,
-                                  [](const std::string& s) {
-                                    boost::system::error_code ec;
-                                    (void)boost::json::parse(s, ec);
-                                    return static_cast<bool>(ec);
-                                  }),
-                    [](std::string s) {
-                      invalid_value out;
-                      out.raw = std::move(s);
-                      out.kind = mutation_kind::malformed_json;
-                      out.description = "/: bytes that are not JSON";
-                      return out;
-                    });
-  }
-
   const node& root_;
   gen_options options_;
   detail::value_builder values_;
@@ -530,6 +530,12 @@ std::optional<rc::Gen<invalid_value>> invalid_values(const schema::schema& s,
                                                      const gen_options& options,
                                                      const invalid_options& invalid) {
   return collect(s, options, invalid).generator();
+}
+
+rc::Gen<invalid_value> malformed_json(const schema::schema& s, const gen_options& options) {
+  detail::value_builder values(options);
+  auto g = malformed_bytes(values.build(s, 0));
+  return rc::gen::map(std::move(g), [keep = values.scratch()](invalid_value v) { return v; });
 }
 
 std::vector<std::string> mutation_sites(const schema::schema& s, const gen_options& options,

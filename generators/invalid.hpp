@@ -66,6 +66,10 @@ std::optional<rc::Gen<invalid_value>> invalid_values(const schema::schema& s,
                                                      const gen_options& options = {},
                                                      const invalid_options& invalid = {});
 
+/// Bytes that do not parse as JSON (broken snippets and valid values of `s`
+/// cut short or with a trailing comma), each checked with the parser.
+rc::Gen<invalid_value> malformed_json(const schema::schema& s, const gen_options& options = {});
+
 /// The mutations invalid_values can make for `s`, as "kind at pointer" lines
 /// (what a report lists as tested).
 std::vector<std::string> mutation_sites(const schema::schema& s, const gen_options& options = {},

@@ -1,0 +1,196 @@
+// Wire encodings of parameter and body values.
+
+#include "generators/detail/wire.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <charconv>
+#include <cstdint>
+
+namespace conform::generators::detail {
+
+namespace {
+
+using boost::json::value;
+using schema::json_type;
+
+/// The types a node admits, looking through refs and allOf.
+schema::type_set effective_types(const schema::schema& s, int depth = 0) {
+  const schema::schema& r = s.resolved();
+  if (!r.types.any() || depth > 8) return r.types;
+  for (const auto* b : r.all_of) {
+    const auto t = effective_types(*b, depth + 1);
+    if (!t.any()) return t;
+  }
+  return r.types;
+}
+
+const schema::schema* items_of(const schema::schema& s, int depth = 0) {
+  const schema::schema& r = s.resolved();
+  if (r.items != nullptr || depth > 8) return r.items;
+  for (const auto* b : r.all_of) {
+    if (const auto* i = items_of(*b, depth + 1)) return i;
+  }
+  return nullptr;
+}
+
+value coerce(const schema::schema* s, const std::string& text) {
+  const schema::type_set t = s != nullptr ? effective_types(*s) : schema::type_set();
+  if (t.any()) return value(text);
+  if (t.has(json_type::integer) && !text.empty()) {
+    std::int64_t i = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), i);
+    if (ec == std::errc() && end == text.data() + text.size()) return value(i);
+  }
+  if (t.has(json_type::number) && !text.empty()) {
+    double d = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (ec == std::errc() && end == text.data() + text.size()) return value(d);
+  }
+  if (t.has(json_type::boolean) && (text == "true" || text == "false"))
+    return value(text == "true");
+  if (t.has(json_type::null) && !t.has(json_type::string) && text.empty()) return value(nullptr);
+  if ((t.has(json_type::object) || t.has(json_type::array)) && !t.has(json_type::string)) {
+    boost::system::error_code ec;
+    value v = boost::json::parse(text, ec);
+    if (!ec) return v;
+  }
+  return value(text);
+}
+
+}  // namespace
+
+std::string scalar_text(const value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::string:
+      return std::string(v.get_string());
+    case boost::json::kind::int64:
+      return std::to_string(v.get_int64());
+    case boost::json::kind::uint64:
+      return std::to_string(v.get_uint64());
+    case boost::json::kind::double_: {
+      char buf[32];
+      const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v.get_double());
+      return ec == std::errc() ? std::string(buf, end) : boost::json::serialize(v);
+    }
+    case boost::json::kind::bool_:
+      return v.get_bool() ? "true" : "false";
+    case boost::json::kind::null:
+      return "";
+    default:
+      return boost::json::serialize(v);
+  }
+}
+
+std::vector<std::string> to_wire(const value& v) {
+  std::vector<std::string> out;
+  if (v.is_array()) {
+    for (const value& item : v.get_array()) out.push_back(scalar_text(item));
+  } else {
+    out.push_back(scalar_text(v));
+  }
+  return out;
+}
+
+value from_wire(const schema::schema& s, const std::vector<std::string>& texts) {
+  const schema::type_set t = effective_types(s);
+  if (!t.any() && t.has(json_type::array) && !t.has(json_type::string)) {
+    const schema::schema* items = items_of(s);
+    boost::json::array a;
+    for (const auto& text : texts) a.push_back(coerce(items, text));
+    return value(std::move(a));
+  }
+  return texts.empty() ? value(nullptr) : coerce(&s, texts.front());
+}
+
+bool header_safe(std::string_view text) {
+  if (text.empty()) return true;
+  if (text.front() == ' ' || text.back() == ' ') return false;
+  for (char c : text) {
+    if (c < ' ' || c > '~') return false;
+  }
+  return true;
+}
+
+bool segment_safe(std::string_view text) {
+  return !text.empty() && text != "." && text != "..";
+}
+
+std::string percent_encode(std::string_view text) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+    if (unreserved) {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+std::string multipart_body(const std::vector<form_part>& parts, std::string_view boundary) {
+  std::string out;
+  for (const auto& p : parts) {
+    out += "--";
+    out += boundary;
+    out += "\r\nContent-Disposition: form-data; name=\"" + p.name + "\"";
+    if (!p.filename.empty()) out += "; filename=\"" + p.filename + "\"";
+    out += "\r\n";
+    if (!p.content_type.empty()) out += "Content-Type: " + p.content_type + "\r\n";
+    out += "\r\n";
+    out += p.content;
+    out += "\r\n";
+  }
+  out += "--";
+  out += boundary;
+  out += "--\r\n";
+  return out;
+}
+
+std::vector<form_part> form_parts(const boost::json::object& o,
+                                  const std::map<std::string, std::string>& encoding) {
+  std::vector<form_part> parts;
+  for (const auto& member : o) {
+    form_part p;
+    p.name = std::string(member.key());
+    const value& v = member.value();
+    if (auto it = encoding.find(p.name); it != encoding.end()) {
+      p.content_type = it->second;
+    } else {
+      p.content_type = v.is_string() ? "text/plain" : "application/json";
+    }
+    const bool json_part = p.content_type.find("json") != std::string::npos;
+    p.content = json_part ? boost::json::serialize(v) : scalar_text(v);
+    if (p.content_type == "text/csv" || p.content_type == "application/octet-stream") {
+      p.filename = p.name + (p.content_type == "text/csv" ? ".csv" : ".bin");
+    }
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
+value from_parts(const schema::schema& s, const std::vector<form_part>& parts) {
+  boost::json::object o;
+  const schema::schema& r = s.resolved();
+  for (const auto& p : parts) {
+    if (p.content_type.find("json") != std::string::npos) {
+      boost::system::error_code ec;
+      value v = boost::json::parse(p.content, ec);
+      o[p.name] = ec ? value(p.content) : std::move(v);
+      continue;
+    }
+    const schema::schema* sub = r.property(p.name);
+    o[p.name] = sub != nullptr ? from_wire(*sub, {p.content}) : value(p.content);
+  }
+  return value(std::move(o));
+}
+
+}  // namespace conform::generators::detail

@@ -1,0 +1,59 @@
+#pragma once
+// How values travel in a request: parameter text (OpenAPI style simple for
+// path and header, form/explode for query), the reverse coercion a server
+// applies, percent-encoding, and multipart/form-data bodies.
+
+#include <boost/json/value.hpp>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "harness/schema/schema.hpp"
+
+namespace conform::generators::detail {
+
+/// The text of a scalar: strings as they are, numbers shortest, true/false, null "".
+std::string scalar_text(const boost::json::value& v);
+
+/// A parameter value as wire texts: one per array item, else one (objects as JSON).
+std::vector<std::string> to_wire(const boost::json::value& v);
+
+/// What a server reads back from wire texts, by the schema's types: integers,
+/// numbers and booleans where the schema admits them and the text parses,
+/// else strings; an array schema gets one item per text.
+boost::json::value from_wire(const schema::schema& s, const std::vector<std::string>& texts);
+
+/// True when `text` can be an HTTP header value as sent (visible ASCII and
+/// inner spaces, no leading or trailing whitespace).
+bool header_safe(std::string_view text);
+
+/// True when `text` can fill a path segment (not empty, not "." or "..").
+bool segment_safe(std::string_view text);
+
+/// Percent-encodes all but RFC 3986 unreserved characters.
+std::string percent_encode(std::string_view text);
+
+/// One part of a multipart/form-data body.
+struct form_part {
+  std::string name;
+  std::string content_type;  // empty: none sent
+  std::string filename;      // empty: a plain field
+  std::string content;
+};
+
+/// A multipart/form-data body with `boundary` (which must not occur in any part).
+std::string multipart_body(const std::vector<form_part>& parts, std::string_view boundary);
+
+/// The parts of a multipart body built from an object value: a part per
+/// property, content types from `encoding`, text/csv parts sent as files.
+std::vector<form_part> form_parts(const boost::json::object& o,
+                                  const std::map<std::string, std::string>& encoding);
+
+/// The object a server reads back from parts: JSON parts parsed, text parts
+/// coerced by their property schema (see from_wire).
+boost::json::value from_parts(const schema::schema& s, const std::vector<form_part>& parts);
+
+}  // namespace conform::generators::detail

@@ -1,0 +1,562 @@
+// Requests: a generator of valid "parts" (a wire value per parameter, a
+// body), then one site per way of breaking them; each broken part is checked
+// as the server will read it (wire text coerced back by the schema).
+
+#include "generators/request.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <utility>
+
+#include "generators/detail/choice.hpp"
+#include "generators/detail/wire.hpp"
+#include "generators/value.hpp"
+#include "harness/schema/validator.hpp"
+
+namespace conform::generators {
+
+namespace {
+
+namespace gen = rc::gen;
+using boost::json::value;
+using rc::Gen;
+using spec::param_location;
+
+using texts = std::vector<std::string>;
+
+struct body_bytes {
+  std::string bytes;
+  std::string content_type;
+  bool from_example = false;
+};
+
+/// A request before assembly: wire texts per parameter (nullopt: not sent).
+struct parts {
+  std::vector<std::optional<texts>> params;
+  std::vector<std::pair<std::string, std::string>> fixtures_used;
+  std::optional<body_bytes> body;
+};
+
+struct param_entry {
+  const spec::parameter* p = nullptr;
+  std::size_t index = 0;
+  bool required = false;
+  std::optional<std::string> fixture;
+  Gen<texts> valid = gen::just(texts{});
+};
+
+struct request_site {
+  request_mutation mutation;
+  std::string where;
+  Gen<generated_request> gen;
+};
+
+bool iequal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string join(const texts& t, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (i != 0) out += sep;
+    out += t[i];
+  }
+  return out;
+}
+
+std::string location_name(param_location l) {
+  switch (l) {
+    case param_location::path:
+      return "path";
+    case param_location::query:
+      return "query";
+    case param_location::header:
+      return "header";
+    case param_location::cookie:
+      return "cookie";
+  }
+  return "?";
+}
+
+/// True when wire texts can travel in `where` as one parameter.
+bool travels(param_location where, const texts& t, bool array_param) {
+  if (t.empty()) return false;
+  if (!array_param && t.size() != 1) return false;
+  switch (where) {
+    case param_location::path:
+      return detail::segment_safe(join(t, ","));
+    case param_location::header:
+      return !join(t, ",").empty() && std::all_of(t.begin(), t.end(), [](const std::string& s) {
+        return detail::header_safe(s);
+      });
+    default:
+      return true;
+  }
+}
+
+bool is_array_param(const schema::schema* s) {
+  if (s == nullptr) return false;
+  const auto& r = s->resolved();
+  return !r.types.any() && r.types.has(schema::json_type::array) &&
+         !r.types.has(schema::json_type::string);
+}
+
+/// Samples `g` with fixed seeds; true when one sample can be made.
+template <typename T>
+bool can_generate(const Gen<T>& g, int probes = 24) {
+  for (int i = 0; i < probes; ++i) {
+    try {
+      (void)g(rc::Random(static_cast<std::uint64_t>(i) * 104729 + 3), 10 + i * 4).value();
+      return true;
+    } catch (const rc::GenerationFailure&) {
+    }
+  }
+  return false;
+}
+
+Gen<std::string> csv_text() {
+  const std::string lower = "abcdefghijklmnopqrstuvwxyz";
+  const std::string cell = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  auto word = [](std::string alphabet, std::size_t lo, std::size_t hi) {
+    return gen::mapcat(gen::inRange<std::size_t>(lo, hi + 1), [alphabet](std::size_t n) {
+      return gen::container<std::string>(n, gen::elementOf(alphabet));
+    });
+  };
+  return gen::exec([=] {
+    const std::size_t columns = *gen::inRange<std::size_t>(1, 4);
+    const std::size_t rows = *gen::inRange<std::size_t>(1, 4);
+    std::string out;
+    for (std::size_t c = 0; c < columns; ++c) out += (c ? "," : "") + *word(lower, 3, 8);
+    out += "\n";
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c = 0; c < columns; ++c) out += (c ? "," : "") + *word(cell, 1, 8);
+      out += "\n";
+    }
+    return out;
+  });
+}
+
+class request_builder {
+ public:
+  request_builder(const spec::operation& op, fixture_lookup fixtures,
+                  const request_options& options)
+      : op_(op), fixtures_(std::move(fixtures)), options_(options) {
+    for (std::size_t i = 0; i < op.parameters.size(); ++i) {
+      const spec::parameter& p = op.parameters[i];
+      if (p.in == param_location::cookie || runner_controlled(p)) continue;
+      param_entry e;
+      e.p = &p;
+      e.index = i;
+      e.required = p.required || p.in == param_location::path;
+      if (p.in == param_location::path && fixtures_) e.fixture = fixtures_(p);
+      e.valid = e.fixture ? gen::just(texts{*e.fixture}) : valid_wire(p);
+      entries_.push_back(std::move(e));
+    }
+    if (op.body) media_ = pick_media(*op.body);
+  }
+
+  Gen<parts> valid_parts() const {
+    std::optional<Gen<body_bytes>> body;
+    if (media_ != nullptr) body = valid_body();
+    const bool body_required = op_.body && op_.body->required;
+    return gen::exec([entries = entries_, body, body_required, n = op_.parameters.size(),
+                      param_percent = options_.optional_param_percent,
+                      body_percent = options_.optional_body_percent] {
+      parts out;
+      out.params.resize(n);
+      for (const auto& e : entries) {
+        if (!e.required && !*detail::chance(param_percent)) continue;
+        out.params[e.index] = *e.valid;
+        if (e.fixture) out.fixtures_used.emplace_back(e.p->name, *e.fixture);
+      }
+      if (body && (body_required || *detail::chance(body_percent))) out.body = **body;
+      return out;
+    });
+  }
+
+  generated_request assemble(const parts& in, request_mode mode) const {
+    generated_request r;
+    r.op = &op_;
+    r.method = op_.method;
+    r.path = op_.path;
+    for (std::size_t i = 0; i < op_.parameters.size(); ++i) {
+      const spec::parameter& p = op_.parameters[i];
+      if (!in.params[i]) continue;
+      const texts& t = *in.params[i];
+      switch (p.in) {
+        case param_location::path: {
+          texts encoded;
+          for (const auto& s : t) encoded.push_back(detail::percent_encode(s));
+          const std::string token = "{" + p.name + "}";
+          for (auto at = r.path.find(token); at != std::string::npos; at = r.path.find(token)) {
+            r.path.replace(at, token.size(), join(encoded, ","));
+          }
+          break;
+        }
+        case param_location::query:
+          for (const auto& s : t) r.query.emplace_back(p.name, s);
+          break;
+        case param_location::header:
+          r.headers.emplace_back(p.name, join(t, ","));
+          break;
+        case param_location::cookie:
+          break;
+      }
+    }
+    if (in.body) {
+      r.body = in.body->bytes;
+      r.content_type = in.body->content_type;
+      r.body_from_example = in.body->from_example;
+    }
+    r.fixtures_used = in.fixtures_used;
+    r.mode = std::move(mode);
+    return r;
+  }
+
+  std::vector<request_site> invalid_sites() const {
+    std::vector<request_site> sites;
+    const Gen<parts> valid = valid_parts();
+    auto self = std::make_shared<request_builder>(*this);
+    for (const auto& e : entries_) {
+      const spec::parameter& p = *e.p;
+      const std::string where = location_name(p.in) + " " + p.name;
+      const request_mutation m = p.in == param_location::path ? request_mutation::invalid_path_param
+                                 : p.in == param_location::header
+                                     ? request_mutation::invalid_header_param
+                                     : request_mutation::invalid_query_param;
+      if (auto broken = invalid_wire(p)) {
+        sites.push_back(
+            {m, where,
+             gen::map(gen::tuple(valid, *broken),
+                      [self, index = e.index, m,
+                       where](std::tuple<parts, std::pair<texts, invalid_value>> t) {
+                        parts ps = std::move(std::get<0>(t));
+                        auto& [wire, iv] = std::get<1>(t);
+                        ps.params[index] = wire;
+                        std::erase_if(ps.fixtures_used, [&](const auto& f) {
+                          return f.first == self->op_.parameters[index].name;
+                        });
+                        request_mode mode{m, where, where + ": " + iv.description, iv.kind};
+                        return self->assemble(ps, std::move(mode));
+                      })});
+      }
+      if (p.required && p.in != param_location::path) {
+        sites.push_back({request_mutation::missing_param, where,
+                         gen::map(valid, [self, index = e.index, where](parts ps) {
+                           ps.params[index].reset();
+                           request_mode mode{request_mutation::missing_param, where,
+                                             "the required " + where + " left out", std::nullopt};
+                           return self->assemble(ps, std::move(mode));
+                         })});
+      }
+    }
+    if (media_ != nullptr) body_sites(valid, self, sites);
+    std::erase_if(sites, [](const request_site& s) { return !can_generate(s.gen); });
+    return sites;
+  }
+
+ private:
+  bool runner_controlled(const spec::parameter& p) const {
+    if (p.in != param_location::header) return false;
+    return std::any_of(options_.runner_headers.begin(), options_.runner_headers.end(),
+                       [&](const std::string& h) { return iequal(h, p.name); });
+  }
+
+  static const spec::media_type* pick_media(const spec::request_body& b) {
+    for (const auto& m : b.content) {
+      if (m.name == "application/json" || m.name.ends_with("+json")) return &m;
+    }
+    for (const auto& m : b.content) {
+      if (m.name == "multipart/form-data") return &m;
+    }
+    return b.content.empty() ? nullptr : &b.content.front();
+  }
+
+  bool json_media() const { return media_->name.find("json") != std::string::npos; }
+  bool multipart_media() const { return media_->name == "multipart/form-data"; }
+
+  Gen<texts> valid_wire(const spec::parameter& p) const {
+    if (p.schema == nullptr) return gen::just(texts{"conform"});
+    const schema::schema* s = p.schema;
+    const bool array_param = is_array_param(s);
+    const param_location where = p.in;
+    return gen::suchThat(gen::map(valid_value(*s, options_.values),
+                                  [](const value& v) { return detail::to_wire(v); }),
+                         [s, where, array_param](const texts& t) {
+                           if (!travels(where, t, array_param)) return false;
+                           return schema::is_valid(*s, detail::from_wire(*s, t));
+                         });
+  }
+
+  std::optional<Gen<std::pair<texts, invalid_value>>> invalid_wire(const spec::parameter& p) const {
+    if (p.schema == nullptr) return std::nullopt;
+    auto bad = invalid_values(*p.schema, options_.values);
+    if (!bad) return std::nullopt;
+    const schema::schema* s = p.schema;
+    const bool array_param = is_array_param(s);
+    const param_location where = p.in;
+    auto g = gen::suchThat(gen::map(*bad,
+                                    [](invalid_value iv) {
+                                      texts t = detail::to_wire(*iv.json);
+                                      return std::make_pair(std::move(t), std::move(iv));
+                                    }),
+                           [s, where, array_param](const std::pair<texts, invalid_value>& w) {
+                             if (!travels(where, w.first, array_param)) return false;
+                             return !schema::is_valid(*s, detail::from_wire(*s, w.first));
+                           });
+    if (!can_generate(g)) return std::nullopt;
+    return g;
+  }
+
+  /// The schema's own examples that validate.
+  std::vector<value> body_examples() const {
+    std::vector<value> out;
+    const schema::schema* s = media_->schema;
+    for (const schema::schema* n : {s, &s->resolved()}) {
+      for (const value& v : n->examples) {
+        if (schema::is_valid(*s, v)) out.push_back(v);
+      }
+      if (!out.empty()) break;
+    }
+    return out;
+  }
+
+  Gen<body_bytes> valid_body() const {
+    const std::string media = media_->name;
+    if (media_->schema == nullptr) {
+      return gen::just(body_bytes{json_media() ? "{}" : "", media, false});
+    }
+    const schema::schema* s = media_->schema;
+    Gen<std::pair<value, bool>> values = gen::map(valid_value(*s, options_.values), [](value v) {
+      return std::make_pair(std::move(v), false);
+    });
+    const auto examples = body_examples();
+    if (!examples.empty() && options_.example_body_percent > 0) {
+      const auto p = static_cast<std::size_t>(std::clamp(options_.example_body_percent, 0, 100));
+      values = gen::weightedOneOf<std::pair<value, bool>>(
+          {{p, gen::map(gen::elementOf(examples),
+                        [](value v) { return std::make_pair(std::move(v), true); })},
+           {100 - p, values}});
+    }
+    const std::size_t max = options_.max_body_bytes;
+    Gen<body_bytes> bytes =
+        multipart_media() ? multipart(values) : gen::map(values, [media](std::pair<value, bool> v) {
+          std::string text = v.first.is_string() && media.find("json") == std::string::npos
+                                 ? std::string(v.first.get_string())
+                                 : boost::json::serialize(v.first);
+          return body_bytes{std::move(text), media, v.second};
+        });
+    return gen::suchThat(bytes, [max](const body_bytes& b) { return b.bytes.size() <= max; });
+  }
+
+  /// Multipart bodies from object values; text/csv parts of generated values
+  /// get a small CSV (a header row and 1-3 rows) instead of a random string.
+  Gen<body_bytes> multipart(Gen<std::pair<value, bool>> values) const {
+    const schema::schema* s = media_->schema;
+    const auto encoding = media_->part_content_types;
+    return gen::map(gen::suchThat(gen::exec([values, encoding, s] {
+                                    const auto [v, from_example] = *values;
+                                    if (!v.is_object()) return std::make_pair(body_bytes{}, false);
+                                    auto ps = detail::form_parts(v.get_object(), encoding);
+                                    if (!from_example) {
+                                      for (auto& part : ps) {
+                                        if (part.content_type == "text/csv")
+                                          part.content = *csv_text();
+                                      }
+                                    }
+                                    return finish_multipart(*s, std::move(ps), from_example, true);
+                                  }),
+                                  [](const std::pair<body_bytes, bool>& b) { return b.second; }),
+                    [](std::pair<body_bytes, bool> b) { return std::move(b.first); });
+  }
+
+  /// The body of `ps` with a fresh boundary; `.second` is false when the
+  /// boundary clashes or the value the server reads back is not `want_valid`.
+  static std::pair<body_bytes, bool> finish_multipart(const schema::schema& s,
+                                                      std::vector<detail::form_part> ps,
+                                                      bool from_example, bool want_valid) {
+    std::string boundary = "conform-" + *gen::container<std::string>(
+                                            16, gen::elementOf(std::string("0123456789abcdef")));
+    const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
+      return p.content.find(boundary) != std::string::npos;
+    });
+    const bool valid = schema::is_valid(s, detail::from_parts(s, ps));
+    body_bytes b{detail::multipart_body(ps, boundary), "multipart/form-data; boundary=" + boundary,
+                 from_example};
+    return {std::move(b), !clash && valid == want_valid};
+  }
+
+  void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
+                  std::vector<request_site>& sites) const;
+
+  const spec::operation& op_;
+  fixture_lookup fixtures_;
+  request_options options_;
+  std::vector<param_entry> entries_;
+  const spec::media_type* media_ = nullptr;
+};
+
+void request_builder::body_sites(const Gen<parts>& valid,
+                                 const std::shared_ptr<request_builder>& self,
+                                 std::vector<request_site>& sites) const {
+  const std::string media = media_->name;
+  const schema::schema* s = media_->schema;
+  auto with_body = [self](request_mutation m, std::string where, std::string what,
+                          std::optional<mutation_kind> kind) {
+    return [self, m, where = std::move(where), what = std::move(what),
+            kind](std::tuple<parts, body_bytes> t) {
+      parts ps = std::move(std::get<0>(t));
+      ps.body = std::move(std::get<1>(t));
+      return self->assemble(ps, request_mode{m, where, what, kind});
+    };
+  };
+  if (s != nullptr && (json_media() || multipart_media())) {
+    if (auto bad = invalid_values(*s, options_.values)) {
+      Gen<std::pair<body_bytes, invalid_value>> broken =
+          json_media()
+              ? gen::map(
+                    *bad,
+                    [media](invalid_value iv) {
+                      return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
+                    })
+              : gen::map(
+                    gen::suchThat(gen::exec([bad, s, encoding = media_->part_content_types] {
+                                    invalid_value iv = **bad;
+                                    if (!iv.json->is_object()) {
+                                      return std::make_tuple(body_bytes{}, false, std::move(iv));
+                                    }
+                                    auto b = finish_multipart(
+                                        *s, detail::form_parts(iv.json->get_object(), encoding),
+                                        false, false);
+                                    return std::make_tuple(std::move(b.first), b.second,
+                                                           std::move(iv));
+                                  }),
+                                  [](const auto& t) { return std::get<1>(t); }),
+                    [](std::tuple<body_bytes, bool, invalid_value> t) {
+                      return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
+                    });
+      sites.push_back({request_mutation::invalid_body, "body",
+                       gen::map(gen::tuple(valid, broken),
+                                [self](std::tuple<parts, std::pair<body_bytes, invalid_value>> t) {
+                                  parts ps = std::move(std::get<0>(t));
+                                  auto& [bytes, iv] = std::get<1>(t);
+                                  ps.body = std::move(bytes);
+                                  const std::string where =
+                                      "body " +
+                                      (iv.pointer.empty() ? std::string("/") : iv.pointer);
+                                  request_mode mode{request_mutation::invalid_body, where,
+                                                    "body " + iv.description, iv.kind};
+                                  return self->assemble(ps, std::move(mode));
+                                })});
+    }
+  }
+  if (s != nullptr && json_media()) {
+    auto bytes = gen::map(malformed_json(*s, options_.values), [media](const invalid_value& iv) {
+      return body_bytes{iv.raw, media, false};
+    });
+    sites.push_back({request_mutation::malformed_body, "body",
+                     gen::map(gen::tuple(valid, bytes), with_body(request_mutation::malformed_body,
+                                                                  "body", "a body that is not JSON",
+                                                                  mutation_kind::malformed_json))});
+  }
+  if (op_.body->required) {
+    sites.push_back({request_mutation::missing_body, "body", gen::map(valid, [self](parts ps) {
+                       ps.body.reset();
+                       return self->assemble(
+                           ps, request_mode{request_mutation::missing_body, "body",
+                                            "the required body left out", std::nullopt});
+                     })});
+  }
+  const bool takes_text =
+      std::any_of(op_.body->content.begin(), op_.body->content.end(),
+                  [](const spec::media_type& m) { return m.name == "text/plain"; });
+  if (!takes_text) {
+    auto bytes = gen::map(valid_body(), [](body_bytes b) {
+      b.content_type = "text/plain";
+      return b;
+    });
+    sites.push_back(
+        {request_mutation::wrong_content_type, "body",
+         gen::map(gen::tuple(valid, bytes),
+                  with_body(request_mutation::wrong_content_type, "body",
+                            "a valid " + media + " body sent as text/plain", std::nullopt))});
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(request_mutation m) {
+  switch (m) {
+    case request_mutation::none:
+      return "none";
+    case request_mutation::invalid_path_param:
+      return "invalid_path_param";
+    case request_mutation::invalid_query_param:
+      return "invalid_query_param";
+    case request_mutation::invalid_header_param:
+      return "invalid_header_param";
+    case request_mutation::missing_param:
+      return "missing_param";
+    case request_mutation::invalid_body:
+      return "invalid_body";
+    case request_mutation::missing_body:
+      return "missing_body";
+    case request_mutation::malformed_body:
+      return "malformed_body";
+    case request_mutation::wrong_content_type:
+      return "wrong_content_type";
+  }
+  return "unknown";
+}
+
+std::string generated_request::target() const {
+  if (query.empty()) return path;
+  return path + "?" + encode_query(query);
+}
+
+std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query) {
+  std::string out;
+  for (const auto& [name, v] : query) {
+    if (!out.empty()) out += '&';
+    out += detail::percent_encode(name);
+    out += '=';
+    out += detail::percent_encode(v);
+  }
+  return out;
+}
+
+rc::Gen<generated_request> valid_request(const spec::operation& op, fixture_lookup fixtures,
+                                         const request_options& options) {
+  auto b = std::make_shared<request_builder>(op, std::move(fixtures), options);
+  return gen::map(b->valid_parts(), [b](const parts& p) { return b->assemble(p, request_mode{}); });
+}
+
+std::optional<rc::Gen<generated_request>> invalid_request(const spec::operation& op,
+                                                          fixture_lookup fixtures,
+                                                          const request_options& options) {
+  request_builder b(op, std::move(fixtures), options);
+  auto sites = b.invalid_sites();
+  if (sites.empty()) return std::nullopt;
+  std::vector<Gen<generated_request>> gens;
+  for (auto& s : sites) gens.push_back(std::move(s.gen));
+  const std::size_t n = gens.size();
+  return gen::mapcat(detail::pick_index(n),
+                     [gens = std::move(gens)](std::size_t i) { return gens[i]; });
+}
+
+std::vector<std::string> request_mutations(const spec::operation& op, fixture_lookup fixtures,
+                                           const request_options& options) {
+  request_builder b(op, std::move(fixtures), options);
+  std::vector<std::string> out;
+  for (const auto& s : b.invalid_sites())
+    out.push_back(std::string(to_string(s.mutation)) + " " + s.where);
+  return out;
+}
+
+}  // namespace conform::generators

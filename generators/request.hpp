@@ -1,0 +1,99 @@
+#pragma once
+// Whole requests for one operation of the spec model: path, query, headers
+// and body, valid or with exactly one thing wrong. Credentials are not
+// applied here (the runner adds them). Everything comes from the model.
+
+#include <rapidcheck.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "generators/invalid.hpp"
+#include "generators/options.hpp"
+#include "harness/spec/model.hpp"
+
+namespace conform::generators {
+
+/// What is wrong with a generated request (none: it is valid).
+enum class request_mutation : std::uint8_t {
+  none,
+  invalid_path_param,    // a path parameter's value breaks its schema
+  invalid_query_param,   // a query parameter's value breaks its schema
+  invalid_header_param,  // a header parameter's value breaks its schema
+  missing_param,         // a required query or header parameter left out
+  invalid_body,          // the body breaks its schema
+  missing_body,          // a required body left out
+  malformed_body,        // the JSON body does not parse
+  wrong_content_type,    // a valid body sent as text/plain
+};
+
+/// "none", "invalid_query_param", ...
+std::string_view to_string(request_mutation m);
+
+/// The mode a request was made in, and where it was broken.
+struct request_mode {
+  request_mutation mutation = request_mutation::none;
+  std::string where;        // "query per_page", "header X-Tenant-Id", "body /name", ""
+  std::string description;  // one line for reports
+  std::optional<mutation_kind> value_mutation;  // the value-level mutation, when there is one
+  bool valid() const { return mutation == request_mutation::none; }
+};
+
+/// One request, ready for the transport (the runner adds credentials).
+struct generated_request {
+  const spec::operation* op = nullptr;
+  spec::http_method method = spec::http_method::get;
+  std::string path;  // the template with parameters substituted and percent-encoded
+  std::vector<std::pair<std::string, std::string>> query;    // in order, not encoded
+  std::vector<std::pair<std::string, std::string>> headers;  // header parameters only
+  std::string body;                                          // bytes; empty with no body
+  std::string content_type;  // the Content-Type to send; empty with no body
+  request_mode mode;
+  bool body_from_example = false;  // the body is one of the schema's examples
+  /// Path parameters filled from profile fixtures (name, value).
+  std::vector<std::pair<std::string, std::string>> fixtures_used;
+
+  /// `path`, then `?` and the percent-encoded query when there is one.
+  std::string target() const;
+};
+
+/// The profile's fixture for a path parameter (x-resource), or nullopt.
+using fixture_lookup = std::function<std::optional<std::string>(const spec::parameter&)>;
+
+/// How requests are generated.
+struct request_options {
+  gen_options values;               // for parameter and body values (values.fixture: x-fixture)
+  int optional_param_percent = 50;  // chance an optional parameter is sent
+  int optional_body_percent = 80;   // chance a body that is not required is sent
+  int example_body_percent = 50;    // chance a body is one of its schema's valid examples
+  std::size_t max_body_bytes = 1 << 20;  // valid bodies above this are not generated
+  /// Header names the runner sets (any case): never generated nor broken here.
+  std::vector<std::string> runner_headers;
+};
+
+/// Valid requests: every required parameter present and valid, path ids from
+/// fixtures when the lookup has them, a body from the media type's schema.
+/// The operation and its schemas must outlive the generator.
+rc::Gen<generated_request> valid_request(const spec::operation& op, fixture_lookup fixtures,
+                                         const request_options& options = {});
+
+/// Requests with exactly one thing wrong, each checked to be invalid as the
+/// server will read it; nullopt when nothing in the operation can be broken.
+std::optional<rc::Gen<generated_request>> invalid_request(const spec::operation& op,
+                                                          fixture_lookup fixtures,
+                                                          const request_options& options = {});
+
+/// The ways invalid_request can break `op`, as "mutation where" lines.
+std::vector<std::string> request_mutations(const spec::operation& op, fixture_lookup fixtures,
+                                           const request_options& options = {});
+
+/// Query pairs as `a=1&b=x%20y` (RFC 3986 percent-encoding).
+std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query);
+
+}  // namespace conform::generators
