@@ -1,6 +1,8 @@
 #include "harness/http/rate_limiter.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <thread>
 
 namespace conform::http {
@@ -42,6 +44,31 @@ bool rate_limiter::try_acquire() {
 void rate_limiter::acquire() {
   const auto wait = reserve();
   if (wait.count() > 0) std::this_thread::sleep_for(wait);
+}
+
+rate_parse_result parse_rate_limit(std::string_view text) {
+  std::string_view number = text, unit = "s";
+  if (const auto slash = text.find('/'); slash != std::string_view::npos) {
+    number = text.substr(0, slash);
+    unit = text.substr(slash + 1);
+  }
+  double divisor = 1;
+  if (unit == "s" || unit == "sec") {
+    divisor = 1;
+  } else if (unit == "m" || unit == "min") {
+    divisor = 60;
+  } else {
+    return {std::nullopt, "rate limit '" + std::string(text) + "': unit must be /s or /min"};
+  }
+  const std::string digits(number);
+  char* end = nullptr;
+  const double n = digits.empty() ? -1 : std::strtod(digits.c_str(), &end);
+  if (digits.empty() || end != digits.c_str() + digits.size() || !std::isfinite(n) || n < 0 ||
+      digits.find_first_not_of("0123456789.") != std::string::npos) {
+    return {std::nullopt, "rate limit '" + std::string(text) +
+                              "': expected a non-negative number of requests, e.g. 10/s"};
+  }
+  return {n / divisor, {}};
 }
 
 }  // namespace conform::http

@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace conform::http {
 
@@ -37,5 +40,14 @@ class rate_limiter {
   std::mutex mutex_;
   clock::time_point tat_{};  // when the bucket is next empty
 };
+
+/// A parsed --rate-limit value, or what is wrong with it.
+struct rate_parse_result {
+  std::optional<double> per_second;  // 0 = unlimited
+  std::string error;                 // set when per_second is empty
+};
+
+/// Parses "N", "N/s" (per second) or "N/min" (per minute); N a non-negative number.
+rate_parse_result parse_rate_limit(std::string_view text);
 
 }  // namespace conform::http

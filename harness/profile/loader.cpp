@@ -112,8 +112,10 @@ class builder {
   template <class F>
   void for_each_entry(const YAML::Node& map, const std::string& where, F&& f) {
     std::set<std::string> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node& k = it->first;
+    for (const auto& entry : map) {
+      // Copies: the iterator's pair is a temporary proxy.
+      const YAML::Node k = entry.first;
+      const YAML::Node v = entry.second;
       if (!k.IsScalar()) {
         error(k.Mark(), where + ": keys must be plain text");
         continue;
@@ -123,7 +125,7 @@ class builder {
         error(k.Mark(), where + ": duplicate key '" + key + "'");
         continue;
       }
-      f(key, k, it->second);
+      f(key, k, v);
     }
   }
 

@@ -93,3 +93,22 @@ RC_GTEST_PROP(rate_limiter, never_exceeds_rate_in_any_window, ()) {
 
 }  // namespace
 }  // namespace conform::http
+
+namespace conform::http {
+namespace {
+
+TEST(rate_limiter, parses_cli_rates) {
+  EXPECT_EQ(parse_rate_limit("10/s").per_second, 10.0);
+  EXPECT_EQ(parse_rate_limit("10").per_second, 10.0);
+  EXPECT_EQ(parse_rate_limit("0").per_second, 0.0);
+  EXPECT_EQ(parse_rate_limit("2.5/s").per_second, 2.5);
+  EXPECT_EQ(parse_rate_limit("120/min").per_second, 2.0);
+  for (const char* bad : {"", "/s", "-1/s", "ten/s", "5/h", "1e3", "nan", "5 /s"}) {
+    const auto r = parse_rate_limit(bad);
+    EXPECT_FALSE(r.per_second.has_value()) << bad;
+    EXPECT_NE(r.error.find("rate limit"), std::string::npos) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace conform::http
