@@ -102,7 +102,9 @@ reply move_credits(request_ctx& ctx, bool allocate) {
 reply rate_change_history(request_ctx& ctx) {
   std::shared_lock lock(ctx.state.data.mutex);
   const tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
-  if (t == nullptr || !reachable(ctx, *t)) return error(404, "TENANT_NOT_FOUND", "no such tenant");
+  if (t == nullptr || !reachable(ctx, *t)) {
+    return error(403, "FORBIDDEN", "the path names a tenant this credential cannot reach");
+  }
   json::array items;
   for (const auto& rc : t->rate_history) {
     items.push_back(json::object{{"id", std::to_string(rc.id)},
@@ -129,8 +131,8 @@ reply get_invoice(request_ctx& ctx) {
 }
 
 reply list_partner_tenants(request_ctx& ctx) {
-  int page = 1, per_page = 25;
-  if (auto r = int_param(ctx.req, "page", 1, 1, 1000000, page)) return *r;
+  std::int64_t page = 1, per_page = 25;
+  if (auto r = int_param(ctx.req, "page", 1, 1, INT64_MAX, page)) return *r;
   if (auto r = int_param(ctx.req, "per_page", 25, 1, 100, per_page)) return *r;
   std::vector<json::object> items;
   {

@@ -48,8 +48,8 @@ std::optional<std::int64_t> as_integer(const json::value& v) {
 }  // namespace
 
 reply list_campaigns(request_ctx& ctx) {
-  int page = 1, per_page = 25;
-  if (auto r = int_param(ctx.req, "page", 1, 1, 1000000, page)) return *r;
+  std::int64_t page = 1, per_page = 25;
+  if (auto r = int_param(ctx.req, "page", 1, 1, INT64_MAX, page)) return *r;
   if (auto r = int_param(ctx.req, "per_page", 25, 1, 100, per_page)) return *r;
   std::string status;
   if (ctx.req.has_param("status")) {
@@ -128,6 +128,7 @@ reply create_campaign(request_ctx& ctx) {
     if (!v->is_array()) {
       add("campaign_phone_number_ids", "must be an array of integers");
     } else {
+      if (v->as_array().size() > 50) add("campaign_phone_number_ids", "must hold at most 50 ids");
       std::set<std::int64_t> seen;
       for (const auto& e : v->as_array()) {
         auto n = as_integer(e);

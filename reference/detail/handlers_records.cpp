@@ -1,6 +1,7 @@
 // Follow-ups (D5.2), contact memory (D5.7, C7), knowledge base sources (D5.3).
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <mutex>
 
 #include "reference/detail/handlers.hpp"
@@ -16,6 +17,22 @@ follow_up* find_follow_up(request_ctx& ctx) {
   if (t == nullptr) return nullptr;
   auto it = t->follow_ups.find(parse_id(ctx.params.at(0)));
   return it == t->follow_ups.end() ? nullptr : &it->second;
+}
+
+/// True for an absolute URI: a scheme, ':', then no whitespace.
+bool looks_like_uri(std::string_view s) {
+  auto colon = s.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 >= s.size()) return false;
+  if (std::isalpha(static_cast<unsigned char>(s[0])) == 0) return false;
+  for (std::size_t i = 0; i < colon; ++i) {
+    char c = s[i];
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '+' && c != '-' && c != '.')
+      return false;
+  }
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) <= 0x20 || c == 0x7f) return false;
+  }
+  return true;
 }
 
 reply follow_up_not_found() {
@@ -52,8 +69,9 @@ reply cancel_follow_up(request_ctx& ctx) {
   std::string reason = "cancelled_by_user";
   if (ctx.req.has_param("reason")) {
     std::string r = ctx.req.get_param_value("reason");
-    if (r.size() > 500) return validation_error("reason", "must be at most 500 characters");
-    if (!r.empty()) reason = r;
+    if (r.empty() || r.size() > 500)
+      return validation_error("reason", "must be 1 to 500 characters");
+    reason = r;
   }
   if (f->status != "scheduled" && f->status != "pending") {
     return error(422, "INVALID_STATE_TRANSITION",
@@ -85,6 +103,12 @@ reply update_contact_memory(request_ctx& ctx) {
   auto agent = opt_string_field(ctx.body, "agent_id", errors);
   auto contact_field = opt_string_field(ctx.body, "contact_id", errors);
   if (!agent && !errors.contains("agent_id")) add_error(errors, "agent_id", "is required");
+  if (agent && !is_digits(*agent))
+    add_error(errors, "agent_id", "must be a string of decimal digits");
+  if (memory && memory->size() > 65536)
+    add_error(errors, "memory", "must be at most 65536 characters");
+  if (summary && summary->size() > 65536)
+    add_error(errors, "summary", "must be at most 65536 characters");
   if (contact_field && *contact_field != ctx.params.at(0)) {
     add_error(errors, "contact_id", "must equal the contact id of the path");
   }
@@ -130,23 +154,55 @@ reply update_knowledge_base_source(request_ctx& ctx) {
     if (!wrapped->is_object()) {
       return validation_error("knowledge_base_source", "must be an object");
     }
+    if (ctx.body.size() != 1) {
+      return validation_error("knowledge_base_source",
+                              "must be the only property when the fields are wrapped");
+    }
     body = &wrapped->as_object();
   }
   const auto& b = *body;
+  static constexpr std::array<std::string_view, 11> known = {"selected_urls",
+                                                             "source_type",
+                                                             "title",
+                                                             "source_uri",
+                                                             "raw_text_input",
+                                                             "discover_pages",
+                                                             "refresh_interval_hours",
+                                                             "knowledge_base_id",
+                                                             "knowledge_basis_id",
+                                                             "files",
+                                                             "file"};
+  for (const auto& [k, v] : b) {
+    if (std::find(known.begin(), known.end(), std::string_view(k)) == known.end()) {
+      add_error(errors, k, "is not a knowledge base source field");
+    }
+  }
+  if (b.empty()) add_error(errors, "body", "must name at least one field");
   auto source_type = opt_string_field(b, "source_type", errors);
   static constexpr std::array<std::string_view, 4> types = {"url", "file", "text", "sitemap"};
   if (source_type && std::find(types.begin(), types.end(), *source_type) == types.end()) {
     add_error(errors, "source_type", "must be one of url, file, text, sitemap");
   }
   auto title = opt_string_field(b, "title", errors);
-  if (title && title->size() > 255) add_error(errors, "title", "must be at most 255 characters");
+  if (title && (title->empty() || title->size() > 500)) {
+    add_error(errors, "title", "must be 1 to 500 characters");
+  }
   auto uri = opt_string_field(b, "source_uri", errors);
+  if (uri && !looks_like_uri(*uri)) add_error(errors, "source_uri", "must be an absolute URI");
   auto raw = opt_string_field(b, "raw_text_input", errors);
+  if (raw && raw->size() > 100000)
+    add_error(errors, "raw_text_input", "must be at most 100000 characters");
   auto file = opt_string_field(b, "file", errors);
   auto files = opt_string_field(b, "files", errors);
+  for (const auto* f : {&file, &files}) {
+    if (*f && (*f)->size() > 255)
+      add_error(errors, f == &file ? "file" : "files", "must be at most 255 characters");
+  }
   for (const char* name : {"knowledge_base_id", "knowledge_basis_id"}) {
     auto named = opt_string_field(b, name, errors);
-    if (named && *named != ctx.params.at(0)) {
+    if (named && !is_digits(*named)) {
+      add_error(errors, name, "must be a string of decimal digits");
+    } else if (named && *named != ctx.params.at(0)) {
       add_error(errors, name, "must equal the knowledge base id of the path");
     }
   }
@@ -157,14 +213,15 @@ reply update_knowledge_base_source(request_ctx& ctx) {
     } else {
       urls.emplace();
       for (const auto& e : v->as_array()) {
-        if (!e.is_string()) {
-          add_error(errors, "selected_urls", "must be an array of strings");
+        if (!e.is_string() || !looks_like_uri(e.as_string())) {
+          add_error(errors, "selected_urls", "must be an array of absolute URIs");
           break;
         }
         urls->emplace_back(e.as_string());
       }
     }
   }
+  if (urls && urls->size() > 100) add_error(errors, "selected_urls", "must hold at most 100 URIs");
   std::optional<bool> discover;
   if (const auto* v = b.if_contains("discover_pages"); v != nullptr && !v->is_null()) {
     if (!v->is_bool())

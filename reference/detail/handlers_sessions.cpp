@@ -32,7 +32,7 @@ const voice_session* find_session(const request_ctx& ctx) {
 
 reply list_voice_sessions(request_ctx& ctx) {
   auto& st = ctx.state;
-  int page_size = 25;
+  std::int64_t page_size = 25;
   if (auto r = int_param(ctx.req, "page_size", 25, 1, 100, page_size)) return *r;
   std::string status;
   if (ctx.req.has_param("status")) {
@@ -46,7 +46,7 @@ reply list_voice_sessions(request_ctx& ctx) {
     since = parse_time(ctx.req.get_param_value("updated_since"));
     if (!since) return validation_error("updated_since", "must be an RFC 3339 date-time");
   }
-  std::string sort = ctx.req.has_param("sort") ? ctx.req.get_param_value("sort") : "updated_at";
+  std::string sort = ctx.req.has_param("sort") ? ctx.req.get_param_value("sort") : "-updated_at";
   if (sort != "updated_at" && sort != "-updated_at") {
     return validation_error("sort", "must be one of updated_at, -updated_at");
   }
@@ -55,7 +55,7 @@ reply list_voice_sessions(request_ctx& ctx) {
                               "&updated_since=" + (since ? std::to_string(*since) : std::string()) +
                               "&sort=" + sort;
   std::optional<cursor_position> after;
-  if (ctx.req.has_param("cursor") && !ctx.req.get_param_value("cursor").empty()) {
+  if (ctx.req.has_param("cursor")) {
     after = decode_cursor(st.cursor_key, ctx.req.get_param_value("cursor"), ctx.tenant_id, binding,
                           st.fault_on(fault::cursor_unbound));
     if (!after) {
@@ -128,7 +128,9 @@ reply run_analysis(request_ctx& ctx) {
   const auto* p = ctx.body.if_contains("call_analysis_prompt_id");
   if (p == nullptr || p->is_null())
     return validation_error("call_analysis_prompt_id", "is required");
-  if (!p->is_string()) return validation_error("call_analysis_prompt_id", "must be a string");
+  if (!p->is_string() || !is_digits(p->as_string())) {
+    return validation_error("call_analysis_prompt_id", "must be a string of decimal digits");
+  }
   const tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
   id_t prompt_id = parse_id(p->as_string());
   if (t == nullptr || t->prompts.count(prompt_id) == 0) {
@@ -146,8 +148,8 @@ reply run_analysis(request_ctx& ctx) {
 }
 
 reply list_agents(request_ctx& ctx) {
-  int page = 1, per_page = 25;
-  if (auto r = int_param(ctx.req, "page", 1, 1, 1000000, page)) return *r;
+  std::int64_t page = 1, per_page = 25;
+  if (auto r = int_param(ctx.req, "page", 1, 1, INT64_MAX, page)) return *r;
   if (auto r = int_param(ctx.req, "per_page", 25, 1, 100, per_page)) return *r;
   std::vector<json::object> items;
   {

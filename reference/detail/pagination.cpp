@@ -6,7 +6,8 @@ namespace conform::reference::detail {
 namespace json = boost::json;
 
 std::optional<reply> int_param(const httplib::Request& req, const std::string& name,
-                               int default_value, int min, int max, int& out) {
+                               std::int64_t default_value, std::int64_t min, std::int64_t max,
+                               std::int64_t& out) {
   if (!req.has_param(name.c_str())) {
     out = default_value;
     return std::nullopt;
@@ -15,21 +16,17 @@ std::optional<reply> int_param(const httplib::Request& req, const std::string& n
   std::string_view digits = v;
   bool negative = !digits.empty() && digits.front() == '-';
   if (negative) digits.remove_prefix(1);
-  if (!is_digits(digits) || digits.size() > 9) {
-    return validation_error(
-        name, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
-  }
-  long long n = std::stoll(std::string(digits)) * (negative ? -1 : 1);
-  if (n < min || n > max) {
-    return validation_error(
-        name, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max));
-  }
-  out = static_cast<int>(n);
+  std::string rule = "must be an integer from " + std::to_string(min) +
+                     (max < INT64_MAX ? " to " + std::to_string(max) : std::string(" up"));
+  if (!is_digits(digits) || digits.size() > 15) return validation_error(name, rule);
+  std::int64_t n = std::stoll(std::string(digits)) * (negative ? -1 : 1);
+  if (n < min || n > max) return validation_error(name, rule);
+  out = n;
   return std::nullopt;
 }
 
-reply page_reply(const server_state& st, const std::vector<json::object>& items, int page,
-                 int per_page) {
+reply page_reply(const server_state& st, const std::vector<json::object>& items, std::int64_t page,
+                 std::int64_t per_page) {
   const std::size_t count = items.size();
   const std::size_t pages =
       (count + static_cast<std::size_t>(per_page) - 1) / static_cast<std::size_t>(per_page);

@@ -17,12 +17,13 @@ namespace conform::reference::detail {
 /// Reads integer query parameter `name` (default when absent) within
 /// [min, max]; a 422 VALIDATION_ERROR reply when it is not.
 std::optional<reply> int_param(const httplib::Request& req, const std::string& name,
-                               int default_value, int min, int max, int& out);
+                               std::int64_t default_value, std::int64_t min, std::int64_t max,
+                               std::int64_t& out);
 
 /// A page of `items` (already filtered and sorted) as D3.1 answers it:
 /// data.items and meta.page/pages/count (faults page_gap, page_count_off).
-reply page_reply(const server_state& st, const std::vector<boost::json::object>& items, int page,
-                 int per_page);
+reply page_reply(const server_state& st, const std::vector<boost::json::object>& items,
+                 std::int64_t page, std::int64_t per_page);
 
 /// Where a cursor list continues: after the item with this sort key and id.
 struct cursor_position {

@@ -261,14 +261,21 @@ TEST_F(auth_test, x_tenant_id_rules) {
     EXPECT_EQ(r.status, 403) << other;
     EXPECT_EQ(r.code(), "FORBIDDEN");
   }
-  // Path tenant: X-Tenant-Id must agree; a foreign tenant is unknown.
+  // Path tenant: X-Tenant-Id must agree; an unreachable tenant is 403 (D2.6).
   auto mismatch = api_key(cred("t1-all"));
   mismatch.emplace_back("X-Tenant-Id", "102");
   EXPECT_EQ(http().send("GET", "/billing/tenants/101/rate-change-history", mismatch).status, 403);
-  auto foreign =
-      http().send("GET", "/billing/tenants/102/rate-change-history", api_key(cred("t1-all")));
-  EXPECT_EQ(foreign.status, 404);
-  EXPECT_EQ(foreign.code(), "TENANT_NOT_FOUND");
+  for (const char* t : {"102", "103", "999999", "abc"}) {
+    auto foreign = http().send("GET", std::string("/billing/tenants/") + t + "/rate-change-history",
+                               api_key(cred("t1-all")));
+    EXPECT_EQ(foreign.status, 403) << t;
+    EXPECT_EQ(foreign.code(), "FORBIDDEN") << t;
+  }
+  EXPECT_EQ(http()
+                .send("GET", "/billing/tenants/103/rate-change-history",
+                      partner_key(cred("partner-default")))
+                .status,
+            403);
   EXPECT_EQ(http()
                 .send("GET", "/billing/tenants/102/rate-change-history",
                       partner_key(cred("partner-default")))

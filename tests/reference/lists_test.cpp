@@ -142,10 +142,15 @@ TEST_F(lists_test, cursor_walk_yields_every_session_once_for_any_page_size) {
 
 TEST_F(lists_test, cursor_sort_and_filters) {
   auto key = api_key(cred("t1-all"));
-  auto desc = walk_cursor("page_size=10&sort=-updated_at", key);
+  auto desc = walk_cursor("page_size=10", key);  // newest first by default
   ASSERT_EQ(desc.size(), 85U);
   for (std::size_t i = 1; i < desc.size(); ++i) {
     EXPECT_GE(str(desc[i - 1].at("updated_at")), str(desc[i].at("updated_at")));
+  }
+  auto asc = walk_cursor("page_size=9&sort=updated_at", key);
+  ASSERT_EQ(asc.size(), 85U);
+  for (std::size_t i = 1; i < asc.size(); ++i) {
+    EXPECT_LE(str(asc[i - 1].at("updated_at")), str(asc[i].at("updated_at")));
   }
   auto completed = walk_cursor("page_size=7&status=completed", key);
   EXPECT_FALSE(completed.empty());
@@ -174,7 +179,7 @@ TEST_F(lists_test, cursors_are_tamper_proof_and_bound) {
                 .status,
             200);
   // other filters, other sort, other tenant
-  for (const char* q : {"status=failed", "sort=-updated_at&status=completed", ""}) {
+  for (const char* q : {"status=failed", "sort=updated_at&status=completed", ""}) {
     auto a = http().send(
         "GET", std::string("/voice_sessions?page_size=5&") + q + "&cursor=" + cursor, key);
     EXPECT_EQ(a.status, 422) << q;
@@ -187,7 +192,7 @@ TEST_F(lists_test, cursors_are_tamper_proof_and_bound) {
   std::string tampered = cursor;
   tampered[3] = tampered[3] == 'A' ? 'B' : 'A';
   for (const std::string& bad :
-       {tampered, std::string("garbage"), std::string("a.b"), cursor + "x"}) {
+       {tampered, std::string("garbage"), std::string("a.b"), cursor + "x", std::string()}) {
     auto a = http().send("GET", "/voice_sessions?page_size=5&status=completed&cursor=" + bad, key);
     EXPECT_EQ(a.status, 422) << bad;
     EXPECT_EQ(a.code(), "INVALID_CURSOR") << bad;

@@ -111,6 +111,9 @@ TEST_F(states_test, follow_up_cancel_by_status) {
   // cancelling twice: the second is refused
   auto again = http().send("DELETE", "/follow-ups/" + fx("t2", "follow_up_scheduled_id"), key);
   EXPECT_EQ(again.code(), "INVALID_STATE_TRANSITION");
+  auto empty_reason =
+      http().send("DELETE", "/follow-ups/" + fx("t2", "follow_up_pending_id") + "?reason=", key);
+  EXPECT_EQ(empty_reason.code(), "VALIDATION_ERROR");
   auto unknown = http().send("DELETE", "/follow-ups/abc", key);
   EXPECT_EQ(unknown.code(), "FOLLOW_UP_NOT_FOUND");
 }
@@ -133,7 +136,10 @@ TEST_F(states_test, knowledge_base_source_rules) {
         std::string(R"({"knowledge_base_id":"1"})"),
         std::string(R"({"knowledge_base_source":{"knowledge_basis_id":"2"}})"),
         std::string(R"({"selected_urls":"x"})"), std::string(R"({"discover_pages":"yes"})"),
-        std::string(R"({"knowledge_base_source":[]})")}) {
+        std::string(R"({"knowledge_base_source":[]})"), std::string("{}"),
+        std::string(R"({"knowledge_base_source":{}})"), std::string(R"({"colour":"red"})"),
+        std::string(R"({"knowledge_base_source":{"title":"x"},"title":"y"})"),
+        std::string(R"({"source_uri":"not a uri"})"), std::string(R"({"title":""})")}) {
     auto a = http().send("PATCH", path, key, body);
     EXPECT_EQ(a.status, 422) << body;
     EXPECT_EQ(a.code(), "VALIDATION_ERROR") << body;
@@ -216,6 +222,8 @@ TEST_F(states_test, run_analysis_needs_a_completed_session_and_a_known_prompt) {
             "CALL_ANALYSIS_PROMPT_NOT_FOUND");
   EXPECT_EQ(http().send("POST", done, key, "{}").code(), "VALIDATION_ERROR");
   EXPECT_EQ(http().send("POST", done, key, R"({"call_analysis_prompt_id":61})").code(),
+            "VALIDATION_ERROR");
+  EXPECT_EQ(http().send("POST", done, key, R"({"call_analysis_prompt_id":"p-61"})").code(),
             "VALIDATION_ERROR");
 }
 
