@@ -35,10 +35,16 @@ const std::set<std::string>& default_tenant_scopes() {
 }
 
 const std::set<std::string>& default_partner_scopes() {
-  static const std::set<std::string> scopes = {
-      "billing:partner:read", "bulk_call_campaigns:read", "bulk_call_campaigns:write",
-      "contacts:read",        "contacts:write",           "tenants:read",
-      "voice_sessions:read"};
+  static const std::set<std::string> scopes = {"agents:read",
+                                               "billing:partner:read",
+                                               "bulk_call_campaigns:read",
+                                               "bulk_call_campaigns:write",
+                                               "contacts:read",
+                                               "contacts:write",
+                                               "phone_numbers:read",
+                                               "phone_numbers:write",
+                                               "tenants:read",
+                                               "voice_sessions:read"};
   return scopes;
 }
 

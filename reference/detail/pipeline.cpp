@@ -381,8 +381,7 @@ void handle_request(server_state& st, const httplib::Request& req, httplib::Resp
   // Step 11: the idempotency store; then the handler (steps 12-15).
   const bool keyed = ctx.op->method == "POST" && req.has_header("Idempotency-Key");
   if (!keyed) return send_reply(st, res, run_handler(ctx), rid);
-  const std::string scoped = ctx.who.identity + "\x1f" + std::string(ctx.op->operation_id) +
-                             "\x1f" + req.get_header_value("Idempotency-Key");
+  const std::string scoped = ctx.who.identity + "\x1f" + req.get_header_value("Idempotency-Key");
   auto begun = st.idempotency.begin(scoped, fingerprint(ctx), now_seconds());
   switch (begun.outcome) {
     case idempotency_outcome::replay: {

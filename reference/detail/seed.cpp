@@ -59,6 +59,7 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
   }
   const id_t first_agent = t.agents.begin()->first;
   fx["agent_id"] = std::to_string(first_agent);
+  fx["tenant_id"] = std::to_string(t.id);
   // phone numbers
   for (std::size_t i = 0; i < 6; ++i) {
     phone_number p{n.phone++, phone_for(t.id, 100 + i), t0 + static_cast<std::int64_t>(i)};

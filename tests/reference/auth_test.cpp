@@ -79,10 +79,17 @@ const std::vector<std::string> tenant_scopes = {"agents:read",
                                                 "phone_numbers:write",
                                                 "voice_sessions:read",
                                                 "voice_sessions:write"};
-const std::vector<std::string> partner_scopes = {
-    "billing:partner:read", "bulk_call_campaigns:read", "bulk_call_campaigns:write",
-    "contacts:read",        "contacts:write",           "tenants:read",
-    "voice_sessions:read",  "billing:partner:allocate"};
+const std::vector<std::string> partner_scopes = {"agents:read",
+                                                 "billing:partner:read",
+                                                 "bulk_call_campaigns:read",
+                                                 "bulk_call_campaigns:write",
+                                                 "contacts:read",
+                                                 "contacts:write",
+                                                 "phone_numbers:read",
+                                                 "phone_numbers:write",
+                                                 "tenants:read",
+                                                 "voice_sessions:read",
+                                                 "billing:partner:allocate"};
 
 class auth_test : public server_test {
  protected:
