@@ -77,6 +77,8 @@ server::server(server_config config) {
   http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   http.set_payload_max_length(max_multipart_bytes);
   http.set_keep_alive_timeout(2);
+  http.set_keep_alive_max_count(100);
+  http.set_tcp_nodelay(true);
   http.set_read_timeout(5);
   http.set_write_timeout(5);
   http.set_pre_routing_handler([state](const httplib::Request& req, httplib::Response& res) {

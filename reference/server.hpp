@@ -31,7 +31,7 @@ struct server_config {
   /// Loopback port to bind; 0 = any free port.
   int port = 0;
   /// Worker threads serving requests.
-  int threads = 8;
+  int threads = 16;
   /// Requests per second the rate-limited credential may send (C12).
   int rate_limit_per_second = 5;
 };
