@@ -205,8 +205,7 @@ check_verdict negative_data_rejection(const exchange& e) {
   if (r->status >= 400) return check_verdict::pass();
   return check_verdict::violation(
       "a 4xx refusal of the invalid request (" + std::string(e.mutation) + ")",
-      "status " + std::to_string(r->status),
-      "accepted invalid: " + std::string(e.mutation.substr(0, e.mutation.find(' '))));
+      "status " + std::to_string(r->status), "accepted invalid: " + std::string(e.mutation));
 }
 
 check_verdict positive_data_acceptance(const exchange& e) {

@@ -356,6 +356,15 @@ void parse_root_rules(reader& r, const yaml_doc& doc, const YAML::Node& root,
     for (const auto& e : errs) {
       api_rules::generic_error g;
       if (r.status_code(doc, e, "x-errors entry", g.status, g.code)) {
+        warn_unknown_keys(r, doc, e, "x-errors entry", {"status", "error_code", "scope"});
+        std::string scope;
+        get_str(r, doc, e, "scope", "x-errors entry", scope);
+        if (scope == "route") {
+          g.route_level = true;
+        } else if (!scope.empty() && scope != "operation") {
+          r.error(reader::pos(doc, reader::child(e, "scope")),
+                  "x-errors entry: scope must be 'route' or 'operation', not '" + scope + "'");
+        }
         rules.generic_errors.push_back(g);
       }
     }

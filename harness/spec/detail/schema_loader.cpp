@@ -119,7 +119,11 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Nod
     fill_keywords(s, doc, node, pointer);
     s.all_of.insert(s.all_of.begin(), ref_node);
   }
-  // 3.0: siblings of $ref are ignored, as the specification says.
+  // 3.0: siblings of $ref are ignored, as the specification says. x-fixture
+  // is ours and kept in both dialects: it says which profile id fills the value.
+  if (YAML::Node fx = reader::child(node, "x-fixture"); fx.IsDefined() && !s.fixture) {
+    if (auto f = r_->str(doc, fx, "x-fixture")) s.fixture = *f;
+  }
   ref_node->ref_text = *text;
   ref_pos_[ref_node] = ref_at;
   ref_nodes_.push_back(ref_node);
@@ -267,6 +271,8 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       if (auto t = r.str(doc, v, key)) s.description = *t;
     } else if (key == "x-assumption") {
       if (auto l = r.string_or_strings(doc, v, key)) s.assumptions = *l;
+    } else if (key == "x-fixture") {
+      if (auto f = r.str(doc, v, key)) s.fixture = *f;
     }
     // Anything else (unknown keywords, other x- keys) is ignored.
   }

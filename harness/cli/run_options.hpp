@@ -1,0 +1,43 @@
+#pragma once
+// The options of `conform run`, parsed and checked at the edge. The names
+// CI scripts type are fixed by the user contract; `--help` lists them all.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform::cli {
+
+struct run_options {
+  std::string spec = "specs/voice-api.yaml";
+  std::string permissions;                    // empty: permissions.yaml beside the spec
+  std::string profile;                        // empty: the in-process reference server
+  std::optional<std::uint64_t> seed;          // nullopt: chosen at random and printed
+  std::uint32_t examples = 10;                // per operation, auth model and mode
+  std::vector<std::string> include, exclude;  // operationId, tag or "METHOD /path" (globs)
+  std::vector<std::string> checks;            // empty: every check
+  std::string junit, json;
+  double timeout_seconds = 30;
+  unsigned workers = 4;
+  double rate_limit = 0;      // requests per second, 0 = unlimited
+  unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
+  bool progress = true;       // a progress bar when stdout is a terminal
+  bool list_checks = false;
+  bool help = false;
+  std::vector<std::string> faults;  // in-process reference only: faults to switch on
+  int scale = 1;                    // in-process reference only: data multiplier
+};
+
+/// Parses the arguments after `run`. nullopt with `error` set (one line,
+/// naming the option) on a usage error.
+std::optional<run_options> parse_run_options(const std::vector<std::string>& args,
+                                             std::string& error);
+
+/// The help text of `conform run`.
+const char* run_help();
+
+/// True when `pattern` (a glob: * and ?) matches `text`.
+bool glob_match(const std::string& pattern, const std::string& text);
+
+}  // namespace conform::cli
