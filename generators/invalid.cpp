@@ -248,7 +248,8 @@ class collector {
           "a string of " + std::to_string(n) + " characters, below minLength " +
               std::to_string(*r.min_length),
           map_string(valid_here, [n](std::string s) {
-            while (schema::code_points(s) < n) s += 'a';
+            const std::size_t have = schema::code_points(s);
+            if (have < n) s.append(n - have, 'a');
             return take_code_points(s, n);
           }));
     }
@@ -258,7 +259,8 @@ class collector {
           "a string of " + std::to_string(n) + " characters, above maxLength " +
               std::to_string(*r.max_length),
           map_string(valid_here, [n](std::string s) {
-            while (schema::code_points(s) < n) s += 'a';
+            const std::size_t have = schema::code_points(s);
+            if (have < n) s.append(n - have, 'a');
             return take_code_points(s, n);
           }));
     }
