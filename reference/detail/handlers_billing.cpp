@@ -134,14 +134,19 @@ reply list_partner_tenants(request_ctx& ctx) {
   std::int64_t page = 1, per_page = 25;
   if (auto r = int_param(ctx.req, "page", 1, 1, INT64_MAX, page)) return *r;
   if (auto r = int_param(ctx.req, "per_page", 25, 1, 100, per_page)) return *r;
-  std::vector<json::object> items;
+  json::array items;
+  std::size_t count = 0;
   {
     std::shared_lock lock(ctx.state.data.mutex);
+    std::vector<const tenant*> rows;
     for (const auto& [id, t] : ctx.state.data.tenants) {
-      if (t.partner_id == ctx.who.partner_id) items.push_back(tenant_summary(t));
+      if (t.partner_id == ctx.who.partner_id) rows.push_back(&t);
     }
+    count = rows.size();
+    auto [first, last] = page_window(ctx.state, count, page, per_page);
+    for (std::size_t i = first; i < last; ++i) items.push_back(tenant_summary(*rows[i]));
   }
-  return page_reply(ctx.state, items, page, per_page);
+  return page_answer(ctx.state, std::move(items), count, page, per_page);
 }
 
 reply allocate_credits(request_ctx& ctx) {

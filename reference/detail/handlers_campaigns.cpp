@@ -65,7 +65,8 @@ reply list_campaigns(request_ctx& ctx) {
     return validation_error("sort", "must be one of created_at, -created_at, name, -name");
   }
   std::vector<const campaign*> rows;
-  std::vector<json::object> items;
+  json::array items;
+  std::size_t count = 0;
   {
     std::shared_lock lock(ctx.state.data.mutex);
     const tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
@@ -83,10 +84,11 @@ reply list_campaigns(request_ctx& ctx) {
       }
       return desc ? a->id > b->id : a->id < b->id;
     });
-    items.reserve(rows.size());
-    for (const auto* c : rows) items.push_back(to_json(*c));
+    count = rows.size();
+    auto [first, last] = page_window(ctx.state, count, page, per_page);
+    for (std::size_t i = first; i < last; ++i) items.push_back(to_json(*rows[i]));
   }
-  return page_reply(ctx.state, items, page, per_page);
+  return page_answer(ctx.state, std::move(items), count, page, per_page);
 }
 
 reply create_campaign(request_ctx& ctx) {

@@ -151,15 +151,19 @@ reply list_agents(request_ctx& ctx) {
   std::int64_t page = 1, per_page = 25;
   if (auto r = int_param(ctx.req, "page", 1, 1, INT64_MAX, page)) return *r;
   if (auto r = int_param(ctx.req, "per_page", 25, 1, 100, per_page)) return *r;
-  std::vector<json::object> items;
+  json::array items;
+  std::size_t count = 0;
   {
     std::shared_lock lock(ctx.state.data.mutex);
     if (const tenant* t = ctx.state.data.find_tenant(ctx.tenant_id)) {
-      items.reserve(t->agents.size());
-      for (const auto& [id, a] : t->agents) items.push_back(to_json(a));
+      count = t->agents.size();
+      auto [first, last] = page_window(ctx.state, count, page, per_page);
+      auto it = t->agents.begin();
+      std::advance(it, static_cast<long>(first));
+      for (std::size_t i = first; i < last; ++i, ++it) items.push_back(to_json(it->second));
     }
   }
-  return page_reply(ctx.state, items, page, per_page);
+  return page_answer(ctx.state, std::move(items), count, page, per_page);
 }
 
 }  // namespace conform::reference::detail

@@ -25,18 +25,21 @@ std::optional<reply> int_param(const httplib::Request& req, const std::string& n
   return std::nullopt;
 }
 
-reply page_reply(const server_state& st, const std::vector<json::object>& items, std::int64_t page,
-                 std::int64_t per_page) {
-  const std::size_t count = items.size();
-  const std::size_t pages =
-      (count + static_cast<std::size_t>(per_page) - 1) / static_cast<std::size_t>(per_page);
-  json::array out;
-  const std::size_t start = static_cast<std::size_t>(page - 1) * static_cast<std::size_t>(per_page);
-  std::size_t end = std::min(count, start + static_cast<std::size_t>(per_page));
-  if (st.fault_on(fault::page_gap) && end > start) --end;
-  for (std::size_t i = start; i < end && i < count; ++i) out.push_back(items[i]);
-  std::size_t shown_count = count + (st.fault_on(fault::page_count_off) ? 1 : 0);
-  return ok(json::object{{"items", std::move(out)}},
+std::pair<std::size_t, std::size_t> page_window(const server_state& st, std::size_t count,
+                                                std::int64_t page, std::int64_t per_page) {
+  const auto size = static_cast<std::size_t>(per_page);
+  const std::size_t first = std::min(count, static_cast<std::size_t>(page - 1) * size);
+  std::size_t last = std::min(count, first + size);
+  if (st.fault_on(fault::page_gap) && last > first) --last;
+  return {first, last};
+}
+
+reply page_answer(const server_state& st, json::array items, std::size_t count, std::int64_t page,
+                  std::int64_t per_page) {
+  const auto size = static_cast<std::size_t>(per_page);
+  const std::size_t pages = (count + size - 1) / size;
+  const std::size_t shown_count = count + (st.fault_on(fault::page_count_off) ? 1 : 0);
+  return ok(json::object{{"items", std::move(items)}},
             json::object{{"page", page}, {"pages", pages}, {"count", shown_count}});
 }
 

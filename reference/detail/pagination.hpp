@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/detail/context.hpp"
@@ -20,10 +21,15 @@ std::optional<reply> int_param(const httplib::Request& req, const std::string& n
                                std::int64_t default_value, std::int64_t min, std::int64_t max,
                                std::int64_t& out);
 
-/// A page of `items` (already filtered and sorted) as D3.1 answers it:
-/// data.items and meta.page/pages/count (faults page_gap, page_count_off).
-reply page_reply(const server_state& st, const std::vector<boost::json::object>& items,
-                 std::int64_t page, std::int64_t per_page);
+/// The window [first, last) of page `page` over `count` items (D3.1; the
+/// fault page_gap drops the last item of the window).
+std::pair<std::size_t, std::size_t> page_window(const server_state& st, std::size_t count,
+                                                std::int64_t page, std::int64_t per_page);
+
+/// The D3.1 answer: data.items (the rendered window) and meta.page/pages/count
+/// (fault page_count_off).
+reply page_answer(const server_state& st, boost::json::array items, std::size_t count,
+                  std::int64_t page, std::int64_t per_page);
 
 /// Where a cursor list continues: after the item with this sort key and id.
 struct cursor_position {
