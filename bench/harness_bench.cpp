@@ -1,0 +1,140 @@
+// The harness's own cost per request, piece by piece: generating a request,
+// validating a response body, running every check on an exchange, and one
+// round trip to the in-process reference server (the transport floor).
+// Run: build-release/bench/harness_bench  (see docs/performance.md)
+#include <benchmark/benchmark.h>
+
+#include <boost/json.hpp>
+#include <rapidcheck.h>
+
+#include <memory>
+
+#include "generators/request.hpp"
+#include "harness/http/client.hpp"
+#include "harness/profile/loader.hpp"
+#include "harness/runner/auth.hpp"
+#include "harness/runner/detail/build.hpp"
+#include "harness/schema/validator.hpp"
+#include "harness/spec/loader.hpp"
+#include "reference/server.hpp"
+#include "suites/registry.hpp"
+
+namespace {
+
+using namespace conform;
+
+/// Everything the benchmarks share, built once.
+struct fixture {
+  spec::api_spec api;
+  std::unique_ptr<reference::server> server;
+  profile::profile target;
+  runner::target_view view;
+  std::vector<runner::auth_choice> auth;
+
+  static fixture& get() {
+    static fixture f;
+    return f;
+  }
+
+ private:
+  fixture() {
+    auto loaded = spec::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
+    if (!loaded.ok()) throw std::runtime_error("spec does not load");
+    api = std::move(*loaded.spec);
+    server = std::make_unique<reference::server>(reference::server_config{});
+    target = std::move(*profile::parse_profile(server->profile_yaml(), "reference").value);
+    view = runner::make_target_view(target);
+  }
+};
+
+const spec::operation& op_named(const char* id) {
+  return *fixture::get().api.find_operation(id);
+}
+
+void bm_generate_request(benchmark::State& state, const char* operation_id) {
+  auto& f = fixture::get();
+  const auto& op = op_named(operation_id);
+  auto choices = runner::auth_models_for(f.api, op, f.view);
+  auto made =
+      runner::detail::make_generator(f.api, op, choices.front(), runner::request_mode::valid);
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    auto shrinkable = (*made.gen)(rc::Random(seed++), 50);
+    auto req = shrinkable.value();
+    auto wire = runner::detail::to_http_request(f.api, op, choices.front(), req, seed, 0);
+    benchmark::DoNotOptimize(wire);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK_CAPTURE(bm_generate_request, listCampaigns, "listCampaigns");
+BENCHMARK_CAPTURE(bm_generate_request, createCampaign, "createCampaign");
+BENCHMARK_CAPTURE(bm_generate_request, importContacts, "importContacts");
+BENCHMARK_CAPTURE(bm_generate_request, getVoiceSession, "getVoiceSession");
+
+/// A real page of 25 campaigns from the reference server.
+std::string campaign_page() {
+  auto& f = fixture::get();
+  http::client client(f.target.base_url, {});
+  http::request req;
+  req.target = "/bulk_call_campaigns?per_page=25";
+  for (const auto& c : f.view.credentials) {
+    if (c.name == "t1-all") req.add_header("X-Api-Key", c.value);
+  }
+  auto r = client.send(0, req);
+  if (!r.ok() || r.value().status != 200) throw std::runtime_error("no campaign page");
+  return r.value().body;
+}
+
+void bm_validate_page(benchmark::State& state) {
+  const auto& op = op_named("listCampaigns");
+  const auto* schema = op.find_response(200)->content.front().schema;
+  const auto body = boost::json::parse(campaign_page());
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(schema::is_valid(*schema, body));
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel("25 campaigns, " + std::to_string(boost::json::serialize(body).size()) + " bytes");
+}
+BENCHMARK(bm_validate_page);
+
+void bm_parse_and_check_page(benchmark::State& state) {
+  auto& f = fixture::get();
+  const auto& op = op_named("listCampaigns");
+  const auto registry = suites::builtin_checks();
+  auto choices = runner::auth_models_for(f.api, op, f.view);
+  http::request req;
+  http::result result;
+  http::response resp;
+  resp.status = 200;
+  resp.body = campaign_page();
+  resp.headers.push_back({http::field::content_type, "Content-Type", "application/json"});
+  resp.headers.push_back({http::field::unknown, "X-Request-Id", "req_1"});
+  result.outcome = resp;
+  for (auto _ : state) {
+    boost::system::error_code ec;
+    auto json = boost::json::parse(result.value().body, ec);
+    runner::exchange e{
+        f.api, op, choices.front().model, runner::request_mode::valid, {}, req, result, &json, {}};
+    for (const auto& c : registry.all()) benchmark::DoNotOptimize(c.run(e));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(bm_parse_and_check_page);
+
+void bm_round_trip_health(benchmark::State& state) {
+  auto& f = fixture::get();
+  http::client client(f.target.base_url, {});
+  http::request req;
+  req.target = "/health";
+  for (auto _ : state) {
+    auto r = client.send(0, req);
+    if (!r.ok()) state.SkipWithError("transport error");
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(bm_round_trip_health);
+
+}  // namespace
+
+BENCHMARK_MAIN();
