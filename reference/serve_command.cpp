@@ -1,5 +1,6 @@
 // `conform serve`: the reference server standalone until SIGINT/SIGTERM.
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <pthread.h>
@@ -89,10 +90,15 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     if (profile_out.empty()) {
       out << srv.profile_yaml();
     } else {
-      std::ofstream file(profile_out);
+      // Written beside and renamed, so that a reader never sees half a profile.
+      const std::string partial = profile_out + ".partial";
+      std::ofstream file(partial);
       file << srv.profile_yaml();
       file.close();
-      if (!file) {
+      std::error_code ec;
+      if (file) std::filesystem::rename(partial, profile_out, ec);
+      if (!file || ec) {
+        std::filesystem::remove(partial, ec);
         err << "conform serve: cannot write the profile to '" << profile_out << "'\n";
         pthread_sigmask(SIG_SETMASK, &previous, nullptr);
         return 2;

@@ -2,8 +2,14 @@
 // argument handling.
 #include <yaml-cpp/yaml.h>
 
+#include <pthread.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "tests/reference/support.hpp"
 
@@ -112,7 +118,8 @@ TEST_F(profile_test, serve_command_refuses_bad_arguments_with_exit_2) {
                                                {"--port"},
                                                {"--scale", "0"},
                                                {"--environment", "staging"},
-                                               {"--bogus"}}) {
+                                               {"--bogus"},
+                                               {"--profile-out", "/nonexistent-dir/p.yaml"}}) {
     std::ostringstream out, err;
     EXPECT_EQ(serve_command(args, out, err), 2) << args.front();
     EXPECT_FALSE(err.str().empty());
@@ -123,6 +130,35 @@ TEST_F(profile_test, serve_command_refuses_bad_arguments_with_exit_2) {
   std::ostringstream help, none;
   EXPECT_EQ(serve_command({"--help"}, help, none), 0);
   EXPECT_NE(help.str().find("--profile-out"), std::string::npos);
+}
+
+TEST_F(profile_test, serve_command_serves_until_sigterm_and_writes_the_profile) {
+  const std::string file =
+      ::testing::TempDir() + "conform_ref_profile_" + std::to_string(::getpid()) + ".yaml";
+  std::filesystem::remove(file);
+  std::ostringstream out, err;
+  int status = -1;
+  std::thread serving([&] {
+    status = serve_command({"--profile-out", file, "--scale", "2"}, out, err);
+  });
+  const pthread_t handle = serving.native_handle();
+  // The profile is written once the server accepts requests.
+  while (!std::filesystem::exists(file) || std::filesystem::file_size(file) == 0 ||
+         YAML::LoadFile(file)["credentials"].size() == 0) {
+    std::this_thread::yield();
+  }
+  YAML::Node p = YAML::LoadFile(file);
+  const std::string base = p["base_url"].as<std::string>();
+  const int port = std::stoi(base.substr(base.rfind(':') + 1));
+  httplib::Client cli("127.0.0.1", port);
+  auto health = cli.Get("/api/v1/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  pthread_kill(handle, SIGTERM);  // thread-directed: the serving thread waits for it
+  serving.join();
+  EXPECT_EQ(status, 0) << err.str();
+  EXPECT_NE(out.str().find("listening on " + base), std::string::npos);
+  std::filesystem::remove(file);
 }
 
 }  // namespace
