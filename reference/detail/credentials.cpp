@@ -148,7 +148,7 @@ credential_registry::credential_registry(std::uint64_t seed, const std::string& 
   jwt("jwt-admin", "admin", {"t1"}, {"101"}, false);
   jwt("jwt-member", "member", {"t1"}, {"101"}, false);
   jwt("jwt-viewer", "viewer", {"t1"}, {"101"}, false);
-  jwt("jwt-two-tenants", "admin", {"t1", "t2"}, {"101", "102"}, false);
+  jwt("jwt-two-tenants", "member", {"t1", "t2"}, {"101", "102"}, false);
   jwt("jwt-t2-admin", "admin", {"t2"}, {"102"}, false);
   jwt("jwt-t3-admin", "admin", {"t3"}, {"103"}, false);
   jwt("jwt-expired", "admin", {"t1"}, {"101"}, true);
