@@ -1,26 +1,25 @@
 #include "harness/http/connection.hpp"
 
-#include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
 
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-#include <poll.h>
 
 #include <array>
+#include <charconv>
 #include <optional>
 
+#include "harness/http/detail/deadline_socket.hpp"
 #include "harness/http/detail/response_parser.hpp"
 
 namespace conform::http {
@@ -95,9 +94,8 @@ struct connection::impl {
       tls = make_tls_context(opts.tls, tls_error);
     }
     boost::system::error_code ec;
-    const auto addr = asio::ip::make_address(target.host, ec);
+    (void)asio::ip::make_address(target.host, ec);
     host_is_ip = !ec;
-    (void)addr;
   }
 
   url target;
@@ -107,62 +105,27 @@ struct connection::impl {
   std::string where;  // "host:port" for messages
   bool host_is_ip = false;
 
-  asio::io_context ioc{1};
+  asio::io_context ioc{1};  // never run: supplies the executor and the resolver
   std::optional<tcp::resolver::results_type> endpoints;
-  std::optional<beast::tcp_stream> plain;
-  std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+  detail::deadline_socket socket{ioc};
+  std::optional<asio::ssl::stream<detail::deadline_socket&>> secure;
   beast::flat_buffer buffer;
   std::string head;  // the serialized request head, reused
   bool open = false;
   std::uint64_t connects = 0;
 
-  beast::tcp_stream& lowest() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
-
-  /// Starts an async operation and runs the io_context until it completes.
-  template <class Start>
-  error_code run(Start&& start) {
-    error_code result = asio::error::operation_aborted;
-    start([&result](error_code ec, auto&&...) { result = ec; });
-    ioc.restart();
-    ioc.run();
-    return result;
-  }
-
-  void set_expiry(steady::time_point deadline, bool has_deadline) {
-    if (has_deadline) {
-      lowest().expires_at(deadline);
-    } else {
-      lowest().expires_never();
-    }
-  }
-
   void close() {
-    if (secure) {
-      error_code ec;
-      beast::get_lowest_layer(*secure).socket().close(ec);
-      secure.reset();
-    }
-    if (plain) {
-      error_code ec;
-      plain->socket().close(ec);
-      plain.reset();
-    }
+    secure.reset();
+    socket.close();
     buffer.consume(buffer.size());
     open = false;
   }
 
   /// True when an idle kept-alive connection has something to read (the
   /// peer's FIN, a reset, a TLS close_notify or an unsolicited answer).
-  bool stale() {
-    if (buffer.size() != 0) return true;
-    pollfd fd{};
-    fd.fd = lowest().socket().native_handle();
-    fd.events = POLLIN | POLLRDHUP;
-    const int n = ::poll(&fd, 1, 0);
-    return n != 0;
-  }
+  bool stale() { return buffer.size() != 0 || socket.readable_now(); }
 
-  std::optional<transport_error> connect(steady::time_point deadline, bool has_deadline) {
+  std::optional<transport_error> connect(std::optional<steady::time_point> deadline) {
     if (target.scheme == url_scheme::https && !tls) {
       return make_error(transport_error::kind::tls, "TLS setup for " + where + ": " + tls_error);
     }
@@ -176,29 +139,13 @@ struct connection::impl {
       }
       endpoints = std::move(results);
     }
-    if (target.scheme == url_scheme::https) {
-      secure.emplace(ioc, tls->ctx);
-      SSL* ssl = secure->native_handle();
-      if (!host_is_ip) SSL_set_tlsext_host_name(ssl, target.host.c_str());
-      if (tls->verify) {
-        if (host_is_ip) {
-          X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), target.host.c_str());
-        } else {
-          SSL_set1_host(ssl, target.host.c_str());
-        }
-      }
-    } else {
-      plain.emplace(ioc);
-    }
     auto connect_deadline = deadline;
-    bool bounded = has_deadline;
     if (opts.connect_timeout.count() > 0) {
       const auto c = steady::now() + opts.connect_timeout;
-      connect_deadline = bounded ? std::min(c, deadline) : c;
-      bounded = true;
+      connect_deadline = deadline ? std::min(c, *deadline) : c;
     }
-    set_expiry(connect_deadline, bounded);
-    error_code ec = run([&](auto handler) { lowest().async_connect(*endpoints, handler); });
+    socket.set_deadline(connect_deadline);
+    error_code ec = socket.connect(*endpoints);
     if (ec) {
       close();
       if (ec == beast::error::timeout) {
@@ -209,15 +156,22 @@ struct connection::impl {
       return make_error(transport_error::kind::connect,
                         "connect to " + where + ": " + ec.message());
     }
-    error_code ignored;
-    lowest().socket().set_option(tcp::no_delay(true), ignored);
     ++connects;
-    if (secure) {
-      ec = run(
-          [&](auto handler) { secure->async_handshake(asio::ssl::stream_base::client, handler); });
+    if (target.scheme == url_scheme::https) {
+      secure.emplace(socket, tls->ctx);
+      SSL* ssl = secure->native_handle();
+      if (!host_is_ip) SSL_set_tlsext_host_name(ssl, target.host.c_str());
+      if (tls->verify) {
+        if (host_is_ip) {
+          X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), target.host.c_str());
+        } else {
+          SSL_set1_host(ssl, target.host.c_str());
+        }
+      }
+      secure->handshake(asio::ssl::stream_base::client, ec);
       if (ec) {
         std::string why = ec.message();
-        const long verify = SSL_get_verify_result(secure->native_handle());
+        const long verify = SSL_get_verify_result(ssl);
         if (verify != X509_V_OK) {
           why = std::string("certificate verification failed: ") +
                 X509_verify_cert_error_string(verify);
@@ -230,6 +184,7 @@ struct connection::impl {
         return make_error(transport_error::kind::tls, "TLS handshake with " + where + ": " + why);
       }
     }
+    socket.set_deadline(deadline);
     open = true;
     return std::nullopt;
   }
@@ -264,21 +219,34 @@ struct connection::impl {
     if (!has_agent) head.append("User-Agent: conform/0.1\r\n");
     if (!req.body.empty() || req.method == verb::post || req.method == verb::put ||
         req.method == verb::patch) {
-      head.append("Content-Length: ").append(std::to_string(req.body.size())).append("\r\n");
+      char digits[24];
+      const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, req.body.size());
+      (void)ec;
+      head.append("Content-Length: ").append(digits, end).append("\r\n");
     }
     head.append("\r\n");
     return std::nullopt;
   }
 
-  template <class Stream>
-  error_code write(Stream& stream, const request& req) {
+  error_code write(const request& req) {
     const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(req.body)};
-    return run([&](auto handler) { asio::async_write(stream, buffers, handler); });
+    error_code ec;
+    if (secure) {
+      asio::write(*secure, buffers, ec);
+    } else {
+      asio::write(socket, buffers, ec);
+    }
+    return ec;
   }
 
-  template <class Stream>
-  error_code read(Stream& stream, detail::response_parser& parser) {
-    return run([&](auto handler) { beast::http::async_read(stream, buffer, parser, handler); });
+  error_code read(detail::response_parser& parser) {
+    error_code ec;
+    if (secure) {
+      beast::http::read(*secure, buffer, parser, ec);
+    } else {
+      beast::http::read(socket, buffer, parser, ec);
+    }
+    return ec;
   }
 
   transport_error classify(error_code ec, bool got_some, bool writing) {
@@ -323,8 +291,8 @@ struct connection::impl {
 
   result send(const request& req) {
     const auto start = steady::now();
-    const bool has_deadline = opts.total_timeout.count() > 0;
-    const auto deadline = start + opts.total_timeout;
+    std::optional<steady::time_point> deadline;
+    if (opts.total_timeout.count() > 0) deadline = start + opts.total_timeout;
     result out;
     out.outcome = response{};
     bool reused = false;
@@ -344,14 +312,15 @@ struct connection::impl {
     for (;;) {
       if (!open) {
         const auto t0 = steady::now();
-        if (auto failed = connect(deadline, has_deadline)) {
+        if (auto failed = connect(deadline)) {
           out.outcome = std::move(*failed);
           return out;
         }
         connect_time += steady::now() - t0;
+      } else {
+        socket.set_deadline(deadline);
       }
-      set_expiry(deadline, has_deadline);
-      error_code ec = secure ? write(*secure, req) : write(*plain, req);
+      error_code ec = write(req);
       if (ec) {
         close();
         if (reused && ec != beast::error::timeout) {
@@ -368,7 +337,7 @@ struct connection::impl {
       parser.body_limit(opts.max_body_bytes);
       parser.header_limit(opts.max_header_bytes);
       if (req.method == verb::head) parser.skip(true);
-      ec = secure ? read(*secure, parser) : read(*plain, parser);
+      ec = read(parser);
       if (ec) {
         const bool got_some = parser.got_some();
         close();

@@ -1,8 +1,8 @@
 #pragma once
 // One keep-alive HTTP/1.1 connection to the target, plain TCP or TLS.
-// Synchronous from the caller's view (Beast async operations run on the
-// connection's own io_context so that timeouts apply). Not thread-safe:
-// one connection per worker thread.
+// Synchronous Beast over a non-blocking socket that waits with poll() until
+// the request's deadline (detail/deadline_socket.hpp): real timeouts with no
+// event loop and no timers. Not thread-safe: one connection per worker.
 //
 // Redirects are never followed: a 3xx is returned as is, so credentials are
 // never sent to a host the caller did not name.

@@ -4,6 +4,8 @@
 
 #include <boost/asio/ip/tcp.hpp>
 
+#include <sys/socket.h>
+
 #include <mutex>
 #include <set>
 
@@ -159,6 +161,35 @@ TEST(connection, closed_port_is_a_connect_error_value) {
   ASSERT_FALSE(res.ok());
   EXPECT_EQ(res.error().what, transport_error::kind::connect) << res.error().message;
   EXPECT_NE(res.error().message.find("127.0.0.1:" + std::to_string(port)), std::string::npos);
+}
+
+TEST(connection, connect_timeout_is_a_timeout_value) {
+  namespace asio = boost::asio;
+  using asio::ip::tcp;
+  // A listener that never accepts, its accept queue filled: further SYNs are
+  // dropped, so a connect neither succeeds nor fails until it times out.
+  asio::io_context ioc;
+  tcp::acceptor full(ioc);
+  full.open(tcp::v4());
+  full.bind(tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  full.listen(0);
+  const auto endpoint = full.local_endpoint();
+  std::vector<tcp::socket> fillers;
+  for (int i = 0; i < 4; ++i) {
+    fillers.emplace_back(ioc);
+    fillers.back().open(tcp::v4());
+    fillers.back().non_blocking(true);
+    // Raw connect: asio's would wait for a non-blocking connect to finish.
+    (void)::connect(fillers.back().native_handle(), endpoint.data(),
+                    static_cast<socklen_t>(endpoint.size()));
+  }
+  connection_options opts;
+  opts.connect_timeout = std::chrono::milliseconds(200);
+  connection c(local(endpoint.port()), opts);
+  const result res = c.send(get("/health"));
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.error().what, transport_error::kind::timeout) << res.error().message;
+  EXPECT_NE(res.error().message.find("connect to"), std::string::npos);
 }
 
 TEST(connection, unresolvable_host_is_a_resolve_error_value) {

@@ -5,6 +5,7 @@ namespace conform::http::detail {
 response_parser::response_parser(response& out) : out_(out) {
   out_.status = 0;
   out_.headers.clear();
+  out_.headers.reserve(8);
   out_.body.clear();
 }
 
