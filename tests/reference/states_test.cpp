@@ -1,5 +1,8 @@
 // State machines (D5.1-D5.3), imports (D5.4), run analysis (D5.5),
 // telephony (D5.6), contact memory (D5.7) and campaign create (C5).
+#include <atomic>
+#include <thread>
+
 #include "tests/reference/support.hpp"
 
 namespace conform::reference::testing {
@@ -265,6 +268,46 @@ TEST_F(states_test, contact_memory_rules) {
     EXPECT_EQ(a.status, 422) << body;
     EXPECT_EQ(a.code(), "VALIDATION_ERROR") << body;
   }
+}
+
+TEST_F(states_test, concurrent_moves_and_creates_never_lose_an_effect) {
+  auto key = api_key(cred("t3-all"));
+  const std::string id = fx("t3", "campaign_draft_id");
+  const auto count_before =
+      http().send("GET", "/bulk_call_campaigns", key).json.at("meta").at("count");
+  constexpr int threads = 6, rounds = 15;
+  std::atomic<int> launched{0}, paused{0}, refused{0}, created{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (int i = 0; i < rounds; ++i) {
+        const bool launch = (t + i) % 2 == 0;
+        auto a = http().send("POST", "/bulk_call_campaigns/" + id + (launch ? "/launch" : "/pause"),
+                             key);
+        if (a.status == 200)
+          (launch ? launched : paused).fetch_add(1);
+        else if (a.code() == "INVALID_STATE_TRANSITION")
+          refused.fetch_add(1);
+        auto c = http().send(
+            "POST", "/bulk_call_campaigns", key,
+            R"({"name":"Concurrent","agent_id":)" + fx("t3", "agent_id") + R"(,"timezone":"UTC"})");
+        if (c.status == 201) created.fetch_add(1);
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  EXPECT_EQ(launched + paused + refused, threads * rounds);
+  EXPECT_EQ(created.load(), threads * rounds);
+  // Moves alternate draft/paused -> running -> paused: the final state follows from the counts.
+  auto list = http().send("GET", "/bulk_call_campaigns?per_page=100&status=running", key);
+  bool running = false;
+  for (const auto& c : list.data().at("items").as_array())
+    running = running || str(c.at("id")) == id;
+  EXPECT_EQ(launched.load(), paused.load() + (running ? 1 : 0));
+  const auto count_after =
+      http().send("GET", "/bulk_call_campaigns", key).json.at("meta").at("count");
+  EXPECT_EQ(count_after.to_number<std::int64_t>() - count_before.to_number<std::int64_t>(),
+            threads * rounds);
 }
 
 }  // namespace
