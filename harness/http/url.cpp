@@ -9,6 +9,12 @@ url_result fail(std::string message) {
   return url_result{std::nullopt, std::move(message)};
 }
 
+/// The URL as it may appear in a message: never with userinfo (it may hold a password).
+std::string shown(std::string_view text) {
+  if (text.find('@') != std::string_view::npos) return "<URL with credentials>";
+  return std::string(text);
+}
+
 bool is_host_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
          c == '.' || c == '_';
@@ -52,8 +58,7 @@ url_result parse_url(std::string_view text) {
   url u;
   const auto sep = text.find("://");
   if (sep == std::string_view::npos) {
-    return fail("'" + std::string(original) +
-                "' is not an absolute URL (expected http:// or https://)");
+    return fail("'" + shown(original) + "' is not an absolute URL (expected http:// or https://)");
   }
   std::string scheme(text.substr(0, sep));
   for (auto& c : scheme) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
@@ -76,7 +81,7 @@ url_result parse_url(std::string_view text) {
   if (!authority.empty() && authority.front() == '[') {
     const auto close = authority.find(']');
     if (close == std::string_view::npos)
-      return fail("unterminated IPv6 literal in '" + std::string(original) + "'");
+      return fail("unterminated IPv6 literal in '" + shown(original) + "'");
     const std::string_view literal = authority.substr(1, close - 1);
     if (literal.empty() || literal.find(':') == std::string_view::npos) {
       return fail("invalid IPv6 literal '[" + std::string(literal) + "]'");
@@ -89,18 +94,18 @@ url_result parse_url(std::string_view text) {
     std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
       if (after.front() != ':')
-        return fail("unexpected text after IPv6 literal in '" + std::string(original) + "'");
+        return fail("unexpected text after IPv6 literal in '" + shown(original) + "'");
       port_text = after.substr(1);
-      if (port_text.empty()) return fail("empty port in '" + std::string(original) + "'");
+      if (port_text.empty()) return fail("empty port in '" + shown(original) + "'");
     }
   } else {
     const auto colon = authority.rfind(':');
     std::string_view host = authority.substr(0, colon);
     if (colon != std::string_view::npos) {
       port_text = authority.substr(colon + 1);
-      if (port_text.empty()) return fail("empty port in '" + std::string(original) + "'");
+      if (port_text.empty()) return fail("empty port in '" + shown(original) + "'");
     }
-    if (host.empty()) return fail("missing host in '" + std::string(original) + "'");
+    if (host.empty()) return fail("missing host in '" + shown(original) + "'");
     for (char c : host) {
       if (!is_host_char(c)) {
         return fail("invalid character '" + std::string(1, c) + "' in host '" + std::string(host) +
@@ -123,11 +128,11 @@ url_result parse_url(std::string_view text) {
   }
   if (!rest.empty() && (rest.front() == '?' || rest.front() == '#' ||
                         rest.find_first_of("?#") != std::string_view::npos)) {
-    return fail("a base URL takes no query or fragment: '" + std::string(original) + "'");
+    return fail("a base URL takes no query or fragment: '" + shown(original) + "'");
   }
   for (char c : rest) {
     if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f) {
-      return fail("invalid character in path of '" + std::string(original) + "'");
+      return fail("invalid character in path of '" + shown(original) + "'");
     }
   }
   while (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);

@@ -252,4 +252,12 @@ std::vector<std::string> profile::missing(const credential_need& need) const {
   return {"no credential meets " + need.describe()};
 }
 
+http::secret_redactor make_redactor(const profile& p) {
+  http::secret_redactor out;
+  for (const auto& c : p.credentials) {
+    if (!c.value.empty()) out.secret_value(c.value.reveal(), c.value.env_name());
+  }
+  return out;
+}
+
 }  // namespace conform::profile

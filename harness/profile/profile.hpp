@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/http/curl.hpp"
 #include "harness/http/url.hpp"
 #include "harness/profile/secret.hpp"
 #include "harness/spec/model.hpp"
@@ -118,5 +119,8 @@ struct profile {
   /// Why no credential meets `need` (for "not run: why"); empty when one does.
   std::vector<std::string> missing(const credential_need& need) const;
 };
+
+/// A redactor that shows every credential's secret as its variable ("${CONFORM_JWT_VIEWER}").
+http::secret_redactor make_redactor(const profile& p);
 
 }  // namespace conform::profile

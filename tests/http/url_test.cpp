@@ -62,6 +62,14 @@ TEST(url, errors_are_values_with_a_message) {
   }
 }
 
+TEST(url, errors_never_echo_userinfo) {
+  for (const char* text : {"user:hunter2@host/x", "http://user:hunter2@host/", "http://a@[::1/"}) {
+    const auto r = parse_url(text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error.find("hunter2"), std::string::npos) << r.error;
+  }
+}
+
 RC_GTEST_PROP(url, round_trips_through_to_string, ()) {
   const auto label = *rc::gen::nonEmpty(rc::gen::container<std::string>(
       rc::gen::elementOf(std::string("abcdefghijklmnopqrstuvwxyz0123456789-"))));

@@ -104,6 +104,22 @@ TEST(profile, secrets_never_print) {
   EXPECT_EQ(::testing::PrintToString(r.value->credentials[0].value), "***");
 }
 
+TEST(profile, redactor_hides_every_credential_in_curl_lines) {
+  const auto r = load_valid();
+  ASSERT_TRUE(r.ok());
+  const profile& p = *r.value;
+  http::request req;
+  req.target = "/partner/tenants";
+  req.add_header("Authorization", "Bearer " + p.find_credential("viewer")->value.reveal());
+  req.add_header("X-Partner-Api-Key", p.find_credential("partner")->value.reveal());
+  const std::string line = http::to_curl(req, p.base_url, make_redactor(p));
+  for (const auto& c : p.credentials) {
+    EXPECT_EQ(line.find(c.value.reveal()), std::string::npos) << c.name;
+  }
+  EXPECT_NE(line.find("\"${CONFORM_JWT_VIEWER}\""), std::string::npos) << line;
+  EXPECT_NE(line.find("\"${CONFORM_SECRET_PARTNER}\""), std::string::npos) << line;
+}
+
 TEST(profile, needs_and_what_is_missing) {
   const auto r = load_valid();
   ASSERT_TRUE(r.ok());
