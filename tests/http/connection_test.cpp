@@ -119,6 +119,23 @@ TEST_F(plain_server, response_over_the_cap_is_too_large) {
   ASSERT_TRUE(small.ok()) << small.error().message;
 }
 
+TEST_F(plain_server, chunked_bodies_and_head_requests_are_read_whole) {
+  connection c(local(runner_.port()));
+  const result chunked = c.send(get("/big-chunked"));
+  ASSERT_TRUE(chunked.ok()) << chunked.error().message;
+  EXPECT_EQ(chunked.value().body, std::string(10000, 'y'));
+  request head = get("/big");
+  head.method = verb::head;
+  const result h = c.send(head);  // Content-Length 10000 but no body follows
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  EXPECT_EQ(h.value().status, 200u);
+  EXPECT_TRUE(h.value().body.empty());
+  const result after = c.send(get("/echo"));  // the connection is still in step
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  EXPECT_EQ(after.value().status, 200u);
+  EXPECT_EQ(c.connects(), 1u);
+}
+
 TEST_F(plain_server, stalled_server_hits_the_total_timeout) {
   connection_options opts;
   opts.total_timeout = std::chrono::milliseconds(200);
