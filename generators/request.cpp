@@ -128,18 +128,31 @@ Gen<std::string> csv_text() {
       return gen::container<std::string>(n, gen::elementOf(alphabet));
     });
   };
-  return gen::exec([=] {
-    const std::size_t columns = *gen::inRange<std::size_t>(1, 4);
-    const std::size_t rows = *gen::inRange<std::size_t>(1, 4);
-    std::string out;
-    for (std::size_t c = 0; c < columns; ++c) out += (c ? "," : "") + *word(lower, 3, 8);
-    out += "\n";
-    for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t c = 0; c < columns; ++c) out += (c ? "," : "") + *word(cell, 1, 8);
-      out += "\n";
-    }
-    return out;
-  });
+  return gen::mapcat(gen::tuple(gen::inRange<std::size_t>(1, 4), gen::inRange<std::size_t>(1, 4)),
+                     [word, lower, cell](std::tuple<std::size_t, std::size_t> shape) {
+                       const auto [columns, rows] = shape;
+                       using row = std::vector<std::string>;
+                       return gen::map(
+                           gen::tuple(gen::container<row>(columns, word(lower, 3, 8)),
+                                      gen::container<std::vector<row>>(
+                                          rows, gen::container<row>(columns, word(cell, 1, 8)))),
+                           [](std::tuple<row, std::vector<row>> t) {
+                             std::string out;
+                             auto line = [&out](const row& r) {
+                               for (std::size_t c = 0; c < r.size(); ++c)
+                                 out += (c ? "," : "") + r[c];
+                               out += "\n";
+                             };
+                             line(std::get<0>(t));
+                             for (const row& r : std::get<1>(t)) line(r);
+                             return out;
+                           });
+                     });
+}
+
+Gen<std::string> boundary_gen() {
+  return gen::map(gen::container<std::string>(16, gen::elementOf(std::string("0123456789abcdef"))),
+                  [](const std::string& hex) { return "conform-" + hex; });
 }
 
 class request_builder {
@@ -165,19 +178,41 @@ class request_builder {
     std::optional<Gen<body_bytes>> body;
     if (media_ != nullptr) body = valid_body();
     const bool body_required = op_.body && op_.body->required;
-    return gen::exec([entries = entries_, body, body_required, n = op_.parameters.size(),
-                      param_percent = options_.optional_param_percent,
-                      body_percent = options_.optional_body_percent] {
-      parts out;
-      out.params.resize(n);
-      for (const auto& e : entries) {
-        if (!e.required && !*detail::chance(param_percent)) continue;
-        out.params[e.index] = *e.valid;
-        if (e.fixture) out.fixtures_used.emplace_back(e.p->name, *e.fixture);
+    // map / mapcat / tuple only (no gen::exec): safe to run on any thread.
+    parts empty;
+    empty.params.resize(op_.parameters.size());
+    Gen<parts> acc = gen::just(std::move(empty));
+    using maybe = std::optional<texts>;
+    for (const auto& e : entries_) {
+      Gen<maybe> value = gen::map(e.valid, [](texts t) { return maybe(std::move(t)); });
+      if (!e.required) {
+        value = gen::mapcat(detail::chance(options_.optional_param_percent),
+                            [value](bool on) { return on ? value : gen::just(maybe()); });
       }
-      if (body && (body_required || *detail::chance(body_percent))) out.body = **body;
-      return out;
-    });
+      acc = gen::map(gen::tuple(acc, value), [index = e.index, name = e.p->name,
+                                              fixture = e.fixture](std::tuple<parts, maybe> t) {
+        parts out = std::move(std::get<0>(t));
+        if (std::get<1>(t)) {
+          out.params[index] = std::move(*std::get<1>(t));
+          if (fixture) out.fixtures_used.emplace_back(name, *fixture);
+        }
+        return out;
+      });
+    }
+    if (body) {
+      using maybe_body = std::optional<body_bytes>;
+      Gen<maybe_body> b = gen::map(*body, [](body_bytes x) { return maybe_body(std::move(x)); });
+      if (!body_required) {
+        b = gen::mapcat(detail::chance(options_.optional_body_percent),
+                        [b](bool on) { return on ? b : gen::just(maybe_body()); });
+      }
+      acc = gen::map(gen::tuple(acc, b), [](std::tuple<parts, maybe_body> t) {
+        parts out = std::move(std::get<0>(t));
+        out.body = std::move(std::get<1>(t));
+        return out;
+      });
+    }
+    return acc;
   }
 
   generated_request assemble(const parts& in, request_mode mode) const {
@@ -360,29 +395,32 @@ class request_builder {
   Gen<body_bytes> multipart(Gen<std::pair<value, bool>> values) const {
     const schema::schema* s = media_->schema;
     const auto encoding = media_->part_content_types;
-    return gen::map(gen::suchThat(gen::exec([values, encoding, s] {
-                                    const auto [v, from_example] = *values;
-                                    if (!v.is_object()) return std::make_pair(body_bytes{}, false);
-                                    auto ps = detail::form_parts(v.get_object(), encoding);
-                                    if (!from_example) {
-                                      for (auto& part : ps) {
-                                        if (part.content_type == "text/csv")
-                                          part.content = *csv_text();
-                                      }
-                                    }
-                                    return finish_multipart(*s, std::move(ps), from_example, true);
-                                  }),
-                                  [](const std::pair<body_bytes, bool>& b) { return b.second; }),
-                    [](std::pair<body_bytes, bool> b) { return std::move(b.first); });
+    using made = std::pair<body_bytes, bool>;
+    return gen::map(
+        gen::suchThat(
+            gen::map(gen::tuple(values, csv_text(), boundary_gen()),
+                     [encoding, s](std::tuple<std::pair<value, bool>, std::string, std::string> t) {
+                       const auto& [v, from_example] = std::get<0>(t);
+                       if (!v.is_object()) return made(body_bytes{}, false);
+                       auto ps = detail::form_parts(v.get_object(), encoding);
+                       if (!from_example) {
+                         for (auto& part : ps) {
+                           if (part.content_type == "text/csv") part.content = std::get<1>(t);
+                         }
+                       }
+                       return finish_multipart(*s, std::move(ps), std::get<2>(t), from_example,
+                                               true);
+                     }),
+            [](const made& b) { return b.second; }),
+        [](made b) { return std::move(b.first); });
   }
 
   /// The body of `ps` with a fresh boundary; `.second` is false when the
   /// boundary clashes or the value the server reads back is not `want_valid`.
   static std::pair<body_bytes, bool> finish_multipart(const schema::schema& s,
                                                       std::vector<detail::form_part> ps,
+                                                      const std::string& boundary,
                                                       bool from_example, bool want_valid) {
-    std::string boundary = "conform-" + *gen::container<std::string>(
-                                            16, gen::elementOf(std::string("0123456789abcdef")));
     const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
       return p.content.find(boundary) != std::string::npos;
     });
@@ -426,18 +464,21 @@ void request_builder::body_sites(const Gen<parts>& valid,
                       return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
                     })
               : gen::map(
-                    gen::suchThat(gen::exec([bad, s, encoding = media_->part_content_types] {
-                                    invalid_value iv = **bad;
-                                    if (!iv.json->is_object()) {
-                                      return std::make_tuple(body_bytes{}, false, std::move(iv));
-                                    }
-                                    auto b = finish_multipart(
-                                        *s, detail::form_parts(iv.json->get_object(), encoding),
-                                        false, false);
-                                    return std::make_tuple(std::move(b.first), b.second,
-                                                           std::move(iv));
-                                  }),
-                                  [](const auto& t) { return std::get<1>(t); }),
+                    gen::suchThat(
+                        gen::map(gen::tuple(*bad, boundary_gen()),
+                                 [s, encoding = media_->part_content_types](
+                                     std::tuple<invalid_value, std::string> t) {
+                                   invalid_value iv = std::move(std::get<0>(t));
+                                   if (!iv.json->is_object()) {
+                                     return std::make_tuple(body_bytes{}, false, std::move(iv));
+                                   }
+                                   auto b = finish_multipart(
+                                       *s, detail::form_parts(iv.json->get_object(), encoding),
+                                       std::get<1>(t), false, false);
+                                   return std::make_tuple(std::move(b.first), b.second,
+                                                          std::move(iv));
+                                 }),
+                        [](const auto& t) { return std::get<1>(t); }),
                     [](std::tuple<body_bytes, bool, invalid_value> t) {
                       return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
                     });

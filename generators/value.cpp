@@ -406,35 +406,50 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
   const int optional_percent = std::clamp(options_.optional_percent, 0, 100);
   std::vector<std::string> declared;
   for (const auto& p : r.properties) declared.push_back(p.first);
-  Gen<value> g = gen::exec([members, extra, min_props, max_props, optional_percent, declared] {
-    boost::json::object o;
-    std::vector<const member*> skipped;
-    for (const auto& m : members) {
-      // Shrinks towards 0, i.e. towards leaving the optional property out.
-      if (m.required || *detail::chance(optional_percent)) {
-        o[m.name] = *m.gen;
-      } else {
-        skipped.push_back(&m);
-      }
+  // Built from map / mapcat / tuple only (no gen::exec, whose implicit
+  // parameters are process-wide): these generators may run on any thread.
+  std::size_t required_count = 0;
+  for (const auto& m : members) required_count += m.required ? 1 : 0;
+  const int percent =
+      min_props > required_count ? std::max(optional_percent, 75) : optional_percent;
+  Gen<boost::json::object> acc = gen::just(boost::json::object());
+  for (const auto& m : members) {
+    using maybe = std::optional<value>;
+    Gen<maybe> part = gen::map(m.gen, [](value v) { return maybe(std::move(v)); });
+    if (!m.required) {
+      // The coin shrinks towards false, i.e. towards leaving the property out.
+      part = gen::mapcat(detail::chance(percent),
+                         [part](bool on) { return on ? part : gen::just(maybe()); });
     }
-    // Reach minProperties with the optional properties left out, then extras.
-    for (std::size_t i = 0; o.size() < min_props && i < skipped.size(); ++i) {
-      o[skipped[i]->name] = *skipped[i]->gen;
-    }
-    if (extra) {
-      std::size_t wanted = *detail::pick_index(3);
-      if (o.size() < min_props) wanted = std::max(wanted, min_props - o.size());
-      for (std::size_t i = 0; i < wanted && o.size() < max_props; ++i) {
-        std::string name = "extra_" + std::to_string(i + 1);
-        while (o.contains(name) ||
-               std::find(declared.begin(), declared.end(), name) != declared.end()) {
-          name += "_";
-        }
-        o[name] = **extra;
-      }
-    }
-    return value(std::move(o));
-  });
+    acc =
+        gen::map(gen::tuple(acc, part), [name = m.name](std::tuple<boost::json::object, maybe> t) {
+          boost::json::object o = std::move(std::get<0>(t));
+          if (std::get<1>(t)) o[name] = std::move(*std::get<1>(t));
+          return o;
+        });
+  }
+  if (extra) {
+    auto extras = gen::container<std::vector<value>>(2 + min_props, *extra);
+    acc = gen::map(gen::tuple(acc, detail::pick_index(3), extras),
+                   [min_props, max_props,
+                    declared](std::tuple<boost::json::object, std::size_t, std::vector<value>> t) {
+                     boost::json::object o = std::move(std::get<0>(t));
+                     auto& values = std::get<2>(t);
+                     std::size_t wanted = std::get<1>(t);
+                     if (o.size() < min_props) wanted = std::max(wanted, min_props - o.size());
+                     for (std::size_t i = 0;
+                          i < wanted && i < values.size() && o.size() < max_props; ++i) {
+                       std::string name = "extra_" + std::to_string(i + 1);
+                       while (o.contains(name) ||
+                              std::find(declared.begin(), declared.end(), name) != declared.end()) {
+                         name += "_";
+                       }
+                       o[name] = std::move(values[i]);
+                     }
+                     return o;
+                   });
+  }
+  Gen<value> g = gen::map(acc, [](boost::json::object o) { return value(std::move(o)); });
   if (!r.min_properties && !r.max_properties) return g;
   return gen::suchThat(g, [min_props, max_props](const value& v) {
     return v.get_object().size() >= min_props && v.get_object().size() <= max_props;

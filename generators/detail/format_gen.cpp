@@ -37,32 +37,33 @@ Gen<std::string> chars_from(std::string alphabet, std::size_t min, std::size_t m
 }
 
 Gen<std::string> date_gen() {
-  return gen::exec([] {
-    const int y = *uniform(2000, 2040);
-    const int m = *uniform(1, 13);
-    const int d = *uniform(1, days_in_month(y, m) + 1);
-    return std::to_string(y) + "-" + two(m) + "-" + two(d);
+  return gen::mapcat(gen::tuple(uniform(2000, 2040), uniform(1, 13)), [](std::tuple<int, int> ym) {
+    const auto [y, m] = ym;
+    return gen::map(uniform(1, days_in_month(y, m) + 1),
+                    [y, m](int d) { return std::to_string(y) + "-" + two(m) + "-" + two(d); });
   });
 }
 
 Gen<std::string> offset_gen() {
   return gen::weightedOneOf<std::string>(
       {{3, gen::just(std::string("Z"))},
-       {1, gen::exec([] {
-          const bool plus = *gen::arbitrary<bool>();
-          const int h = *uniform(0, 15);
-          const int m = *gen::elementOf(std::vector<int>{0, 30, 45});
-          return std::string(plus ? "+" : "-") + two(h) + ":" + two(m);
-        })}});
+       {1, gen::map(gen::tuple(gen::arbitrary<bool>(), uniform(0, 15),
+                               gen::elementOf(std::vector<int>{0, 30, 45})),
+                    [](std::tuple<bool, int, int> t) {
+                      return std::string(std::get<0>(t) ? "+" : "-") + two(std::get<1>(t)) + ":" +
+                             two(std::get<2>(t));
+                    })}});
 }
 
 Gen<std::string> time_gen() {
-  return gen::exec([] {
-    std::string out =
-        two(*uniform(0, 24)) + ":" + two(*uniform(0, 60)) + ":" + two(*uniform(0, 60));
-    if (*uniform(0, 4) == 3) out += "." + std::to_string(*uniform(100, 1000));
-    return out + *offset_gen();
-  });
+  return gen::map(gen::tuple(uniform(0, 24), uniform(0, 60), uniform(0, 60), uniform(0, 4),
+                             uniform(100, 1000), offset_gen()),
+                  [](std::tuple<int, int, int, int, int, std::string> t) {
+                    std::string out =
+                        two(std::get<0>(t)) + ":" + two(std::get<1>(t)) + ":" + two(std::get<2>(t));
+                    if (std::get<3>(t) == 3) out += "." + std::to_string(std::get<4>(t));
+                    return out + std::get<5>(t);
+                  });
 }
 
 Gen<std::string> host_gen() {

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "generators/detail/wire.hpp"
 #include "generators/request.hpp"
@@ -445,6 +446,30 @@ TEST(Request, BodyFixturesComeFromTheValueOptions) {
     const auto r = g(rc::Random(seed), 50).value();
     EXPECT_EQ(boost::json::parse(r.body).at("agent_id"), value(11));
   }
+}
+
+TEST(Request, GenerationFromSeveralThreadsMatchesOneThread) {
+  const api a;
+  const auto valid = valid_request(a.import, fixture_of);
+  const auto invalid = invalid_request(a.create, fixture_of);
+  ASSERT_TRUE(invalid.has_value());
+  auto render = [&](std::uint64_t seed) {
+    const auto v = valid(rc::Random(seed), 50).value();
+    const auto i = (*invalid)(rc::Random(seed), 50).value();
+    return v.target() + v.body + "|" + i.target() + i.body + i.mode.description;
+  };
+  constexpr std::uint64_t n = 40;
+  std::vector<std::string> expected;
+  for (std::uint64_t seed = 0; seed < n; ++seed) expected.push_back(render(seed));
+  std::vector<std::vector<std::string>> got(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (std::uint64_t seed = 0; seed < n; ++seed) got[t].push_back(render(seed));
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const auto& g : got) EXPECT_EQ(g, expected);
 }
 
 TEST(Request, QueryEncoding) {
