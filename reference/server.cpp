@@ -92,12 +92,15 @@ server::server(server_config config) {
   auto handler = [state](const httplib::Request& req, httplib::Response& res) {
     detail::handle_request(*state, req, res);
   };
-  http.Get(".*", handler);
-  http.Post(".*", handler);
-  http.Put(".*", handler);
-  http.Patch(".*", handler);
-  http.Delete(".*", handler);
-  http.Options(".*", handler);
+  // Every path goes to the one router (which answers 404/405 itself); `.`
+  // would not match a decoded newline in a path segment.
+  static constexpr const char* any_path = R"([\s\S]*)";
+  http.Get(any_path, handler);
+  http.Post(any_path, handler);
+  http.Put(any_path, handler);
+  http.Patch(any_path, handler);
+  http.Delete(any_path, handler);
+  http.Options(any_path, handler);
   http.set_error_handler(httplib::Server::HandlerWithResponse(
       [state](const httplib::Request& req, httplib::Response& res) {
         return detail::handle_transport_error(*state, req, res);

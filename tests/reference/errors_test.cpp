@@ -30,6 +30,13 @@ TEST_F(errors_test, unknown_routes_are_404_not_found) {
   }
 }
 
+TEST_F(errors_test, an_odd_id_on_a_documented_path_is_the_resource_404_not_405) {
+  // A decoded control character in a path segment is just an unknown id
+  // (found by conform run: it once fell through to 405).
+  expect_error_envelope(http().send("GET", "/voice_sessions/%09%0A", api_key(cred("t1-all"))), 404,
+                        "SESSION_NOT_FOUND");
+}
+
 TEST_F(errors_test, undocumented_methods_are_405_with_allow) {
   struct c {
     const char* method;

@@ -82,6 +82,28 @@ TEST_F(operations_test, run_analysis_on_a_completed_session) {
   EXPECT_EQ(str(a.data().at("voice_session_id")), fx("t1", "voice_session_id"));
 }
 
+/// A server of its own: these creations must not shift other tests' counts.
+class time_zone_test : public server_test {
+ protected:
+  static void SetUpTestSuite() { start(); }
+};
+
+TEST_F(time_zone_test, campaign_time_zones_are_the_descriptions_iana_list) {
+  // Every name `format: timezone` admits (links and legacy names included)
+  // is taken; a made-up one is not.
+  for (const char* tz : {"MET", "Asia/Tashkent", "America/Argentina/Buenos_Aires", "Etc/GMT+5"}) {
+    auto a = http().send(
+        "POST", "/bulk_call_campaigns", api_key(cred("t1-all")),
+        R"({"name":"tz","agent_id":)" + fx("t1", "agent_id") + R"(,"timezone":")" + tz + R"("})");
+    EXPECT_EQ(a.status, 201) << tz << " " << a.raw;
+  }
+  auto bad = http().send(
+      "POST", "/bulk_call_campaigns", api_key(cred("t1-all")),
+      R"({"name":"tz","agent_id":)" + fx("t1", "agent_id") + R"(,"timezone":"Mars/Olympus_Mons"})");
+  EXPECT_EQ(bad.status, 422) << bad.raw;
+  EXPECT_EQ(bad.code(), "VALIDATION_ERROR");
+}
+
 TEST_F(operations_test, campaigns_list_create_launch_pause_capacity) {
   auto list = http().send("GET", "/bulk_call_campaigns", api_key(cred("t1-all")));
   expect_envelope(list);
