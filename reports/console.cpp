@@ -85,6 +85,10 @@ void console_writer::run_finished(const runner::run_report& report) {
          << " --checks " << f.check << "\n"
          << "  curl: " << f.curl << "\n";
   }
+  if (!report.failures.empty()) {
+    out_ << "\n(the curl commands name each credential by its ${VARIABLE}: its value_env, or\n"
+            " CONFORM_SECRET_<NAME> for one given inline; set them before running)\n";
+  }
 
   if (!report.not_runs.empty()) out_ << "\nNot run\n";
   for (const auto& n : report.not_runs) {

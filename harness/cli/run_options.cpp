@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "harness/http/rate_limiter.hpp"
+
 namespace conform::cli {
 namespace {
 
@@ -58,7 +60,7 @@ reference server in-process on a free loopback port and tests that.
   --json FILE          write a JSON report (docs/report-format.md)
   --timeout SECONDS    per-request timeout (default 30)
   --workers N          concurrent connections (default 4)
-  --rate-limit N/s     at most N requests per second to the target
+  --rate-limit N/s     at most N requests per second (or N/min) to the target
   --max-shrinks N      requests spent shrinking one failure at most (default 64)
   --no-progress        no progress bar, even on a terminal
   --list-checks        list the checks and exit
@@ -174,14 +176,12 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       }
     } else if (name == "--rate-limit") {
       if (!take(v)) return std::nullopt;
-      std::string number = v;
-      if (number.size() > 2 && number.compare(number.size() - 2, 2, "/s") == 0) {
-        number.resize(number.size() - 2);
-      }
-      if (!parse_seconds(number, opts.rate_limit)) {
-        error = "--rate-limit takes N/s with N > 0 (e.g. 50/s), not '" + v + "'";
+      auto rate = http::parse_rate_limit(v);
+      if (!rate.per_second || *rate.per_second <= 0) {
+        error = "--rate-limit takes N/s or N/min with N > 0 (e.g. 50/s), not '" + v + "'";
         return std::nullopt;
       }
+      opts.rate_limit = *rate.per_second;
     } else {
       error = "unknown option '" + args[i] + "' (see conform run --help)";
       return std::nullopt;
