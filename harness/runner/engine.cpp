@@ -123,10 +123,6 @@ class engine {
   std::atomic<std::uint64_t> requests_{0}, transport_errors_{0}, retries_429_{0};
 
   std::mutex mutex_;  // guards candidates_, report_.timings, events_
-  /// RapidCheck keeps the state of gen::exec in process-wide statics, so
-  /// generating (which Shrinkable::value() and shrinks() do lazily) is done
-  /// under this lock; sending and checking run in parallel.
-  std::mutex generation_mutex_;
   std::map<failure_key, candidate> candidates_;
 };
 
@@ -257,7 +253,8 @@ void engine::worker_main(unsigned worker) {
     std::optional<generators::generated_request> generated;
     std::string gen_error;
     try {
-      std::lock_guard lock(generation_mutex_);
+      // The generators avoid gen::exec (whose state RapidCheck keeps in
+      // process-wide statics), so workers generate in parallel.
       value = c.gen(rc::Random(seed), size_for(example, examples));
       generated = value->value();  // a generator that gave up throws here
     } catch (const std::exception& ex) {
@@ -326,11 +323,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   rc::Shrinkable<generators::generated_request> current = cand.value;
   check_verdict verdict = cand.verdict;
   unsigned steps = 0, budget = config_.max_shrinks, attempt = 1;
-  generators::generated_request current_value;
-  {
-    std::lock_guard lock(generation_mutex_);
-    current_value = current.value();
-  }
+  generators::generated_request current_value = current.value();
   sent last = send(worker, c, current_value, cand.seed, attempt++);
   // The first re-send confirms the failure is still there; if it is not
   // (the target's state moved on), the failure is reported unshrunk.
@@ -339,11 +332,8 @@ failure engine::shrink(unsigned worker, candidate& cand) {
     bool progressed = true;
     while (progressed && budget > 0) {
       progressed = false;
-      std::unique_lock lock(generation_mutex_);
       auto children = current.shrinks();
-      lock.unlock();
       while (budget > 0) {
-        lock.lock();
         auto child = children.next();
         if (!child) break;
         --budget;
@@ -351,10 +341,8 @@ failure engine::shrink(unsigned worker, candidate& cand) {
         try {
           child_value = child->value();
         } catch (const std::exception&) {
-          lock.unlock();
           continue;  // a shrink the generator cannot realise is no candidate
         }
-        lock.unlock();
         sent s = send(worker, c, child_value, cand.seed, attempt++);
         check_verdict v = evaluate(c, chk, child_value, s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
