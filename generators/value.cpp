@@ -350,6 +350,10 @@ Gen<value> value_builder::array_gen(const node& r, int depth) {
   std::size_t max =
       std::min<std::uint64_t>(r.max_items.value_or(UINT64_MAX), min + options_.max_items);
   if (depth >= options_.max_depth) max = min;
+  // Past the depth limit an array that may be empty is empty: its items'
+  // generator is not even built (recursive schemas would otherwise build a
+  // generator per node down to the hard limit, twice per level for two arrays).
+  if (max == 0) return gen::just(value(boost::json::array()));
   Gen<value> item = r.items != nullptr
                         ? build(*r.items, depth + 1)
                         : any_value(std::max(0, std::min(1, options_.max_depth - depth - 1)));

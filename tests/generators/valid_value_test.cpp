@@ -123,6 +123,20 @@ TEST(ValidValue, RecursiveSchemasStopAtTheDepthLimit) {
   }
 }
 
+TEST(ValidValue, BranchingRecursionStaysSmall) {
+  testing::schemas make;
+  // Two required recursive arrays per node: a generator per node down to the
+  // hard depth limit would be 2^20 generators.
+  const auto& s = make(R"({"type": "object", "required": ["l", "r"],
+                          "properties": {"l": {"type": "array", "items": {"$ref": "#"}},
+                                         "r": {"type": "array", "items": {"$ref": "#"}}}})");
+  const auto g = valid_value(s);
+  testing::expect_success(testing::run_property([&] {
+    const value v = *g;
+    RC_ASSERT(schema::is_valid(s, v));
+  }));
+}
+
 TEST(ValidValue, ASchemaThatAdmitsNothingFailsGeneration) {
   testing::schemas make;
   for (const char* text : {"false", R"({"type": "integer", "minimum": 5, "maximum": 4})",
