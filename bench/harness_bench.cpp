@@ -51,12 +51,15 @@ const spec::operation& op_named(const char* id) {
   return *fixture::get().api.find_operation(id);
 }
 
-void bm_generate_request(benchmark::State& state, const char* operation_id) {
+void bm_generate(benchmark::State& state, const char* operation_id, runner::request_mode mode) {
   auto& f = fixture::get();
   const auto& op = op_named(operation_id);
   auto choices = runner::auth_models_for(f.api, op, f.view);
-  auto made =
-      runner::detail::make_generator(f.api, op, choices.front(), runner::request_mode::valid);
+  auto made = runner::detail::make_generator(f.api, op, choices.front(), mode);
+  if (!made.gen) {
+    state.SkipWithError("no generator for this mode");
+    return;
+  }
   std::uint64_t seed = 1;
   for (auto _ : state) {
     auto shrinkable = (*made.gen)(rc::Random(seed++), 50);
@@ -66,10 +69,16 @@ void bm_generate_request(benchmark::State& state, const char* operation_id) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK_CAPTURE(bm_generate_request, listCampaigns, "listCampaigns");
-BENCHMARK_CAPTURE(bm_generate_request, createCampaign, "createCampaign");
-BENCHMARK_CAPTURE(bm_generate_request, importContacts, "importContacts");
-BENCHMARK_CAPTURE(bm_generate_request, getVoiceSession, "getVoiceSession");
+constexpr auto valid = runner::request_mode::valid;
+constexpr auto invalid = runner::request_mode::invalid;
+BENCHMARK_CAPTURE(bm_generate, valid_listCampaigns, "listCampaigns", valid);
+BENCHMARK_CAPTURE(bm_generate, valid_createCampaign, "createCampaign", valid);
+BENCHMARK_CAPTURE(bm_generate, valid_importContacts, "importContacts", valid);
+BENCHMARK_CAPTURE(bm_generate, valid_getVoiceSession, "getVoiceSession", valid);
+BENCHMARK_CAPTURE(bm_generate, invalid_listCampaigns, "listCampaigns", invalid);
+BENCHMARK_CAPTURE(bm_generate, invalid_createCampaign, "createCampaign", invalid);
+BENCHMARK_CAPTURE(bm_generate, invalid_updateKnowledgeBaseSource, "updateKnowledgeBaseSource",
+                  invalid);
 
 /// A real page of 25 campaigns from the reference server.
 std::string campaign_page() {
