@@ -19,7 +19,8 @@ std::string pad(std::string text, std::size_t width) {
 /// One line per (operation, auth model): how its checks went.
 struct row {
   std::string operation_id, method_path, auth_model;
-  std::uint64_t passed = 0, failed_cells = 0, not_run_cells = 0, cells = 0;
+  std::uint64_t passed = 0, failed_cells = 0, not_run_cells = 0, nothing_judged_cells = 0,
+                cells = 0;
 };
 
 }  // namespace
@@ -62,14 +63,17 @@ void console_writer::run_finished(const runner::run_report& report) {
     r.passed += t.passed;
     if (t.failed > 0) ++r.failed_cells;
     if (t.not_run_why) ++r.not_run_cells;
+    if (t.nothing_judged) ++r.nothing_judged_cells;
   }
   out_ << "\nSummary (operation, auth model: checks)\n";
   for (const auto& r : rows) {
     const char* mark = r.failed_cells ? "FAIL" : (r.not_run_cells == r.cells ? "SKIP" : "ok  ");
     out_ << "  " << mark << " " << pad(r.operation_id, 28) << " " << pad(r.auth_model, 34) << " "
-         << (r.cells - r.failed_cells - r.not_run_cells) << "/" << r.cells << " checks passed";
+         << (r.cells - r.failed_cells - r.not_run_cells - r.nothing_judged_cells) << "/" << r.cells
+         << " checks passed";
     if (r.failed_cells) out_ << ", " << r.failed_cells << " failed";
     if (r.not_run_cells) out_ << ", " << r.not_run_cells << " not run";
+    if (r.nothing_judged_cells) out_ << ", " << r.nothing_judged_cells << " had nothing to judge";
     out_ << "\n";
   }
 

@@ -60,7 +60,10 @@ boost::json::value to_json(const runner::run_report& report) {
                              {"passed", t.passed},
                              {"failed", t.failed},
                              {"seconds", secs(t.time)}};
-    cell["status"] = t.not_run_why ? "not_run" : (t.failed > 0 ? "failed" : "passed");
+    cell["status"] = t.not_run_why      ? "not_run"
+                     : t.failed > 0     ? "failed"
+                     : t.nothing_judged ? "nothing_judged"
+                                        : "passed";
     if (t.not_run_why) cell["not_run_why"] = *t.not_run_why;
     cells.push_back(std::move(cell));
   }

@@ -43,9 +43,10 @@ void write_junit(const runner::run_report& report, std::ostream& out) {
     s.cells.push_back(&cell);
     s.time += cell.time;
     if (cell.failed > 0) ++s.failures;
-    if (cell.not_run_why) ++s.skipped;
+    if (cell.not_run_why || cell.nothing_judged) ++s.skipped;
   }
-  std::size_t tests = report.tallies.size(), failures = 0, skipped = 0;
+  const std::size_t tests = report.tallies.size();
+  std::size_t failures = 0, skipped = 0;
   for (const auto& s : suites) {
     failures += s.failures;
     skipped += s.skipped;
@@ -78,6 +79,8 @@ void write_junit(const runner::run_report& report, std::ostream& out) {
       if (cell->not_run_why) {
         out << "      <skipped message=\"" << xml_escape("not run: " + *cell->not_run_why)
             << "\"/>\n";
+      } else if (cell->nothing_judged) {
+        out << "      <skipped message=\"nothing to judge: no exchange fell under this check\"/>\n";
       }
       for (const auto& f : report.failures) {
         if (f.operation_id != cell->operation_id || f.check != cell->check ||

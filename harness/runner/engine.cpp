@@ -263,10 +263,18 @@ void engine::worker_main(unsigned worker) {
     }
     add_time(&run_timings::generation, clock::now() - g0);
     if (!value) {
+      // Said once per (operation, auth model): the first example that failed.
       std::lock_guard lock(mutex_);
-      report_.not_runs.push_back(
-          {"*", c.op->operation_id, c.auth->model.label(),
-           "example " + std::to_string(example) + ": the generator gave up: " + gen_error});
+      const std::string label = c.auth->model.label();
+      const bool said =
+          std::any_of(report_.not_runs.begin(), report_.not_runs.end(), [&](const not_run& n) {
+            return n.operation_id == c.op->operation_id && n.auth_model == label;
+          });
+      if (!said) {
+        report_.not_runs.push_back(
+            {"*", c.op->operation_id, label,
+             "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
+      }
     } else {
       const auto& g = *generated;
       sent s = send(worker, c, g, seed, 0);
@@ -417,6 +425,7 @@ run_report engine::run() {
     report_.counts.checks_passed += t.passed;
     report_.counts.checks_failed += t.failed;
     if (t.not_run_why) ++report_.counts.cells_not_run;
+    t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
   }
   report_.counts.requests = requests_.load();
   report_.counts.transport_errors = transport_errors_.load();

@@ -67,6 +67,10 @@ struct check_tally {
   std::uint64_t failed = 0;
   std::optional<std::string> not_run_why;  // set when the cell never ran
   std::chrono::nanoseconds time{0};
+  /// The cell ran but judged nothing (every exchange was outside what the
+  /// check looks at, e.g. no error response for an error-code check): shown
+  /// as such, never as passed.
+  bool nothing_judged = false;
 };
 
 /// Facts about the run, written at its start.

@@ -42,6 +42,8 @@ runner::run_report sample_report() {
        std::string(
            "the profile has no usable partner_key credential with scope voice_sessions:read"),
        milliseconds(0)},
+      {"getVoiceSession", "GET /voice_sessions/{id}", "tenant_key (tenant-all)",
+       "negative_data_rejection", 0, 0, std::nullopt, milliseconds(0), true},
   };
   runner::failure f;
   f.check = "error_code_conformance";
@@ -99,7 +101,8 @@ TEST(reports, json_matches_approved_and_parses) {
   const auto& obj = value.as_object();
   EXPECT_EQ(obj.at("exit_code").as_int64(), 1);
   EXPECT_EQ(obj.at("run").at("seed").as_uint64(), 42u);
-  EXPECT_EQ(obj.at("cells").as_array().size(), 3u);
+  EXPECT_EQ(obj.at("cells").as_array().size(), 4u);
+  EXPECT_EQ(obj.at("cells").as_array()[3].at("status").as_string(), "nothing_judged");
   EXPECT_EQ(obj.at("cells").as_array()[2].at("status").as_string(), "not_run");
 }
 
