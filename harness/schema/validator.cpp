@@ -249,7 +249,7 @@ class walker {
           return "the schema's pattern " + *r.pattern +
                  " is not an ECMAScript regex: " + compiled.error;
         });
-      } else if (!std::regex_search(text.begin(), text.end(), *compiled.re)) {
+      } else if (!compiled.search(text)) {
         ok = fail(r, "pattern", [&] {
           return excerpt(value(text)) + " does not match the pattern " + *r.pattern;
         });
@@ -513,7 +513,7 @@ bool json_equal(const value& a, const value& b) {
 
 bool matches_pattern(std::string_view pattern, std::string_view text) {
   const auto& compiled = detail::compile_pattern(pattern);
-  return compiled.re && std::regex_search(text.begin(), text.end(), *compiled.re);
+  return compiled.re && compiled.search(text);
 }
 
 std::string pattern_error(std::string_view pattern) {

@@ -30,6 +30,7 @@ cache& the_cache() {
 
 std::unique_ptr<compiled_pattern> compile(std::string_view pattern) {
   auto out = std::make_unique<compiled_pattern>();
+  out->simple = simple_pattern::compile(pattern);
   try {
 #if defined(__GLIBCXX__)
     // libstdc++'s default executor recurses once per input character and can

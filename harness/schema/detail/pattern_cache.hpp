@@ -7,12 +7,21 @@
 #include <string>
 #include <string_view>
 
+#include "harness/schema/detail/simple_pattern.hpp"
+
 namespace conform::schema::detail {
 
 /// A compiled ECMAScript regex, or the reason the pattern does not compile.
 struct compiled_pattern {
   std::optional<std::regex> re;
   std::string error;
+  /// A faster matcher with the same answers, when the pattern is simple.
+  std::optional<simple_pattern> simple;
+
+  /// True when `text` contains a match (precondition: `re` is set).
+  bool search(std::string_view text) const {
+    return simple ? simple->matches(text) : std::regex_search(text.begin(), text.end(), *re);
+  }
 };
 
 /// The compiled form of `pattern`; the reference stays valid for the life of
