@@ -56,8 +56,10 @@ reply move_credits(request_ctx& ctx, bool allocate) {
     double d = v->as_double();
     double scaled = d * 100.0;
     double rounded = std::round(scaled);
-    if (!std::isfinite(d) || d <= 0 || d > 10000000 ||
-        std::fabs(scaled - rounded) > 1e-6 * std::max(1.0, std::fabs(scaled)) || rounded < 1) {
+    if (!std::isfinite(d) || d <= 0 || d > 10000000 || std::fabs(scaled - rounded) > 1e-6 ||
+        rounded < 1) {
+      // An absolute tolerance in cents: a relative one let 5053.355 through
+      // as 5053.36 (found by conform run's negative_data_rejection).
       errors["amount_major"] = json::array{amount_rule};
     } else {
       cents = static_cast<std::int64_t>(rounded);

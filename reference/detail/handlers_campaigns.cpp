@@ -126,7 +126,7 @@ reply create_campaign(request_ctx& ctx) {
     if (!is_iana_time_zone(timezone)) add("timezone", "must be an IANA time zone name");
   }
   v = b.if_contains("campaign_phone_number_ids");
-  if (v != nullptr && !v->is_null()) {
+  if (v != nullptr) {  // null is no array: refused like any other wrong type
     if (!v->is_array()) {
       add("campaign_phone_number_ids", "must be an array of integers");
     } else {

@@ -82,7 +82,8 @@ reply import_contacts(request_ctx& ctx) {
   // The campaign the contacts join, if named.
   id_t campaign_id = 0;
   if (auto it = files.find("bulk_call_campaign_id"); it != files.end()) {
-    campaign_id = parse_id(trim(it->second.content));
+    // Exactly the id's digits, as the schema's pattern says: " 4001" is refused.
+    campaign_id = parse_id(it->second.content);
     if (campaign_id == 0) return validation_error("bulk_call_campaign_id", "must be a campaign id");
   }
   std::unique_lock lock(ctx.state.data.mutex);

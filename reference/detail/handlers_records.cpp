@@ -51,8 +51,9 @@ void add_error(json::object& errors, std::string_view field, std::string_view me
 /// Reads an optional string field (null = absent); records a type error.
 std::optional<std::string> opt_string_field(const json::object& b, std::string_view field,
                                             json::object& errors) {
+  // Absent is "not given"; null is not a string (the schemas admit no null).
   const auto* v = b.if_contains(field);
-  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (v == nullptr) return std::nullopt;
   if (!v->is_string()) {
     add_error(errors, field, "must be a string");
     return std::nullopt;
@@ -207,7 +208,7 @@ reply update_knowledge_base_source(request_ctx& ctx) {
     }
   }
   std::optional<std::vector<std::string>> urls;
-  if (const auto* v = b.if_contains("selected_urls"); v != nullptr && !v->is_null()) {
+  if (const auto* v = b.if_contains("selected_urls"); v != nullptr) {
     if (!v->is_array()) {
       add_error(errors, "selected_urls", "must be an array of strings");
     } else {
@@ -223,14 +224,14 @@ reply update_knowledge_base_source(request_ctx& ctx) {
   }
   if (urls && urls->size() > 100) add_error(errors, "selected_urls", "must hold at most 100 URIs");
   std::optional<bool> discover;
-  if (const auto* v = b.if_contains("discover_pages"); v != nullptr && !v->is_null()) {
+  if (const auto* v = b.if_contains("discover_pages"); v != nullptr) {
     if (!v->is_bool())
       add_error(errors, "discover_pages", "must be a boolean");
     else
       discover = v->as_bool();
   }
   std::optional<std::int64_t> refresh;
-  if (const auto* v = b.if_contains("refresh_interval_hours"); v != nullptr && !v->is_null()) {
+  if (const auto* v = b.if_contains("refresh_interval_hours"); v != nullptr) {
     std::optional<std::int64_t> n;
     if (v->is_int64())
       n = v->as_int64();

@@ -37,6 +37,46 @@ TEST_F(errors_test, an_odd_id_on_a_documented_path_is_the_resource_404_not_405) 
                         "SESSION_NOT_FOUND");
 }
 
+TEST_F(errors_test, null_for_an_optional_property_is_invalid_not_absent) {
+  // The request schemas admit no null (found by conform run against a
+  // standalone server: "summary": null was taken as "not given").
+  const std::string contact = "/contacts/" + fx("t1", "contact_id") + "/memory";
+  expect_error_envelope(
+      http().send("PATCH", contact, api_key(cred("t1-all")),
+                  R"({"agent_id":")" + fx("t1", "agent_id") + R"(","summary":null})"),
+      422, "VALIDATION_ERROR");
+  expect_error_envelope(http().send("POST", "/bulk_call_campaigns", api_key(cred("t1-all")),
+                                    R"({"name":"n","agent_id":)" + fx("t1", "agent_id") +
+                                        R"(,"timezone":"UTC","campaign_phone_number_ids":null})"),
+                        422, "VALIDATION_ERROR");
+  const std::string source = "/knowledge-bases/" + fx("t1", "knowledge_base_id") + "/sources/" +
+                             fx("t1", "knowledge_base_source_id");
+  for (const char* body : {R"({"title":null})", R"({"discover_pages":null})",
+                           R"({"refresh_interval_hours":null})", R"({"selected_urls":null})"}) {
+    expect_error_envelope(http().send("PATCH", source, api_key(cred("t1-all")), body), 422,
+                          "VALIDATION_ERROR");
+  }
+}
+
+TEST_F(errors_test, amounts_with_a_third_decimal_and_padded_ids_are_refused) {
+  // Both found by conform run's negative_data_rejection.
+  expect_error_envelope(
+      http().send("POST", "/billing/allocate-credits", partner_key(cred("partner-allocate")),
+                  R"({"tenant_id":101,"amount_major":5053.355})"),
+      422, "IDEMPOTENCY_KEY_REQUIRED");
+  auto headers = partner_key(cred("partner-allocate"));
+  headers.emplace_back("Idempotency-Key", "third-decimal");
+  expect_error_envelope(http().send("POST", "/billing/allocate-credits", headers,
+                                    R"({"tenant_id":101,"amount_major":5053.355})"),
+                        422, "VALIDATION_ERROR");
+  httplib::MultipartFormDataItems items = {
+      {"file", "Phone\n+14155550100\n", "c.csv", "text/csv"},
+      {"column_mapping", R"({"Phone":"phone_e164"})", "", "application/json"},
+      {"bulk_call_campaign_id", " " + fx("t1", "bulk_call_campaign_id"), "", "text/plain"}};
+  auto a = http().multipart("/contacts/import", api_key(cred("t1-all")), items);
+  expect_error_envelope(a, 422, "VALIDATION_ERROR");
+}
+
 TEST_F(errors_test, undocumented_methods_are_405_with_allow) {
   struct c {
     const char* method;
