@@ -70,20 +70,6 @@ std::string join(const texts& t, std::string_view sep) {
   return out;
 }
 
-std::string location_name(param_location l) {
-  switch (l) {
-    case param_location::path:
-      return "path";
-    case param_location::query:
-      return "query";
-    case param_location::header:
-      return "header";
-    case param_location::cookie:
-      return "cookie";
-  }
-  return "?";
-}
-
 /// True when wire texts can travel in `where` as one parameter.
 bool travels(param_location where, const texts& t, bool array_param) {
   if (t.empty()) return false;
@@ -260,7 +246,7 @@ class request_builder {
     auto self = std::make_shared<request_builder>(*this);
     for (const auto& e : entries_) {
       const spec::parameter& p = *e.p;
-      const std::string where = location_name(p.in) + " " + p.name;
+      const std::string where = std::string(spec::to_string(p.in)) + " " + p.name;
       const request_mutation m = p.in == param_location::path ? request_mutation::invalid_path_param
                                  : p.in == param_location::header
                                      ? request_mutation::invalid_header_param

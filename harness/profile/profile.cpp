@@ -46,23 +46,13 @@ std::optional<jwt_role> parse_role(std::string_view s) {
   return std::nullopt;
 }
 
+// The profile spells schemes as the description's x-credential does.
 std::string_view scheme_name(credential_kind k) {
-  switch (k) {
-    case credential_kind::jwt:
-      return "jwt";
-    case credential_kind::tenant_key:
-      return "tenant_key";
-    case credential_kind::partner_key:
-      return "partner_key";
-  }
-  return "jwt";
+  return spec::to_string(k);
 }
 
 std::optional<credential_kind> parse_scheme(std::string_view s) {
-  if (s == "jwt") return credential_kind::jwt;
-  if (s == "tenant_key") return credential_kind::tenant_key;
-  if (s == "partner_key") return credential_kind::partner_key;
-  return std::nullopt;
+  return spec::parse_credential_kind(s);
 }
 
 const std::string* tenant::fixture(std::string_view fixture_name) const {
