@@ -86,7 +86,9 @@ void console_writer::run_finished(const runner::run_report& report) {
     if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
     out_ << "  seen " << f.occurrences << " time(s); shrunk in " << f.shrink_steps << " step(s)\n"
          << "  reproduce: conform run --seed " << f.seed << " --include " << f.operation_id
-         << " --checks " << f.check << "\n"
+         << " --checks " << f.check
+         << (report.info.profile_file.empty() ? "" : " --profile " + report.info.profile_file)
+         << "\n"
          << "  curl: " << f.curl << "\n";
   }
   if (!report.failures.empty()) {

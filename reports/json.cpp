@@ -35,18 +35,20 @@ boost::json::object failure_json(const runner::failure& f) {
 
 boost::json::value to_json(const runner::run_report& report) {
   const auto& info = report.info;
-  boost::json::object run{
-      {"tool_version", info.tool_version},
-      {"seed", info.seed},
-      {"spec",
-       {{"file", info.spec_file},
-        {"title", info.spec_title},
-        {"version", info.spec_version},
-        {"hash", info.spec_hash}}},
-      {"target", {{"base_url", info.target}, {"in_process_reference", info.in_process_reference}}},
-      {"examples", info.examples},
-      {"workers", info.workers},
-      {"started_at", info.started_at}};
+  boost::json::object run{{"tool_version", info.tool_version},
+                          {"seed", info.seed},
+                          {"spec",
+                           {{"file", info.spec_file},
+                            {"title", info.spec_title},
+                            {"version", info.spec_version},
+                            {"hash", info.spec_hash}}},
+                          {"target",
+                           {{"base_url", info.target},
+                            {"in_process_reference", info.in_process_reference},
+                            {"profile", info.profile_file}}},
+                          {"examples", info.examples},
+                          {"workers", info.workers},
+                          {"started_at", info.started_at}};
   boost::json::array checks;
   for (const auto& c : info.checks) checks.emplace_back(c);
   run["checks"] = std::move(checks);

@@ -83,6 +83,7 @@ struct run_info {
   std::string spec_hash;
   std::string target;  // base URL
   bool in_process_reference = false;
+  std::string profile_file;  // the --profile given, empty for the in-process reference
   std::uint32_t examples = 0;
   unsigned workers = 0;
   std::vector<std::string> checks;  // enabled checks

@@ -28,6 +28,7 @@ runner::run_report sample_report() {
             "abc123",
             "http://127.0.0.1:8080/api/v1",
             false,
+            "ci-target.yaml",
             5,
             2,
             {"status_code_conformance", "error_code_conformance"},
