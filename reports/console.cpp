@@ -86,7 +86,8 @@ void console_writer::run_finished(const runner::run_report& report) {
     if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
     out_ << "  seen " << f.occurrences << " time(s); shrunk in " << f.shrink_steps << " step(s)\n"
          << "  reproduce: conform run --seed " << f.seed << " --include " << f.operation_id
-         << " --checks " << f.check
+         << " --checks " << f.check << " --examples " << report.info.examples
+         << (report.info.spec_argument.empty() ? "" : " --spec " + report.info.spec_argument)
          << (report.info.profile_file.empty() ? "" : " --profile " + report.info.profile_file)
          << "\n"
          << "  curl: " << f.curl << "\n";
@@ -111,7 +112,11 @@ void console_writer::run_finished(const runner::run_report& report) {
   out_ << "\n"
        << c.checks_passed << " checks passed, " << c.checks_failed << " failed ("
        << report.failures.size() << " distinct), " << c.cells_not_run << " not run\n";
-  out_ << (report.exit_code() == 0 ? "PASSED" : "FAILED") << " (seed " << report.info.seed << ")\n";
+  const int code = report.exit_code();
+  out_ << (code == 0   ? "PASSED"
+           : code == 1 ? "FAILED"
+                       : "NOTHING PROVED (exit 2)")
+       << " (seed " << report.info.seed << ")\n";
   out_.flush();
 }
 

@@ -204,6 +204,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.target = target->base_url.to_string();
   info.in_process_reference = reference_server != nullptr;
   info.profile_file = opts.profile;
+  if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
   info.examples = opts.examples;
   info.workers = opts.workers;
   for (const auto* c : config.checks) info.checks.push_back(c->name);

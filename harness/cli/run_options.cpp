@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -21,7 +22,9 @@ bool parse_seconds(const std::string& text, double& out) {
   try {
     std::size_t used = 0;
     out = std::stod(text, &used);
-    return used == text.size() && std::isfinite(out) && out > 0;
+    // A day at most: beyond that a "timeout" is a typo, and the value must fit
+    // the milliseconds the client counts in.
+    return used == text.size() && std::isfinite(out) && out > 0 && out <= 86400;
   } catch (const std::exception&) {
     return false;
   }
@@ -131,7 +134,11 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       opts.faults.push_back(v);
     } else if (name == "--checks") {
       if (!take(v)) return std::nullopt;
-      for (auto& c : split_list(v)) opts.checks.push_back(c);
+      for (auto& c : split_list(v)) {
+        if (std::find(opts.checks.begin(), opts.checks.end(), c) == opts.checks.end()) {
+          opts.checks.push_back(c);
+        }
+      }
       if (opts.checks.empty()) {
         error = "--checks needs at least one check name";
         return std::nullopt;
@@ -171,7 +178,7 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--timeout") {
       if (!take(v)) return std::nullopt;
       if (!parse_seconds(v, opts.timeout_seconds)) {
-        error = "--timeout takes a positive number of seconds, not '" + v + "'";
+        error = "--timeout takes a number of seconds above 0 and at most 86400, not '" + v + "'";
         return std::nullopt;
       }
     } else if (name == "--rate-limit") {

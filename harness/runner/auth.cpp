@@ -66,14 +66,61 @@ bool is_sufficient(const spec::operation& op, const spec::security_scheme& schem
   return op.tenant.from == spec::tenant_context::source::none || !c.tenants.empty();
 }
 
+std::vector<std::string> fixtures_needed(const spec::operation& op) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& name) {
+    if (name != "tenant_id" && std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+    }
+  };
+  for (const auto& p : op.parameters) {
+    if (p.resource) add(p.resource->fixture);
+  }
+  // x-fixture anywhere in the request bodies (properties, items, compositions).
+  std::vector<const schema::schema*> todo, seen;
+  if (op.body) {
+    for (const auto& m : op.body->content) {
+      if (m.schema) todo.push_back(m.schema);
+    }
+  }
+  while (!todo.empty()) {
+    const schema::schema* s = todo.back();
+    todo.pop_back();
+    if (!s || std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+    seen.push_back(s);
+    if (s->fixture) add(*s->fixture);
+    if (s->ref) todo.push_back(s->ref);
+    for (const auto& [name, child] : s->properties) todo.push_back(child);
+    todo.push_back(s->items);
+    todo.push_back(s->additional_properties);
+    for (const auto* group : {&s->all_of, &s->any_of, &s->one_of}) {
+      todo.insert(todo.end(), group->begin(), group->end());
+    }
+  }
+  return out;
+}
+
 std::vector<auth_choice> auth_models_for(const spec::api_spec& spec, const spec::operation& op,
                                          const target_view& target) {
   (void)spec;
   std::vector<auth_choice> out;
+  const std::vector<std::string> fixtures = fixtures_needed(op);
+  auto has_fixtures = [&](const tenant_view* t) {
+    return std::all_of(fixtures.begin(), fixtures.end(),
+                       [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });
+  };
   if (!op.needs_credentials()) {
     auth_choice none;
     none.model.name = "none";
-    if (!target.tenants.empty()) none.tenant = &target.tenants.front();
+    for (const auto& t : target.tenants) {
+      if (has_fixtures(&t)) {
+        none.tenant = &t;
+        break;
+      }
+    }
+    if (!none.tenant && !fixtures.empty()) {
+      none.not_run_why = "no tenant of the profile has the fixtures " + join(fixtures);
+    }
     out.push_back(std::move(none));
     return out;
   }
@@ -81,23 +128,39 @@ std::vector<auth_choice> auth_models_for(const spec::api_spec& spec, const spec:
     auth_choice choice;
     choice.model.name = std::string(spec::to_string(scheme->credential));
     choice.model.scheme = scheme;
+    // The first sufficient credential whose tenant has every fixture the
+    // operation names (valid requests need real ids), preferring, where a
+    // role matters, one whose role is stated.
+    const bool role_matters =
+        op.access == spec::access_kind::write && !scheme->read_only_roles.empty();
+    const credential_view* best = nullptr;
+    const credential_view* sufficient_without_fixtures = nullptr;
     for (const auto& c : target.credentials) {
       if (!is_sufficient(op, *scheme, c)) continue;
-      choice.credential = &c;
-      choice.model.credential_name = c.name;
-      if (!c.tenants.empty()) {
-        choice.tenant = c.tenants.front();
+      const tenant_view* home = c.tenants.empty() ? nullptr : c.tenants.front();
+      if (!fixtures.empty() && !has_fixtures(home)) {
+        if (!sufficient_without_fixtures) sufficient_without_fixtures = &c;
+        continue;
+      }
+      if (!best || (role_matters && best->role.empty() && !c.role.empty())) best = &c;
+      if (!role_matters || !c.role.empty()) break;
+    }
+    if (best) {
+      choice.credential = best;
+      choice.model.credential_name = best->name;
+      if (!best->tenants.empty()) {
+        choice.tenant = best->tenants.front();
         choice.model.tenant_id = choice.tenant->id;
       }
-      break;
-    }
-    if (!choice.credential) {
+    } else if (sufficient_without_fixtures) {
+      choice.not_run_why = "the tenant of every sufficient " + choice.model.name +
+                           " credential lacks a fixture the operation needs (" + join(fixtures) +
+                           ")";
+    } else {
       auto needed = op.scopes_for(*scheme).value_or(std::vector<std::string>{});
       std::string why = "the profile has no usable " + choice.model.name + " credential";
       if (!needed.empty()) why += " with scope " + join(needed);
-      if (op.access == spec::access_kind::write && !scheme->read_only_roles.empty()) {
-        why += " and a role that may write";
-      }
+      if (role_matters) why += " and a role that may write";
       if (op.tenant.from != spec::tenant_context::source::none) why += " and a tenant";
       why += " (not expired, of this environment, not rate-limited)";
       choice.not_run_why = std::move(why);

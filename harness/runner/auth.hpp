@@ -61,6 +61,10 @@ struct auth_choice {
   std::optional<std::string> not_run_why;
 };
 
+/// The profile fixtures `op` names: its path parameters' x-resource and the
+/// x-fixture properties of its bodies ("tenant_id", the tenant's own id, aside).
+std::vector<std::string> fixtures_needed(const spec::operation& op);
+
 /// The auth models of `op`: "none" for an operation without security, else
 /// one per accepted scheme with the first sufficient credential of the profile.
 std::vector<auth_choice> auth_models_for(const spec::api_spec& spec, const spec::operation& op,

@@ -10,7 +10,10 @@ namespace conform::runner {
 
 int run_report::exit_code() const {
   if (aborted) return 2;
-  return failures.empty() ? 0 : 1;
+  if (!failures.empty()) return 1;
+  // A run that judged nothing proved nothing: the profile (or the filters)
+  // left no check anything to do. That is a configuration error, not a pass.
+  return counts.checks_passed == 0 ? 2 : 0;
 }
 
 void multi_listener::run_started(const run_info& info, std::uint64_t planned) {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "generators/request.hpp"
@@ -34,6 +35,14 @@ struct cell {
 
 constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
+/// Everything one exchange produced that checks and reports need.
+struct sent {
+  http::request request;
+  http::result result;
+  std::optional<boost::json::value> json;
+  std::string json_error;
+};
+
 /// A violation seen during the main phase, before shrinking.
 struct candidate {
   std::size_t item = 0;  // cell * examples + example: the lowest wins, for determinism
@@ -44,10 +53,11 @@ struct candidate {
   rc::Shrinkable<generators::generated_request> value;
   check_verdict verdict;
   std::uint64_t occurrences = 1;
+  std::shared_ptr<const sent> original;  // the exchange that showed it first
 };
 
 struct failure_key {
-  std::string operation_id, check, cause;
+  std::string operation_id, auth_model, check, cause;
   auto operator<=>(const failure_key&) const = default;
 };
 
@@ -66,18 +76,19 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   return x ^ (x >> 31);
 }
 
+/// At most `max` bytes of `text`, cut at a UTF-8 character boundary, with
+/// "..." when cut.
+std::string utf8_prefix(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
+  return text.substr(0, end) + "...";
+}
+
 int size_for(std::uint32_t example, std::uint32_t examples) {
   if (examples <= 1) return 0;
   return static_cast<int>(static_cast<std::uint64_t>(example) * 100 / (examples - 1));
 }
-
-/// Everything one exchange produced that checks and reports need.
-struct sent {
-  http::request request;
-  http::result result;
-  std::optional<boost::json::value> json;
-  std::string json_error;
-};
 
 class engine {
  public:
@@ -96,13 +107,14 @@ class engine {
   void plan();
   void main_phase();
   void worker_main(unsigned worker);
-  sent send(unsigned worker, const cell& c, const generators::generated_request& g,
-            std::uint64_t seed, unsigned attempt);
+  sent send(unsigned worker, const cell& c, const generators::generated_request& g);
   check_verdict evaluate(const cell& c, const check& k, const generators::generated_request& g,
                          const sent& s) const;
   void shrink_phase();
   failure shrink(unsigned worker, candidate& cand);
   void add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d);
+  /// `text` with every credential value replaced by its ${ENV} reference.
+  std::string redact(std::string text) const;
 
   const spec::api_spec& spec_;
   const target_view& target_;
@@ -121,10 +133,27 @@ class engine {
   std::uint64_t planned_ = 0;
   std::atomic<std::uint64_t> done_{0};
   std::atomic<std::uint64_t> requests_{0}, transport_errors_{0}, retries_429_{0};
+  const std::uint64_t run_nonce_ =
+      (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  std::atomic<std::uint64_t> sends_{0};
 
   std::mutex mutex_;  // guards candidates_, report_.timings, events_
   std::map<failure_key, candidate> candidates_;
 };
+
+std::string engine::redact(std::string text) const {
+  // A server that echoes a credential (in an error message, a dumped
+  // header) must not put it into a report.
+  for (const auto& c : target_.credentials) {
+    if (c.value.empty()) continue;
+    const std::string reference = "${" + c.env_reference + "}";
+    for (auto at = text.find(c.value); at != std::string::npos;
+         at = text.find(c.value, at + reference.size())) {
+      text.replace(at, c.value.size(), reference);
+    }
+  }
+  return text;
+}
 
 void engine::add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d) {
   std::lock_guard lock(mutex_);
@@ -197,10 +226,16 @@ void engine::plan() {
   planned_ = cells_.size() * static_cast<std::uint64_t>(config_.examples);
 }
 
-sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g,
-                  std::uint64_t seed, unsigned attempt) {
+sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g) {
   sent s;
-  s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, seed, attempt);
+  // Every send gets a key of its own: a run-wide random nonce (so a rerun
+  // with the same seed against a target that keeps state is not answered
+  // with the first run's replays) and a counter.
+  char key[64];
+  std::snprintf(key, sizeof key, "conform-%016llx-%llu",
+                static_cast<unsigned long long>(run_nonce_),
+                static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
+  s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request);
   add_time(&run_timings::transport, clock::now() - t0);
@@ -277,7 +312,7 @@ void engine::worker_main(unsigned worker) {
       }
     } else {
       const auto& g = *generated;
-      sent s = send(worker, c, g, seed, 0);
+      sent s = send(worker, c, g);
       const auto k0 = clock::now();
       for (std::size_t k = 0; k < config_.checks.size(); ++k) {
         const check& chk = *config_.checks[k];
@@ -294,17 +329,24 @@ void engine::worker_main(unsigned worker) {
         } else if (v.what == check_verdict::kind::violation) {
           failed_[tally].fetch_add(1, std::memory_order_relaxed);
           std::lock_guard lock(mutex_);
-          failure_key key{c.op->operation_id, chk.name, v.cause};
+          failure_key key{c.op->operation_id, c.auth->model.label(), chk.name, v.cause};
           auto it = candidates_.find(key);
           if (it == candidates_.end()) {
-            candidates_.emplace(
-                key, candidate{item, cell_index, example, k, seed, *value, std::move(v), 1});
+            candidates_.emplace(key, candidate{item, cell_index, example, k, seed, *value,
+                                               std::move(v), 1, std::make_shared<const sent>(s)});
           } else {
             ++it->second.occurrences;
             if (item < it->second.item) {
               auto occurrences = it->second.occurrences;
-              it->second =
-                  candidate{item, cell_index, example, k, seed, *value, std::move(v), occurrences};
+              it->second = candidate{item,
+                                     cell_index,
+                                     example,
+                                     k,
+                                     seed,
+                                     *value,
+                                     std::move(v),
+                                     occurrences,
+                                     std::make_shared<const sent>(s)};
             }
           }
         }
@@ -330,9 +372,9 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   const check& chk = *config_.checks[cand.check_index];
   rc::Shrinkable<generators::generated_request> current = cand.value;
   check_verdict verdict = cand.verdict;
-  unsigned steps = 0, budget = config_.max_shrinks, attempt = 1;
+  unsigned steps = 0, budget = config_.max_shrinks;
   generators::generated_request current_value = current.value();
-  sent last = send(worker, c, current_value, cand.seed, attempt++);
+  sent last = send(worker, c, current_value);
   // The first re-send confirms the failure is still there; if it is not
   // (the target's state moved on), the failure is reported unshrunk.
   bool reproduced = evaluate(c, chk, current_value, last).cause == verdict.cause;
@@ -351,7 +393,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
         } catch (const std::exception&) {
           continue;  // a shrink the generator cannot realise is no candidate
         }
-        sent s = send(worker, c, child_value, cand.seed, attempt++);
+        sent s = send(worker, c, child_value);
         check_verdict v = evaluate(c, chk, child_value, s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
           current = std::move(*child);
@@ -365,6 +407,14 @@ failure engine::shrink(unsigned worker, candidate& cand) {
       }
     }
   }
+  if (!reproduced) {
+    // Report what was seen first, and say that a re-send did not show it.
+    verdict.seen += " (not reproduced by a re-send, which got " +
+                    (last.result.ok() ? "status " + std::to_string(last.result.value().status)
+                                      : std::string("no response")) +
+                    ")";
+    last = *cand.original;
+  }
   failure f;
   f.check = chk.name;
   f.operation_id = c.op->operation_id;
@@ -372,7 +422,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   f.auth_model = c.auth->model.label();
   f.mode = c.mode == request_mode::valid ? "valid" : "invalid: " + current_value.mode.description;
   f.expected = verdict.expected;
-  f.seen = verdict.seen;
+  f.seen = redact(verdict.seen);
   f.cause = verdict.cause;
   f.seed = config_.seed;
   f.example = cand.example;
@@ -380,7 +430,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   if (last.result.ok()) {
     f.status = last.result.value().status;
     const auto& body = last.result.value().body;
-    f.response_excerpt = body.substr(0, 300) + (body.size() > 300 ? "..." : "");
+    f.response_excerpt = redact(utf8_prefix(body, 300));
   }
   f.shrink_steps = steps;
   f.occurrences = cand.occurrences;

@@ -83,7 +83,8 @@ struct run_info {
   std::string spec_hash;
   std::string target;  // base URL
   bool in_process_reference = false;
-  std::string profile_file;  // the --profile given, empty for the in-process reference
+  std::string profile_file;   // the --profile given, empty for the in-process reference
+  std::string spec_argument;  // the --spec given, empty for the default
   std::uint32_t examples = 0;
   unsigned workers = 0;
   std::vector<std::string> checks;  // enabled checks
@@ -119,7 +120,8 @@ struct run_report {
   /// A harness problem that stopped the run early (target unreachable, ...).
   std::optional<std::string> aborted;
 
-  /// 0 when every check that ran passed, 1 when any failed, 2 when aborted.
+  /// 0 when every check that ran passed, 1 when any failed, 2 when aborted
+  /// or when no check judged anything (nothing was proved).
   int exit_code() const;
 };
 

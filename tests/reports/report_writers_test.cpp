@@ -29,6 +29,7 @@ runner::run_report sample_report() {
             "http://127.0.0.1:8080/api/v1",
             false,
             "ci-target.yaml",
+            "",
             5,
             2,
             {"status_code_conformance", "error_code_conformance"},
@@ -126,6 +127,8 @@ TEST(reports, console_progress_bar_only_when_interactive) {
 
 TEST(reports, exit_codes) {
   runner::run_report r;
+  EXPECT_EQ(r.exit_code(), 2) << "a run that judged nothing proved nothing";
+  r.counts.checks_passed = 1;
   EXPECT_EQ(r.exit_code(), 0);
   r.failures.emplace_back();
   EXPECT_EQ(r.exit_code(), 1);

@@ -25,6 +25,7 @@ enum class fault {
   accepts_invalid,      // 201 for any POST body
   rejects_valid,        // 422 VALIDATION_ERROR for every POST
   unauthorized_always,  // 401 on everything
+  echoes_key,           // 500 whose body repeats the API key it was sent
 };
 
 inline constexpr const char* mini_key = "tk_test_mini_secret_value";
@@ -55,6 +56,11 @@ class mini_server {
       if (!authorised(req, res)) return;
       if (fault_ == fault::server_error)
         return reply(res, 500, R"({"error":"boom","error_code":"INTERNAL_ERROR"})");
+      if (fault_ == fault::echoes_key) {
+        return reply(res, 500,
+                     R"({"error":"bad key )" + req.get_header_value("X-Api-Key") +
+                         R"(","error_code":"INTERNAL_ERROR"})");
+      }
       if (fault_ == fault::rejects_valid)
         return reply(res, 422, R"({"error":"no","error_code":"VALIDATION_ERROR"})");
       if (fault_ != fault::accepts_invalid && !valid_body(req)) {
@@ -75,10 +81,11 @@ class mini_server {
     thread_.join();
   }
   int port() const { return port_; }
-  std::string profile_yaml() const {
+  std::string profile_yaml(bool with_fixture = true) const {
     return "base_url: http://127.0.0.1:" + std::to_string(port_) +
-           "/api/v1\nenvironment: sandbox\ntenants:\n  t1:\n    id: \"1\"\n    fixtures: { "
-           "item_id: \"7\" }\n"
+           "/api/v1\nenvironment: sandbox\ntenants:\n  t1:\n    id: \"1\"\n    fixtures: { " +
+           std::string(with_fixture ? "item_id" : "other_id") +
+           ": \"7\" }\n"
            "credentials:\n  - name: all\n    scheme: tenant_key\n    value: " +
            mini_key + "\n    tenant: t1\n    scopes: [items:read, items:write]\n";
   }

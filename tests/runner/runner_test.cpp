@@ -22,12 +22,12 @@ struct run_result {
 };
 
 runner::run_report run_against(fault f, std::uint64_t seed = 7, unsigned workers = 2,
-                               std::uint32_t examples = 12) {
+                               std::uint32_t examples = 12, bool with_fixture = true) {
   auto loaded = spec::load(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
   EXPECT_TRUE(loaded.ok());
   for (const auto& d : loaded.diagnostics) ADD_FAILURE() << spec::to_string(d);
   test_support::mini_server server(f);
-  auto p = profile::parse_profile(server.profile_yaml(), "mini profile");
+  auto p = profile::parse_profile(server.profile_yaml(with_fixture), "mini profile");
   EXPECT_TRUE(p.ok());
   const auto view = runner::make_target_view(*p.value);
   static const auto registry = suites::builtin_checks();
@@ -111,7 +111,7 @@ TEST(runner, a_failure_is_reported_once_per_cause_and_shrunk) {
   EXPECT_NE(it->curl.find("--data-binary"), std::string::npos);
 }
 
-TEST(runner, an_unreachable_target_is_a_transport_failure_not_a_crash) {
+TEST(runner, a_profile_without_credentials_runs_nothing_and_says_why) {
   auto loaded = spec::load(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
   ASSERT_TRUE(loaded.ok());
   int port = 0;
@@ -133,8 +133,9 @@ TEST(runner, an_unreachable_target_is_a_transport_failure_not_a_crash) {
   http::client client(p.value->base_url, {});
   runner::listener quiet;
   auto r = runner::run(*loaded.spec, view, config, client, quiet);
-  // No credential in the profile: every cell says why it did not run.
-  EXPECT_EQ(r.exit_code(), 0);
+  // No credential in the profile: every cell says why it did not run, and a
+  // run that judged nothing is not a pass.
+  EXPECT_EQ(r.exit_code(), 2);
   EXPECT_EQ(r.counts.requests, 0u);
   ASSERT_FALSE(r.not_runs.empty());
   EXPECT_NE(r.not_runs.front().why.find("no usable tenant_key credential"), std::string::npos);
@@ -156,6 +157,37 @@ TEST(runner, the_same_seed_sends_the_same_requests_whatever_the_workers) {
     EXPECT_EQ(one.failures[i].occurrences, four.failures[i].occurrences);
   }
   EXPECT_EQ(one.counts.requests, four.counts.requests);
+}
+
+TEST(runner, a_key_the_server_echoes_never_reaches_the_report) {
+  auto r = run_against(fault::echoes_key);
+  ASSERT_FALSE(r.failures.empty());
+  for (const auto& f : r.failures) {
+    for (const std::string* text : {&f.seen, &f.response_excerpt, &f.curl, &f.expected}) {
+      EXPECT_EQ(text->find(test_support::mini_key), std::string::npos) << *text;
+    }
+  }
+  const auto with_excerpt = std::find_if(r.failures.begin(), r.failures.end(), [](const auto& f) {
+    return f.response_excerpt.find("${CONFORM_SECRET_ALL}") != std::string::npos;
+  });
+  EXPECT_NE(with_excerpt, r.failures.end()) << "the echoed key shows as its variable";
+}
+
+TEST(runner, an_operation_whose_fixture_is_missing_is_not_run_rather_than_sent_random_ids) {
+  auto r = run_against(fault::none, 7, 2, 4, /*with_fixture=*/false);
+  bool said = false;
+  for (const auto& n : r.not_runs) {
+    if (n.operation_id == "getItem") {
+      said = true;
+      EXPECT_NE(n.why.find("item_id"), std::string::npos) << n.why;
+    }
+  }
+  EXPECT_TRUE(said);
+  for (const auto& t : r.tallies) {
+    if (t.operation_id == "getItem") {
+      EXPECT_TRUE(t.not_run_why) << t.check;
+    }
+  }
 }
 
 TEST(runner, example_seeds_depend_on_every_part_of_the_identity) {

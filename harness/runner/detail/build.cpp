@@ -1,7 +1,5 @@
 #include "harness/runner/detail/build.hpp"
 
-#include <cstdio>
-
 namespace conform::runner::detail {
 namespace {
 
@@ -64,7 +62,7 @@ made_generator make_generator(const spec::api_spec& spec, const spec::operation&
 
 http::request to_http_request(const spec::api_spec& spec, const spec::operation& op,
                               const auth_choice& auth, const generators::generated_request& g,
-                              std::uint64_t seed, unsigned attempt) {
+                              std::string_view idempotency_key) {
   http::request req;
   req.method = http::to_verb(g.method);
   req.target = g.target();
@@ -77,12 +75,7 @@ http::request to_http_request(const spec::api_spec& spec, const spec::operation&
       auth.credential->kind != spec::credential_kind::tenant_key) {
     req.add_header(op.tenant.name, auth.tenant->id);
   }
-  if (op.idempotent) {
-    char key[48];
-    std::snprintf(key, sizeof key, "conform-%016llx-%u", static_cast<unsigned long long>(seed),
-                  attempt);
-    req.add_header(op.idempotent->header, key);
-  }
+  if (op.idempotent) req.add_header(op.idempotent->header, std::string(idempotency_key));
   if (auth.credential && auth.model.scheme) {
     apply_credential(req, *auth.model.scheme, *auth.credential);
   }

@@ -22,11 +22,11 @@ struct made_generator {
 made_generator make_generator(const spec::api_spec& spec, const spec::operation& op,
                               const auth_choice& auth, request_mode mode);
 
-/// The request to send: the generated parts plus the runner's headers. The
-/// idempotency key is derived from (seed, attempt), so a re-send during
-/// shrinking never reuses the key of a different request.
+/// The request to send: the generated parts plus the runner's headers.
+/// `idempotency_key` must be unique per send (a replay or a reuse would
+/// answer for an earlier request, not this one).
 http::request to_http_request(const spec::api_spec& spec, const spec::operation& op,
                               const auth_choice& auth, const generators::generated_request& g,
-                              std::uint64_t seed, unsigned attempt);
+                              std::string_view idempotency_key);
 
 }  // namespace conform::runner::detail
