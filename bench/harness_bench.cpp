@@ -64,7 +64,7 @@ void bm_generate(benchmark::State& state, const char* operation_id, runner::requ
   for (auto _ : state) {
     auto shrinkable = (*made.gen)(rc::Random(seed++), 50);
     auto req = shrinkable.value();
-    auto wire = runner::detail::to_http_request(f.api, op, choices.front(), req, seed, 0);
+    auto wire = runner::detail::to_http_request(f.api, op, choices.front(), req, "bench-key");
     benchmark::DoNotOptimize(wire);
   }
   state.SetItemsProcessed(state.iterations());
