@@ -503,13 +503,13 @@ rc::Gen<boost::json::value> any_value(int depth) {
 std::vector<std::string> unsupported_patterns(const schema::schema& s) {
   std::vector<std::string> out;
   std::set<const schema::schema*> seen;
-  std::vector<const schema::schema*> todo{&s};
-  while (!todo.empty()) {
-    const schema::schema* n = todo.back();
-    todo.pop_back();
+  std::vector<const schema::schema*> pending{&s};
+  while (!pending.empty()) {
+    const schema::schema* n = pending.back();
+    pending.pop_back();
     if (n == nullptr || !seen.insert(n).second) continue;
     if (n->ref != nullptr) {
-      todo.push_back(n->ref);
+      pending.push_back(n->ref);
       continue;
     }
     if (n->pattern && !n->format) {
@@ -518,13 +518,13 @@ std::vector<std::string> unsupported_patterns(const schema::schema& s) {
         out.push_back(n->location + ": " + *n->pattern + ": " + why->why);
       }
     }
-    todo.push_back(n->items);
-    todo.push_back(n->additional_properties);
-    todo.push_back(n->not_schema);
-    for (const auto& p : n->properties) todo.push_back(p.second);
-    for (const auto* b : n->all_of) todo.push_back(b);
-    for (const auto* b : n->any_of) todo.push_back(b);
-    for (const auto* b : n->one_of) todo.push_back(b);
+    pending.push_back(n->items);
+    pending.push_back(n->additional_properties);
+    pending.push_back(n->not_schema);
+    for (const auto& p : n->properties) pending.push_back(p.second);
+    for (const auto* b : n->all_of) pending.push_back(b);
+    for (const auto* b : n->any_of) pending.push_back(b);
+    for (const auto* b : n->one_of) pending.push_back(b);
   }
   return out;
 }

@@ -38,7 +38,7 @@ bool is_idempotent(verb v);
 bool iequals(std::string_view a, std::string_view b);
 
 /// One request to send. `target` is the path and query relative to the base
-/// URL's path, already percent-encoded ("/follow-ups/5001?reason=x").
+/// URL's path, already percent-encoded ("/items/7?verbose=1").
 /// Host and Content-Length are added by the connection (a Host header given
 /// here wins; Content-Length and Transfer-Encoding given here are ignored).
 struct request {

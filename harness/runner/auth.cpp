@@ -77,24 +77,24 @@ std::vector<std::string> fixtures_needed(const spec::operation& op) {
     if (p.resource) add(p.resource->fixture);
   }
   // x-fixture anywhere in the request bodies (properties, items, compositions).
-  std::vector<const schema::schema*> todo, seen;
+  std::vector<const schema::schema*> pending, seen;
   if (op.body) {
     for (const auto& m : op.body->content) {
-      if (m.schema) todo.push_back(m.schema);
+      if (m.schema) pending.push_back(m.schema);
     }
   }
-  while (!todo.empty()) {
-    const schema::schema* s = todo.back();
-    todo.pop_back();
+  while (!pending.empty()) {
+    const schema::schema* s = pending.back();
+    pending.pop_back();
     if (!s || std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
     seen.push_back(s);
     if (s->fixture) add(*s->fixture);
-    if (s->ref) todo.push_back(s->ref);
-    for (const auto& [name, child] : s->properties) todo.push_back(child);
-    todo.push_back(s->items);
-    todo.push_back(s->additional_properties);
+    if (s->ref) pending.push_back(s->ref);
+    for (const auto& [name, child] : s->properties) pending.push_back(child);
+    pending.push_back(s->items);
+    pending.push_back(s->additional_properties);
     for (const auto* group : {&s->all_of, &s->any_of, &s->one_of}) {
-      todo.insert(todo.end(), group->begin(), group->end());
+      pending.insert(pending.end(), group->begin(), group->end());
     }
   }
   return out;

@@ -214,7 +214,7 @@ enum class access_kind : std::uint8_t { read, write };
 struct operation {
   std::string operation_id;
   http_method method = http_method::get;
-  std::string path;  // template relative to the server URL: "/follow-ups/{id}"
+  std::string path;  // template relative to the server URL: "/items/{id}"
   std::vector<std::string> tags;
   std::string summary;
   std::vector<parameter> parameters;  // path-level ones merged in

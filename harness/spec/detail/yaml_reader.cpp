@@ -1,5 +1,7 @@
 #include "harness/spec/detail/yaml_reader.hpp"
 
+#include "harness/schema/validator.hpp"
+
 #include <openssl/evp.h>
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -324,17 +326,7 @@ std::string doc_cache::hash() const {
 }
 
 std::string escape_pointer(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return schema::escape_pointer_token(token);
 }
 
 namespace {
