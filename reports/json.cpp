@@ -4,7 +4,6 @@
 
 #include <chrono>
 
-#include "reports/detail_text.hpp"
 
 namespace conform::reports {
 namespace {
@@ -102,8 +101,8 @@ boost::json::value to_json(const runner::run_report& report) {
   return out;
 }
 
-void json_writer::run_finished(const runner::run_report& report) {
-  detail::write_file(path_, boost::json::serialize(to_json(report)) + "\n", error_);
+std::string render_json(const runner::run_report& report) {
+  return boost::json::serialize(to_json(report)) + "\n";
 }
 
 }  // namespace conform::reports

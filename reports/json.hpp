@@ -8,23 +8,20 @@
 #include <string>
 
 #include "harness/runner/listener.hpp"
+#include "reports/file_writer.hpp"
 
 namespace conform::reports {
 
 /// The report as a JSON value (format version 1).
 boost::json::value to_json(const runner::run_report& report);
 
-/// Writes the JSON report to `path` when the run finishes.
-class json_writer final : public runner::listener {
- public:
-  explicit json_writer(std::string path) : path_(std::move(path)) {}
-  void run_finished(const runner::run_report& report) override;
-  /// Empty, or why the file could not be written.
-  const std::string& error() const { return error_; }
+/// The report as JSON text, one line with a trailing newline.
+std::string render_json(const runner::run_report& report);
 
- private:
-  std::string path_;
-  std::string error_;
+/// Writes the JSON report to `path` when the run finishes.
+class json_writer final : public file_writer {
+ public:
+  explicit json_writer(std::string path) : file_writer(std::move(path), render_json) {}
 };
 
 }  // namespace conform::reports

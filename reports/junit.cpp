@@ -100,10 +100,10 @@ void write_junit(const runner::run_report& report, std::ostream& out) {
   out << "</testsuites>\n";
 }
 
-void junit_writer::run_finished(const runner::run_report& report) {
+std::string render_junit(const runner::run_report& report) {
   std::ostringstream text;
   write_junit(report, text);
-  detail::write_file(path_, text.str(), error_);
+  return text.str();
 }
 
 }  // namespace conform::reports

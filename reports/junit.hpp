@@ -7,23 +7,20 @@
 #include <string>
 
 #include "harness/runner/listener.hpp"
+#include "reports/file_writer.hpp"
 
 namespace conform::reports {
 
 /// Renders `report` as JUnit XML.
 void write_junit(const runner::run_report& report, std::ostream& out);
 
-/// Writes the JUnit report to `path` when the run finishes.
-class junit_writer final : public runner::listener {
- public:
-  explicit junit_writer(std::string path) : path_(std::move(path)) {}
-  void run_finished(const runner::run_report& report) override;
-  /// Empty, or why the file could not be written.
-  const std::string& error() const { return error_; }
+/// The report as JUnit XML text.
+std::string render_junit(const runner::run_report& report);
 
- private:
-  std::string path_;
-  std::string error_;
+/// Writes the JUnit report to `path` when the run finishes.
+class junit_writer final : public file_writer {
+ public:
+  explicit junit_writer(std::string path) : file_writer(std::move(path), render_junit) {}
 };
 
 }  // namespace conform::reports

@@ -438,19 +438,19 @@ failure engine::shrink(unsigned worker, candidate& cand) {
 }
 
 void engine::shrink_phase() {
-  std::vector<candidate*> todo;
-  for (auto& [key, cand] : candidates_) todo.push_back(&cand);
-  std::sort(todo.begin(), todo.end(), [](const candidate* a, const candidate* b) {
+  std::vector<candidate*> pending;
+  for (auto& [key, cand] : candidates_) pending.push_back(&cand);
+  std::sort(pending.begin(), pending.end(), [](const candidate* a, const candidate* b) {
     return std::tie(a->item, a->check_index) < std::tie(b->item, b->check_index);
   });
-  std::vector<failure> found(todo.size());
+  std::vector<failure> found(pending.size());
   std::atomic<std::size_t> next{0};
-  const unsigned workers = std::max(1u, std::min<unsigned>(client_.workers(), todo.size()));
+  const unsigned workers = std::max(1u, std::min<unsigned>(client_.workers(), pending.size()));
   std::vector<std::thread> threads;
   for (unsigned w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
-      for (std::size_t i; (i = next.fetch_add(1)) < todo.size();) {
-        found[i] = shrink(w, *todo[i]);
+      for (std::size_t i; (i = next.fetch_add(1)) < pending.size();) {
+        found[i] = shrink(w, *pending[i]);
         std::lock_guard lock(mutex_);
         events_.failure_found(found[i]);
       }
