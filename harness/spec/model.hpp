@@ -233,6 +233,9 @@ struct operation {
   std::optional<pagination> paging;          // x-pagination
   std::optional<idempotency> idempotent;     // x-idempotency
   std::optional<transition_ref> transition;  // x-transition
+  /// x-repeatable: the same request sent again gets the same answer (status
+  /// and body, the request id aside): a delivery a caller may repeat.
+  bool repeatable = false;
   std::string family;                        // x-family, the permission matrix's route family
   std::vector<std::string> assumptions;      // x-assumption texts
   source_pos pos;

@@ -318,6 +318,8 @@ void parse_operation(parse_context& ctx, const std::string& path, http_method me
   if (pg.IsDefined()) op.paging = parse_pagination(r, doc, pg);
   YAML::Node idem = reader::child(n, "x-idempotency");
   if (idem.IsDefined()) op.idempotent = parse_idempotency(r, doc, idem);
+  YAML::Node rep = reader::child(n, "x-repeatable");
+  if (rep.IsDefined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
   YAML::Node tr = reader::child(n, "x-transition");
   if (tr.IsDefined()) op.transition = parse_transition(r, doc, tr);
   ctx.spec.operations.push_back(std::move(op));
