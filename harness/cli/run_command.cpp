@@ -1,6 +1,7 @@
 // `conform run`: load the description and the target, plan, run, report.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -80,9 +81,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return 0;
   }
   const runner::check_registry registry = suites::builtin_checks();
+  const runner::scenario_registry scenarios = suites::builtin_scenarios();
   if (opts.list_checks) {
     for (const auto& c : registry.all()) {
       out << c.name << "\n    " << c.description << " (" << c.rule << ")\n";
+    }
+    for (const auto& s : scenarios.all()) {
+      for (const auto& c : s.checks) {
+        out << c.name << "\n    " << c.description << " (" << c.rule << ")\n";
+      }
     }
     return 0;
   }
@@ -109,16 +116,27 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
     return 2;
   }
+  auto enable_scenario_check = [&config](const runner::scenario* s, const std::string& name) {
+    if (std::find(config.scenarios.begin(), config.scenarios.end(), s) == config.scenarios.end()) {
+      config.scenarios.push_back(s);
+    }
+    config.scenario_checks.push_back(name);
+  };
   if (opts.checks.empty()) {
     for (const auto& c : registry.all()) config.checks.push_back(&c);
+    for (const auto& s : scenarios.all()) {
+      for (const auto& c : s.checks) enable_scenario_check(&s, c.name);
+    }
   } else {
     for (const auto& name : opts.checks) {
-      const auto* c = registry.find(name);
-      if (!c) {
+      if (const auto* c = registry.find(name)) {
+        config.checks.push_back(c);
+      } else if (const auto* s = scenarios.find_check(name)) {
+        enable_scenario_check(s, name);
+      } else {
         err << "conform run: --checks: unknown check '" << name << "' (see --list-checks)\n";
         return 2;
       }
-      config.checks.push_back(c);
     }
   }
 
@@ -208,6 +226,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.examples = opts.examples;
   info.workers = opts.workers;
   for (const auto* c : config.checks) info.checks.push_back(c->name);
+  for (const auto& name : config.scenario_checks) info.checks.push_back(name);
   info.started_at = utc_now();
 
   const runner::run_report report = runner::run(api, view, config, client, listeners);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -105,6 +106,7 @@ class engine {
 
  private:
   void plan();
+  void scenario_phase();
   void main_phase();
   void worker_main(unsigned worker);
   sent send(unsigned worker, const cell& c, const generators::generated_request& g);
@@ -136,6 +138,9 @@ class engine {
   const std::uint64_t run_nonce_ =
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   std::atomic<std::uint64_t> sends_{0};
+
+  scenario_results scenario_results_;
+  std::uint64_t scenario_requests_ = 0, scenario_retries_429_ = 0;
 
   std::mutex mutex_;  // guards candidates_, report_.timings, events_
   std::map<failure_key, candidate> candidates_;
@@ -270,6 +275,35 @@ check_verdict engine::evaluate(const cell& c, const check& k,
                    mutation,    s.request, s.result,      s.json ? &*s.json : nullptr,
                    s.json_error};
   return k.run(e);
+}
+
+void engine::scenario_phase() {
+  if (config_.scenarios.empty()) return;
+  const auto t0 = clock::now();
+  scenario_context ctx(spec_, target_, config_.seed, config_.operations, client_.base(),
+                       client_.options(), std::max(2u, config_.scenario_lanes));
+  const auto& enabled_names = config_.scenario_checks;
+  const std::function<bool(std::string_view)> enabled = [&enabled_names](std::string_view name) {
+    return std::find(enabled_names.begin(), enabled_names.end(), name) != enabled_names.end();
+  };
+  // One after another: a scenario reads state (a balance, a campaign's
+  // status) that another's requests would move.
+  for (const auto* s : config_.scenarios) {
+    try {
+      s->run(ctx, scenario_results_, enabled);
+    } catch (const std::exception& ex) {
+      // A scenario that throws is a harness fault: said, never a silent pass.
+      for (const auto& c : s->checks) {
+        if (enabled(c.name)) {
+          scenario_results_.not_run(nullptr, "", c.name,
+                                    "the " + s->name + " scenario stopped: " + ex.what());
+        }
+      }
+    }
+  }
+  scenario_requests_ = ctx.requests();
+  scenario_retries_429_ = ctx.retries_429();
+  add_time(&run_timings::transport, clock::now() - t0);
 }
 
 void engine::worker_main(unsigned worker) {
@@ -465,6 +499,7 @@ run_report engine::run() {
   report_.info = config_.info;
   plan();
   events_.run_started(report_.info, planned_);
+  scenario_phase();
   main_phase();
   shrink_phase();
   for (std::size_t i = 0; i < report_.tallies.size(); ++i) {
@@ -477,9 +512,10 @@ run_report engine::run() {
     if (t.not_run_why) ++report_.counts.cells_not_run;
     t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
   }
-  report_.counts.requests = requests_.load();
+  scenario_results_.merge_into(report_, spec_, config_.seed);
+  report_.counts.requests = requests_.load() + scenario_requests_;
   report_.counts.transport_errors = transport_errors_.load();
-  report_.counts.retries_429 = retries_429_.load();
+  report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_;
   report_.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start);
   events_.run_finished(report_);
   return std::move(report_);

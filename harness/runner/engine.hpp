@@ -14,6 +14,7 @@
 #include "harness/runner/check.hpp"
 #include "harness/runner/listener.hpp"
 #include "harness/runner/outcome.hpp"
+#include "harness/runner/scenario.hpp"
 #include "harness/spec/model.hpp"
 
 namespace conform::runner {
@@ -24,6 +25,10 @@ struct run_config {
   unsigned max_shrinks = 64;                       // requests spent shrinking one failure at most
   std::vector<const spec::operation*> operations;  // in spec order; the filter already applied
   std::vector<const check*> checks;                // enabled checks
+  /// Scenarios to run first, and which of their checks are enabled.
+  std::vector<const scenario*> scenarios;
+  std::vector<std::string> scenario_checks;
+  unsigned scenario_lanes = 4;  // connections scenarios may send on at once
   run_info info;  // written into the report as is (seed, target, ...)
 };
 
