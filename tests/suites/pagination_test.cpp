@@ -1,0 +1,83 @@
+// The pagination scenarios against the reference server: a clean run passes
+// every cell it judges, and each list fault is caught by the check meant for it.
+#include "tests/suites/support.hpp"
+
+namespace conform::suites::testing {
+namespace {
+
+const std::string all_checks =
+    "pagination_page_walk,pagination_page_bounds,pagination_cursor_walk,"
+    "pagination_cursor_integrity";
+
+std::string causes(const conform_result& r, const std::string& check) {
+  std::string out;
+  for (const auto& f : r.failures(check)) {
+    out += std::string(f.at("operation_id").as_string()) + ": " +
+           std::string(f.at("cause").as_string()) + "\n";
+  }
+  return out;
+}
+
+TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
+  const auto r = run_conform({"--checks", all_checks});
+  ASSERT_FALSE(r.report.empty()) << r.err;
+  EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
+  // Every page list and the cursor list is judged, under more than one auth model.
+  EXPECT_GE(r.cells_passed("pagination_page_walk"), 3u) << r.not_run_text();
+  EXPECT_GE(r.cells_passed("pagination_page_bounds"), 3u) << r.not_run_text();
+  EXPECT_GE(r.cells_passed("pagination_cursor_walk"), 1u) << r.not_run_text();
+  EXPECT_GE(r.cells_passed("pagination_cursor_integrity"), 1u) << r.not_run_text();
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+TEST(PaginationSuite, PageGapIsCaughtByThePageWalk) {
+  const auto r = run_conform({"--checks", all_checks, "--fault", "page_gap"});
+  const auto failures = r.failures("pagination_page_walk");
+  ASSERT_FALSE(failures.empty()) << r.err;
+  EXPECT_NE(causes(r, "pagination_page_walk").find("a page before the last is not full"),
+            std::string::npos)
+      << causes(r, "pagination_page_walk");
+  EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_page_walk"});
+  // The failure reproduces: one curl per probe, credentials as variables.
+  const std::string curl(failures.front().at("curl").as_string());
+  EXPECT_NE(curl.find("curl"), std::string::npos);
+  EXPECT_NE(curl.find("${"), std::string::npos);
+  EXPECT_NE(r.status, 0);
+}
+
+TEST(PaginationSuite, CountOffByOneIsCaughtByThePageWalk) {
+  const auto r = run_conform({"--checks", all_checks, "--fault", "page_count_off"});
+  EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_page_walk"}) << r.err;
+  EXPECT_NE(causes(r, "pagination_page_walk").find("the items walked do not add up to meta.count"),
+            std::string::npos)
+      << causes(r, "pagination_page_walk");
+}
+
+TEST(PaginationSuite, RepeatedItemIsCaughtByTheCursorWalk) {
+  const auto r = run_conform({"--checks", all_checks, "--fault", "cursor_duplicate"});
+  EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_cursor_walk"}) << r.err;
+  EXPECT_NE(causes(r, "pagination_cursor_walk").find("an item appears twice in the walk"),
+            std::string::npos)
+      << causes(r, "pagination_cursor_walk");
+}
+
+TEST(PaginationSuite, UnboundCursorIsCaughtByTheIntegrityCheck) {
+  const auto r = run_conform({"--checks", all_checks, "--fault", "cursor_unbound"});
+  EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_cursor_integrity"}) << r.err;
+  EXPECT_NE(causes(r, "pagination_cursor_integrity")
+                .find("a cursor reused with another filter or sort value is accepted"),
+            std::string::npos)
+      << causes(r, "pagination_cursor_integrity");
+}
+
+TEST(PaginationSuite, OnlyTheEnabledChecksReport) {
+  const auto r = run_conform({"--checks", "pagination_page_bounds"});
+  ASSERT_TRUE(r.report.contains("cells")) << r.err;
+  for (const auto& c : r.report.at("cells").as_array()) {
+    EXPECT_EQ(c.at("check").as_string(), "pagination_page_bounds");
+  }
+  EXPECT_GE(r.cells_passed("pagination_page_bounds"), 3u);
+}
+
+}  // namespace
+}  // namespace conform::suites::testing
