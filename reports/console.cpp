@@ -84,13 +84,23 @@ void console_writer::run_finished(const runner::run_report& report) {
          << "  expected: " << f.expected << "\n"
          << "  seen:     " << f.seen << "\n";
     if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
-    out_ << "  seen " << f.occurrences << " time(s); shrunk in " << f.shrink_steps << " step(s)\n"
-         << "  reproduce: conform run --seed " << f.seed << " --include " << f.operation_id
-         << " --checks " << f.check << " --examples " << report.info.examples
+    // A scenario's failure is not shrunk and may take several requests (one
+    // curl command per line); its scenario may need other operations than
+    // the failing one, so the reproduce line does not narrow them.
+    const bool scenario = f.mode.rfind("scenario:", 0) == 0;
+    out_ << "  seen " << f.occurrences << " time(s)";
+    if (!scenario) out_ << "; shrunk in " << f.shrink_steps << " step(s)";
+    out_ << "\n  reproduce: conform run --seed " << f.seed
+         << (scenario ? "" : " --include " + f.operation_id) << " --checks " << f.check
+         << " --examples " << report.info.examples
          << (report.info.spec_argument.empty() ? "" : " --spec " + report.info.spec_argument)
          << (report.info.profile_file.empty() ? "" : " --profile " + report.info.profile_file)
-         << "\n"
-         << "  curl: " << f.curl << "\n";
+         << "\n";
+    std::string curl = f.curl;
+    for (auto at = curl.find('\n'); at != std::string::npos; at = curl.find('\n', at + 1)) {
+      curl.insert(at + 1, "        ");
+    }
+    out_ << "  curl: " << curl << "\n";
   }
   if (!report.failures.empty()) {
     out_ << "\n(the curl commands name each credential by its ${VARIABLE}: its value_env, or\n"

@@ -25,7 +25,9 @@ std::string failure_text(const runner::failure& f) {
        << "seen:     " << f.seen << "\n"
        << "mode:     " << f.mode << "\n";
   if (!f.response_excerpt.empty()) text << "response: " << f.response_excerpt << "\n";
-  text << "seen " << f.occurrences << " time(s); shrunk in " << f.shrink_steps << " step(s)\n"
+  text << "seen " << f.occurrences << " time(s)";
+  if (f.mode.rfind("scenario:", 0) != 0) text << "; shrunk in " << f.shrink_steps << " step(s)";
+  text << "\n"
        << "seed:     " << f.seed << " (example " << f.example << ")\n"
        << "curl:     " << f.curl << "\n";
   return text.str();

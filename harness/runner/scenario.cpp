@@ -220,8 +220,9 @@ void scenario_results::fail(const spec::operation& op, std::string_view auth,
   out.expected = f.expected;
   out.seen = ctx.redact(f.seen);
   out.cause = f.cause;
+  if (!f.reproduce.empty()) out.curl = ctx.redact(f.reproduce);
   for (const probe* p : f.evidence) {
-    if (!p) continue;
+    if (!p || !f.reproduce.empty()) continue;
     if (!out.curl.empty()) out.curl += "\n";
     out.curl += ctx.curl(p->request);
   }

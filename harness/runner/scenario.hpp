@@ -143,6 +143,9 @@ struct scenario_failure {
   std::string cause;
   std::string steps;  // one line: what the scenario did ("replayed the request with the same key")
   std::vector<const probe*> evidence;  // the last one's answer is quoted in the report
+  /// When set, the reproduction shown instead of the evidence's curl
+  /// commands (a body too large to quote, built by a shell pipeline).
+  std::string reproduce;
 };
 
 /// Where scenarios report, per (operation, auth model, check) cell. Thread-safe.

@@ -1,7 +1,447 @@
 #include "suites/protocol/protocol.hpp"
 
-namespace conform::suites {
+#include <boost/json.hpp>
 
-void register_protocol_scenarios(runner::scenario_registry& registry) { (void)registry; }
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "harness/schema/validator.hpp"
+
+namespace conform::suites {
+namespace {
+
+using runner::auth_choice;
+using runner::probe;
+using runner::scenario_context;
+using runner::scenario_failure;
+using runner::scenario_results;
+
+constexpr std::string_view k_method_not_allowed = "method_not_allowed";
+constexpr std::string_view k_payload_too_large = "payload_too_large";
+constexpr std::string_view k_rate_limit = "rate_limit_conformance";
+constexpr std::string_view k_repeat = "repeat_delivery";
+
+/// Requests spent looking for a 429 at most.
+constexpr unsigned k_rate_limit_budget = 400;
+/// Longest Retry-After the check waits for before asking again.
+constexpr std::chrono::seconds k_max_retry_after{10};
+
+const spec::api_rules::generic_error* generic_error(const spec::api_spec& spec, int status,
+                                                    bool route_level) {
+  for (const auto& g : spec.rules.generic_errors) {
+    if (g.status == status && g.route_level == route_level) return &g;
+  }
+  return nullptr;
+}
+
+/// "405 METHOD_NOT_ALLOWED", or "405" when no code is declared.
+std::string status_and_code(int status, std::string_view code) {
+  std::string out = std::to_string(status);
+  if (!code.empty()) out += " " + std::string(code);
+  return out;
+}
+
+/// Why `p`'s body is not the error envelope, or nullopt when it is (or when
+/// the description declares none).
+std::optional<std::string> envelope_problem(const spec::api_spec& spec, const probe& p) {
+  if (!spec.rules.error_envelope) return std::nullopt;
+  if (!p.json) return std::string("a body that is not JSON");
+  auto result = schema::validate(*spec.rules.error_envelope, *p.json, {.max_errors = 2});
+  if (result.ok()) return std::nullopt;
+  const auto& e = result.errors.front();
+  return "a body that is not the error envelope (" +
+         (e.instance_pointer.empty() ? "/" : e.instance_pointer) + ": " + e.message + ")";
+}
+
+/// The first sufficient auth model of `op`, or nullopt.
+std::optional<auth_choice> first_sufficient(const scenario_context& ctx,
+                                            const spec::operation& op) {
+  auto all = ctx.sufficient(op);
+  if (all.empty()) return std::nullopt;
+  return std::move(all.front());
+}
+
+// Undocumented methods on known paths (D6.1, D6.3): 405 with the error
+// envelope, before credentials are looked at, so none are sent.
+void check_method_not_allowed(scenario_context& ctx, scenario_results& results) {
+  const auto& spec = ctx.spec();
+  const auto* expected = generic_error(spec, 405, true);
+  if (!expected) {
+    results.not_run(nullptr, "", k_method_not_allowed,
+                    "the description declares no route-level 405 in x-errors");
+    return;
+  }
+  // One cell per path template, on its first covered operation.
+  std::vector<std::string> paths_done;
+  for (const auto* op : ctx.operations()) {
+    if (std::find(paths_done.begin(), paths_done.end(), op->path) != paths_done.end()) continue;
+    paths_done.push_back(op->path);
+    std::vector<spec::http_method> documented;
+    for (const auto& other : spec.operations) {
+      if (other.path == op->path) documented.push_back(other.method);
+    }
+    // A concrete path: the one a valid request of this operation uses.
+    auth_choice auth;
+    auth.model.name = "none";
+    if (auto sufficient = first_sufficient(ctx, *op)) auth = *sufficient;
+    std::string why;
+    auto g = ctx.valid_request(*op, auth, "405", &why);
+    if (!g) {
+      results.not_run(op, "none", k_method_not_allowed, "no path could be built: " + why);
+      continue;
+    }
+    static constexpr std::array<spec::http_method, 5> methods = {
+        spec::http_method::get, spec::http_method::post, spec::http_method::put,
+        spec::http_method::patch, spec::http_method::delete_};
+    for (auto m : methods) {
+      if (std::find(documented.begin(), documented.end(), m) != documented.end()) continue;
+      http::request req;
+      req.method = http::to_verb(m);
+      req.target = g->path;
+      req.add_header("Accept", "application/json");
+      if (m != spec::http_method::get && m != spec::http_method::delete_) {
+        req.add_header("Content-Type", "application/json");
+        req.body = "{}";
+      }
+      probe p = ctx.send(req);
+      const std::string method(spec::to_string(m));
+      scenario_failure f;
+      f.steps = "sent " + method + " to a path the description documents without " + method;
+      f.evidence = {&p};
+      f.expected = status_and_code(405, expected->code) + " with the error envelope";
+      if (!p.answered()) {
+        f.seen = p.summary();
+        f.cause = "undocumented method: no response";
+      } else if (p.status() != 405 ||
+                 (!expected->code.empty() && p.error_code() != expected->code)) {
+        f.seen = p.summary();
+        f.cause = "undocumented method: " + p.summary();
+      } else if (auto problem = envelope_problem(spec, p)) {
+        f.seen = *problem;
+        f.cause = "undocumented method: not the error envelope";
+      } else {
+        results.pass(*op, "none", k_method_not_allowed);
+        continue;
+      }
+      results.fail(*op, "none", k_method_not_allowed, f, ctx);
+    }
+  }
+}
+
+// Bodies over the declared limits (D6.1): 413 with its code. D6.3 puts 413
+// before credentials, but a sufficient credential is sent all the same so
+// that nothing else could be the reason for a refusal.
+void check_payload_too_large(scenario_context& ctx, scenario_results& results) {
+  const auto& spec = ctx.spec();
+  const auto* expected = generic_error(spec, 413, false);
+  if (!expected) {
+    results.not_run(nullptr, "", k_payload_too_large,
+                    "the description declares no 413 in x-errors");
+    return;
+  }
+  for (const auto* op : ctx.operations()) {
+    if (!op->body || op->body->content.empty()) continue;
+    const auto& media = op->body->content.front().name;
+    const bool multipart = media.rfind("multipart/", 0) == 0;
+    const std::uint64_t limit =
+        multipart ? spec.rules.max_multipart_bytes : spec.rules.max_body_bytes;
+    auto auth = first_sufficient(ctx, *op);
+    const std::string label = auth ? auth->model.label() : "none";
+    if (limit == 0) {
+      results.not_run(op, label, k_payload_too_large,
+                      "x-limits declares no size limit for " + media + " bodies");
+      continue;
+    }
+    if (!auth && op->needs_credentials()) {
+      results.not_run(op, label, k_payload_too_large,
+                      "the profile has no sufficient credential for this operation");
+      continue;
+    }
+    auth_choice none;
+    none.model.name = "none";
+    const auth_choice& a = auth ? *auth : none;
+    std::string why;
+    auto g = ctx.valid_request(*op, a, "413", &why);
+    if (!g) {
+      results.not_run(op, label, k_payload_too_large, "no request could be built: " + why);
+      continue;
+    }
+    // A body just over the limit, of the operation's media type: a head, a
+    // run of 'x' and a tail, so that the reproduction can build it with a
+    // shell pipeline instead of quoting megabytes.
+    const std::size_t size = static_cast<std::size_t>(limit) + 1;
+    std::string head, tail;
+    if (multipart) {
+      const std::string boundary = "conform-oversized-boundary";
+      head = "--" + boundary +
+             "\r\nContent-Disposition: form-data; name=\"file\"; "
+             "filename=\"oversized.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+      tail = "\r\n--" + boundary + "--\r\n";
+      g->content_type = "multipart/form-data; boundary=" + boundary;
+    } else {
+      head = "{\"conform_padding\":\"";
+      tail = "\"}";
+      g->content_type = media;
+    }
+    const std::size_t run = size > head.size() + tail.size() ? size - head.size() - tail.size() : 1;
+    g->body.clear();
+    auto shown = ctx.build(*op, a, *g);  // the same request without its body
+    g->body = head + std::string(run, 'x') + tail;
+    auto req = ctx.build(*op, a, *g);
+    probe p = ctx.send(req);
+    const auto status = static_cast<int>(p.status());
+    if (status == 413 && (expected->code.empty() || p.error_code() == expected->code)) {
+      results.pass(*op, label, k_payload_too_large);
+      continue;
+    }
+    scenario_failure f;
+    f.steps = "sent a " + media + " body of " + std::to_string(size) +
+              " bytes, one over the declared limit";
+    f.expected = status_and_code(413, expected->code);
+    f.seen = p.summary();
+    f.cause = "oversized body: " + (p.answered() ? p.summary() : std::string("no response"));
+    f.evidence = {&p};
+    // printf turns the escaped CR LF of the head and tail back into bytes.
+    auto escaped = [](const std::string& text) {
+      std::string out;
+      for (char c : text) {
+        if (c == '\r')
+          out += "\\r";
+        else if (c == '\n')
+          out += "\\n";
+        else if (c == '\'')
+          out += "'\\''";
+        else if (c == '%')
+          out += "%%";
+        else
+          out += c;
+      }
+      return out;
+    };
+    f.reproduce = "{ printf '" + escaped(head) + "'; head -c " + std::to_string(run) +
+                  " /dev/zero | tr '\\0' x; printf '" + escaped(tail) + "'; } | " +
+                  ctx.curl(shown) + " --data-binary @-";
+    results.fail(*op, label, k_payload_too_large, f, ctx);
+  }
+}
+
+/// Retry-After as delta-seconds; nullopt when absent or not a number of
+/// seconds (an HTTP-date is accepted as present but not waited on).
+std::optional<std::chrono::seconds> retry_after_seconds(const std::string& value) {
+  if (value.empty() || value.size() > 9) return std::nullopt;
+  if (!std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  return std::chrono::seconds(std::stoll(value));
+}
+
+bool looks_like_http_date(std::string_view v) {
+  // "Sun, 06 Nov 1994 08:49:37 GMT": a day name, a comma, and GMT.
+  return v.size() >= 29 && v[3] == ',' && v.substr(v.size() - 3) == "GMT";
+}
+
+// Rate limits (D6.1, D6.2): a credential the profile marks rate-limited gets
+// 429 with the error envelope, the declared code and Retry-After, and is
+// served again once Retry-After has passed.
+void check_rate_limit(scenario_context& ctx, scenario_results& results) {
+  const auto& spec = ctx.spec();
+  const auto& rules = spec.rules;
+  if (rules.rate_limited_status == 0) {
+    results.not_run(nullptr, "", k_rate_limit, "the description declares no x-rate-limit");
+    return;
+  }
+  bool any = false;
+  for (const auto& c : ctx.target().credentials) {
+    if (!c.rate_limited || c.expired || c.other_environment) continue;
+    any = true;
+    // An operation the credential could call if it were not throttled; a
+    // read, so that hammering it changes nothing.
+    runner::credential_view unthrottled = c;
+    unthrottled.rate_limited = false;
+    const spec::operation* chosen = nullptr;
+    for (int pass = 0; pass < 2 && !chosen; ++pass) {
+      for (const auto* op : ctx.operations()) {
+        if (!op->needs_credentials()) continue;
+        if (pass == 0 && op->access != spec::access_kind::read) continue;
+        for (const auto* scheme : op->accepted_schemes()) {
+          if (runner::is_sufficient(*op, *scheme, unthrottled)) chosen = op;
+        }
+        if (chosen) break;
+      }
+    }
+    const std::string label = std::string(spec::to_string(c.kind)) + " (" + c.name + ")";
+    if (!chosen) {
+      results.not_run(nullptr, label, k_rate_limit,
+                      "no covered operation accepts the rate-limited credential " + c.name);
+      continue;
+    }
+    auto auth = ctx.auth_for(*chosen, c);
+    std::string why;
+    auto g = ctx.valid_request(*chosen, auth, "429", &why);
+    if (!g) {
+      results.not_run(chosen, label, k_rate_limit, "no request could be built: " + why);
+      continue;
+    }
+    std::optional<probe> limited;
+    probe last;
+    for (unsigned i = 0; i < k_rate_limit_budget && !limited; ++i) {
+      last = ctx.send(ctx.build(*chosen, auth, *g), 0, /*once=*/true);
+      if (!last.answered()) break;
+      if (static_cast<int>(last.status()) == rules.rate_limited_status) limited = last;
+    }
+    if (!limited) {
+      results.not_run(chosen, label, k_rate_limit,
+                      last.answered()
+                          ? "no " + std::to_string(rules.rate_limited_status) + " within " +
+                                std::to_string(k_rate_limit_budget) +
+                                " requests, though the profile marks " + c.name + " rate_limited"
+                          : "the target stopped answering: " + last.summary());
+      continue;
+    }
+    const probe& p = *limited;
+    scenario_failure f;
+    f.steps = "sent requests with a rate-limited credential until it was refused";
+    f.evidence = {&p};
+    f.expected = status_and_code(rules.rate_limited_status, rules.rate_limited_code) +
+                 (rules.retry_after_header.empty() ? "" : " with " + rules.retry_after_header) +
+                 ", the error envelope";
+    const std::string* retry_after =
+        rules.retry_after_header.empty() ? nullptr : p.header(rules.retry_after_header);
+    std::optional<std::chrono::seconds> wait;
+    if (retry_after) wait = retry_after_seconds(*retry_after);
+    if (!rules.rate_limited_code.empty() && p.error_code() != rules.rate_limited_code) {
+      f.seen = p.summary();
+      f.cause = "429 code " + p.error_code();
+    } else if (!rules.retry_after_header.empty() && !retry_after) {
+      f.seen = "no " + rules.retry_after_header + " header";
+      f.cause = "429 without " + rules.retry_after_header;
+    } else if (retry_after && !wait && !looks_like_http_date(*retry_after)) {
+      f.seen = rules.retry_after_header + ": " + *retry_after;
+      f.cause = "429 with an unusable " + rules.retry_after_header;
+    } else if (auto problem = envelope_problem(spec, p)) {
+      f.seen = *problem;
+      f.cause = "429 not the error envelope";
+    }
+    if (!f.cause.empty()) {
+      results.fail(*chosen, label, k_rate_limit, f, ctx);
+      continue;
+    }
+    // Served again once the promised time has passed.
+    if (wait && *wait <= k_max_retry_after) {
+      std::this_thread::sleep_for(*wait + std::chrono::milliseconds(100));
+      probe again = ctx.send(ctx.build(*chosen, auth, *g), 0, /*once=*/true);
+      if (static_cast<int>(again.status()) == rules.rate_limited_status) {
+        scenario_failure g2;
+        g2.steps = "waited as " + rules.retry_after_header + " said, then sent again";
+        g2.expected = "served again after " + std::to_string(wait->count()) + " s";
+        g2.seen = again.summary();
+        g2.cause = "still rate-limited after " + rules.retry_after_header;
+        g2.evidence = {&p, &again};
+        results.fail(*chosen, label, k_rate_limit, g2, ctx);
+        continue;
+      }
+    }
+    results.pass(*chosen, label, k_rate_limit);
+  }
+  if (!any) {
+    results.not_run(nullptr, "", k_rate_limit,
+                    "the profile marks no usable credential rate_limited: true");
+  }
+}
+
+/// `body` without its top-level request id, when it is a JSON object that
+/// has one (every answer carries its own, D1.5); else as is.
+std::string without_request_id(const probe& p) {
+  if (!p.json || !p.json->is_object()) return p.body();
+  boost::json::object copy = p.json->as_object();
+  copy.erase("request_id");
+  return boost::json::serialize(copy);
+}
+
+// A delivery the description marks repeatable (x-repeatable) gets the same
+// answer when it comes again (D5.6).
+void check_repeat_delivery(scenario_context& ctx, scenario_results& results) {
+  for (const auto* op : ctx.operations()) {
+    if (!op->repeatable) continue;
+    auth_choice auth;
+    auth.model.name = "none";
+    if (op->needs_credentials()) {
+      auto sufficient = first_sufficient(ctx, *op);
+      if (!sufficient) {
+        results.not_run(op, "none", k_repeat,
+                        "the profile has no sufficient credential for this operation");
+        continue;
+      }
+      auth = *sufficient;
+    }
+    const std::string label = auth.model.label();
+    std::string why;
+    auto g = ctx.valid_request(*op, auth, "repeat", &why);
+    if (!g) {
+      results.not_run(op, label, k_repeat, "no request could be built: " + why);
+      continue;
+    }
+    const std::string key = ctx.fresh_key();
+    probe first = ctx.send(ctx.build(*op, auth, *g, key));
+    probe second = ctx.send(ctx.build(*op, auth, *g, key));
+    scenario_failure f;
+    f.steps = "sent the same request twice";
+    f.evidence = {&first, &second};
+    f.expected = "the same answer: " + first.summary();
+    if (!first.answered() || !second.answered()) {
+      f.seen = second.summary();
+      f.cause = "no response";
+    } else if (first.status() != second.status()) {
+      f.seen = second.summary();
+      f.cause = "status changed";
+    } else if (without_request_id(first) != without_request_id(second)) {
+      f.seen = "another body: " + second.body().substr(0, 200);
+      f.cause = "body changed";
+    } else {
+      results.pass(*op, label, k_repeat);
+      continue;
+    }
+    results.fail(*op, label, k_repeat, f, ctx);
+  }
+}
+
+}  // namespace
+
+void register_protocol_scenarios(runner::scenario_registry& registry) {
+  runner::scenario s;
+  s.name = "protocol";
+  s.checks = {
+      {std::string(k_method_not_allowed),
+       "every method a path does not document, without credentials: 405 with the declared code "
+       "and the error envelope",
+       "D6.1, D6.3"},
+      {std::string(k_payload_too_large),
+       "a body one byte over x-limits (JSON and multipart limits apart): 413 with the declared "
+       "code",
+       "D6.1, D6.3"},
+      {std::string(k_rate_limit),
+       "requests with a credential the profile marks rate_limited until refused: 429 with the "
+       "declared code, Retry-After and the error envelope; served again after Retry-After",
+       "D6.1, D6.2"},
+      {std::string(k_repeat),
+       "an operation marked x-repeatable sent twice: the same status and body (request ids aside)",
+       "D5.6"},
+  };
+  s.run = [](scenario_context& ctx, scenario_results& results,
+             const std::function<bool(std::string_view)>& enabled) {
+    if (enabled(k_method_not_allowed)) check_method_not_allowed(ctx, results);
+    if (enabled(k_payload_too_large)) check_payload_too_large(ctx, results);
+    if (enabled(k_repeat)) check_repeat_delivery(ctx, results);
+    // Last: it leaves its credential throttled for a while.
+    if (enabled(k_rate_limit)) check_rate_limit(ctx, results);
+  };
+  registry.add(std::move(s));
+}
 
 }  // namespace conform::suites
