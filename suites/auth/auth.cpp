@@ -1,7 +1,46 @@
 #include "suites/auth/auth.hpp"
 
+#include "suites/auth/checks.hpp"
+
 namespace conform::suites {
 
-void register_auth_scenarios(runner::scenario_registry& registry) { (void)registry; }
+void register_auth_scenarios(runner::scenario_registry& registry) {
+  namespace c = auth_checks;
+  runner::scenario s;
+  s.name = "auth";
+  s.checks = {
+      {std::string(c::unauthenticated),
+       "per operation and accepted scheme: no credential, an unknown one of the scheme's form "
+       "(environment key prefix, or a JWT signed with another key), a malformed one; expects the "
+       "operation's 401 with a documented 401 code",
+       "section 5 rule 6; D2.5; D6.3"},
+      {std::string(c::credential_rejected),
+       "each profile credential marked expired or of the other environment, on the operations "
+       "accepting its kind; expects 401 with a documented 401 code",
+       "D2.1; D2.3; section 5 rule 7"},
+      {std::string(c::jwt_tampering),
+       "a usable JWT of the profile with its signature replaced, its signature stripped, alg none, "
+       "or a claim changed under the old signature; expects 401 with a documented 401 code",
+       "D2.1"},
+      {std::string(c::jwt_only),
+       "operations marked x-jwt-only, called with every usable tenant and partner key; expects "
+       "x-jwt-only's status and error code",
+       "D2.2; section 5 rule 6"},
+      {std::string(c::scope_matrix),
+       "every operation with every usable credential: a kind not accepted, a missing scope or a "
+       "read-only role writing expects 403 (x-jwt-only's answer for keys on a JWT-only "
+       "operation); a sufficient credential expects neither 401 nor 403",
+       "D2.1; D2.4; D2.5; section 5 rules 1, 3, 5"},
+  };
+  s.run = [](runner::scenario_context& ctx, runner::scenario_results& results,
+             const std::function<bool(std::string_view)>& enabled) {
+    if (enabled(c::unauthenticated)) c::run_unauthenticated(ctx, results);
+    if (enabled(c::credential_rejected)) c::run_credential_rejected(ctx, results);
+    if (enabled(c::jwt_tampering)) c::run_jwt_tampering(ctx, results);
+    if (enabled(c::jwt_only)) c::run_jwt_only(ctx, results);
+    if (enabled(c::scope_matrix)) c::run_scope_matrix(ctx, results);
+  };
+  registry.add(std::move(s));
+}
 
 }  // namespace conform::suites

@@ -1,7 +1,41 @@
 #include "suites/tenants/tenants.hpp"
 
+#include "suites/tenants/checks.hpp"
+
 namespace conform::suites {
 
-void register_tenants_scenarios(runner::scenario_registry& registry) { (void)registry; }
+void register_tenants_scenarios(runner::scenario_registry& registry) {
+  namespace c = tenant_checks;
+  runner::scenario s;
+  s.name = "tenants";
+  s.checks = {
+      {std::string(c::header_enforcement),
+       "operations reading the tenant from a header, with a sufficient credential of each kind: "
+       "the header naming a profile tenant the credential cannot reach, then an id of no tenant; "
+       "expects 403 with a documented 403 code, never 2xx",
+       "D2.6; section 5 rule 2"},
+      {std::string(c::context_required),
+       "operations taking the tenant from a header, called by partner keys and JWTs of several "
+       "tenants without the header; expects x-tenant-context's missing status and code",
+       "D2.6"},
+      {std::string(c::foreign_resource),
+       "each path parameter with x-resource set to the same fixture of a tenant the credential "
+       "cannot reach, then to an unknown id; expects 404 with the resource's not-found code for "
+       "both, the foreign id answered like the unknown one",
+       "D2.7"},
+      {std::string(c::list_isolation),
+       "every paginated operation with tenant context, walked as each profile tenant with a "
+       "sufficient credential; expects no item identity in two tenants' lists",
+       "D2.6; D2.7"},
+  };
+  s.run = [](runner::scenario_context& ctx, runner::scenario_results& results,
+             const std::function<bool(std::string_view)>& enabled) {
+    if (enabled(c::header_enforcement)) c::run_header_enforcement(ctx, results);
+    if (enabled(c::context_required)) c::run_context_required(ctx, results);
+    if (enabled(c::foreign_resource)) c::run_foreign_resource(ctx, results);
+    if (enabled(c::list_isolation)) c::run_list_isolation(ctx, results);
+  };
+  registry.add(std::move(s));
+}
 
 }  // namespace conform::suites

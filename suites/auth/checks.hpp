@@ -1,0 +1,25 @@
+#pragma once
+// The checks of the auth scenario, one function each (registered in auth.cpp).
+
+#include "harness/runner/scenario.hpp"
+
+namespace conform::suites::auth_checks {
+
+inline constexpr std::string_view unauthenticated = "auth_unauthenticated";
+inline constexpr std::string_view credential_rejected = "auth_credential_rejected";
+inline constexpr std::string_view jwt_tampering = "auth_jwt_tampering";
+inline constexpr std::string_view jwt_only = "auth_jwt_only";
+inline constexpr std::string_view scope_matrix = "auth_scope_matrix";
+
+/// No credential, an unknown one of the scheme's form, a malformed one: 401.
+void run_unauthenticated(runner::scenario_context& ctx, runner::scenario_results& results);
+/// Expired and other-environment credentials of the profile: 401.
+void run_credential_rejected(runner::scenario_context& ctx, runner::scenario_results& results);
+/// A usable JWT tampered four ways: 401.
+void run_jwt_tampering(runner::scenario_context& ctx, runner::scenario_results& results);
+/// JWT-only operations called with every usable key: x-jwt-only's answer.
+void run_jwt_only(runner::scenario_context& ctx, runner::scenario_results& results);
+/// Every operation with every usable credential, judged from the spec alone.
+void run_scope_matrix(runner::scenario_context& ctx, runner::scenario_results& results);
+
+}  // namespace conform::suites::auth_checks

@@ -1,0 +1,297 @@
+// The credential checks of the auth scenario: missing, unknown, malformed,
+// expired, other-environment and tampered credentials, and JWT-only routes.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "suites/auth/checks.hpp"
+#include "suites/auth/jwt.hpp"
+#include "suites/auth/support.hpp"
+
+namespace conform::suites::auth_checks {
+namespace {
+
+namespace as = auth_support;
+using runner::auth_choice;
+using runner::credential_view;
+using runner::probe;
+using runner::scenario_context;
+using runner::scenario_failure;
+using runner::scenario_results;
+
+std::vector<const spec::operation*> authenticated(const scenario_context& ctx) {
+  std::vector<const spec::operation*> out;
+  for (const auto* op : ctx.operations()) {
+    if (op->needs_credentials()) out.push_back(op);
+  }
+  return out;
+}
+
+/// The operation's 401 as D2.5 wants it: a documented code, never the
+/// JWT-only one (that answers a valid credential of the wrong kind).
+as::expected_refusal unauthorized(const spec::operation& op) {
+  std::vector<std::string> excluded;
+  if (op.jwt_only && !op.jwt_only_code.empty()) excluded.push_back(op.jwt_only_code);
+  return as::refusal(op, 401, excluded);
+}
+
+/// Puts `token` on `req` as `scheme` carries it, in place of any credential.
+void put_credential(http::request& req, const spec::api_spec& spec,
+                    const spec::security_scheme* scheme, std::string token) {
+  for (const auto& s : spec.schemes) as::remove_header(req, s->header);
+  if (!scheme) return;
+  if (scheme->kind == spec::security_scheme::type::http_bearer) token = "Bearer " + token;
+  as::set_header(req, scheme->header, std::move(token));
+}
+
+/// A sufficient auth model of `op` (fixtures from its tenant), else one with
+/// the profile's first tenant and no credential.
+auth_choice base_choice(const scenario_context& ctx, const spec::operation& op) {
+  auto sufficient = ctx.sufficient(op);
+  if (!sufficient.empty()) return sufficient.front();
+  auth_choice bare;
+  bare.model.name = "none";
+  if (!ctx.target().tenants.empty()) bare.tenant = &ctx.target().tenants.front();
+  return bare;
+}
+
+/// Passes the cell when `p` is `want`, else reports it; an unanswered probe
+/// makes the cell not run (a refusal cannot be judged without an answer).
+void judge(scenario_context& ctx, scenario_results& results, const spec::operation& op,
+           const std::string& label, std::string_view check, const as::expected_refusal& want,
+           const std::string& what, const std::string& rule, const probe& shown, const probe& p,
+           const std::string& steps) {
+  if (!p.answered()) {
+    results.not_run(&op, label, check, what + ": the target did not answer (" + p.summary() + ")");
+    return;
+  }
+  if (want.matches(p)) {
+    results.pass(op, label, check);
+    return;
+  }
+  scenario_failure f;
+  f.expected = want.text() + " for " + what + " (" + rule + ")";
+  f.seen = p.summary();
+  f.cause = what + ": answered " + as::outcome_class(p);
+  f.steps = steps;
+  f.evidence = {&shown};
+  results.fail(op, label, check, f, ctx);
+}
+
+/// The first usable JWT of the profile in compact form, preferring one
+/// sufficient for `op` (so that only the tampering can explain a refusal).
+const credential_view* usable_jwt(const scenario_context& ctx, const spec::operation* op,
+                                  const spec::security_scheme* scheme) {
+  const credential_view* fallback = nullptr;
+  for (const auto& c : ctx.target().credentials) {
+    if (c.kind != spec::credential_kind::jwt || !as::usable(c)) continue;
+    if (!jwt::compact_token::parse(c.value)) continue;
+    if (!op || !scheme || runner::is_sufficient(*op, *scheme, c)) return &c;
+    if (!fallback) fallback = &c;
+  }
+  return fallback;
+}
+
+}  // namespace
+
+void run_unauthenticated(scenario_context& ctx, scenario_results& results) {
+  const auto& spec = ctx.spec();
+  for (const auto* op : authenticated(ctx)) {
+    const auth_choice base = base_choice(ctx, *op);
+    auto made = as::make_safe_request(ctx, *op, base, "auth-unauthenticated");
+    if (!made.request) {
+      results.not_run(op, "none", unauthenticated, "no valid request: " + made.why);
+      continue;
+    }
+    const auto want = unauthorized(*op);
+    const http::request template_req = ctx.build(*op, made.auth, *made.request);
+
+    http::request bare = template_req;
+    put_credential(bare, spec, nullptr, "");
+    const probe none = ctx.send(bare);
+    judge(ctx, results, *op, "none", unauthenticated, want, "no credential", "section 5 rule 6",
+          none, none, "sent a valid request without any credential");
+
+    for (const auto* scheme : op->accepted_schemes()) {
+      const std::string label(spec::to_string(scheme->credential));
+      const std::string salt = op->operation_id + ":" + scheme->name;
+      std::string unknown, malformed;
+      if (scheme->kind == spec::security_scheme::type::http_bearer) {
+        const auto* real = usable_jwt(ctx, nullptr, nullptr);
+        auto token = real ? jwt::compact_token::parse(real->value) : std::nullopt;
+        if (!token) {
+          token = jwt::compact_token{jwt::base64url_encode(R"({"alg":"HS256","typ":"JWT"})"),
+                                     jwt::base64url_encode(R"({"sub":"conform","exp":4102444800})"),
+                                     ""};
+        }
+        unknown = jwt::wrong_signature(*token, as::seeded_hex(ctx.seed(), salt, 64)).text();
+        malformed = as::seeded_hex(ctx.seed(), salt + ":malformed", 40);
+      } else {
+        auto prefix = scheme->key_prefixes.find(ctx.target().environment);
+        const std::string p = prefix == scheme->key_prefixes.end() ? "" : prefix->second;
+        unknown = p + as::seeded_hex(ctx.seed(), salt, 32);
+        // No prefix of any environment and a character no key holds.
+        malformed = "conform malformed " + as::seeded_hex(ctx.seed(), salt + ":malformed", 8);
+      }
+      http::request unknown_req = template_req;
+      put_credential(unknown_req, spec, scheme, unknown);
+      const probe u = ctx.send(unknown_req);
+      const std::string form = scheme->kind == spec::security_scheme::type::http_bearer
+                                   ? "a JWT signed with another key"
+                                   : "an unknown key with this environment's prefix";
+      judge(ctx, results, *op, label, unauthenticated, want, "unknown credential",
+            "section 5 rule 6; D2.5", u, u, "sent a valid request with " + form);
+
+      http::request malformed_req = template_req;
+      put_credential(malformed_req, spec, scheme, malformed);
+      const probe m = ctx.send(malformed_req);
+      judge(ctx, results, *op, label, unauthenticated, want, "malformed credential",
+            "section 5 rule 6", m, m,
+            "sent a valid request with a credential not of the scheme's form");
+    }
+  }
+}
+
+void run_credential_rejected(scenario_context& ctx, scenario_results& results) {
+  std::vector<const credential_view*> rejected;
+  for (const auto& c : ctx.target().credentials) {
+    if (c.expired || c.other_environment) rejected.push_back(&c);
+  }
+  if (rejected.empty()) {
+    results.not_run(nullptr, "", credential_rejected,
+                    "the profile has no credential marked expired and none of the other "
+                    "environment: add one (expired: true, or a key of the other environment) to "
+                    "test that such credentials are refused");
+    return;
+  }
+  for (const auto* op : authenticated(ctx)) {
+    for (const auto* c : rejected) {
+      if (!as::accepted_scheme(*op, c->kind)) continue;
+      const auth_choice choice = ctx.auth_for(*op, *c);
+      const std::string label = choice.model.label();
+      auto made = as::make_safe_request(ctx, *op, choice, "auth-rejected");
+      if (!made.request) {
+        results.not_run(op, label, credential_rejected, "no valid request: " + made.why);
+        continue;
+      }
+      const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
+      const std::string what =
+          c->expired ? "an expired credential" : "a credential of the other environment";
+      judge(ctx, results, *op, label, credential_rejected, unauthorized(*op), what,
+            c->expired ? "D2.1" : "D2.3", p, p, "sent a valid request with " + what);
+    }
+  }
+}
+
+void run_jwt_tampering(scenario_context& ctx, scenario_results& results) {
+  if (!usable_jwt(ctx, nullptr, nullptr)) {
+    results.not_run(nullptr, "jwt", jwt_tampering,
+                    "the profile has no usable JWT (compact form, not expired, of this "
+                    "environment, not rate-limited) to tamper with: add one");
+    return;
+  }
+  for (const auto* op : authenticated(ctx)) {
+    const auto* scheme = as::accepted_scheme(*op, spec::credential_kind::jwt);
+    if (!scheme) continue;
+    const credential_view* c = usable_jwt(ctx, op, scheme);
+    const auth_choice choice = ctx.auth_for(*op, *c);
+    const std::string label = choice.model.label();
+    auto made = as::make_safe_request(ctx, *op, choice, "auth-tampering");
+    if (!made.request) {
+      results.not_run(op, label, jwt_tampering, "no valid request: " + made.why);
+      continue;
+    }
+    const http::request real = ctx.build(*op, made.auth, *made.request);
+    const probe baseline = ctx.send(real);
+    if (!baseline.answered() || baseline.status() == 401) {
+      results.not_run(op, label, jwt_tampering,
+                      "the untampered token of " + c->name + " is refused too (" +
+                          baseline.summary() + "), so a refusal of a tampered one shows nothing");
+      continue;
+    }
+    const auto token = *jwt::compact_token::parse(c->value);
+    // A role the token does not hold, preferring one that may write: the
+    // claim a caller would forge.
+    std::string claim, value;
+    if (!scheme->role_claim.empty()) {
+      for (const auto& role : scheme->roles) {
+        if (role == c->role) continue;
+        const bool read_only =
+            std::find(scheme->read_only_roles.begin(), scheme->read_only_roles.end(), role) !=
+            scheme->read_only_roles.end();
+        if (value.empty() || !read_only) value = role;
+        if (!read_only) break;
+      }
+      if (!value.empty()) claim = scheme->role_claim;
+    }
+    struct variant {
+      std::string what;
+      jwt::compact_token forged;
+      bool keeps_signature;
+    };
+    const std::vector<variant> variants = {
+        {"a JWT whose signature was replaced",
+         jwt::wrong_signature(token, as::seeded_hex(ctx.seed(), op->operation_id + ":sig", 64)),
+         false},
+        {"a JWT whose signature was stripped", jwt::signature_stripped(token), false},
+        {"a JWT with alg none and no signature", jwt::alg_none(token), false},
+        {claim.empty() ? "a JWT whose claims were changed under the old signature"
+                       : "a JWT whose " + claim + " claim was changed under the old signature",
+         jwt::payload_changed(token, claim, value), true},
+    };
+    for (const auto& v : variants) {
+      http::request req = real;
+      put_credential(req, ctx.spec(), scheme, v.forged.text());
+      const probe p = ctx.send(req);
+      // The old signature next to a readable payload would give the token
+      // back: the report shows where it goes, not what it is.
+      probe shown = p;
+      if (v.keeps_signature) {
+        put_credential(
+            shown.request, ctx.spec(), scheme,
+            v.forged.header + "." + v.forged.payload + ".SIGNATURE-OF-" + c->env_reference);
+      }
+      judge(ctx, results, *op, label, jwt_tampering, unauthorized(*op), v.what, "D2.1", shown, p,
+            "sent a valid request with " + v.what + " (from " + c->name + ")");
+    }
+  }
+}
+
+void run_jwt_only(scenario_context& ctx, scenario_results& results) {
+  for (const auto* op : ctx.operations()) {
+    if (!op->jwt_only) continue;
+    if (op->jwt_only_status == 0) {
+      results.not_run(op, "", jwt_only,
+                      "x-jwt-only declares no status for what other credentials get");
+      continue;
+    }
+    const as::expected_refusal want{op->jwt_only_status,
+                                    op->jwt_only_code.empty()
+                                        ? std::vector<std::string>{}
+                                        : std::vector<std::string>{op->jwt_only_code}};
+    bool any = false;
+    for (const auto& c : ctx.target().credentials) {
+      if (c.kind == spec::credential_kind::jwt || !as::usable(c)) continue;
+      const auth_choice choice = ctx.auth_for(*op, c);
+      if (!choice.model.scheme) continue;
+      any = true;
+      const std::string label = choice.model.label();
+      auto made = as::make_safe_request(ctx, *op, choice, "auth-jwt-only");
+      if (!made.request) {
+        results.not_run(op, label, jwt_only, "no valid request: " + made.why);
+        continue;
+      }
+      const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
+      judge(ctx, results, *op, label, jwt_only, want,
+            "a " + choice.model.name + " on a JWT-only operation", "D2.2", p, p,
+            "sent a valid request with " + c.name);
+    }
+    if (!any) {
+      results.not_run(op, "", jwt_only,
+                      "the profile has no usable non-JWT credential (not expired, of this "
+                      "environment, not rate-limited) whose kind the description has a scheme for");
+    }
+  }
+}
+
+}  // namespace conform::suites::auth_checks

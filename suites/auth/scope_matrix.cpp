@@ -1,0 +1,155 @@
+// The scope matrix: every covered operation against every usable credential
+// of the profile, the expected outcome read from the description alone.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "suites/auth/checks.hpp"
+#include "suites/auth/support.hpp"
+
+namespace conform::suites::auth_checks {
+namespace {
+
+namespace as = auth_support;
+using runner::credential_view;
+using runner::probe;
+using runner::scenario_context;
+using runner::scenario_failure;
+using runner::scenario_results;
+
+/// What the description says `c` gets on `op`: a refusal and why, that it is
+/// let through, or that the profile does not say enough to tell.
+struct expectation {
+  std::optional<as::expected_refusal> refused;  // nullopt: neither 401 nor 403
+  std::string reason;                           // why; stable (no ids)
+  std::string rule;
+  std::optional<std::string> cannot_tell;  // the cell cannot run: why
+};
+
+expectation expect(const spec::operation& op, const credential_view& c) {
+  expectation e;
+  const auto* scheme = as::accepted_scheme(op, c.kind);
+  const std::string kind(spec::to_string(c.kind));
+  if (!scheme) {
+    if (op.jwt_only && c.kind != spec::credential_kind::jwt && op.jwt_only_status != 0) {
+      e.refused = as::expected_refusal{op.jwt_only_status, {}};
+      if (!op.jwt_only_code.empty()) e.refused->codes.push_back(op.jwt_only_code);
+      e.reason = "a " + kind + " on a JWT-only operation";
+      e.rule = "D2.2";
+      return e;
+    }
+    e.refused = as::refusal(op, 403);
+    e.reason = "a " + kind + ", a credential type the operation does not accept";
+    e.rule = "D2.5; section 5 rule 1";
+    return e;
+  }
+  const auto needed = op.scopes_for(*scheme).value_or(std::vector<std::string>{});
+  if (!needed.empty()) {
+    if (!c.scopes) {
+      e.cannot_tell = "the profile does not state the scopes of " + c.name +
+                      " (the operation needs " + as::join(needed) + "): add its scopes";
+      return e;
+    }
+    std::vector<std::string> missing;
+    for (const auto& s : needed) {
+      if (std::find(c.scopes->begin(), c.scopes->end(), s) == c.scopes->end()) {
+        missing.push_back(s);
+      }
+    }
+    if (!missing.empty()) {
+      e.refused = as::refusal(op, 403);
+      e.reason = c.scopes->empty() ? "a credential without scopes (needs " + as::join(needed) + ")"
+                                   : "scope " + as::join(missing) + " missing";
+      e.rule = c.scopes->empty() ? "D2.5; section 5 rule 5" : "D2.4; D2.5; section 5 rule 3";
+      return e;
+    }
+  }
+  if (op.access == spec::access_kind::write && !scheme->read_only_roles.empty()) {
+    if (c.role.empty()) {
+      e.cannot_tell = "the profile does not state the role of " + c.name +
+                      " and the operation writes: add its role";
+      return e;
+    }
+    const auto& ro = scheme->read_only_roles;
+    if (std::find(ro.begin(), ro.end(), c.role) != ro.end()) {
+      e.refused = as::refusal(op, 403);
+      e.reason = "the read-only role " + c.role + " on a write operation";
+      e.rule = "D2.1";
+      return e;
+    }
+  }
+  if (op.tenant.from != spec::tenant_context::source::none && c.tenants.empty()) {
+    e.cannot_tell = "the profile names no tenant for " + c.name +
+                    ", and the operation acts for a tenant: add its tenants";
+    return e;
+  }
+  e.reason = "a sufficient credential";
+  e.rule = "D2.4; D2.5; section 5";
+  return e;
+}
+
+void judge(scenario_context& ctx, scenario_results& results, const spec::operation& op,
+           const std::string& label, const expectation& e, const probe& p,
+           const std::string& steps) {
+  if (!p.answered()) {
+    results.not_run(&op, label, scope_matrix, "the target did not answer (" + p.summary() + ")");
+    return;
+  }
+  const bool held = e.refused ? e.refused->matches(p) : p.status() != 401 && p.status() != 403;
+  if (held) {
+    results.pass(op, label, scope_matrix);
+    return;
+  }
+  scenario_failure f;
+  f.expected = (e.refused ? e.refused->text() : std::string("neither 401 nor 403")) + " for " +
+               e.reason + " (" + e.rule + ")";
+  f.seen = p.summary();
+  f.cause = e.reason + ": answered " + as::outcome_class(p);
+  f.steps = steps;
+  f.evidence = {&p};
+  results.fail(op, label, scope_matrix, f, ctx);
+}
+
+}  // namespace
+
+void run_scope_matrix(scenario_context& ctx, scenario_results& results) {
+  bool any_credential = false;
+  for (const auto& c : ctx.target().credentials) any_credential = any_credential || as::usable(c);
+  if (!any_credential) {
+    results.not_run(nullptr, "", scope_matrix,
+                    "the profile has no usable credential (not expired, of this environment, not "
+                    "rate-limited)");
+    return;
+  }
+  for (const auto* op : ctx.operations()) {
+    if (!op->needs_credentials()) continue;
+    for (const auto& c : ctx.target().credentials) {
+      // Expired and other-environment credentials are auth_credential_rejected's;
+      // rate-limited ones belong to the rate-limit checks.
+      if (!as::usable(c)) continue;
+      const auto choice = ctx.auth_for(*op, c);
+      const std::string label = choice.model.label();
+      if (!choice.model.scheme) {
+        results.not_run(op, label, scope_matrix,
+                        "the description has no security scheme for " +
+                            std::string(spec::to_string(c.kind)) + " credentials");
+        continue;
+      }
+      const expectation e = expect(*op, c);
+      if (e.cannot_tell) {
+        results.not_run(op, label, scope_matrix, *e.cannot_tell);
+        continue;
+      }
+      auto made = as::make_safe_request(ctx, *op, choice, "auth-matrix");
+      if (!made.request) {
+        results.not_run(op, label, scope_matrix, "no valid request: " + made.why);
+        continue;
+      }
+      const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
+      judge(ctx, results, *op, label, e, p, "sent a valid request with " + c.name);
+    }
+  }
+}
+
+}  // namespace conform::suites::auth_checks

@@ -1,0 +1,162 @@
+#include "suites/auth/support.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace conform::suites::auth_support {
+namespace {
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::uint64_t splitmix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+bool iequal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+bool usable(const runner::credential_view& c) {
+  return !c.expired && !c.other_environment && !c.rate_limited;
+}
+
+const spec::security_scheme* accepted_scheme(const spec::operation& op,
+                                             spec::credential_kind kind) {
+  for (const auto* s : op.accepted_schemes()) {
+    if (s->credential == kind) return s;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> documented_codes(const spec::operation& op, int status) {
+  if (const auto* r = op.find_response(status)) return r->error_codes;
+  return {};
+}
+
+bool expected_refusal::matches(const runner::probe& p) const {
+  if (!p.answered() || p.status() != static_cast<unsigned>(status)) return false;
+  if (codes.empty()) return true;
+  return std::find(codes.begin(), codes.end(), p.error_code()) != codes.end();
+}
+
+std::string expected_refusal::text() const {
+  std::string out = std::to_string(status);
+  if (codes.empty()) return out;
+  out += " with error_code ";
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    if (i > 0) out += i + 1 == codes.size() ? " or " : ", ";
+    out += codes[i];
+  }
+  return out;
+}
+
+expected_refusal refusal(const spec::operation& op, int status,
+                         const std::vector<std::string>& excluded) {
+  expected_refusal out{status, {}};
+  for (auto& code : documented_codes(op, status)) {
+    if (std::find(excluded.begin(), excluded.end(), code) == excluded.end()) {
+      out.codes.push_back(std::move(code));
+    }
+  }
+  return out;
+}
+
+std::string outcome_class(const runner::probe& p) {
+  if (!p.answered()) return "no response";
+  if (p.status() >= 200 && p.status() < 300) return "2xx";
+  return p.summary();
+}
+
+std::string seeded_hex(std::uint64_t seed, std::string_view salt, std::size_t n) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::uint64_t state = fnv1a(salt, seed ^ 0xa17b5eedull);
+  std::string out;
+  while (out.size() < n) {
+    std::uint64_t v = splitmix(state);
+    for (int i = 0; i < 16 && out.size() < n; ++i, v >>= 4) out.push_back(digits[v & 0xf]);
+  }
+  return out;
+}
+
+std::string unknown_id(std::string_view like, std::uint64_t seed, std::string_view salt) {
+  std::uint64_t state = fnv1a(salt, fnv1a(like, seed ^ 0x0dd1d5ull));
+  const bool decimal = !like.empty() && std::all_of(like.begin(), like.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  if (decimal || like.empty()) {
+    // 18 digits: past any id a real table holds, and still a signed 64-bit integer.
+    std::string out = "9";
+    while (out.size() < 18) out.push_back(static_cast<char>('0' + splitmix(state) % 10));
+    return out;
+  }
+  std::string out(like);
+  for (char& c : out) {
+    const std::uint64_t r = splitmix(state);
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      c = static_cast<char>('0' + r % 10);
+    } else if (std::islower(static_cast<unsigned char>(c))) {
+      c = static_cast<char>('a' + r % 26);
+    } else if (std::isupper(static_cast<unsigned char>(c))) {
+      c = static_cast<char>('A' + r % 26);
+    }
+  }
+  return out;
+}
+
+void remove_header(http::request& req, std::string_view name) {
+  std::erase_if(req.headers, [&](const auto& h) { return iequal(h.first, name); });
+}
+
+void set_header(http::request& req, std::string_view name, std::string value) {
+  remove_header(req, name);
+  req.add_header(std::string(name), std::move(value));
+}
+
+safe_request make_safe_request(const runner::scenario_context& ctx, const spec::operation& op,
+                               const runner::auth_choice& auth, std::string_view salt) {
+  safe_request out;
+  out.auth = auth;
+  if (op.transition && auth.tenant) {
+    const spec::parameter* moved = nullptr;
+    for (const auto& p : op.parameters) {
+      if (p.in == spec::param_location::path && p.name == op.transition->parameter && p.resource) {
+        moved = &p;
+      }
+    }
+    if (moved) {
+      out.tenant_copy = std::make_shared<runner::tenant_view>(*auth.tenant);
+      auto& fixture = out.tenant_copy->fixtures[moved->resource->fixture];
+      fixture = unknown_id(fixture, ctx.seed(), std::string("safe:") + std::string(salt));
+      out.auth.tenant = out.tenant_copy.get();
+    }
+  }
+  out.request = ctx.valid_request(op, out.auth, salt, &out.why);
+  return out;
+}
+
+std::string tenant_header(const spec::operation& op) {
+  if (op.tenant.from == spec::tenant_context::source::header) return op.tenant.name;
+  return op.tenant.header_name;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace conform::suites::auth_support

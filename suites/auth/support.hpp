@@ -1,0 +1,77 @@
+#pragma once
+// What the auth and tenants scenarios share: which profile credentials are
+// usable, what a refusal must look like according to the description, ids
+// no server knows, and requests that cannot move the profile's fixtures.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/runner/scenario.hpp"
+
+namespace conform::suites::auth_support {
+
+/// Not expired, of the target's environment, not rate-limited.
+bool usable(const runner::credential_view& c);
+
+/// The scheme of `op` that takes credentials of `kind`, or nullptr.
+const spec::security_scheme* accepted_scheme(const spec::operation& op, spec::credential_kind kind);
+
+/// The error codes `op` documents for `status` (empty: none documented).
+std::vector<std::string> documented_codes(const spec::operation& op, int status);
+
+/// A refusal the description allows: `status`, with one of `codes` when
+/// there are any.
+struct expected_refusal {
+  int status = 0;
+  std::vector<std::string> codes;
+
+  bool matches(const runner::probe& p) const;
+  /// "401 with error_code UNAUTHORIZED", "403 with error_code FORBIDDEN".
+  std::string text() const;
+};
+
+/// The refusal `op` documents for `status`, minus the codes in `excluded`.
+expected_refusal refusal(const spec::operation& op, int status,
+                         const std::vector<std::string>& excluded = {});
+
+/// What a probe's answer was, without ids: "2xx", "401 UNAUTHORIZED", "no response".
+std::string outcome_class(const runner::probe& p);
+
+/// `n` lower-case hex digits, the same for the same seed and salt.
+std::string seeded_hex(std::uint64_t seed, std::string_view salt, std::size_t n);
+
+/// An id shaped like `like` that no server holds: a long decimal number for
+/// a decimal id, else the same length and character classes, from the seed.
+std::string unknown_id(std::string_view like, std::uint64_t seed, std::string_view salt);
+
+/// Sets header `name` (any case) to `value`, replacing every earlier value.
+void set_header(http::request& req, std::string_view name, std::string value);
+/// Removes every value of header `name` (any case).
+void remove_header(http::request& req, std::string_view name);
+
+/// A valid request for `op` under `auth` whose sending cannot move a fixture
+/// of the profile: when `op` moves a state machine (x-transition), the id of
+/// the resource it moves is one no server holds. By D6.3 credentials, scope,
+/// role and tenant context are judged before that id, so refusals still show.
+struct safe_request {
+  std::optional<generators::generated_request> request;
+  std::string why;  // when there is no request
+  /// The auth model the request was made with (its tenant may be a copy).
+  runner::auth_choice auth;
+  std::shared_ptr<runner::tenant_view> tenant_copy;  // keeps `auth.tenant` alive
+};
+safe_request make_safe_request(const runner::scenario_context& ctx, const spec::operation& op,
+                               const runner::auth_choice& auth, std::string_view salt);
+
+/// The header naming the effective tenant of `op` (x-tenant-context), or ""
+/// when the operation reads none.
+std::string tenant_header(const spec::operation& op);
+
+/// "a, b, c".
+std::string join(const std::vector<std::string>& items);
+
+}  // namespace conform::suites::auth_support

@@ -1,0 +1,267 @@
+// The tenant context checks: the tenant header never widens rights, callers
+// of several tenants must name one, and another tenant's ids are unknown ids.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "suites/auth/support.hpp"
+#include "suites/tenants/checks.hpp"
+
+namespace conform::suites::tenant_checks {
+namespace {
+
+namespace as = auth_support;
+using runner::auth_choice;
+using runner::credential_view;
+using runner::probe;
+using runner::scenario_context;
+using runner::scenario_failure;
+using runner::scenario_results;
+using runner::tenant_view;
+
+bool reaches(const credential_view& c, const tenant_view& t) {
+  return std::any_of(c.tenants.begin(), c.tenants.end(),
+                     [&](const tenant_view* mine) { return mine && mine->id == t.id; });
+}
+
+/// The sufficient auth models of `op`; the others become not-run cells of `check`.
+std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx,
+                                               scenario_results& results, const spec::operation& op,
+                                               std::string_view check) {
+  std::vector<auth_choice> out;
+  for (auto& choice : runner::auth_models_for(ctx.spec(), op, ctx.target())) {
+    if (choice.not_run_why) {
+      results.not_run(&op, choice.model.label(), check, *choice.not_run_why);
+    } else if (choice.credential) {
+      out.push_back(std::move(choice));
+    }
+  }
+  return out;
+}
+
+void report(scenario_context& ctx, scenario_results& results, const spec::operation& op,
+            const std::string& label, std::string_view check, std::string expected, const probe& p,
+            std::string cause, std::string steps, std::vector<const probe*> evidence) {
+  scenario_failure f;
+  f.expected = std::move(expected);
+  f.seen = p.summary();
+  f.cause = std::move(cause);
+  f.steps = std::move(steps);
+  f.evidence = std::move(evidence);
+  results.fail(op, label, check, f, ctx);
+}
+
+}  // namespace
+
+void run_header_enforcement(scenario_context& ctx, scenario_results& results) {
+  const auto& tenants = ctx.target().tenants;
+  for (const auto* op : ctx.operations()) {
+    const std::string header = as::tenant_header(*op);
+    if (header.empty() || !op->needs_credentials()) continue;
+    const auto want = as::refusal(*op, 403);
+    for (const auto& choice : sufficient_or_not_run(ctx, results, *op, header_enforcement)) {
+      const credential_view& c = *choice.credential;
+      const std::string label = choice.model.label();
+      auto made = as::make_safe_request(ctx, *op, choice, "tenant-header");
+      if (!made.request) {
+        results.not_run(op, label, header_enforcement, "no valid request: " + made.why);
+        continue;
+      }
+      const http::request base = ctx.build(*op, made.auth, *made.request);
+      const tenant_view* other = nullptr;
+      for (const auto& t : tenants) {
+        if (!reaches(c, t)) {
+          other = &t;
+          break;
+        }
+      }
+      // An id of no tenant: shaped like the profile's tenant ids, held by none.
+      std::string nobody = as::unknown_id(tenants.empty() ? "" : tenants.front().id, ctx.seed(),
+                                          op->operation_id + ":no-tenant");
+      struct named {
+        std::string what;
+        std::string id;
+      };
+      std::vector<named> probes;
+      if (other) {
+        probes.push_back(
+            {"the tenant header naming a tenant the credential cannot reach", other->id});
+      } else {
+        results.not_run(op, label, header_enforcement,
+                        "every tenant of the profile is reachable by " + c.name +
+                            ": add a tenant it cannot reach to test that the header never widens "
+                            "its rights");
+      }
+      probes.push_back({"the tenant header naming no tenant", nobody});
+      for (const auto& n : probes) {
+        http::request req = base;
+        as::set_header(req, header, n.id);
+        const probe p = ctx.send(req);
+        if (!p.answered()) {
+          results.not_run(op, label, header_enforcement,
+                          n.what + ": the target did not answer (" + p.summary() + ")");
+          continue;
+        }
+        if (want.matches(p)) {
+          results.pass(*op, label, header_enforcement);
+          continue;
+        }
+        report(
+            ctx, results, *op, label, header_enforcement,
+            want.text() + " for " + n.what + ", never 2xx: the header never widens rights (D2.6)",
+            p, n.what + ": answered " + as::outcome_class(p),
+            "sent a valid request with " + c.name + " and " + n.what, {&p});
+      }
+    }
+  }
+}
+
+void run_context_required(scenario_context& ctx, scenario_results& results) {
+  for (const auto* op : ctx.operations()) {
+    if (op->tenant.from != spec::tenant_context::source::header || !op->needs_credentials()) {
+      continue;
+    }
+    for (const auto kind : {spec::credential_kind::partner_key, spec::credential_kind::jwt}) {
+      const auto* scheme = as::accepted_scheme(*op, kind);
+      if (!scheme) continue;
+      const std::string kind_name(spec::to_string(kind));
+      const credential_view* caller = nullptr;
+      for (const auto& c : ctx.target().credentials) {
+        if (c.kind != kind || !as::usable(c) || !runner::is_sufficient(*op, *scheme, c)) continue;
+        // A JWT of one membership may leave the header out (D2.6).
+        if (kind == spec::credential_kind::jwt && c.tenants.size() < 2) continue;
+        caller = &c;
+        break;
+      }
+      if (!caller) {
+        results.not_run(op, kind_name, context_required,
+                        "the profile has no usable, sufficient " + kind_name +
+                            (kind == spec::credential_kind::jwt ? " with several tenants" : "") +
+                            " for this operation: add one");
+        continue;
+      }
+      const auth_choice choice = ctx.auth_for(*op, *caller);
+      const std::string label = choice.model.label();
+      if (op->tenant.missing_status == 0) {
+        results.not_run(op, label, context_required,
+                        "x-tenant-context declares no answer for a missing tenant (missing: "
+                        "{status, error_code})");
+        continue;
+      }
+      const as::expected_refusal want{op->tenant.missing_status,
+                                      op->tenant.missing_code.empty()
+                                          ? std::vector<std::string>{}
+                                          : std::vector<std::string>{op->tenant.missing_code}};
+      auto made = as::make_safe_request(ctx, *op, choice, "tenant-missing");
+      if (!made.request) {
+        results.not_run(op, label, context_required, "no valid request: " + made.why);
+        continue;
+      }
+      http::request req = ctx.build(*op, made.auth, *made.request);
+      as::remove_header(req, op->tenant.name);
+      const probe p = ctx.send(req);
+      if (!p.answered()) {
+        results.not_run(op, label, context_required,
+                        "the target did not answer (" + p.summary() + ")");
+      } else if (want.matches(p)) {
+        results.pass(*op, label, context_required);
+      } else {
+        report(
+            ctx, results, *op, label, context_required,
+            want.text() + " for a " + kind_name + " that must name its tenant and did not (D2.6)",
+            p, "tenant header left out: answered " + as::outcome_class(p),
+            "sent a valid request with " + caller->name + " without the tenant header", {&p});
+      }
+    }
+  }
+}
+
+void run_foreign_resource(scenario_context& ctx, scenario_results& results) {
+  for (const auto* op : ctx.operations()) {
+    std::vector<const spec::parameter*> ids;
+    for (const auto& p : op->parameters) {
+      if (p.in == spec::param_location::path && p.resource) ids.push_back(&p);
+    }
+    if (ids.empty() || !op->needs_credentials()) continue;
+    for (const auto& choice : sufficient_or_not_run(ctx, results, *op, foreign_resource)) {
+      const credential_view& c = *choice.credential;
+      const std::string label = choice.model.label();
+      if (!choice.tenant) {
+        results.not_run(op, label, foreign_resource, "the credential " + c.name + " has no tenant");
+        continue;
+      }
+      for (const auto* param : ids) {
+        const auto& ref = *param->resource;
+        const auto mine = choice.tenant->fixtures.find(ref.fixture);
+        if (mine == choice.tenant->fixtures.end()) {
+          results.not_run(op, label, foreign_resource,
+                          "tenant " + choice.tenant->name + " has no fixture " + ref.fixture);
+          continue;
+        }
+        const tenant_view* other = nullptr;
+        for (const auto& t : ctx.target().tenants) {
+          auto theirs = t.fixtures.find(ref.fixture);
+          if (!reaches(c, t) && theirs != t.fixtures.end() && theirs->second != mine->second) {
+            other = &t;
+            break;
+          }
+        }
+        if (!other) {
+          results.not_run(op, label, foreign_resource,
+                          "no tenant of the profile outside the reach of " + c.name +
+                              " has its own fixture " + ref.fixture + ": add one");
+          continue;
+        }
+        // The same request twice, only the id differing: another tenant's, then nobody's.
+        auto with_id = [&](const std::string& id, std::string_view salt) -> std::optional<probe> {
+          auto copy = std::make_shared<tenant_view>(*choice.tenant);
+          copy->fixtures[ref.fixture] = id;
+          auth_choice swapped = choice;
+          swapped.tenant = copy.get();
+          std::string why;
+          auto g = ctx.valid_request(*op, swapped, salt, &why);
+          if (!g) {
+            results.not_run(op, label, foreign_resource, "no valid request: " + why);
+            return std::nullopt;
+          }
+          return ctx.send(ctx.build(*op, swapped, *g));
+        };
+        const std::string salt = "tenant-foreign:" + param->name;
+        const auto foreign = with_id(other->fixtures.at(ref.fixture), salt);
+        if (!foreign) continue;
+        const auto unknown = with_id(
+            as::unknown_id(mine->second, ctx.seed(), op->operation_id + ":" + param->name), salt);
+        if (!unknown) continue;
+        if (!foreign->answered() || !unknown->answered()) {
+          results.not_run(
+              op, label, foreign_resource,
+              "the target did not answer (" + foreign->summary() + ", " + unknown->summary() + ")");
+          continue;
+        }
+        const as::expected_refusal want{404, ref.not_found_code.empty()
+                                                 ? std::vector<std::string>{}
+                                                 : std::vector<std::string>{ref.not_found_code}};
+        const std::string what = "another tenant's " + ref.name + " id";
+        const std::string steps = "sent a valid request with " + c.name + " naming in " +
+                                  param->name + " " + what + ", then an unknown id";
+        const std::string expected =
+            want.text() + " for " + what + ", exactly as for an unknown id (D2.7)";
+        if (!want.matches(*foreign)) {
+          report(ctx, results, *op, label, foreign_resource, expected, *foreign,
+                 what + ": answered " + as::outcome_class(*foreign), steps, {&*foreign});
+        } else if (unknown->status() != foreign->status() ||
+                   unknown->error_code() != foreign->error_code()) {
+          report(ctx, results, *op, label, foreign_resource, expected, *unknown,
+                 "an unknown " + ref.name + " id answered unlike " + what + ": " +
+                     as::outcome_class(*unknown),
+                 steps, {&*foreign, &*unknown});
+        } else {
+          results.pass(*op, label, foreign_resource);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace conform::suites::tenant_checks
