@@ -53,9 +53,29 @@ void console_writer::run_finished(const runner::run_report& report) {
   if (bar_drawn_) out_ << "\r" << std::string(72, ' ') << "\r";
   if (report.aborted) out_ << "run aborted: " << *report.aborted << "\n";
 
+  // By check first: one line each, however many cells (the scope matrix
+  // alone has one per operation and credential).
+  struct check_row {
+    std::string check;
+    std::uint64_t cells = 0, failed = 0, not_run = 0, nothing_judged = 0;
+  };
+  std::vector<check_row> checks;
+  std::map<std::string, std::size_t> check_index;
+  for (const auto& name : report.info.checks) {
+    check_index.try_emplace(name, checks.size());
+    checks.push_back({name});
+  }
   std::vector<row> rows;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
   for (const auto& t : report.tallies) {
+    auto [cit, cadded] = check_index.try_emplace(t.check, checks.size());
+    if (cadded) checks.push_back({t.check});
+    auto& k = checks[cit->second];
+    ++k.cells;
+    if (t.failed > 0) ++k.failed;
+    if (t.not_run_why) ++k.not_run;
+    if (t.nothing_judged) ++k.nothing_judged;
+
     auto [it, added] = index.try_emplace({t.operation_id, t.auth_model}, rows.size());
     if (added) rows.push_back({t.operation_id, t.method_path, t.auth_model});
     auto& r = rows[it->second];
@@ -65,9 +85,33 @@ void console_writer::run_finished(const runner::run_report& report) {
     if (t.not_run_why) ++r.not_run_cells;
     if (t.nothing_judged) ++r.nothing_judged_cells;
   }
-  out_ << "\nSummary (operation, auth model: checks)\n";
+  out_ << "\nChecks (cells: operation x auth model)\n";
+  for (const auto& k : checks) {
+    // A check that did not run everywhere is not "ok": the line says where not.
+    const char* mark = k.failed                                        ? "FAIL"
+                       : k.not_run                                     ? "SKIP"
+                       : (k.cells == 0 || k.nothing_judged == k.cells) ? "----"
+                                                                       : "ok  ";
+    out_ << "  " << mark << " " << pad(k.check, 30) << " ";
+    if (k.cells == 0) {
+      out_ << "no cell (nothing in the description for it to check)\n";
+      continue;
+    }
+    out_ << (k.cells - k.failed - k.not_run - k.nothing_judged) << "/" << k.cells
+         << " cells passed";
+    if (k.failed) out_ << ", " << k.failed << " failed";
+    if (k.not_run) out_ << ", " << k.not_run << " not run";
+    if (k.nothing_judged) out_ << ", " << k.nothing_judged << " had nothing to judge";
+    out_ << "\n";
+  }
+
+  // Then only the (operation, auth model) rows that need a look.
+  bool header = false;
   for (const auto& r : rows) {
-    const char* mark = r.failed_cells ? "FAIL" : (r.not_run_cells == r.cells ? "SKIP" : "ok  ");
+    if (!r.failed_cells && !r.not_run_cells) continue;
+    if (!header) out_ << "\nNeeding a look (operation, auth model: checks)\n";
+    header = true;
+    const char* mark = r.failed_cells ? "FAIL" : "SKIP";
     out_ << "  " << mark << " " << pad(r.operation_id, 28) << " " << pad(r.auth_model, 34) << " "
          << (r.cells - r.failed_cells - r.not_run_cells - r.nothing_judged_cells) << "/" << r.cells
          << " checks passed";
