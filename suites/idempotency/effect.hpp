@@ -1,0 +1,65 @@
+#pragma once
+// Reading the effect an idempotent operation declares (x-idempotency
+// `effect`): the field of one item of another operation's list, found by the
+// value the request body names. A replay that moves it again had a second
+// effect.
+
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "harness/runner/scenario.hpp"
+
+namespace conform::suites::idempotency_detail {
+
+/// A decimal amount in millionths: exact for the decimal strings and
+/// integers a balance is written as.
+using micros = std::int64_t;
+
+/// A JSON number or a decimal string ("250.00") in millionths; nullopt for
+/// anything else (more than six decimals, not a number).
+std::optional<micros> parse_amount(const boost::json::value& v);
+
+/// "+1.25", "-0.5", "0".
+std::string format_change(micros change);
+
+/// One reading of the effect field.
+struct reading {
+  std::optional<micros> value;  // nullopt: not read (see why)
+  std::string why;
+  const runner::probe* where = nullptr;  // the answer the value was read from
+};
+
+/// Reads the declared effect of one request body, through the effect's list
+/// operation with a credential that sees the same tenant.
+class effect_reader {
+ public:
+  /// A reader for `op`'s effect of request `body` sent under `auth`; nullptr
+  /// with `why` when it cannot be read (not declared: nullptr, `why` empty).
+  static std::unique_ptr<effect_reader> make(runner::scenario_context& ctx,
+                                             const spec::operation& op,
+                                             const runner::auth_choice& auth, std::string_view body,
+                                             std::string* why);
+
+  /// The field's value now. The probes it sent live as long as the reader.
+  reading read(runner::scenario_context& ctx);
+
+  /// "balance_major of the item with id 101 in listPartnerTenants".
+  const std::string& what() const { return what_; }
+
+ private:
+  effect_reader() = default;
+
+  const spec::operation* list_ = nullptr;
+  runner::auth_choice auth_;
+  generators::generated_request base_;
+  std::string match_pointer_, match_value_, field_pointer_, what_;
+  std::deque<runner::probe> probes_;
+};
+
+}  // namespace conform::suites::idempotency_detail
