@@ -1,0 +1,229 @@
+// The workflows scenario against the in-process reference server: the shipped
+// workflow documents pass on the clean server, a fault a workflow notices is
+// reported with the workflow's evidence, and documents that cannot run are
+// reported as not run with where and why.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "suites/workflows/document.hpp"
+#include "suites/workflows/expression.hpp"
+#include "suites/workflows/workflows.hpp"
+#include "tests/suites/support.hpp"
+
+namespace conform::suites {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_conform;
+
+constexpr const char* check = "workflow_conformance";
+
+/// A workflow file in a temporary directory, run besides the shipped ones
+/// while it lives.
+class extra_workflow {
+ public:
+  extra_workflow(const std::string& name, const std::string& text)
+      : path_(fs::temp_directory_path() /
+              ("conform-workflow-" + std::to_string(::getpid()) + "-" + name)) {
+    std::ofstream(path_) << text;
+    register_workflow_files({path_.string()});
+  }
+  ~extra_workflow() {
+    register_workflow_files({});
+    fs::remove(path_);
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+const char* const header = R"(arazzo: 1.0.1
+info: { title: test, version: 1.0.0 }
+sourceDescriptions:
+  - { name: api, url: voice-api.yaml, type: openapi }
+workflows:
+)";
+
+std::string not_run_why(const testing::conform_result& r, const std::string& auth) {
+  if (!r.report.contains("not_run")) return {};
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    if (n.at("check").as_string() == check && n.at("auth_model").as_string() == auth) {
+      return std::string(n.at("why").as_string());
+    }
+  }
+  return {};
+}
+
+std::size_t curl_commands(const boost::json::object& failure) {
+  const std::string curl(failure.at("curl").as_string());
+  std::size_t n = 0;
+  for (auto at = curl.find("curl "); at != std::string::npos; at = curl.find("curl ", at + 1)) ++n;
+  return n;
+}
+
+TEST(WorkflowsSuite, CleanReferencePassesEveryShippedWorkflow) {
+  auto r = run_conform({"--checks", check});
+  EXPECT_TRUE(r.failures(check).empty()) << boost::json::serialize(r.report.at("failures"));
+  EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
+  EXPECT_EQ(r.cells_passed(check), 4u);
+  for (const char* id : {"campaignLifecycle", "launchWithoutContacts", "createdCampaignIsListed",
+                         "followUpCancelledTwice"}) {
+    bool found = false;
+    for (const auto& c : r.report.at("cells").as_array()) {
+      found = found || (c.at("auth_model").as_string() == std::string("workflow ") + id &&
+                        c.at("status").as_string() == "passed");
+    }
+    EXPECT_TRUE(found) << id;
+  }
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(WorkflowsSuite, PauseOfADraftAllowedIsCaught) {
+  auto r = run_conform({"--checks", check, "--fault", "invalid_transition_allowed"});
+  auto failures = r.failures(check);
+  // Both criteria of the pause of a draft fail; nothing else does.
+  ASSERT_EQ(failures.size(), 2u) << boost::json::serialize(r.report.at("failures"));
+  const auto& f = failures.front();
+  EXPECT_EQ(f.at("cause").as_string(), "launchWithoutContacts step pauseDraft: $statusCode == 422");
+  EXPECT_EQ(f.at("expected").as_string(), "$statusCode == 422");
+  EXPECT_EQ(f.at("seen").as_string(), "$statusCode = 200 (answer: 200)");
+  EXPECT_EQ(f.at("auth_model").as_string(), "workflow launchWithoutContacts");
+  EXPECT_EQ(f.at("operation_id").as_string(), "createCampaign");
+  EXPECT_EQ(f.at("status").to_number<std::int64_t>(), 200);
+  // create, launch, pauseDraft: every request of the workflow so far.
+  EXPECT_EQ(curl_commands(f), 3u) << f.at("curl");
+  EXPECT_EQ(failures[1].at("cause").as_string(),
+            "launchWithoutContacts step pauseDraft: $response.body#/error_code == "
+            "'INVALID_STATE_TRANSITION'");
+  EXPECT_EQ(failures[1].at("seen").as_string(), "the response has no /error_code (answer: 200)");
+  EXPECT_NE(r.status, 0);
+}
+
+TEST(WorkflowsSuite, AWrongExpectationFailsWithTheCriterionAndTheAnswer) {
+  extra_workflow doc("wrong.arazzo.yaml", std::string(header) + R"(  - workflowId: wrongCreate
+    inputs: { type: object, properties: { agent_id: { type: integer } } }
+    steps:
+      - stepId: create
+        operationId: createCampaign
+        requestBody:
+          contentType: application/json
+          payload: { name: conform wrong expectation, agent_id: $inputs.agent_id, timezone: Asia/Kolkata }
+        successCriteria:
+          - condition: $statusCode == 200
+          - condition: $response.body#/data/status != 'draft'
+)");
+  auto r = run_conform({"--checks", check});
+  auto failures = r.failures(check);
+  ASSERT_EQ(failures.size(), 2u) << boost::json::serialize(r.report.at("failures"));
+  EXPECT_EQ(failures[0].at("cause").as_string(), "wrongCreate step create: $statusCode == 200");
+  EXPECT_EQ(failures[0].at("seen").as_string(), "$statusCode = 201 (answer: 201)");
+  EXPECT_EQ(failures[1].at("cause").as_string(),
+            "wrongCreate step create: $response.body#/data/status != 'draft'");
+  EXPECT_EQ(failures[1].at("seen").as_string(),
+            "$response.body#/data/status = \"draft\" (answer: 201)");
+  EXPECT_EQ(curl_commands(failures[0]), 1u);
+  const std::string steps(failures[0].at("mode").as_string());
+  EXPECT_NE(steps.find("ran workflow wrongCreate as tenant"), std::string::npos) << steps;
+  // The shipped workflows still pass beside it.
+  EXPECT_EQ(r.cells_passed(check), 4u);
+}
+
+TEST(WorkflowsSuite, AMalformedDocumentIsNotRunWithItsPosition) {
+  extra_workflow doc("malformed.arazzo.yaml", std::string(header) + R"(  - workflowId: broken
+    steps: [ { stepId: a, operationId: listCampaigns }
+)");
+  auto r = run_conform({"--checks", check});
+  const std::string why = not_run_why(r, "workflow " + doc.path());
+  EXPECT_NE(why.find(doc.path() + ":8:1: malformed YAML"), std::string::npos) << r.not_run_text();
+  EXPECT_TRUE(r.failures(check).empty());
+}
+
+TEST(WorkflowsSuite, UnknownOperationsAndExpressionsAreNotRunWithTheirPositions) {
+  extra_workflow doc("unknown.arazzo.yaml",
+                     std::string(header) + R"(  - workflowId: unknownOperation
+    steps:
+      - stepId: a
+        operationId: noSuchOperation
+        successCriteria: [ { condition: $statusCode == 200 } ]
+  - workflowId: badExpression
+    steps:
+      - stepId: a
+        operationId: listCampaigns
+        successCriteria:
+          - condition: $response.bodyy == 1
+          - condition: $steps.nope.outputs.id == 1
+)");
+  auto r = run_conform({"--checks", check});
+  const std::string unknown = not_run_why(r, "workflow unknownOperation");
+  EXPECT_NE(unknown.find(doc.path() + ":9:22: unknown operationId 'noSuchOperation'"),
+            std::string::npos)
+      << r.not_run_text();
+  const std::string bad = not_run_why(r, "workflow badExpression");
+  EXPECT_NE(bad.find(doc.path() + ":16:13: cannot evaluate runtime expression '$response.bodyy'"),
+            std::string::npos)
+      << bad;
+  EXPECT_NE(bad.find(doc.path() + ":17:13: cannot evaluate '$steps.nope.outputs.id': no earlier "
+                                  "step 'nope'"),
+            std::string::npos)
+      << bad;
+  EXPECT_TRUE(r.failures(check).empty());
+}
+
+TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
+  extra_workflow doc("fixture.arazzo.yaml", std::string(header) + R"(  - workflowId: needsAFixture
+    inputs: { type: object, properties: { no_such_fixture: { type: string } } }
+    steps:
+      - stepId: a
+        operationId: listCampaigns
+        successCriteria: [ { condition: $statusCode == 200 } ]
+)");
+  auto r = run_conform({"--checks", check});
+  const std::string why = not_run_why(r, "workflow needsAFixture");
+  EXPECT_NE(why.find("tenant t1: no fixture no_such_fixture"), std::string::npos)
+      << r.not_run_text();
+}
+
+TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
+  using namespace workflows;
+  runner::probe p;
+  http::response resp;
+  resp.status = 200;
+  resp.body = R"({"data":{"items":[{"id":"7","status":"paused"},{"id":"8","status":"running"}]}})";
+  p.result.outcome = resp;
+  p.json = boost::json::parse(resp.body);
+  std::map<std::string, boost::json::value> inputs{{"id", "8"}};
+  scope s{&p, &inputs, nullptr};
+  std::string why, seen;
+  auto c = parse_criterion("$.data.items[?(@.id == '{$inputs.id}' && @.status == 'running')]",
+                           "jsonpath", "$response.body", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_TRUE(holds(*c, s, &seen)) << seen;
+  c = parse_criterion("$.data.items[?(@.id == '7' && @.status == 'running')]", "jsonpath",
+                      "$response.body", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_FALSE(holds(*c, s, &seen));
+  EXPECT_EQ(seen,
+            "no item of $.data.items (2 items) matches; the item with id = \"7\" has status = "
+            "\"paused\"");
+  c = parse_criterion("$statusCode == 200 && $response.body#/data/items/0/id == '7'", "", "", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_TRUE(holds(*c, s, &seen)) << seen;
+  c = parse_criterion("$response.body#/data/missing == 1", "", "", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_FALSE(holds(*c, s, &seen));
+  EXPECT_EQ(seen, "the response has no /data/missing");
+  EXPECT_FALSE(parse_criterion("$statusCode == 200 || $statusCode == 201", "", "", &why));
+  EXPECT_FALSE(parse_criterion("$statusCode == running", "", "", &why));
+  EXPECT_NE(why.find("strings take single quotes"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace conform::suites
