@@ -193,11 +193,17 @@ struct state_machine {
     std::string operation_id;
     std::string error_code;
     std::string description;
+    /// The profile fixture naming a resource on which this precondition
+    /// fails (empty: none declared, so the precondition cannot be tested).
+    std::string fixture;
     source_pos pos;
   };
   std::vector<precondition> preconditions;
   int refused_status = 0;
   std::string refused_code;
+  /// State -> the profile fixture naming a resource in that state, so that a
+  /// harness can reach the state through the API. Every key is a state.
+  std::map<std::string, std::string> fixtures;
   source_pos pos;
 };
 

@@ -3,7 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 
 #include "dump.hpp"
@@ -352,6 +357,94 @@ TEST(SpecLoader, RequiredMatrixThatIsMissingIsAnError) {
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_NE(r.diagnostics[0].message.find("permission matrix is required"), std::string::npos);
+}
+
+// A state machine's fixtures (a state -> a profile fixture) and a
+// precondition's fixture, written in a description of their own so that the
+// misspelt state below has a known line and column.
+std::string machine_spec(const std::string& fixtures_block) {
+  return "openapi: 3.1.0\n"
+         "info: {title: Mini, version: 1.0.0}\n"
+         "components:\n"
+         "  securitySchemes:\n"
+         "    bearer: {type: http, scheme: bearer, x-credential: jwt}\n"
+         "  x-state-machines:\n"
+         "    item:\n"
+         "      resource: item\n"
+         "      read_operation: getItem\n"
+         "      states: [new, done]\n"
+         "      initial: new\n"
+         "      transitions:\n"
+         "        - {from: new, operation: finishItem, to: done}\n"
+         "      preconditions:\n"
+         "        - {operation: finishItem, error_code: ITEM_EMPTY, fixture: item_empty_id}\n"
+         "        - {operation: finishItem, error_code: ITEM_LOCKED}\n"
+         "      refused: {status: 422, error_code: INVALID_STATE_TRANSITION}\n" +
+         fixtures_block +
+         "paths:\n"
+         "  /items/{id}:\n"
+         "    parameters:\n"
+         "      - {name: id, in: path, required: true, schema: {type: string}}\n"
+         "    get:\n"
+         "      operationId: getItem\n"
+         "      x-family: Items\n"
+         "      security: [{bearer: []}]\n"
+         "      responses: {'200': {description: ok}}\n"
+         "  /items/{id}/finish:\n"
+         "    parameters:\n"
+         "      - {name: id, in: path, required: true, schema: {type: string}}\n"
+         "    post:\n"
+         "      operationId: finishItem\n"
+         "      x-family: Items\n"
+         "      x-transition: {machine: item, parameter: id}\n"
+         "      security: [{bearer: []}]\n"
+         "      responses: {'200': {description: ok}}\n";
+}
+
+load_result load_text(const std::string& name, const std::string& text) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(file) << text;
+  load_result r = load(file);
+  std::filesystem::remove(file);
+  return r;
+}
+
+TEST(SpecLoader, StateMachineFixturesAreTyped) {
+  const load_result r = load_text("machine-fixtures", machine_spec("      fixtures:\n"
+                                                                   "        new: item_new_id\n"
+                                                                   "        done: item_done_id\n"
+                                                                   "        x-assumption: ours\n"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.diagnostics.empty()) << messages(r);
+  const state_machine& m = r.spec->state_machines.at("item");
+  EXPECT_EQ(m.fixtures,
+            (std::map<std::string, std::string>{{"new", "item_new_id"}, {"done", "item_done_id"}}));
+  ASSERT_EQ(m.preconditions.size(), 2u);
+  EXPECT_EQ(m.preconditions[0].fixture, "item_empty_id");
+  EXPECT_EQ(m.preconditions[1].fixture, "");
+  EXPECT_EQ(m.read_operation_id, "getItem");
+}
+
+TEST(SpecLoader, StateMachineWithoutFixturesHasNone) {
+  const load_result r = load_text("machine-no-fixtures", machine_spec(""));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.spec->state_machines.at("item").fixtures.empty());
+}
+
+TEST(SpecLoader, StateMachineFixtureOfAnUnknownStateIsAnErrorAtItsKey) {
+  const load_result r =
+      load_text("machine-bad-fixture", machine_spec("      fixtures:\n"
+                                                    "        new: item_new_id\n"
+                                                    "        finished: item_done_id\n"));
+  EXPECT_FALSE(r.ok());
+  const auto it = std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [](const auto& d) {
+    return d.level == severity::error && d.pos.line == 20 && d.pos.column == 9 &&
+           d.message ==
+               "state machine 'item': fixtures names 'finished', which is not one of "
+               "its states";
+  });
+  EXPECT_NE(it, r.diagnostics.end()) << messages(r);
 }
 
 }  // namespace

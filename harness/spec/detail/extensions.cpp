@@ -239,7 +239,7 @@ std::optional<state_machine> parse_state_machine(reader& r, const yaml_doc& doc,
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what,
                     {"resource", "field", "read_operation", "states", "initial", "terminal",
-                     "transitions", "preconditions", "refused"});
+                     "transitions", "preconditions", "refused", "fixtures"});
   const std::size_t before = r.error_count();
   state_machine m;
   m.name = name;
@@ -274,10 +274,26 @@ std::optional<state_machine> parse_state_machine(reader& r, const yaml_doc& doc,
       get_str(r, doc, p, "operation", pw, pre.operation_id, true);
       get_str(r, doc, p, "error_code", pw, pre.error_code, true);
       get_str(r, doc, p, "description", pw, pre.description);
+      get_str(r, doc, p, "fixture", pw, pre.fixture);
       m.preconditions.push_back(pre);
     }
   }
   get_status(r, doc, n, "refused", what, m.refused_status, m.refused_code);
+  YAML::Node fs = reader::child(n, "fixtures");
+  if (fs.IsDefined() && r.expect_map(doc, fs, what + ".fixtures")) {
+    for (auto it = fs.begin(); it != fs.end(); ++it) {
+      const std::string state = it->first.Scalar();
+      if (state.rfind("x-", 0) == 0) continue;
+      // Checked here rather than with the other state names: a fixture under
+      // a misspelt state would otherwise just never be used.
+      if (std::find(m.states.begin(), m.states.end(), state) == m.states.end()) {
+        r.error(reader::pos(doc, it->first),
+                what + ": fixtures names '" + state + "', which is not one of its states");
+        continue;
+      }
+      if (auto f = r.str(doc, it->second, what + ".fixtures." + state)) m.fixtures[state] = *f;
+    }
+  }
   if (r.error_count() != before) return std::nullopt;
   return m;
 }
