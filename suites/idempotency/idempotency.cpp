@@ -245,22 +245,26 @@ std::optional<http::request> different_request(scenario_context& ctx, subject& s
   return std::nullopt;
 }
 
-/// Another credential sufficient for `s.op` that acts for the same tenant.
+/// Another credential sufficient for `s.op` that acts for the same tenant;
+/// one of another kind first, since two user sessions of one user may
+/// fairly count as one credential.
 std::optional<runner::auth_choice> other_credential(scenario_context& ctx, const subject& s) {
+  const runner::credential_view* mine = s.auth.credential;
+  const runner::credential_view* same_kind = nullptr;
   for (const auto& c : ctx.target().credentials) {
-    if (s.auth.credential && c.name == s.auth.credential->name) continue;
-    if (s.auth.credential && !c.value.empty() && c.value == s.auth.credential->value) continue;
+    if (mine && (c.name == mine->name || (!c.value.empty() && c.value == mine->value))) continue;
     const bool same_tenant =
         !s.auth.tenant || std::any_of(c.tenants.begin(), c.tenants.end(), [&](const auto* t) {
           return t && t->id == s.auth.tenant->id;
         });
     if (!same_tenant) continue;
     for (const auto* scheme : s.op->accepted_schemes()) {
-      if (scheme->credential == c.kind && runner::is_sufficient(*s.op, *scheme, c)) {
-        return ctx.auth_for(*s.op, c, s.auth.tenant);
-      }
+      if (scheme->credential != c.kind || !runner::is_sufficient(*s.op, *scheme, c)) continue;
+      if (!mine || c.kind != mine->kind) return ctx.auth_for(*s.op, c, s.auth.tenant);
+      if (!same_kind) same_kind = &c;
     }
   }
+  if (same_kind) return ctx.auth_for(*s.op, *same_kind, s.auth.tenant);
   return std::nullopt;
 }
 

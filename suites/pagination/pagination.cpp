@@ -203,7 +203,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
   walk w;
   w.size = size;
   const std::string steps =
-      "walked pages 1..meta.pages with " + paging.size_param + "=" + std::to_string(size);
+      "walked every page with " + paging.size_param + "=" + std::to_string(size);
   bool reported_duplicate = false, reported_short = false, reported_meta = false;
   std::int64_t last = 1;
   for (std::int64_t page = 1; page <= last; ++page) {
@@ -237,7 +237,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
       last = std::max<std::int64_t>(1, *pages);
       const std::int64_t want = (*count + size - 1) / size;
       if (*pages != want) {
-        w.findings.push_back({"meta.pages is not ceil(meta.count / page size)",
+        w.findings.push_back({"the page count is not ceil(item count / page size)",
                               paging.pages + " = ceil(" + std::to_string(*count) + " / " +
                                   std::to_string(size) + ") = " + std::to_string(want),
                               std::to_string(*pages),
@@ -255,7 +255,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
                             {&w.probes.front(), &p}});
     }
     if (*at_page != page) {
-      w.findings.push_back({"meta.page is not the page asked for",
+      w.findings.push_back({"the page number is not the page asked for",
                             paging.page + "=" + std::to_string(page),
                             std::to_string(*at_page),
                             steps,
@@ -285,7 +285,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
   }
   w.complete = true;
   if (w.items != *w.count) {
-    w.findings.push_back({"the items walked do not add up to meta.count",
+    w.findings.push_back({"the items walked do not add up to the item count",
                           std::to_string(*w.count) + " items (" + paging.count + ")",
                           std::to_string(w.items) + " items on pages 1.." + std::to_string(last),
                           steps,

@@ -48,8 +48,9 @@ TEST(PaginationSuite, PageGapIsCaughtByThePageWalk) {
 TEST(PaginationSuite, CountOffByOneIsCaughtByThePageWalk) {
   const auto r = run_conform({"--checks", all_checks, "--fault", "page_count_off"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_page_walk"}) << r.err;
-  EXPECT_NE(causes(r, "pagination_page_walk").find("the items walked do not add up to meta.count"),
-            std::string::npos)
+  EXPECT_NE(
+      causes(r, "pagination_page_walk").find("the items walked do not add up to the item count"),
+      std::string::npos)
       << causes(r, "pagination_page_walk");
 }
 

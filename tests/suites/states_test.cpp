@@ -1,0 +1,173 @@
+// The state machine checks against the reference server: clean, with the
+// fault that lets a refused move through, and with a profile whose fixtures
+// are missing or already moved (not run, with why; never a failure).
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reference/server.hpp"
+#include "support.hpp"
+
+namespace conform::suites {
+namespace {
+
+using testing::conform_result;
+using testing::run_conform;
+
+const std::string checks = "state_transitions,state_preconditions";
+
+std::string str(const boost::json::value& v) {
+  return std::string(v.as_string());
+}
+
+/// The not-run entries of the two state checks.
+std::vector<boost::json::object> state_not_runs(const conform_result& r) {
+  std::vector<boost::json::object> out;
+  if (!r.report.contains("not_run")) return out;
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    const std::string check = str(n.at("check"));
+    if (check == "state_transitions" || check == "state_preconditions") {
+      out.push_back(n.as_object());
+    }
+  }
+  return out;
+}
+
+bool some_not_run(const conform_result& r, const std::string& operation_id,
+                  const std::string& why_part) {
+  for (const auto& n : state_not_runs(r)) {
+    if (str(n.at("operation_id")) == operation_id &&
+        str(n.at("why")).find(why_part) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Cells of `check` on `operation_id` that passed at least once.
+std::size_t passed_on(const conform_result& r, const std::string& check,
+                      const std::string& operation_id) {
+  std::size_t n = 0;
+  for (const auto& c : r.report.at("cells").as_array()) {
+    if (str(c.at("check")) == check && str(c.at("operation_id")) == operation_id &&
+        c.at("passed").as_int64() > 0) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+/// The reference server's profile in a file, edited by `edit`.
+class profile_file {
+ public:
+  profile_file(const reference::server& srv, const std::function<void(std::string&)>& edit) {
+    std::string text = srv.profile_yaml();
+    edit(text);
+    static int counter = 0;
+    path_ =
+        std::filesystem::temp_directory_path() / ("conform-states-" + std::to_string(::getpid()) +
+                                                  "-" + std::to_string(++counter) + ".yaml");
+    std::ofstream(path_) << text;
+  }
+  ~profile_file() { std::filesystem::remove(path_); }
+  profile_file(const profile_file&) = delete;
+  profile_file& operator=(const profile_file&) = delete;
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+TEST(StatesSuite, CleanReferenceHasNoFailuresAndNothingNotRun) {
+  const auto r = run_conform({"--checks", checks});
+  EXPECT_TRUE(r.failures("state_transitions").empty()) << r.out;
+  EXPECT_TRUE(r.failures("state_preconditions").empty()) << r.out;
+  EXPECT_TRUE(state_not_runs(r).empty()) << r.not_run_text();
+  // Both campaign moves and the follow-up cancel, each with passes.
+  EXPECT_EQ(r.cells_passed("state_transitions"), 3u);
+  EXPECT_EQ(passed_on(r, "state_transitions", "launchCampaign"), 1u);
+  EXPECT_EQ(passed_on(r, "state_transitions", "pauseCampaign"), 1u);
+  EXPECT_EQ(passed_on(r, "state_transitions", "cancelFollowUp"), 1u);
+  EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+}
+
+TEST(StatesSuite, InvalidTransitionAllowedFailsPauseFromDraftAndPaused) {
+  const auto r = run_conform({"--checks", checks, "--fault", "invalid_transition_allowed"});
+  const auto failures = r.failures("state_transitions");
+  ASSERT_FALSE(failures.empty()) << r.out;
+  std::set<std::string> causes;
+  for (const auto& f : failures) {
+    EXPECT_EQ(str(f.at("operation_id")), "pauseCampaign");
+    EXPECT_NE(str(f.at("expected")).find("422 INVALID_STATE_TRANSITION"), std::string::npos);
+    EXPECT_EQ(str(f.at("seen")), "200");
+    // The read before and the move reproduce it.
+    EXPECT_NE(str(f.at("curl")).find("/pause"), std::string::npos);
+    EXPECT_EQ(str(f.at("curl")).find("tk_test_"), std::string::npos) << "a key leaked";
+    causes.insert(str(f.at("cause")));
+  }
+  EXPECT_EQ(causes, (std::set<std::string>{"no move from draft, but not refused",
+                                           "no move from paused, but not refused"}));
+  EXPECT_TRUE(r.failures("state_preconditions").empty()) << r.out;
+  EXPECT_NE(r.status, 0);
+}
+
+TEST(StatesSuite, ASecondRunOnMovedFixturesSaysNotRunAndDoesNotFail) {
+  reference::server srv(reference::server_config{});
+  const profile_file profile(srv, [](std::string&) {});
+  const auto first = run_conform({"--checks", checks, "--profile", profile.path()});
+  EXPECT_TRUE(first.failures().empty()) << first.out;
+  EXPECT_TRUE(state_not_runs(first).empty()) << first.not_run_text();
+
+  // The first run moved the draft campaign and cancelled the scheduled follow-up.
+  const auto second = run_conform({"--checks", checks, "--profile", profile.path()});
+  EXPECT_TRUE(second.failures().empty()) << second.out;
+  EXPECT_TRUE(some_not_run(second, "launchCampaign",
+                           "fixture campaign_draft_id is in state running, not draft"))
+      << second.not_run_text();
+  EXPECT_TRUE(some_not_run(second, "cancelFollowUp",
+                           "fixture follow_up_scheduled_id is in state cancelled, not scheduled"))
+      << second.not_run_text();
+  // The walk starts from the running campaign instead; the ended states
+  // still refuse.
+  EXPECT_EQ(passed_on(second, "state_transitions", "launchCampaign"), 1u);
+  EXPECT_EQ(passed_on(second, "state_transitions", "pauseCampaign"), 1u);
+  EXPECT_EQ(passed_on(second, "state_transitions", "cancelFollowUp"), 1u);
+  // The precondition fixtures do not move.
+  EXPECT_EQ(passed_on(second, "state_preconditions", "launchCampaign"), 1u);
+}
+
+TEST(StatesSuite, AFixtureTheProfileLacksIsNotRunWithWhy) {
+  reference::server srv(reference::server_config{});
+  const profile_file profile(srv, [&](std::string& text) {
+    // t1 comes first in the profile: drop its fixtures only.
+    for (const std::string name : {"follow_up_in_progress_id", "campaign_no_contacts_id"}) {
+      const auto at = text.find(name + ":");
+      ASSERT_NE(at, std::string::npos);
+      const auto begin = text.rfind('\n', at) + 1;
+      text.erase(begin, text.find('\n', at) + 1 - begin);
+    }
+  });
+  const auto r = run_conform({"--checks", checks, "--profile", profile.path()});
+  EXPECT_TRUE(r.failures().empty()) << r.out;
+  EXPECT_TRUE(some_not_run(r, "cancelFollowUp",
+                           "tenant t1 of the profile has no fixture follow_up_in_progress_id"))
+      << r.not_run_text();
+  EXPECT_TRUE(some_not_run(r, "launchCampaign",
+                           "tenant t1 of the profile has no fixture campaign_no_contacts_id"))
+      << r.not_run_text();
+  // The other refusals and the other precondition still ran.
+  EXPECT_EQ(passed_on(r, "state_transitions", "cancelFollowUp"), 1u);
+  EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
+}
+
+}  // namespace
+}  // namespace conform::suites
