@@ -177,6 +177,35 @@ TEST(WorkflowsSuite, UnknownOperationsAndExpressionsAreNotRunWithTheirPositions)
   EXPECT_TRUE(r.failures(check).empty());
 }
 
+TEST(WorkflowsSuite, RequestsTheDocumentCannotMakeAreRefusedAtLoad) {
+  extra_workflow doc("requests.arazzo.yaml", std::string(header) + R"(  - workflowId: badRequests
+    steps:
+      - stepId: launch
+        operationId: $sourceDescriptions.api.launchCampaign
+        parameters:
+          - { name: X-Tenant-Id, in: header, value: '101' }
+          - { name: nope, in: query, value: 1 }
+          - { name: id, in: path, value: $response.body#/data/id }
+        onFailure: [ { name: retry, type: retry } ]
+        successCriteria: [ { condition: $statusCode == 200 } ]
+      - stepId: pause
+        operationId: pauseCampaign
+        successCriteria: [ { condition: $statusCode == 200 } ]
+)");
+  auto r = run_conform({"--checks", check});
+  const std::string why = not_run_why(r, "workflow badRequests");
+  for (const std::string expected :
+       {":11:13: header 'X-Tenant-Id' is set by the harness from the profile",
+        ":12:13: operation launchCampaign has no query parameter 'nope'",
+        ":13:42: cannot evaluate '$response.body#/data/id': a request cannot read its own "
+        "response",
+        ":14:20: 'onFailure' is not supported",
+        ":16:9: step 'pause' gives no value for path parameter 'id'"}) {
+    EXPECT_NE(why.find(doc.path() + expected), std::string::npos) << expected << "\n" << why;
+  }
+  EXPECT_TRUE(r.failures(check).empty());
+}
+
 TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
   extra_workflow doc("fixture.arazzo.yaml", std::string(header) + R"(  - workflowId: needsAFixture
     inputs: { type: object, properties: { no_such_fixture: { type: string } } }
