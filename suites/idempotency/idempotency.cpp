@@ -220,9 +220,17 @@ void judge_effect(scenario_context& ctx, scenario_results& results, subject& s,
           {fx.after.where, &replay, after_replay.where}});
 }
 
-/// A request of `s` that differs from `first` (body, path, query or tenant):
-/// another generated one, else the same under another tenant of the credential.
-std::optional<http::request> different_request(scenario_context& ctx, subject& s,
+/// A request that differs from `first` and how it was made.
+struct other_request {
+  http::request req;
+  std::string how;
+};
+
+/// A request with `key` that differs from `first` (D4.2 compares method,
+/// path, query, tenant and body): another generated one, else the same under
+/// another tenant of the credential, else one of another idempotent
+/// operation (keys are scoped to the credential, not to an operation).
+std::optional<other_request> different_request(scenario_context& ctx, subject& s,
                                                const http::request& first, const std::string& key) {
   auto differs = [&](const http::request& r) { return !same_request(r, first); };
   for (int i = 0; i < max_tries; ++i) {
@@ -230,7 +238,7 @@ std::optional<http::request> different_request(scenario_context& ctx, subject& s
     if (!g) break;
     if (moves_something(*s.op)) g = with_small_numbers(*s.op, std::move(*g), i);
     auto req = ctx.build(*s.op, s.auth, *g, key);
-    if (differs(req)) return req;
+    if (differs(req)) return other_request{std::move(req), "a different valid request"};
   }
   if (!s.auth.credential) return std::nullopt;
   for (const auto* tenant : s.auth.credential->tenants) {
@@ -240,7 +248,30 @@ std::optional<http::request> different_request(scenario_context& ctx, subject& s
     if (!g) continue;
     if (moves_something(*s.op)) g = with_small_numbers(*s.op, std::move(*g), 0);
     auto req = ctx.build(*s.op, other, *g, key);
-    if (differs(req)) return req;
+    if (differs(req)) {
+      return other_request{std::move(req),
+                           "the valid request for another tenant of the credential"};
+    }
+  }
+  // Operations that move nothing first: a server that ignores the key processes it.
+  for (const bool moving : {false, true}) {
+    for (const auto* op : ctx.operations()) {
+      if (op == s.op || !op->idempotent || moves_something(*op) != moving) continue;
+      const auto schemes = op->accepted_schemes();
+      const bool usable = std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
+        return scheme->credential == s.auth.credential->kind &&
+               runner::is_sufficient(*op, *scheme, *s.auth.credential);
+      });
+      if (!usable) continue;
+      auto other = ctx.auth_for(*op, *s.auth.credential, s.auth.tenant);
+      auto g = ctx.valid_request(*op, other, "idempotency-other-operation");
+      if (!g) continue;
+      if (moving) g = with_small_numbers(*op, std::move(*g), 0);
+      auto req = ctx.build(*op, other, *g, key);
+      if (differs(req)) {
+        return other_request{std::move(req), "a valid request of " + op->operation_id};
+      }
+    }
   }
   return std::nullopt;
 }
@@ -276,7 +307,7 @@ void run_key_reuse(scenario_context& ctx, scenario_results& results, subject& s,
     results.not_run(s.op, s.label, reuse_check,
                     "x-idempotency declares no `reused` answer to expect");
   } else if (auto other = different_request(ctx, s, fx.req, fx.key)) {
-    const probe& p = s.send(ctx, *other);
+    const probe& p = s.send(ctx, other->req);
     judged = true;
     if (!is_answer(p, idem.reused_status, idem.reused_code)) {
       failed = true;
@@ -284,14 +315,16 @@ void run_key_reuse(scenario_context& ctx, scenario_results& results, subject& s,
              {answer_text(idem.reused_status, idem.reused_code) + " (D4.2)",
               p.summary(),
               "a key reused with a different request is not refused",
-              "sent a valid request with a fresh " + idem.header +
-                  ", then a different valid request with the same key",
+              "sent a valid request with a fresh " + idem.header + ", then " + other->how +
+                  " with the same key",
               {fx.answer, &p}});
     }
   } else {
-    results.not_run(s.op, s.label, reuse_check,
-                    "every valid request generated equals the first (no body, query or second "
-                    "tenant varies), so the key could not be reused with a different request");
+    results.not_run(
+        s.op, s.label, reuse_check,
+        "every valid request generated equals the first, and the credential has no other tenant "
+        "nor another idempotent operation, so the key could not be reused with a "
+        "different request");
   }
   // Keys are scoped to the credential that sent them.
   if (auto other = other_credential(ctx, s)) {
