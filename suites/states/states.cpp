@@ -126,7 +126,7 @@ class machine_test {
   /// The moves that brought the resource under test from its fixture state
   /// to where it is: a failure's reproduction replays them first.
   std::vector<const probe*> path_;
-  std::string path_text_;  // "launchCampaign, pauseCampaign"
+  std::string path_text_;  // the operations of `path_`, comma-separated
 
   /// What led to the state a failure was seen in: the path, the read before.
   std::vector<const probe*> evidence(const state_read& before,
@@ -525,10 +525,11 @@ void register_states_scenarios(runner::scenario_registry& registry) {
   s.name = "states";
   s.checks = {
       {std::string(transitions_check),
-       "walks a fixture from the initial state through every transition (x-state-machines), and "
-       "sends every move a state does not allow to a fixture in that state; expects the refused "
-       "status and code with the state unchanged, and 2xx then the `to` state for an allowed move "
-       "(state read through read_operation)",
+       "walks the initial state's fixture through every transition it reaches (x-state-machines) "
+       "and sends every move a state does not allow to the resource in that state (the walked "
+       "one, else that state's fixture); expects the refused status and code (or a precondition "
+       "code of the operation) with the state unchanged, and for an allowed move 2xx and then "
+       "the `to` state (states read through read_operation)",
        "D5.1, D5.2"},
       {std::string(preconditions_check),
        "sends each precondition's operation to its fixture (a resource on which it fails); "
