@@ -296,8 +296,10 @@ class workflow_run {
   std::map<std::string, std::map<std::string, json::value>> outputs_;
 };
 
+/// Runs every workflow of `doc`; `ids` maps the workflowIds run so far to
+/// their files, since one id in two files would merge two workflows' cells.
 void run_document(runner::scenario_context& ctx, runner::scenario_results& results,
-                  const document& doc) {
+                  const document& doc, std::map<std::string, std::string>& ids) {
   if (!doc.errors.empty()) {
     results.not_run(nullptr, "workflow " + doc.file, check_name,
                     "the workflow document cannot be loaded: " + join(doc.errors, "; "));
@@ -311,6 +313,12 @@ void run_document(runner::scenario_context& ctx, runner::scenario_results& resul
                       "the workflow cannot be loaded: " + join(w.errors, "; "));
       continue;
     }
+    if (auto [it, fresh] = ids.emplace(w.id, doc.file); !fresh) {
+      results.not_run(first, label + " (" + doc.file + ")", check_name,
+                      spec::to_string(w.pos) + ": workflowId '" + w.id + "' is already used in " +
+                          it->second + ": give it another id");
+      continue;
+    }
     workflow_run(ctx, results, w).run();
   }
 }
@@ -318,15 +326,16 @@ void run_document(runner::scenario_context& ctx, runner::scenario_results& resul
 void run_workflows(runner::scenario_context& ctx, runner::scenario_results& results,
                    const std::function<bool(std::string_view)>& enabled) {
   if (!enabled(check_name)) return;
+  std::map<std::string, std::string> ids;
   for (const auto& e : embedded_documents()) {
-    run_document(ctx, results, load_document(e.text, e.name, ctx.spec()));
+    run_document(ctx, results, load_document(e.text, e.name, ctx.spec()), ids);
   }
   std::vector<std::string> extra;
   {
     std::lock_guard lock(extra_mutex);
     extra = extra_files;
   }
-  for (const auto& path : extra) run_document(ctx, results, load_file(path, ctx.spec()));
+  for (const auto& path : extra) run_document(ctx, results, load_file(path, ctx.spec()), ids);
 }
 
 }  // namespace

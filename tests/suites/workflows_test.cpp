@@ -206,6 +206,23 @@ TEST(WorkflowsSuite, RequestsTheDocumentCannotMakeAreRefusedAtLoad) {
   EXPECT_TRUE(r.failures(check).empty());
 }
 
+TEST(WorkflowsSuite, AWorkflowIdUsedTwiceIsNotRun) {
+  extra_workflow doc("duplicate.arazzo.yaml",
+                     std::string(header) + R"(  - workflowId: createdCampaignIsListed
+    steps:
+      - stepId: a
+        operationId: listCampaigns
+        successCriteria: [ { condition: $statusCode == 200 } ]
+)");
+  auto r = run_conform({"--checks", check});
+  const std::string why = not_run_why(r, "workflow createdCampaignIsListed (" + doc.path() + ")");
+  EXPECT_NE(why.find(doc.path() + ":6:5: workflowId 'createdCampaignIsListed' is already used in "
+                                  "suites/workflows/campaigns.arazzo.yaml"),
+            std::string::npos)
+      << r.not_run_text();
+  EXPECT_EQ(r.cells_passed(check), 4u);
+}
+
 TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
   extra_workflow doc("fixture.arazzo.yaml", std::string(header) + R"(  - workflowId: needsAFixture
     inputs: { type: object, properties: { no_such_fixture: { type: string } } }
