@@ -56,7 +56,7 @@ bool expected_refusal::matches(const runner::probe& p) const {
 std::string expected_refusal::text() const {
   std::string out = std::to_string(status);
   if (codes.empty()) return out;
-  out += " with error_code ";
+  out += " with code ";
   for (std::size_t i = 0; i < codes.size(); ++i) {
     if (i > 0) out += i + 1 == codes.size() ? " or " : ", ";
     out += codes[i];

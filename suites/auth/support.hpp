@@ -30,7 +30,7 @@ struct expected_refusal {
   std::vector<std::string> codes;
 
   bool matches(const runner::probe& p) const;
-  /// "401 with error_code UNAUTHORIZED", "403 with error_code FORBIDDEN".
+  /// "401", "401 with code A or B".
   std::string text() const;
 };
 
@@ -38,7 +38,7 @@ struct expected_refusal {
 expected_refusal refusal(const spec::operation& op, int status,
                          const std::vector<std::string>& excluded = {});
 
-/// What a probe's answer was, without ids: "2xx", "401 UNAUTHORIZED", "no response".
+/// What a probe's answer was, without ids: "2xx", "401 <code>", "no response".
 std::string outcome_class(const runner::probe& p);
 
 /// `n` lower-case hex digits, the same for the same seed and salt.

@@ -144,9 +144,10 @@ void run_context_required(scenario_context& ctx, scenario_results& results) {
       const auth_choice choice = ctx.auth_for(*op, *caller);
       const std::string label = choice.model.label();
       if (op->tenant.missing_status == 0) {
-        results.not_run(op, label, context_required,
-                        "x-tenant-context declares no answer for a missing tenant (missing: "
-                        "{status, error_code})");
+        results.not_run(
+            op, label, context_required,
+            "x-tenant-context declares no answer for a missing tenant (its missing status "
+            "and code)");
         continue;
       }
       const as::expected_refusal want{op->tenant.missing_status,

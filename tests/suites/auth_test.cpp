@@ -1,0 +1,143 @@
+// The auth scenario against the in-process reference server: clean, it finds
+// nothing and runs every cell; with each auth fault, the check made for it fails.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <string>
+
+#include "reference/server.hpp"
+#include "suites/auth/jwt.hpp"
+#include "tests/suites/support.hpp"
+
+namespace {
+
+using conform::suites::testing::run_conform;
+namespace jwt = conform::suites::jwt;
+
+const std::string all_checks =
+    "auth_unauthenticated,auth_credential_rejected,auth_jwt_tampering,auth_jwt_only,"
+    "auth_scope_matrix";
+
+TEST(AuthSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
+  const auto r = run_conform({"--checks", all_checks});
+  for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
+  EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
+  for (const auto* check : {"auth_unauthenticated", "auth_credential_rejected",
+                            "auth_jwt_tampering", "auth_jwt_only", "auth_scope_matrix"}) {
+    EXPECT_GT(r.cells_passed(check), 0u) << check;
+  }
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(AuthSuite, ScopeMatrixHasOneCellPerOperationAndCredential) {
+  const auto r = run_conform({"--checks", "auth_scope_matrix"});
+  std::set<std::string> models;
+  for (const auto& c : r.report.at("cells").as_array()) {
+    if (c.at("operation_id").as_string() == "createCampaign") {
+      models.insert(std::string(c.at("auth_model").as_string()));
+    }
+  }
+  // Read-only roles, scope-less keys and the other key kinds all have a cell.
+  EXPECT_TRUE(models.count("jwt (jwt-viewer)"));
+  EXPECT_TRUE(models.count("tenant_key (t1-none)"));
+  EXPECT_TRUE(models.count("partner_key (partner-default)"));
+  EXPECT_FALSE(models.count("tenant_key (t1-throttled)"));
+  EXPECT_FALSE(models.count("jwt (jwt-expired)"));
+}
+
+struct fault_case {
+  const char* fault;
+  const char* check;
+};
+
+class AuthFault : public ::testing::TestWithParam<fault_case> {};
+
+TEST_P(AuthFault, TheCheckMadeForItFails) {
+  const auto& c = GetParam();
+  const auto r = run_conform({"--checks", c.check, "--fault", c.fault});
+  EXPECT_FALSE(r.failures(c.check).empty()) << c.fault << " not caught by " << c.check;
+  EXPECT_NE(r.status, 0);
+  for (const auto& f : r.failures(c.check)) {
+    EXPECT_FALSE(f.at("cause").as_string().empty());
+    EXPECT_FALSE(f.at("expected").as_string().empty());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, AuthFault,
+    ::testing::Values(fault_case{"wrong_401_as_403", "auth_unauthenticated"},
+                      fault_case{"wrong_403_as_401", "auth_scope_matrix"},
+                      fault_case{"scope_leak", "auth_scope_matrix"},
+                      fault_case{"jwt_only_ignored", "auth_jwt_only"},
+                      fault_case{"expired_jwt_accepted", "auth_credential_rejected"},
+                      fault_case{"other_env_key_accepted", "auth_credential_rejected"},
+                      fault_case{"alg_none_accepted", "auth_jwt_tampering"}),
+    [](const auto& info) { return std::string(info.param.fault); });
+
+TEST(AuthSuite, ScopeLeakIsReportedOnTheLeakingCellOnly) {
+  const auto r = run_conform({"--checks", "auth_scope_matrix", "--fault", "scope_leak"});
+  const auto failures = r.failures("auth_scope_matrix");
+  ASSERT_FALSE(failures.empty());
+  for (const auto& f : failures) {
+    EXPECT_EQ(f.at("operation_id").as_string(), "createCampaign");
+    EXPECT_NE(std::string(f.at("cause").as_string()).find(": answered 2xx"), std::string::npos)
+        << boost::json::serialize(f);
+  }
+}
+
+TEST(AuthSuite, ReportsNeverShowACredentialValue) {
+  conform::reference::server srv{conform::reference::server_config{}};
+  for (const auto* fault : {"expired_jwt_accepted", "wrong_401_as_403", "other_env_key_accepted"}) {
+    const auto r = run_conform({"--checks", all_checks, "--fault", fault});
+    const std::string text = boost::json::serialize(r.report) + r.out + r.err;
+    ASSERT_FALSE(r.failures().empty()) << fault;
+    EXPECT_NE(text.find("${"), std::string::npos) << "credentials appear as variables";
+    for (const auto* name : {"t1-all", "t1-other-env", "partner-other-env", "partner-allocate"}) {
+      const std::string secret = srv.credential(name);
+      ASSERT_FALSE(secret.empty());
+      EXPECT_EQ(text.find(secret), std::string::npos) << name << " under " << fault;
+    }
+  }
+}
+
+TEST(Base64url, RoundTripsEveryLength) {
+  std::string bytes;
+  for (int n = 0; n < 40; ++n) {
+    const std::string encoded = jwt::base64url_encode(bytes);
+    EXPECT_EQ(encoded.find_first_of("+/="), std::string::npos);
+    EXPECT_EQ(jwt::base64url_decode(encoded), bytes);
+    bytes.push_back(static_cast<char>(n * 37 + 250));
+  }
+  EXPECT_EQ(jwt::base64url_encode("\xfb\xff"), "-_8");
+  EXPECT_FALSE(jwt::base64url_decode("a+b/"));
+  EXPECT_FALSE(jwt::base64url_decode("abcde"));
+}
+
+TEST(CompactToken, ForgeriesChangeOnlyWhatTheyName) {
+  const std::string header = jwt::base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
+  const std::string payload = jwt::base64url_encode(R"({"sub":"u1","role":"viewer"})");
+  const auto t = jwt::compact_token::parse(header + "." + payload + ".c2lnbmF0dXJl");
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(jwt::compact_token::parse("a.b"));
+  EXPECT_FALSE(jwt::compact_token::parse(header + ".bm90IGpzb24." + "x"));
+
+  const auto none = jwt::alg_none(*t);
+  EXPECT_EQ(none.signature, "");
+  EXPECT_EQ(none.payload, t->payload);
+  EXPECT_EQ(boost::json::parse(*jwt::base64url_decode(none.header)).at("alg"), "none");
+
+  EXPECT_EQ(jwt::signature_stripped(*t).text(), header + "." + payload + ".");
+
+  const auto wrong = jwt::wrong_signature(*t, "0123abcd");
+  EXPECT_NE(wrong.signature, t->signature);
+  EXPECT_EQ(wrong.header + wrong.payload, t->header + t->payload);
+
+  const auto changed = jwt::payload_changed(*t, "role", "admin");
+  EXPECT_EQ(changed.signature, t->signature);
+  EXPECT_EQ(boost::json::parse(*jwt::base64url_decode(changed.payload)).at("role"), "admin");
+  const auto other = jwt::payload_changed(*t, "", "");
+  EXPECT_NE(other.payload, t->payload);
+}
+
+}  // namespace

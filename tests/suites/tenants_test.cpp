@@ -1,0 +1,88 @@
+// The tenants scenario against the in-process reference server: clean, it
+// finds nothing and runs every cell; with each tenant fault, the check made
+// for it fails.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <string>
+
+#include "tests/suites/support.hpp"
+
+namespace {
+
+using conform::suites::testing::run_conform;
+
+const std::string all_checks =
+    "tenant_header_enforcement,tenant_context_required,tenant_foreign_resource,"
+    "tenant_list_isolation";
+
+TEST(TenantsSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
+  const auto r = run_conform({"--checks", all_checks});
+  for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
+  EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
+  for (const auto* check : {"tenant_header_enforcement", "tenant_context_required",
+                            "tenant_foreign_resource", "tenant_list_isolation"}) {
+    EXPECT_GT(r.cells_passed(check), 0u) << check;
+  }
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(TenantsSuite, ChecksOnlyTheOperationsTheyApplyTo) {
+  const auto r = run_conform({"--checks", all_checks});
+  for (const auto& c : r.report.at("cells").as_array()) {
+    const std::string check(c.at("check").as_string());
+    const std::string op(c.at("operation_id").as_string());
+    // The partner's own tenant list has no tenant context to isolate or name.
+    if (check == "tenant_list_isolation" || check == "tenant_header_enforcement" ||
+        check == "tenant_context_required") {
+      EXPECT_NE(op, "listPartnerTenants") << check;
+    }
+    // Health needs no credentials: no tenant to check.
+    EXPECT_NE(op, "getHealth") << check;
+  }
+}
+
+struct fault_case {
+  const char* fault;
+  const char* check;
+};
+
+class TenantFault : public ::testing::TestWithParam<fault_case> {};
+
+TEST_P(TenantFault, TheCheckMadeForItFails) {
+  const auto& c = GetParam();
+  const auto r = run_conform({"--checks", c.check, "--fault", c.fault});
+  EXPECT_FALSE(r.failures(c.check).empty()) << c.fault << " not caught by " << c.check;
+  EXPECT_NE(r.status, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, TenantFault,
+    ::testing::Values(fault_case{"x_tenant_widens", "tenant_header_enforcement"},
+                      fault_case{"tenant_leak", "tenant_foreign_resource"},
+                      fault_case{"foreign_list_leak", "tenant_list_isolation"}),
+    [](const auto& info) { return std::string(info.param.fault); });
+
+TEST(TenantsSuite, ForeignListLeakNamesBothPages) {
+  const auto r = run_conform({"--checks", "tenant_list_isolation", "--fault", "foreign_list_leak"});
+  const auto failures = r.failures("tenant_list_isolation");
+  ASSERT_FALSE(failures.empty());
+  for (const auto& f : failures) {
+    EXPECT_EQ(f.at("operation_id").as_string(), "listVoiceSessions");
+    const std::string curl(f.at("curl").as_string());
+    EXPECT_NE(curl.find('\n'), std::string::npos) << "both pages reproduce it: " << curl;
+  }
+}
+
+TEST(TenantsSuite, TenantLeakIsReportedOnTheLeakingOperationsOnly) {
+  const auto r = run_conform({"--checks", "tenant_foreign_resource", "--fault", "tenant_leak"});
+  const auto failures = r.failures("tenant_foreign_resource");
+  ASSERT_FALSE(failures.empty());
+  for (const auto& f : failures) {
+    const std::string op(f.at("operation_id").as_string());
+    EXPECT_TRUE(op == "launchCampaign" || op == "pauseCampaign") << op;
+  }
+}
+
+}  // namespace
