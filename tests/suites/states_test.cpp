@@ -149,7 +149,8 @@ TEST(StatesSuite, AFixtureTheProfileLacksIsNotRunWithWhy) {
   reference::server srv(reference::server_config{});
   const profile_file profile(srv, [&](std::string& text) {
     // t1 comes first in the profile: drop its fixtures only.
-    for (const std::string name : {"follow_up_in_progress_id", "campaign_no_contacts_id"}) {
+    for (const std::string name :
+         {"follow_up_in_progress_id", "campaign_no_contacts_id", "campaign_draft_id"}) {
       const auto at = text.find(name + ":");
       ASSERT_NE(at, std::string::npos);
       const auto begin = text.rfind('\n', at) + 1;
@@ -164,8 +165,29 @@ TEST(StatesSuite, AFixtureTheProfileLacksIsNotRunWithWhy) {
   EXPECT_TRUE(some_not_run(r, "launchCampaign",
                            "tenant t1 of the profile has no fixture campaign_no_contacts_id"))
       << r.not_run_text();
+  // Without the initial state's fixture there is no walk: its refusal and
+  // its move are not run; the other states' fixtures still refuse.
+  EXPECT_TRUE(
+      some_not_run(r, "pauseCampaign", "tenant t1 of the profile has no fixture campaign_draft_id"))
+      << r.not_run_text();
+  EXPECT_TRUE(some_not_run(r, "launchCampaign",
+                           "tenant t1 of the profile has no fixture campaign_draft_id"))
+      << r.not_run_text();
+  EXPECT_EQ(passed_on(r, "state_transitions", "launchCampaign"), 1u);
+  EXPECT_EQ(passed_on(r, "state_transitions", "pauseCampaign"), 1u);
   // The other refusals and the other precondition still ran.
   EXPECT_EQ(passed_on(r, "state_transitions", "cancelFollowUp"), 1u);
+  EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
+}
+
+TEST(StatesSuite, AnOperationLeftOutOfTheRunGetsNoCellAndTheRestStillRuns) {
+  const auto r = run_conform({"--checks", checks, "--exclude", "pauseCampaign"});
+  EXPECT_TRUE(r.failures().empty()) << r.out;
+  EXPECT_TRUE(state_not_runs(r).empty()) << r.not_run_text();
+  for (const auto& c : r.report.at("cells").as_array()) {
+    EXPECT_NE(str(c.at("operation_id")), "pauseCampaign");
+  }
+  EXPECT_EQ(passed_on(r, "state_transitions", "launchCampaign"), 1u);
   EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
 }
 
