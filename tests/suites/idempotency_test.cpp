@@ -3,8 +3,30 @@
 // meant for it.
 #include "tests/suites/support.hpp"
 
+#include "reference/server.hpp"
+
 namespace conform::suites::testing {
 namespace {
+
+/// The reference server's profile without scope `scope` on any credential,
+/// written to a file for --profile.
+std::string profile_without_scope(const reference::server& srv, const std::string& scope,
+                                  const std::string& name) {
+  std::string yaml = srv.profile_yaml();
+  for (const std::string& form : {", " + scope, scope + ", "}) {
+    for (auto at = yaml.find(form); at != std::string::npos; at = yaml.find(form, at)) {
+      yaml.erase(at, form.size());
+    }
+  }
+  for (auto at = yaml.find("[" + scope + "]"); at != std::string::npos;
+       at = yaml.find("[" + scope + "]", at)) {
+    yaml.replace(at, scope.size() + 2, "[]");
+  }
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(path) << yaml;
+  return path.string();
+}
 
 const std::string all_checks =
     "idempotency_replay,idempotency_effect,idempotency_key_reuse,idempotency_concurrency,"
@@ -67,6 +89,24 @@ TEST(IdempotencySuite, EffectWithoutItsListOperationIsNotRunWithAReason) {
   EXPECT_EQ(r.cells_passed("idempotency_effect"), 0u);
   EXPECT_NE(r.not_run_text().find("does not cover"), std::string::npos) << r.not_run_text();
   EXPECT_TRUE(r.failures().empty());
+}
+
+TEST(IdempotencySuite, EffectWithoutACredentialToReadItIsNotRunWithTheReason) {
+  reference::server srv(reference::server_config{});
+  const auto profile = profile_without_scope(srv, "tenants:read", "idempotency");
+  const auto r =
+      run_conform({"--profile", profile, "--checks", "idempotency_effect,idempotency_replay",
+                   "--include", "allocateCredits", "--include", "listPartnerTenants"});
+  std::filesystem::remove(profile);
+  ASSERT_FALSE(r.report.empty()) << r.err;
+  EXPECT_TRUE(r.failures().empty());
+  // The replay still runs; the effect says why it cannot be read.
+  EXPECT_EQ(r.cells_passed("idempotency_replay"), 1u) << r.not_run_text();
+  EXPECT_EQ(r.cells_passed("idempotency_effect"), 0u);
+  EXPECT_NE(r.not_run_text().find("no credential of the profile is sufficient for "
+                                  "listPartnerTenants"),
+            std::string::npos)
+      << r.not_run_text();
 }
 
 }  // namespace

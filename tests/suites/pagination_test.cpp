@@ -2,8 +2,30 @@
 // every cell it judges, and each list fault is caught by the check meant for it.
 #include "tests/suites/support.hpp"
 
+#include "reference/server.hpp"
+
 namespace conform::suites::testing {
 namespace {
+
+/// The reference server's profile without scope `scope` on any credential,
+/// written to a file for --profile.
+std::string profile_without_scope(const reference::server& srv, const std::string& scope,
+                                  const std::string& name) {
+  std::string yaml = srv.profile_yaml();
+  for (const std::string& form : {", " + scope, scope + ", "}) {
+    for (auto at = yaml.find(form); at != std::string::npos; at = yaml.find(form, at)) {
+      yaml.erase(at, form.size());
+    }
+  }
+  for (auto at = yaml.find("[" + scope + "]"); at != std::string::npos;
+       at = yaml.find("[" + scope + "]", at)) {
+    yaml.replace(at, scope.size() + 2, "[]");
+  }
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(path) << yaml;
+  return path.string();
+}
 
 const std::string all_checks =
     "pagination_page_walk,pagination_page_bounds,pagination_cursor_walk,"
@@ -78,6 +100,27 @@ TEST(PaginationSuite, OnlyTheEnabledChecksReport) {
     EXPECT_EQ(c.at("check").as_string(), "pagination_page_bounds");
   }
   EXPECT_GE(r.cells_passed("pagination_page_bounds"), 3u);
+}
+
+TEST(PaginationSuite, ListWithoutASufficientCredentialIsNotRunWithTheReason) {
+  reference::server srv(reference::server_config{});
+  const auto profile = profile_without_scope(srv, "tenants:read", "pagination");
+  const auto r =
+      run_conform({"--profile", profile, "--checks", "pagination_page_walk,pagination_page_bounds",
+                   "--include", "listPartnerTenants"});
+  std::filesystem::remove(profile);
+  ASSERT_FALSE(r.report.empty()) << r.err;
+  EXPECT_TRUE(r.failures().empty());
+  EXPECT_EQ(r.cells_passed("pagination_page_walk"), 0u);
+  std::size_t reasons = 0;
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    const auto& check = n.at("check").as_string();
+    if (check != "pagination_page_walk" && check != "pagination_page_bounds") continue;
+    EXPECT_EQ(n.at("operation_id").as_string(), "listPartnerTenants");
+    EXPECT_NE(std::string(n.at("why").as_string()).find("tenants:read"), std::string::npos);
+    ++reasons;
+  }
+  EXPECT_EQ(reasons, 2u) << r.not_run_text();
 }
 
 }  // namespace
