@@ -120,7 +120,7 @@ std::vector<list_target> targets_for(scenario_context& ctx, scenario_results& re
 
 std::int64_t small_size(const spec::pagination& paging, std::int64_t count) {
   const std::int64_t lo = std::max<std::int64_t>(1, paging.min_size);
-  const std::int64_t hi = paging.max_size > 0 ? paging.max_size : std::max<std::int64_t>(lo, 100);
+  const std::int64_t hi = std::max(lo, paging.max_size > 0 ? paging.max_size : 100);
   std::int64_t size = std::clamp<std::int64_t>((count + 3) / 4, lo, hi);
   if (size >= hi) size = std::max(lo, hi / 2);
   return size;
