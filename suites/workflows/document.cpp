@@ -51,7 +51,15 @@ class loader {
     }
     std::set<std::string> ids;
     for (const auto& node : list) {
-      workflow w = load_workflow(node);
+      workflow w;
+      try {
+        w = load_workflow(node);
+      } catch (const YAML::Exception& e) {
+        // A node of an unexpected kind (a scalar where a mapping belongs)
+        // makes the workflow unreadable, not the run.
+        w.pos = pos(node);
+        w.errors.push_back(at(e.mark.line >= 0 ? e.mark : node.Mark()) + ": " + e.msg);
+      }
       if (!w.id.empty() && !ids.insert(w.id).second) {
         w.errors.push_back(at(node.Mark()) + ": workflowId '" + w.id + "' is used twice");
       }
@@ -84,6 +92,10 @@ class loader {
 
   /// The scalar at `key` of `n`, or "" (with an error when `required`).
   std::string text(const YAML::Node& n, const char* key, workflow& w, bool required) {
+    if (!n.IsMap()) {
+      w.errors.push_back(at(n.Mark()) + ": expected a mapping with '" + key + "'");
+      return {};
+    }
     const YAML::Node v = n[key];
     if (v && v.IsScalar()) return v.Scalar();
     if (required || v) {
@@ -195,6 +207,10 @@ class loader {
       return;
     }
     for (const auto& node : list) {
+      if (!node.IsMap()) {
+        w.errors.push_back(at(node.Mark()) + ": a parameter is a mapping with name, in and value");
+        continue;
+      }
       parameter_use p;
       p.pos = pos(node);
       p.name = text(node, "name", w, true);
@@ -308,6 +324,10 @@ class loader {
       return;
     }
     for (const auto& node : list) {
+      if (!node.IsMap()) {
+        w.errors.push_back(at(node.Mark()) + ": a criterion is a mapping with a 'condition'");
+        continue;
+      }
       std::string condition = text(node, "condition", w, true);
       std::string context = node.IsMap() && node["context"] ? text(node, "context", w, true) : "";
       std::string type;

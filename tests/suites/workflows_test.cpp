@@ -201,9 +201,37 @@ TEST(WorkflowsSuite, RequestsTheDocumentCannotMakeAreRefusedAtLoad) {
         "response",
         ":14:20: 'onFailure' is not supported",
         ":16:9: step 'pause' gives no value for path parameter 'id'"}) {
-    EXPECT_NE(why.find(doc.path() + expected), std::string::npos) << expected << "\n" << why;
+    EXPECT_NE(why.find(doc.path() + expected), std::string::npos) << expected << "\n"
+                                                                  << r.not_run_text();
   }
   EXPECT_TRUE(r.failures(check).empty());
+}
+
+TEST(WorkflowsSuite, NodesOfTheWrongKindAreNotRunWithTheirPositions) {
+  extra_workflow doc("kinds.arazzo.yaml", std::string(header) + R"(  - workflowId: wrongKinds
+    inputs: { type: object, properties: [ agent_id ] }
+    steps:
+      - stepId: a
+        operationId: listCampaigns
+        parameters: [ page ]
+        successCriteria: [ $statusCode == 200 ]
+        outputs: [ x ]
+  - 42
+)");
+  auto r = run_conform({"--checks", check});
+  const std::string why = not_run_why(r, "workflow wrongKinds");
+  for (const std::string expected :
+       {":7:13: 'inputs' must be a JSON schema object with 'properties'",
+        ":11:23: a parameter is a mapping with name, in and value",
+        ":12:28: a criterion is a mapping with a 'condition'",
+        ":13:18: 'outputs' must be a mapping"}) {
+    EXPECT_NE(why.find(doc.path() + expected), std::string::npos) << expected << "\n"
+                                                                  << r.not_run_text();
+  }
+  EXPECT_NE(r.not_run_text().find(":14:5: a workflow is a mapping"), std::string::npos)
+      << r.not_run_text();
+  EXPECT_TRUE(r.failures(check).empty());
+  EXPECT_EQ(r.cells_passed(check), 4u);
 }
 
 TEST(WorkflowsSuite, AWorkflowIdUsedTwiceIsNotRun) {
