@@ -294,6 +294,22 @@ TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
   ASSERT_TRUE(c) << why;
   EXPECT_FALSE(holds(*c, s, &seen));
   EXPECT_EQ(seen, "the response has no /data/missing");
+  // Odd answers are data: a body that is not JSON, or no answer at all.
+  runner::probe text;
+  http::response plain;
+  plain.status = 502;
+  plain.body = "<html>bad gateway</html>";
+  text.result.outcome = plain;
+  c = parse_criterion("$response.body#/data/status == 'running'", "", "", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_FALSE(holds(*c, scope{&text, &inputs, nullptr}, &seen));
+  EXPECT_EQ(seen, "the response body is not JSON");
+  runner::probe none;
+  none.result.outcome = http::transport_error{http::transport_error::kind::closed, "closed"};
+  c = parse_criterion("$statusCode == 200", "", "", &why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_FALSE(holds(*c, scope{&none, &inputs, nullptr}, &seen));
+  EXPECT_EQ(seen, "no response");
   EXPECT_FALSE(parse_criterion("$statusCode == 200 || $statusCode == 201", "", "", &why));
   EXPECT_FALSE(parse_criterion("$statusCode == running", "", "", &why));
   EXPECT_NE(why.find("strings take single quotes"), std::string::npos) << why;
