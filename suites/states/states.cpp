@@ -105,6 +105,10 @@ class machine_test {
                                             std::string& why);
   void not_run_all(const std::vector<const spec::operation*>& ops, std::string_view check,
                    const std::string& why);
+  /// False (and a not-run of the cell) when `p` (a move, or the read after
+  /// one) says nothing about the contract: nothing sent, no response, or
+  /// rate limited past the client's retries.
+  bool judgeable(const probe* p, const spec::operation& op, std::string_view check);
 
   /// Sends every refused move from `state` to resource `id`; false once
   /// the resource's state is no longer known to be `state`.
@@ -183,6 +187,18 @@ void machine_test::not_run_all(const std::vector<const spec::operation*>& ops,
   for (const auto* op : ops) results_.not_run(op, label(*op), check, why);
 }
 
+bool machine_test::judgeable(const probe* p, const spec::operation& op, std::string_view check) {
+  const int limited = ctx_.spec().rules.rate_limited_status;
+  if (p && p->answered() && (limited == 0 || p->status() != static_cast<unsigned>(limited))) {
+    return true;
+  }
+  const std::string what = p ? p->summary() : "no request could be made";
+  results_.not_run(&op, label(op), check,
+                   "a request of this test got nothing to judge (" + what +
+                       "): the resource's state is no longer known, so its tests stopped");
+  return false;
+}
+
 bool machine_test::refused_moves(const std::string& state, const std::string& id,
                                  const std::string& fixture, state_read& before) {
   tested_.insert(state);
@@ -207,6 +223,7 @@ bool machine_test::refused_moves(const std::string& state, const std::string& id
       continue;
     }
     const probe& move = access_.send(*req);
+    if (!judgeable(&move, *op, transitions_check)) return false;
     state_read after = access_.read(id);
     const std::string steps =
         origin(fixture, state) + ", sent " + op->operation_id + " on it, read the state again";
@@ -226,6 +243,7 @@ bool machine_test::refused_moves(const std::string& state, const std::string& id
       f.evidence = evidence(before, {&move});
       results_.fail(*op, label(*op), transitions_check, f, ctx_);
     }
+    if (!after.state && !judgeable(after.evidence, *op, transitions_check)) return false;
     if (after.state != state) {
       held = false;
       scenario_failure f;
@@ -259,6 +277,7 @@ bool machine_test::allowed_move(const spec::state_machine::transition& t, const 
     return false;
   }
   const probe& move = access_.send(*req);
+  if (!judgeable(&move, *op, transitions_check)) return false;
   const std::string steps =
       origin(fixture, t.from) + ", sent " + op->operation_id + " on it, read the state again";
   const std::string expected = "a 2xx answer, then state " + t.to;
@@ -273,6 +292,7 @@ bool machine_test::allowed_move(const spec::state_machine::transition& t, const 
     return false;
   }
   state_read after = access_.read(id);
+  if (!after.state && !judgeable(after.evidence, *op, transitions_check)) return false;
   if (after.state != t.to) {
     scenario_failure f;
     f.expected = expected;
@@ -406,6 +426,7 @@ void machine_test::preconditions() {
       continue;
     }
     const probe& move = access_.send(*req);
+    if (!judgeable(&move, *op, preconditions_check)) continue;
     const state_read after = access_.read(id);
     const std::string steps = "read the state of fixture " + pre.fixture + " (" + state +
                               "), sent " + op->operation_id + " on it, read the state again";
@@ -422,6 +443,7 @@ void machine_test::preconditions() {
       f.evidence = {before.evidence, &move};
       results_.fail(*op, label(*op), preconditions_check, f, ctx_);
     }
+    if (!after.state && !judgeable(after.evidence, *op, preconditions_check)) continue;
     if (after.state != state) {
       held = false;
       scenario_failure f;
