@@ -3,7 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <yaml-cpp/yaml.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
 #include "reference/server.hpp"
@@ -138,6 +143,40 @@ TEST(CompactToken, ForgeriesChangeOnlyWhatTheyName) {
   EXPECT_EQ(boost::json::parse(*jwt::base64url_decode(changed.payload)).at("role"), "admin");
   const auto other = jwt::payload_changed(*t, "", "");
   EXPECT_NE(other.payload, t->payload);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
+  conform::reference::server srv{conform::reference::server_config{}};
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("conform-auth-" + std::to_string(::getpid()) + ".yaml");
+  {
+    YAML::Node p = YAML::Load(srv.profile_yaml());
+    YAML::Node credentials(YAML::NodeType::Sequence);
+    for (const auto& c : p["credentials"]) {
+      if (c["name"].as<std::string>() == "t1-all") credentials.push_back(c);
+    }
+    p["credentials"] = credentials;
+    std::ofstream(path) << YAML::Dump(p);
+  }
+  const auto r = run_conform({"--profile", path.string(), "--checks", all_checks});
+  std::filesystem::remove(path);
+  EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
+  std::map<std::string, std::string> why;
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    why[std::string(n.at("check").as_string())] += std::string(n.at("why").as_string()) + "\n";
+  }
+  EXPECT_NE(why["auth_credential_rejected"].find("no credential marked expired"),
+            std::string::npos);
+  EXPECT_NE(why["auth_jwt_tampering"].find("no usable JWT"), std::string::npos);
+  EXPECT_EQ(r.cells_passed("auth_credential_rejected"), 0u);
+  EXPECT_EQ(r.cells_passed("auth_jwt_tampering"), 0u);
+  // The one key still fills its row of the matrix and calls the JWT-only list.
+  EXPECT_GT(r.cells_passed("auth_scope_matrix"), 0u);
+  EXPECT_GT(r.cells_passed("auth_jwt_only"), 0u);
 }
 
 }  // namespace

@@ -4,9 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
+#include <yaml-cpp/yaml.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
+#include "reference/server.hpp"
 #include "tests/suites/support.hpp"
 
 namespace {
@@ -83,6 +89,56 @@ TEST(TenantsSuite, TenantLeakIsReportedOnTheLeakingOperationsOnly) {
     const std::string op(f.at("operation_id").as_string());
     EXPECT_TRUE(op == "launchCampaign" || op == "pauseCampaign") << op;
   }
+}
+
+}  // namespace
+
+namespace {
+
+/// The reference profile with only tenant t1 and the credentials named in
+/// `keep`, written to a temporary file (removed by the destructor).
+class trimmed_profile {
+ public:
+  trimmed_profile(const conform::reference::server& srv, const std::set<std::string>& keep)
+      : path_(std::filesystem::temp_directory_path() /
+              ("conform-tenants-" + std::to_string(::getpid()) + ".yaml")) {
+    YAML::Node p = YAML::Load(srv.profile_yaml());
+    YAML::Node tenants;
+    tenants["t1"] = p["tenants"]["t1"];
+    p["tenants"] = tenants;
+    YAML::Node credentials(YAML::NodeType::Sequence);
+    for (const auto& c : p["credentials"]) {
+      if (keep.count(c["name"].as<std::string>())) credentials.push_back(c);
+    }
+    p["credentials"] = credentials;
+    std::ofstream(path_) << YAML::Dump(p);
+  }
+  ~trimmed_profile() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
+  conform::reference::server srv{conform::reference::server_config{}};
+  trimmed_profile profile(srv, {"t1-all", "jwt-admin"});
+  const auto r = run_conform({"--profile", profile.path(), "--checks", all_checks});
+  EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
+  // Without a second tenant nothing of another tenant can be named or compared.
+  for (const auto* check : {"tenant_foreign_resource", "tenant_list_isolation"}) {
+    EXPECT_EQ(r.cells_passed(check), 0u) << check;
+  }
+  std::map<std::string, std::string> why;
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    why[std::string(n.at("check").as_string())] += std::string(n.at("why").as_string()) + "\n";
+  }
+  EXPECT_NE(why["tenant_list_isolation"].find("two tenants"), std::string::npos);
+  EXPECT_NE(why["tenant_foreign_resource"].find("outside the reach of"), std::string::npos);
+  EXPECT_NE(why["tenant_header_enforcement"].find("reachable by"), std::string::npos);
+  // No partner key, and the only JWT has one membership.
+  EXPECT_NE(why["tenant_context_required"].find("partner_key"), std::string::npos);
+  EXPECT_NE(why["tenant_context_required"].find("several tenants"), std::string::npos);
 }
 
 }  // namespace
