@@ -154,7 +154,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
         paging.page.empty() ? std::optional<std::int64_t>(page) : as_integer(p.at(paging.page));
     if (!count || !pages || !at_page || *count < 0 || *pages < 0) {
       w.findings.push_back(
-          {"the page counters are not integers",
+          {"the page counters are missing or not integers",
            "integers at " + paging.count + ", " + paging.pages + " and " + paging.page,
            paging.count + "=" + describe(p.at(paging.count)) + ", " + paging.pages + "=" +
                describe(p.at(paging.pages)) + ", " + paging.page + "=" +
