@@ -18,7 +18,7 @@
 namespace conform::suites::idempotency_detail {
 
 /// A decimal amount in millionths: exact for the decimal strings and
-/// integers a balance is written as.
+/// integers an amount is written as.
 using micros = std::int64_t;
 
 /// A JSON number or a decimal string ("250.00") in millionths; nullopt for
@@ -49,7 +49,7 @@ class effect_reader {
   /// The field's value now. The probes it sent live as long as the reader.
   reading read(runner::scenario_context& ctx);
 
-  /// "balance_major of the item with id 101 in listPartnerTenants".
+  /// "<field> of the item with <match field> <value> in <operation id>", for messages.
   const std::string& what() const { return what_; }
 
  private:

@@ -12,7 +12,7 @@ namespace conform::suites::idempotency_detail {
 
 /// `g` with every top-level number of its JSON body that is neither a
 /// fixture nor an enum set to a small valid value (`variant` picks one of a
-/// few), so that a scenario moving balances moves little. Unchanged when the
+/// few), so that a scenario that moves amounts moves little. Unchanged when the
 /// body is not a JSON object or no small value fits a property's bounds.
 generators::generated_request with_small_numbers(const spec::operation& op,
                                                  generators::generated_request g, int variant);
