@@ -3,6 +3,7 @@
 // are missing or already moved (not run, with why; never a failure).
 
 #include <gtest/gtest.h>
+#include <httplib.h>
 
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "reference/server.hpp"
@@ -189,6 +191,58 @@ TEST(StatesSuite, AnOperationLeftOutOfTheRunGetsNoCellAndTheRestStillRuns) {
   }
   EXPECT_EQ(passed_on(r, "state_transitions", "launchCampaign"), 1u);
   EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
+}
+
+/// A target that answers every request with `status` and a body that is not JSON.
+class odd_server {
+ public:
+  explicit odd_server(int status) {
+    auto handler = [status](const httplib::Request&, httplib::Response& res) {
+      res.status = status;
+      res.set_content("<html>not what the description says</html>", "text/html");
+    };
+    server_.Get(".*", handler);
+    server_.Post(".*", handler);
+    server_.Delete(".*", handler);
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::yield();
+  }
+  ~odd_server() {
+    server_.stop();
+    thread_.join();
+  }
+  odd_server(const odd_server&) = delete;
+  odd_server& operator=(const odd_server&) = delete;
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/api/v1"; }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+// A state that cannot be read is no failure of a move: every test that
+// needed it is not run, with what the target answered.
+TEST(StatesSuite, ATargetWhoseReadsMakeNoSenseIsNotRunNeverFailed) {
+  for (const int status : {200, 500}) {
+    SCOPED_TRACE(status);
+    odd_server odd(status);
+    reference::server srv(reference::server_config{});
+    const profile_file profile(srv, [&](std::string& text) {
+      const auto end = text.find('\n');
+      ASSERT_EQ(text.rfind("base_url: ", 0), 0u);
+      text.replace(0, end, "base_url: " + odd.base_url());
+    });
+    const auto r = run_conform({"--checks", checks, "--profile", profile.path()});
+    EXPECT_TRUE(r.failures("state_transitions").empty()) << r.out;
+    EXPECT_TRUE(r.failures("state_preconditions").empty()) << r.out;
+    EXPECT_TRUE(some_not_run(r, "launchCampaign", "could not be read through listCampaigns"))
+        << r.not_run_text();
+    EXPECT_TRUE(some_not_run(r, "cancelFollowUp", "could not be read through getFollowUpEvents"))
+        << r.not_run_text();
+    EXPECT_EQ(r.cells_passed("state_transitions"), 0u);
+  }
 }
 
 }  // namespace
