@@ -237,6 +237,36 @@ std::optional<std::pair<std::string, std::vector<std::string>>> rebinding_param(
   return std::nullopt;
 }
 
+/// A sufficient auth model of `t.op` that acts for another tenant than
+/// `t`'s: the same credential first, then any other.
+std::optional<runner::auth_choice> other_tenant(scenario_context& ctx, const list_target& t) {
+  if (!t.auth.tenant) return std::nullopt;
+  auto usable = [&](const runner::credential_view& c) {
+    const auto schemes = t.op->accepted_schemes();
+    return std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
+      return scheme->credential == c.kind && runner::is_sufficient(*t.op, *scheme, c);
+    });
+  };
+  // A tenant key acts for its own tenant only, whatever a header names.
+  auto try_credential =
+      [&](const runner::credential_view& c) -> std::optional<runner::auth_choice> {
+    if (!usable(c)) return std::nullopt;
+    for (const auto* tenant : c.tenants) {
+      if (!tenant || tenant->id == t.auth.tenant->id) continue;
+      if (tenant != c.tenants.front() && c.kind == spec::credential_kind::tenant_key) continue;
+      return ctx.auth_for(*t.op, c, tenant);
+    }
+    return std::nullopt;
+  };
+  if (t.auth.credential) {
+    if (auto same = try_credential(*t.auth.credential)) return same;
+  }
+  for (const auto& c : ctx.target().credentials) {
+    if (auto other = try_credential(c)) return other;
+  }
+  return std::nullopt;
+}
+
 void run_cursor_integrity(scenario_context& ctx, scenario_results& results, const list_target& t) {
   const auto& paging = t.paging();
   if (paging.invalid_cursor_status == 0) {
@@ -277,6 +307,25 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
                           p.summary(),
                           "changed one character of a next cursor and sent it",
                           {&first, &p}});
+    }
+  }
+
+  // The same cursor sent for another tenant.
+  if (cursor) {
+    if (auto other = other_tenant(ctx, t)) {
+      auto g = t.base;
+      g.query.emplace_back(paging.size_param, size_text);
+      g.query.emplace_back(paging.cursor_param, *cursor);
+      const probe& p = probes.emplace_back(ctx.send(ctx.build(*t.op, *other, g)));
+      judged = true;
+      if (!refused(p)) {
+        findings.push_back({"a cursor is accepted for another tenant",
+                            want,
+                            p.summary(),
+                            "took a next cursor and sent it for tenant " + other->model.tenant_id +
+                                " with " + other->model.label(),
+                            {&first, &p}});
+      }
     }
   }
 
@@ -388,8 +437,9 @@ void register_pagination_scenarios(runner::scenario_registry& registry) {
        "within the size, no cursor twice, no item twice, both sizes yield the same items",
        "D3.2"},
       {std::string(cursor_integrity_check),
-       "sends a tampered cursor and a cursor reused with another filter or sort value: the "
-       "invalid-cursor answer; parameters the route ignores leave the items unchanged",
+       "sends a tampered cursor, a cursor for another tenant and a cursor reused with another "
+       "filter or sort value: the invalid-cursor answer; parameters the route ignores leave the "
+       "items unchanged",
        "D3.2"},
   };
   s.run = run_pagination;
