@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "reference/server.hpp"
 #include "suites/auth/jwt.hpp"
@@ -75,10 +76,13 @@ INSTANTIATE_TEST_SUITE_P(
                       fault_case{"wrong_403_as_401", "auth_scope_matrix"},
                       fault_case{"scope_leak", "auth_scope_matrix"},
                       fault_case{"jwt_only_ignored", "auth_jwt_only"},
+                      fault_case{"jwt_only_ignored", "auth_scope_matrix"},
+                      fault_case{"wrong_401_as_403", "auth_credential_rejected"},
+                      fault_case{"wrong_401_as_403", "auth_jwt_tampering"},
                       fault_case{"expired_jwt_accepted", "auth_credential_rejected"},
                       fault_case{"other_env_key_accepted", "auth_credential_rejected"},
                       fault_case{"alg_none_accepted", "auth_jwt_tampering"}),
-    [](const auto& info) { return std::string(info.param.fault); });
+    [](const auto& info) { return std::string(info.param.fault) + "_" + info.param.check; });
 
 TEST(AuthSuite, ScopeLeakIsReportedOnTheLeakingCellOnly) {
   const auto r = run_conform({"--checks", "auth_scope_matrix", "--fault", "scope_leak"});
@@ -177,6 +181,22 @@ TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
   // The one key still fills its row of the matrix and calls the JWT-only list.
   EXPECT_GT(r.cells_passed("auth_scope_matrix"), 0u);
   EXPECT_GT(r.cells_passed("auth_jwt_only"), 0u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AuthSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
+  std::vector<std::string> args = {"--checks", all_checks};
+  for (const auto* fault : {"missing_envelope_field", "missing_request_id", "page_gap",
+                            "page_count_off", "cursor_unbound", "replay_not_marked",
+                            "invalid_transition_allowed", "no_405", "telephony_not_idempotent"}) {
+    args.insert(args.end(), {"--fault", fault});
+  }
+  const auto r = run_conform(args);
+  for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
+  EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
 }
 
 }  // namespace

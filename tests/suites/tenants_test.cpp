@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "reference/server.hpp"
 #include "tests/suites/support.hpp"
@@ -67,8 +68,9 @@ INSTANTIATE_TEST_SUITE_P(
     Faults, TenantFault,
     ::testing::Values(fault_case{"x_tenant_widens", "tenant_header_enforcement"},
                       fault_case{"tenant_leak", "tenant_foreign_resource"},
-                      fault_case{"foreign_list_leak", "tenant_list_isolation"}),
-    [](const auto& info) { return std::string(info.param.fault); });
+                      fault_case{"foreign_list_leak", "tenant_list_isolation"},
+                      fault_case{"wrong_error_code", "tenant_foreign_resource"}),
+    [](const auto& info) { return std::string(info.param.fault) + "_" + info.param.check; });
 
 TEST(TenantsSuite, ForeignListLeakNamesBothPages) {
   const auto r = run_conform({"--checks", "tenant_list_isolation", "--fault", "foreign_list_leak"});
@@ -139,6 +141,22 @@ TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
   // No partner key, and the only JWT has one membership.
   EXPECT_NE(why["tenant_context_required"].find("partner_key"), std::string::npos);
   EXPECT_NE(why["tenant_context_required"].find("several tenants"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(TenantsSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
+  std::vector<std::string> args = {"--checks", all_checks};
+  for (const auto* fault : {"missing_envelope_field", "missing_request_id", "page_gap",
+                            "page_count_off", "cursor_unbound", "replay_not_marked",
+                            "invalid_transition_allowed", "no_405", "telephony_not_idempotent"}) {
+    args.insert(args.end(), {"--fault", fault});
+  }
+  const auto r = run_conform(args);
+  for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
+  EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
 }
 
 }  // namespace
