@@ -21,6 +21,7 @@
 #include "reports/json.hpp"
 #include "reports/junit.hpp"
 #include "suites/registry.hpp"
+#include "suites/workflows/workflows.hpp"
 
 namespace conform::cli {
 namespace {
@@ -81,6 +82,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return 0;
   }
   const runner::check_registry registry = suites::builtin_checks();
+  // Every run says which workflow files it adds (none: the shipped ones).
+  suites::register_workflow_files(opts.workflows);
   const runner::scenario_registry scenarios = suites::builtin_scenarios();
   if (opts.list_checks) {
     for (const auto& c : registry.all()) {

@@ -59,6 +59,8 @@ reference server in-process on a free loopback port and tests that.
                        globs (* ?) allowed; repeatable
   --exclude PATTERN    skip operations matching; repeatable
   --checks NAME,...    only these checks (see --list-checks)
+  --workflows FILE     also run the Arazzo 1.0 workflows of FILE (repeatable;
+                       suites/workflows/README.md says what is supported)
   --junit FILE         write a JUnit XML report
   --json FILE          write a JSON report (docs/report-format.md)
   --timeout SECONDS    per-request timeout (default 30)
@@ -132,6 +134,9 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--fault") {
       if (!take(v)) return std::nullopt;
       opts.faults.push_back(v);
+    } else if (name == "--workflows") {
+      if (!take(v)) return std::nullopt;
+      for (auto& f : split_list(v)) opts.workflows.push_back(f);
     } else if (name == "--checks") {
       if (!take(v)) return std::nullopt;
       for (auto& c : split_list(v)) {

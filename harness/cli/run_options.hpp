@@ -17,6 +17,7 @@ struct run_options {
   std::uint32_t examples = 10;                // per operation, auth model and mode
   std::vector<std::string> include, exclude;  // operationId, tag or "METHOD /path" (globs)
   std::vector<std::string> checks;            // empty: every check
+  std::vector<std::string> workflows;         // Arazzo files run besides the shipped ones
   std::string junit, json;
   double timeout_seconds = 30;
   unsigned workers = 4;

@@ -25,20 +25,15 @@ using testing::run_conform;
 
 constexpr const char* check = "workflow_conformance";
 
-/// A workflow file in a temporary directory, run besides the shipped ones
-/// while it lives.
+/// A workflow file in a temporary directory, for `--workflows`.
 class extra_workflow {
  public:
   extra_workflow(const std::string& name, const std::string& text)
       : path_(fs::temp_directory_path() /
               ("conform-workflow-" + std::to_string(::getpid()) + "-" + name)) {
     std::ofstream(path_) << text;
-    register_workflow_files({path_.string()});
   }
-  ~extra_workflow() {
-    register_workflow_files({});
-    fs::remove(path_);
-  }
+  ~extra_workflow() { fs::remove(path_); }
   std::string path() const { return path_.string(); }
 
  private:
@@ -120,7 +115,7 @@ TEST(WorkflowsSuite, AWrongExpectationFailsWithTheCriterionAndTheAnswer) {
           - condition: $statusCode == 200
           - condition: $response.body#/data/status != 'draft'
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   auto failures = r.failures(check);
   ASSERT_EQ(failures.size(), 2u) << boost::json::serialize(r.report.at("failures"));
   EXPECT_EQ(failures[0].at("cause").as_string(), "wrongCreate step create: $statusCode == 200");
@@ -140,7 +135,7 @@ TEST(WorkflowsSuite, AMalformedDocumentIsNotRunWithItsPosition) {
   extra_workflow doc("malformed.arazzo.yaml", std::string(header) + R"(  - workflowId: broken
     steps: [ { stepId: a, operationId: listCampaigns }
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   const std::string why = not_run_why(r, "workflow " + doc.path());
   EXPECT_NE(why.find(doc.path() + ":8:1: malformed YAML"), std::string::npos) << r.not_run_text();
   EXPECT_TRUE(r.failures(check).empty());
@@ -161,7 +156,7 @@ TEST(WorkflowsSuite, UnknownOperationsAndExpressionsAreNotRunWithTheirPositions)
           - condition: $response.bodyy == 1
           - condition: $steps.nope.outputs.id == 1
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   const std::string unknown = not_run_why(r, "workflow unknownOperation");
   EXPECT_NE(unknown.find(doc.path() + ":9:22: unknown operationId 'noSuchOperation'"),
             std::string::npos)
@@ -192,7 +187,7 @@ TEST(WorkflowsSuite, RequestsTheDocumentCannotMakeAreRefusedAtLoad) {
         operationId: pauseCampaign
         successCriteria: [ { condition: $statusCode == 200 } ]
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   const std::string why = not_run_why(r, "workflow badRequests");
   for (const std::string expected :
        {":11:13: header 'X-Tenant-Id' is set by the harness from the profile",
@@ -218,7 +213,7 @@ TEST(WorkflowsSuite, NodesOfTheWrongKindAreNotRunWithTheirPositions) {
         outputs: [ x ]
   - 42
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   const std::string why = not_run_why(r, "workflow wrongKinds");
   for (const std::string expected :
        {":7:13: 'inputs' must be a JSON schema object with 'properties'",
@@ -242,7 +237,7 @@ TEST(WorkflowsSuite, AWorkflowIdUsedTwiceIsNotRun) {
         operationId: listCampaigns
         successCriteria: [ { condition: $statusCode == 200 } ]
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   const std::string why = not_run_why(r, "workflow createdCampaignIsListed (" + doc.path() + ")");
   EXPECT_NE(why.find(doc.path() + ":6:5: workflowId 'createdCampaignIsListed' is already used in "
                                   "suites/workflows/campaigns.arazzo.yaml"),
@@ -259,7 +254,7 @@ TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
         operationId: listCampaigns
         successCriteria: [ { condition: $statusCode == 200 } ]
 )");
-  auto r = run_conform({"--checks", check});
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
   const std::string why = not_run_why(r, "workflow needsAFixture");
   EXPECT_NE(why.find("tenant t1: no fixture no_such_fixture"), std::string::npos)
       << r.not_run_text();
