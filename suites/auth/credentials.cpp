@@ -115,7 +115,7 @@ void run_unauthenticated(scenario_context& ctx, scenario_results& results) {
     for (const auto* scheme : op->accepted_schemes()) {
       const std::string label(spec::to_string(scheme->credential));
       const std::string salt = op->operation_id + ":" + scheme->name;
-      std::string unknown, malformed;
+      std::string unknown, malformed, form = "a JWT signed with another key";
       if (scheme->kind == spec::security_scheme::type::http_bearer) {
         const auto* real = usable_jwt(ctx, nullptr, nullptr);
         auto token = real ? jwt::compact_token::parse(real->value) : std::nullopt;
@@ -130,15 +130,14 @@ void run_unauthenticated(scenario_context& ctx, scenario_results& results) {
         auto prefix = scheme->key_prefixes.find(ctx.target().environment);
         const std::string p = prefix == scheme->key_prefixes.end() ? "" : prefix->second;
         unknown = p + as::seeded_hex(ctx.seed(), salt, 32);
+        form = p.empty() ? "an unknown key (no prefix declared for this environment)"
+                         : "an unknown key with this environment's prefix";
         // No prefix of any environment and a character no key holds.
         malformed = "conform malformed " + as::seeded_hex(ctx.seed(), salt + ":malformed", 8);
       }
       http::request unknown_req = template_req;
       put_credential(unknown_req, spec, scheme, unknown);
       const probe u = ctx.send(unknown_req);
-      const std::string form = scheme->kind == spec::security_scheme::type::http_bearer
-                                   ? "a JWT signed with another key"
-                                   : "an unknown key with this environment's prefix";
       judge(ctx, results, *op, label, unauthenticated, want, "unknown credential",
             "section 5 rule 6; D2.5", u, u, "sent a valid request with " + form);
 
