@@ -242,13 +242,10 @@ void run_jwt_tampering(scenario_context& ctx, scenario_results& results) {
       http::request req = real;
       put_credential(req, ctx.spec(), scheme, v.forged.text());
       const probe p = ctx.send(req);
-      // The old signature next to a readable payload would give the token
-      // back: the report shows where it goes, not what it is.
       probe shown = p;
       if (v.keeps_signature) {
-        put_credential(
-            shown.request, ctx.spec(), scheme,
-            v.forged.header + "." + v.forged.payload + ".SIGNATURE-OF-" + c->env_reference);
+        put_credential(shown.request, ctx.spec(), scheme,
+                       jwt::shown_without_signature(v.forged, c->env_reference));
       }
       judge(ctx, results, *op, label, jwt_tampering, unauthorized(*op), v.what, "D2.1", shown, p,
             "sent a valid request with " + v.what + " (from " + c->name + ")");

@@ -127,4 +127,8 @@ compact_token payload_changed(const compact_token& t, std::string_view claim,
   return out;
 }
 
+std::string shown_without_signature(const compact_token& t, std::string_view env_reference) {
+  return t.header + "." + t.payload + ".SIGNATURE-OF-" + std::string(env_reference);
+}
+
 }  // namespace conform::suites::jwt

@@ -35,4 +35,9 @@ compact_token alg_none(const compact_token& t);
 compact_token payload_changed(const compact_token& t, std::string_view claim,
                               std::string_view value);
 
+/// How a token that keeps a real signature is shown in reports: that
+/// signature next to a readable payload would give the real token back, so
+/// it is named, not written ("header.payload.SIGNATURE-OF-<env_reference>").
+std::string shown_without_signature(const compact_token& t, std::string_view env_reference);
+
 }  // namespace conform::suites::jwt

@@ -145,6 +145,9 @@ TEST(CompactToken, ForgeriesChangeOnlyWhatTheyName) {
   const auto changed = jwt::payload_changed(*t, "role", "admin");
   EXPECT_EQ(changed.signature, t->signature);
   EXPECT_EQ(boost::json::parse(*jwt::base64url_decode(changed.payload)).at("role"), "admin");
+  const std::string shown = jwt::shown_without_signature(changed, "CONFORM_SECRET_JWT");
+  EXPECT_EQ(shown.find(t->signature), std::string::npos);
+  EXPECT_NE(shown.find("CONFORM_SECRET_JWT"), std::string::npos);
   const auto other = jwt::payload_changed(*t, "", "");
   EXPECT_NE(other.payload, t->payload);
 }
