@@ -194,6 +194,13 @@ class loader {
                          "': the description has no such operation");
       return s;
     }
+    if (const auto pre = node["x-conform-precondition"]) {
+      if (!pre.IsScalar() || (pre.Scalar() != "true" && pre.Scalar() != "false")) {
+        w.errors.push_back(at(pre.Mark()) + ": 'x-conform-precondition' must be true or false");
+      } else {
+        s.precondition = pre.Scalar() == "true";
+      }
+    }
     load_parameters(node["parameters"], s, w);
     load_body(node["requestBody"], s, w);
     load_criteria(node["successCriteria"], s, w);

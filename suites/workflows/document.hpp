@@ -51,6 +51,10 @@ struct step {
   std::optional<body_use> body;
   std::vector<criterion_use> criteria;
   std::vector<output_use> outputs;
+  /// x-conform-precondition: true: the step checks that the target is in
+  /// the state the workflow needs (a fixture an earlier run consumed is
+  /// not); when its criteria fail the workflow is "not run", not failed.
+  bool precondition = false;
   spec::source_pos pos;
 };
 

@@ -260,6 +260,49 @@ TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
       << r.not_run_text();
 }
 
+TEST(WorkflowsSuite, APreconditionThatDoesNotHoldIsNotRunNeverAFailure) {
+  // The shipped cancel-twice workflow run a second time in one process
+  // against one server would fail without its precondition; a document that
+  // needs a campaign to be running when it is a draft shows the same.
+  extra_workflow doc("precondition.arazzo.yaml",
+                     std::string(header) + R"(  - workflowId: needsRunning
+    inputs: { type: object, properties: { campaign_draft_id: { type: string } } }
+    steps:
+      - stepId: isRunning
+        operationId: listCampaigns
+        x-conform-precondition: true
+        successCriteria:
+          - condition: $statusCode == 200
+          - context: $response.body
+            type: jsonpath
+            condition: $.data.items[?(@.id == '{$inputs.campaign_draft_id}' && @.status == 'running')]
+      - stepId: never
+        operationId: listCampaigns
+        successCriteria: [ { condition: $statusCode == 999 } ]
+)");
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
+  EXPECT_TRUE(r.failures(check).empty()) << boost::json::serialize(r.report.at("failures"));
+  const std::string why = not_run_why(r, "workflow needsRunning");
+  EXPECT_NE(why.find("precondition step isRunning does not hold"), std::string::npos)
+      << r.not_run_text();
+  // The shipped workflows still pass beside it.
+  EXPECT_EQ(r.cells_passed(check), 4u);
+}
+
+TEST(WorkflowsSuite, APreconditionFlagThatIsNotABooleanIsRefusedAtLoad) {
+  extra_workflow doc("badflag.arazzo.yaml", std::string(header) + R"(  - workflowId: badFlag
+    steps:
+      - stepId: a
+        operationId: listCampaigns
+        x-conform-precondition: sometimes
+        successCriteria: [ { condition: $statusCode == 200 } ]
+)");
+  auto r = run_conform({"--workflows", doc.path(), "--checks", check});
+  EXPECT_NE(r.not_run_text().find("'x-conform-precondition' must be true or false"),
+            std::string::npos)
+      << r.not_run_text();
+}
+
 TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
   using namespace workflows;
   runner::probe p;
