@@ -29,7 +29,7 @@ struct run_config {
   std::vector<const scenario*> scenarios;
   std::vector<std::string> scenario_checks;
   unsigned scenario_lanes = 4;  // connections scenarios may send on at once
-  run_info info;  // written into the report as is (seed, target, ...)
+  run_info info;                // written into the report as is (seed, target, ...)
 };
 
 /// Runs the plan against `client`'s target and returns the report; events go

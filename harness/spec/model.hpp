@@ -242,8 +242,8 @@ struct operation {
   /// x-repeatable: the same request sent again gets the same answer (status
   /// and body, the request id aside): a delivery a caller may repeat.
   bool repeatable = false;
-  std::string family;                        // x-family, the permission matrix's route family
-  std::vector<std::string> assumptions;      // x-assumption texts
+  std::string family;                    // x-family, the permission matrix's route family
+  std::vector<std::string> assumptions;  // x-assumption texts
   source_pos pos;
   source_pos family_pos;  // of x-family (unknown when absent)
 
