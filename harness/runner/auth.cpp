@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/profile/profile.hpp"
+#include "harness/runner/text.hpp"
 
 namespace conform::runner {
 namespace {
@@ -18,12 +19,6 @@ bool role_may(const spec::operation& op, const spec::security_scheme& scheme,
   if (op.access != spec::access_kind::write || c.role.empty()) return true;
   const auto& ro = scheme.read_only_roles;
   return std::find(ro.begin(), ro.end(), c.role) == ro.end();
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 }  // namespace
@@ -177,6 +172,18 @@ void apply_credential(http::request& req, const spec::security_scheme& scheme,
   } else {
     req.add_header(scheme.header, c.value);
   }
+}
+
+std::string redact_credentials(const target_view& target, std::string text) {
+  for (const auto& c : target.credentials) {
+    if (c.value.empty()) continue;
+    const std::string reference = "${" + c.env_reference + "}";
+    for (auto at = text.find(c.value); at != std::string::npos;
+         at = text.find(c.value, at + reference.size())) {
+      text.replace(at, c.value.size(), reference);
+    }
+  }
+  return text;
 }
 
 http::secret_redactor make_redactor(const spec::api_spec& spec, const target_view& target) {

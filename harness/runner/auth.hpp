@@ -81,6 +81,10 @@ bool is_sufficient(const spec::operation& op, const spec::security_scheme& schem
 void apply_credential(http::request& req, const spec::security_scheme& scheme,
                       const credential_view& c);
 
+/// `text` with every credential value of `target` replaced by its ${ENV}
+/// reference: for what a server echoes back into a report.
+std::string redact_credentials(const target_view& target, std::string text);
+
 /// A redactor that names every credential of the target by its env reference.
 http::secret_redactor make_redactor(const spec::api_spec& spec, const target_view& target);
 

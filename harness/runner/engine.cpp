@@ -17,6 +17,7 @@
 
 #include "generators/request.hpp"
 #include "harness/runner/detail/build.hpp"
+#include "harness/runner/text.hpp"
 
 namespace conform::runner {
 namespace {
@@ -62,28 +63,11 @@ struct failure_key {
   auto operator<=>(const failure_key&) const = default;
 };
 
-std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
-}
-
-/// At most `max` bytes of `text`, cut at a UTF-8 character boundary, with
-/// "..." when cut.
-std::string utf8_prefix(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
-  return text.substr(0, end) + "...";
 }
 
 int size_for(std::uint32_t example, std::uint32_t examples) {
@@ -115,8 +99,9 @@ class engine {
   void shrink_phase();
   failure shrink(unsigned worker, candidate& cand);
   void add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d);
-  /// `text` with every credential value replaced by its ${ENV} reference.
-  std::string redact(std::string text) const;
+  std::string redact(std::string text) const {
+    return redact_credentials(target_, std::move(text));
+  }
 
   const spec::api_spec& spec_;
   const target_view& target_;
@@ -145,20 +130,6 @@ class engine {
   std::mutex mutex_;  // guards candidates_, report_.timings, events_
   std::map<failure_key, candidate> candidates_;
 };
-
-std::string engine::redact(std::string text) const {
-  // A server that echoes a credential (in an error message, a dumped
-  // header) must not put it into a report.
-  for (const auto& c : target_.credentials) {
-    if (c.value.empty()) continue;
-    const std::string reference = "${" + c.env_reference + "}";
-    for (auto at = text.find(c.value); at != std::string::npos;
-         at = text.find(c.value, at + reference.size())) {
-      text.replace(at, c.value.size(), reference);
-    }
-  }
-  return text;
-}
 
 void engine::add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d) {
   std::lock_guard lock(mutex_);
@@ -526,9 +497,9 @@ run_report engine::run() {
 std::uint64_t example_seed(std::uint64_t run_seed, std::string_view operation_id,
                            std::string_view auth_model, request_mode mode, std::uint32_t example) {
   std::uint64_t h = 14695981039346656037ull;
-  h = fnv1a(h, operation_id);
-  h = fnv1a(h, "\x1f");
-  h = fnv1a(h, auth_model);
+  h = fnv1a(operation_id, h);
+  h = fnv1a("\x1f", h);
+  h = fnv1a(auth_model, h);
   h = mix(h ^ mix(run_seed) ^ (static_cast<std::uint64_t>(mode) << 32) ^ example);
   return h;
 }

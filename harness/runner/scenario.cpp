@@ -8,25 +8,10 @@
 #include <random>
 
 #include "harness/runner/detail/build.hpp"
+#include "harness/runner/text.hpp"
 
 namespace conform::runner {
 namespace {
-
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-/// At most `max` bytes of `text`, cut at a UTF-8 character boundary.
-std::string utf8_prefix(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
-  return text.substr(0, end) + "...";
-}
 
 std::string method_path(const spec::operation& op) {
   return std::string(spec::to_string(op.method)) + " " + op.path;
@@ -170,18 +155,6 @@ probe scenario_context::send(const http::request& req, unsigned lane, bool once)
 
 std::string scenario_context::curl(const http::request& req) const {
   return http::to_curl(req, client_.base(), redactor_);
-}
-
-std::string scenario_context::redact(std::string text) const {
-  for (const auto& c : target_.credentials) {
-    if (c.value.empty()) continue;
-    const std::string reference = "${" + c.env_reference + "}";
-    for (auto at = text.find(c.value); at != std::string::npos;
-         at = text.find(c.value, at + reference.size())) {
-      text.replace(at, c.value.size(), reference);
-    }
-  }
-  return text;
 }
 
 scenario_results::cell& scenario_results::cell_for(const spec::operation* op, std::string_view auth,

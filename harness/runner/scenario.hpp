@@ -44,6 +44,8 @@ struct probe {
   bool answered() const { return result.ok(); }
   /// 0 when no response came back.
   unsigned status() const;
+  /// A 2xx answer came back.
+  bool succeeded() const { return status() >= 200 && status() < 300; }
   /// The response body; empty when no response came back.
   const std::string& body() const;
   /// The value at JSON pointer `pointer` ("/data/items") of the body, or nullptr.
@@ -116,7 +118,9 @@ class scenario_context {
   /// `req` as a curl command, credentials as ${ENV} references.
   std::string curl(const http::request& req) const;
   /// `text` with every credential value replaced by its ${ENV} reference.
-  std::string redact(std::string text) const;
+  std::string redact(std::string text) const {
+    return redact_credentials(target_, std::move(text));
+  }
 
   /// Requests sent and 429 retries, for the run's counts.
   std::uint64_t requests() const { return requests_.load(); }

@@ -4,15 +4,10 @@
 #include <cctype>
 
 namespace conform::suites::auth_support {
-namespace {
 
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+using runner::fnv1a;
+
+namespace {
 
 std::uint64_t splitmix(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -151,12 +146,6 @@ safe_request make_safe_request(const runner::scenario_context& ctx, const spec::
 std::string tenant_header(const spec::operation& op) {
   if (op.tenant.from == spec::tenant_context::source::header) return op.tenant.name;
   return op.tenant.header_name;
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 }  // namespace conform::suites::auth_support

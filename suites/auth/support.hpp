@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/runner/text.hpp"
 #include "harness/runner/scenario.hpp"
 
 namespace conform::suites::auth_support {
@@ -71,7 +72,6 @@ safe_request make_safe_request(const runner::scenario_context& ctx, const spec::
 /// when the operation reads none.
 std::string tenant_header(const spec::operation& op);
 
-/// "a, b, c".
-std::string join(const std::vector<std::string>& items);
+using runner::join;
 
 }  // namespace conform::suites::auth_support

@@ -1,3 +1,4 @@
+#include "harness/schema/validator.hpp"
 #include "suites/idempotency/effect.hpp"
 
 #include <boost/json.hpp>
@@ -12,23 +13,14 @@
 namespace conform::suites::idempotency_detail {
 namespace {
 
+/// The JSON pointer of member `name`.
+std::string pointer_to(std::string_view name) {
+  return "/" + schema::escape_pointer_token(name);
+}
+
 /// A list is read at most this many pages deep, so that a list that never
 /// ends cannot hold the run.
 constexpr int max_read_pages = 50;
-
-std::string pointer_to(std::string_view name) {
-  std::string out = "/";
-  for (char c : name) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 /// The text a value is matched by: ids are written as numbers in requests
 /// and as digit strings in answers (D1.3), so both read the same here.

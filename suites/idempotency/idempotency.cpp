@@ -39,10 +39,6 @@ constexpr std::string_view required_check = "idempotency_key_required";
 /// differs from the first.
 constexpr int max_tries = 6;
 
-bool is_2xx(const probe& p) {
-  return p.status() >= 200 && p.status() < 300;
-}
-
 /// Answered below 500: D4.2 stores and replays it.
 bool stored(const probe& p) {
   return p.answered() && p.status() < 500;
@@ -140,7 +136,7 @@ std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, b
     fx.answer = &s.send(ctx, fx.req);
     last_summary = fx.answer->summary();
     if (!stored(*fx.answer)) continue;
-    const bool success = is_2xx(*fx.answer);
+    const bool success = fx.answer->succeeded();
     kept = std::move(fx);
     if (success) break;
   }
@@ -419,7 +415,7 @@ void run_concurrency(scenario_context& ctx, scenario_results& results, subject& 
   // One effect: the same change one request made, when this answer is the
   // same kind of answer as the first request's.
   if (original && fx.reader && before.value && after.value && fx.before.value && fx.after.value &&
-      is_2xx(*fx.answer) && original->status() == fx.answer->status()) {
+      fx.answer->succeeded() && original->status() == fx.answer->status()) {
     const auto one = *fx.after.value - *fx.before.value;
     const auto seen = *after.value - *before.value;
     if (seen != one) {

@@ -79,7 +79,7 @@ void run_page_walk(scenario_context& ctx, scenario_results& results, const list_
     const std::string steps =
         "asked for page " + std::to_string(after) + " of " + std::to_string(*probe_walk.pages);
     const auto* items = p.at(paging.items);
-    if (!is_2xx(p)) {
+    if (!p.succeeded()) {
       findings.push_back({"a page past the last is not answered 2xx",
                           "2xx with empty items (D3.1)",
                           p.summary(),
@@ -153,7 +153,7 @@ void run_page_bounds(scenario_context& ctx, scenario_results& results, const lis
   }
   for (const std::int64_t size : {paging.min_size, paging.max_size}) {
     const probe& p = ask(size);
-    if (!is_2xx(p)) {
+    if (!p.succeeded()) {
       findings.push_back({"a page size within the bounds is refused",
                           "2xx (D3.1)",
                           p.summary(),
@@ -290,7 +290,7 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
 
   // A tampered cursor.
   const probe& first = probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}}));
-  const auto cursor = is_2xx(first) ? next_cursor(first, paging) : std::nullopt;
+  const auto cursor = first.succeeded() ? next_cursor(first, paging) : std::nullopt;
   if (!cursor) {
     results.not_run(t.op, t.label, cursor_integrity_check,
                     "the first page with " + paging.size_param + "=" + size_text +
@@ -340,7 +340,7 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
       from = (start + i) % values.size();
       const probe& p =
           probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}, {name, values[from]}}));
-      if (is_2xx(p)) bound = next_cursor(p, paging);
+      if (p.succeeded()) bound = next_cursor(p, paging);
       origin = &p;
     }
     if (!bound) {
@@ -376,14 +376,14 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
     const probe& with = probes.emplace_back(send(ctx, t, q));
     const auto* a = plain.at(paging.items);
     const auto* b = with.at(paging.items);
-    if (is_2xx(plain) && a) {
+    if (plain.succeeded() && a) {
       judged = true;
-      if (!is_2xx(with) || !b || *a != *b) {
+      if (!with.succeeded() || !b || *a != *b) {
         std::string names;
         for (const auto& n : paging.ignored_params) names += (names.empty() ? "" : ", ") + n;
         findings.push_back({"an ignored parameter changes the answer",
                             "the same items with or without " + names + " (D3.2)",
-                            is_2xx(with) ? "other items" : with.summary(),
+                            with.succeeded() ? "other items" : with.summary(),
                             "sent the first page without and with " + names,
                             {&plain, &with}});
       }

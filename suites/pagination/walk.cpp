@@ -33,7 +33,7 @@ std::optional<std::string> identity_of(const boost::json::value& item, const std
 /// The items of page `p`: nullptr, with a finding, unless it is a 2xx with an items array.
 const boost::json::array* items_of(const probe& p, const spec::pagination& paging, walk& w,
                                    const std::string& steps) {
-  if (!is_2xx(p)) {
+  if (!p.succeeded()) {
     w.findings.push_back(
         {"a page of the walk was not answered 2xx", "a 2xx page", p.summary(), steps, {&p}});
     return nullptr;
@@ -81,10 +81,6 @@ std::string query_value(const boost::json::value& v) {
 
 probe send(scenario_context& ctx, const list_target& t, const query_list& extra) {
   return ctx.send(ctx.build(*t.op, t.auth, with_query(t, extra)));
-}
-
-bool is_2xx(const probe& p) {
-  return p.status() >= 200 && p.status() < 300;
 }
 
 std::vector<list_target> targets_for(scenario_context& ctx, scenario_results& results,

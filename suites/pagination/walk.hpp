@@ -51,7 +51,6 @@ std::vector<list_target> targets_for(runner::scenario_context& ctx,
 /// Sends `t.base` with `extra` query parameters.
 runner::probe send(runner::scenario_context& ctx, const list_target& t, const query_list& extra);
 
-bool is_2xx(const runner::probe& p);
 /// A short rendering of a JSON value for a message ("absent" for none).
 std::string describe(const boost::json::value* v);
 /// An enum value as a query parameter value.

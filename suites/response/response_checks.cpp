@@ -1,3 +1,4 @@
+#include "harness/runner/text.hpp"
 #include "suites/response/response_checks.hpp"
 
 #include <boost/json.hpp>
@@ -11,21 +12,14 @@
 namespace conform::suites {
 namespace {
 
+using runner::join;
+
 using runner::check;
 using runner::check_verdict;
 using runner::exchange;
 
 const http::response* response_of(const exchange& e) {
   return e.result.ok() ? &e.result.value() : nullptr;
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += sep;
-    out += item;
-  }
-  return out;
 }
 
 /// The media type of a Content-Type value, lower-cased, without parameters.

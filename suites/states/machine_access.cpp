@@ -6,30 +6,16 @@
 #include <utility>
 #include <vector>
 
+#include "harness/schema/validator.hpp"
+
 namespace conform::suites::states {
 namespace {
+
+using schema::escape_pointer_token;
 
 /// Pages of a list walked to find one resource: enough for thousands of
 /// items at the largest page size, and a bound on a server whose pages never end.
 constexpr int max_pages = 50;
-
-bool success(const runner::probe& p) {
-  return p.status() >= 200 && p.status() < 300;
-}
-
-std::string escape_pointer_token(const std::string& name) {
-  std::string out;
-  for (char c : name) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 /// The members of `s` that together describe one JSON value: itself and its
 /// allOf parts, references followed.
@@ -202,7 +188,7 @@ state_read machine_access::read_from_list(const std::string& id) {
     }
     const runner::probe& p = send(ctx_.build(read_op_, auth(read_op_), *g));
     out.evidence = &p;
-    if (!success(p)) {
+    if (!p.succeeded()) {
       out.why = op_id + " answered " + p.summary();
       return out;
     }
@@ -254,7 +240,7 @@ state_read machine_access::read_one(const std::string& id) {
   }
   const runner::probe& p = send(*req);
   out.evidence = &p;
-  if (!success(p)) {
+  if (!p.succeeded()) {
     out.why = op_id + " answered " + p.summary();
     return out;
   }

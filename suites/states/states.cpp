@@ -1,3 +1,4 @@
+#include "harness/runner/text.hpp"
 #include "suites/states/states.hpp"
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 namespace conform::suites {
 namespace {
 
+using runner::join;
+
 using runner::probe;
 using runner::scenario_context;
 using runner::scenario_failure;
@@ -26,19 +29,6 @@ constexpr std::string_view preconditions_check = "state_preconditions";
 /// Moves one walk may take: every transition of a machine once, with room
 /// to spare, and a bound on a machine whose description loops.
 constexpr int max_moves = 64;
-
-bool success(const probe& p) {
-  return p.status() >= 200 && p.status() < 300;
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += sep;
-    out += item;
-  }
-  return out;
-}
 
 std::string expected_refusal(int status, const std::vector<std::string>& codes) {
   return std::to_string(status) + " " + join(codes, " or ");
@@ -281,7 +271,7 @@ bool machine_test::allowed_move(const spec::state_machine::transition& t, const 
   const std::string steps =
       origin(fixture, t.from) + ", sent " + op->operation_id + " on it, read the state again";
   const std::string expected = "a 2xx answer, then state " + t.to;
-  if (!success(move)) {
+  if (!move.succeeded()) {
     scenario_failure f;
     f.expected = expected;
     f.seen = move.summary();
@@ -438,7 +428,7 @@ void machine_test::preconditions() {
       f.expected = std::to_string(m_.refused_status) + " " + pre.error_code + " (" +
                    (pre.description.empty() ? who : pre.description) + "), state unchanged";
       f.seen = move.summary();
-      f.cause = success(move) ? who + " not enforced" : who + ": another refusal";
+      f.cause = move.succeeded() ? who + " not enforced" : who + ": another refusal";
       f.steps = steps;
       f.evidence = {before.evidence, &move};
       results_.fail(*op, label(*op), preconditions_check, f, ctx_);

@@ -1,3 +1,4 @@
+#include "harness/runner/text.hpp"
 #include "suites/workflows/workflows.hpp"
 
 #include <boost/json.hpp>
@@ -17,6 +18,9 @@
 namespace conform::suites {
 namespace {
 
+using runner::fnv1a;
+using runner::join;
+
 namespace json = boost::json;
 using namespace workflows;
 
@@ -24,23 +28,6 @@ constexpr std::string_view check_name = "workflow_conformance";
 
 std::mutex extra_mutex;
 std::vector<std::string> extra_files;
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (const auto& p : parts) {
-    if (!out.empty()) out += sep;
-    out += p;
-  }
-  return out;
-}
-
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 /// A sufficient auth model of `op` acting for `t`: the run's own choice when
 /// it acts for `t`, else the first sufficient credential that may act for it.
