@@ -174,14 +174,34 @@ void apply_credential(http::request& req, const spec::security_scheme& scheme,
   }
 }
 
+namespace {
+
+void replace_all(std::string& text, const std::string& what, const std::string& with) {
+  if (what.empty()) return;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size())) {
+    text.replace(at, what.size(), with);
+  }
+}
+
+/// The signature of a compact JWS ("header.payload.signature"), or "" when
+/// `value` is not one: a forged token that keeps it (a claim changed under
+/// the old signature) must not let a report rebuild the real token.
+std::string jws_signature(const std::string& value) {
+  const auto first = value.find('.');
+  if (first == std::string::npos) return {};
+  const auto second = value.find('.', first + 1);
+  if (second == std::string::npos || value.find('.', second + 1) != std::string::npos) return {};
+  std::string signature = value.substr(second + 1);
+  return signature.size() >= 16 ? signature : std::string();
+}
+
+}  // namespace
+
 std::string redact_credentials(const target_view& target, std::string text) {
   for (const auto& c : target.credentials) {
     if (c.value.empty()) continue;
-    const std::string reference = "${" + c.env_reference + "}";
-    for (auto at = text.find(c.value); at != std::string::npos;
-         at = text.find(c.value, at + reference.size())) {
-      text.replace(at, c.value.size(), reference);
-    }
+    replace_all(text, c.value, "${" + c.env_reference + "}");
+    replace_all(text, jws_signature(c.value), "SIGNATURE-OF-" + c.env_reference);
   }
   return text;
 }

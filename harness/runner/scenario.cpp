@@ -47,6 +47,16 @@ const std::string* probe::header(std::string_view name) const {
   return result.ok() ? result.value().find(name) : nullptr;
 }
 
+std::optional<std::string> probe::unjudgeable(const spec::api_spec& spec) const {
+  if (!answered()) return "the target did not answer: " + summary();
+  if (spec.rules.rate_limited_status != 0 &&
+      static_cast<int>(status()) == spec.rules.rate_limited_status) {
+    return "the target refused the request as rate-limited (" + summary() +
+           ") even after waiting as it said";
+  }
+  return std::nullopt;
+}
+
 std::string probe::summary() const {
   if (!result.ok()) return "no response (" + result.error().message + ")";
   std::string out = std::to_string(status());
@@ -190,9 +200,10 @@ void scenario_results::fail(const spec::operation& op, std::string_view auth,
   out.method_path = method_path(op);
   out.auth_model = std::string(auth);
   out.mode = "scenario: " + f.steps;
-  out.expected = f.expected;
+  // Workflow documents and servers both feed these texts: all redacted.
+  out.expected = ctx.redact(f.expected);
   out.seen = ctx.redact(f.seen);
-  out.cause = f.cause;
+  out.cause = ctx.redact(f.cause);
   if (!f.reproduce.empty()) out.curl = ctx.redact(f.reproduce);
   for (const probe* p : f.evidence) {
     if (!p || !f.reproduce.empty()) continue;

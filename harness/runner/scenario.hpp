@@ -46,6 +46,12 @@ struct probe {
   unsigned status() const;
   /// A 2xx answer came back.
   bool succeeded() const { return status() >= 200 && status() < 300; }
+  /// Why this exchange says nothing about the rule under test, or nullopt
+  /// when it can be judged: no answer came back, or the target refused it as
+  /// rate-limited (the spec's x-rate-limit status) even after the client's
+  /// retries. A check records such an exchange as "not run", never as a
+  /// verdict.
+  std::optional<std::string> unjudgeable(const spec::api_spec& spec) const;
   /// The response body; empty when no response came back.
   const std::string& body() const;
   /// The value at JSON pointer `pointer` ("/data/items") of the body, or nullptr.

@@ -153,3 +153,29 @@ TEST(scenarios, a_reproduction_given_by_the_scenario_replaces_the_curl_commands_
 }
 
 }  // namespace
+
+namespace {
+
+TEST(redaction, a_credential_and_the_signature_of_a_token_are_named_not_shown) {
+  conform::runner::target_view target;
+  conform::runner::credential_view key;
+  key.value = "tk_test_0123456789abcdef";
+  key.env_reference = "CONFORM_KEY";
+  conform::runner::credential_view jwt;
+  jwt.value = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+  jwt.env_reference = "CONFORM_JWT";
+  target.credentials = {key, jwt};
+  // A server that echoes the key, the token, and a forged token that kept
+  // the real signature.
+  const std::string echoed = "key tk_test_0123456789abcdef token " + jwt.value +
+                             " forged eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9." +
+                             "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+  const std::string shown = conform::runner::redact_credentials(target, echoed);
+  EXPECT_EQ(shown.find("0123456789abcdef"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("c2lnbmF0dXJlLW9mLXRoZS10b2tlbg"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("${CONFORM_KEY}"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("${CONFORM_JWT}"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("SIGNATURE-OF-CONFORM_JWT"), std::string::npos) << shown;
+}
+
+}  // namespace
