@@ -76,6 +76,16 @@ const std::string* request::find_header(std::string_view name) const {
   return nullptr;
 }
 
+request& request::remove_header(std::string_view name) {
+  std::erase_if(headers, [&](const auto& h) { return iequals(h.first, name); });
+  return *this;
+}
+
+request& request::set_header(std::string name, std::string value) {
+  remove_header(name);
+  return add_header(std::move(name), std::move(value));
+}
+
 const std::string* response::find(field f) const {
   for (const auto& h : headers) {
     if (h.known == f) return &h.value;

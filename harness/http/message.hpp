@@ -51,6 +51,10 @@ struct request {
   request& add_header(std::string name, std::string value);
   /// The first value of header `name` (case-insensitive), or nullptr.
   const std::string* find_header(std::string_view name) const;
+  /// Drops every header `name` (case-insensitive).
+  request& remove_header(std::string_view name);
+  /// Replaces every header `name` with one of `value`.
+  request& set_header(std::string name, std::string value);
 };
 
 /// One response header: its known name (field::unknown for others), the name

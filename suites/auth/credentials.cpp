@@ -38,10 +38,10 @@ as::expected_refusal unauthorized(const spec::operation& op) {
 /// Puts `token` on `req` as `scheme` carries it, in place of any credential.
 void put_credential(http::request& req, const spec::api_spec& spec,
                     const spec::security_scheme* scheme, std::string token) {
-  for (const auto& s : spec.schemes) as::remove_header(req, s->header);
+  for (const auto& s : spec.schemes) req.remove_header(s->header);
   if (!scheme) return;
   if (scheme->kind == spec::security_scheme::type::http_bearer) token = "Bearer " + token;
-  as::set_header(req, scheme->header, std::move(token));
+  req.set_header(scheme->header, std::move(token));
 }
 
 /// A sufficient auth model of `op` (fixtures from its tenant), else one with

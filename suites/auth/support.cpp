@@ -16,13 +16,6 @@ std::uint64_t splitmix(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 }  // namespace
 
 bool usable(const runner::credential_view& c) {
@@ -110,15 +103,6 @@ std::string unknown_id(std::string_view like, std::uint64_t seed, std::string_vi
     }
   }
   return out;
-}
-
-void remove_header(http::request& req, std::string_view name) {
-  std::erase_if(req.headers, [&](const auto& h) { return iequal(h.first, name); });
-}
-
-void set_header(http::request& req, std::string_view name, std::string value) {
-  remove_header(req, name);
-  req.add_header(std::string(name), std::move(value));
 }
 
 safe_request make_safe_request(const runner::scenario_context& ctx, const spec::operation& op,

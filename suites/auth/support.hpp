@@ -49,11 +49,6 @@ std::string seeded_hex(std::uint64_t seed, std::string_view salt, std::size_t n)
 /// a decimal id, else the same length and character classes, from the seed.
 std::string unknown_id(std::string_view like, std::uint64_t seed, std::string_view salt);
 
-/// Sets header `name` (any case) to `value`, replacing every earlier value.
-void set_header(http::request& req, std::string_view name, std::string value);
-/// Removes every value of header `name` (any case).
-void remove_header(http::request& req, std::string_view name);
-
 /// A valid request for `op` under `auth` whose sending cannot move a fixture
 /// of the profile: when `op` moves a state machine (x-transition), the id of
 /// the resource it moves is one no server holds. By D6.3 credentials, scope,

@@ -96,7 +96,7 @@ void run_header_enforcement(scenario_context& ctx, scenario_results& results) {
       probes.push_back({"the tenant header naming no tenant", nobody});
       for (const auto& n : probes) {
         http::request req = base;
-        as::set_header(req, header, n.id);
+        req.set_header(header, n.id);
         const probe p = ctx.send(req);
         if (!p.answered()) {
           results.not_run(op, label, header_enforcement,
@@ -160,7 +160,7 @@ void run_context_required(scenario_context& ctx, scenario_results& results) {
         continue;
       }
       http::request req = ctx.build(*op, made.auth, *made.request);
-      as::remove_header(req, op->tenant.name);
+      req.remove_header(op->tenant.name);
       const probe p = ctx.send(req);
       if (!p.answered()) {
         results.not_run(op, label, context_required,
