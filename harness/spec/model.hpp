@@ -294,6 +294,8 @@ struct permission_matrix {
 struct api_rules {
   /// x-request-id: header carrying the id, and what a client may send.
   std::string request_id_header;
+  /// The top-level member of a JSON object body that repeats it ("" = none).
+  std::string request_id_body_field;
   std::string request_id_pattern;
   /// x-rate-limit
   int rate_limited_status = 0;

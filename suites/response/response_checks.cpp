@@ -208,13 +208,14 @@ check_verdict request_id_conformance(const exchange& e) {
     return check_verdict::violation("header " + header_name, "no " + header_name,
                                     "missing " + header_name);
   }
-  if (e.json && e.json->is_object()) {
-    const auto* body_id = e.json->as_object().if_contains("request_id");
+  const std::string& field = e.spec.rules.request_id_body_field;
+  if (!field.empty() && e.json && e.json->is_object()) {
+    const auto* body_id = e.json->as_object().if_contains(field);
     if (body_id && body_id->is_string() && body_id->as_string() != *header) {
       return check_verdict::violation(
-          "body request_id equal to " + header_name,
+          "body " + field + " equal to " + header_name,
           "body " + excerpt_of(*body_id) + ", header \"" + *header + "\"",
-          "request_id differs from " + header_name);
+          field + " differs from " + header_name);
     }
   }
   return check_verdict::pass();

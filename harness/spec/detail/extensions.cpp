@@ -343,8 +343,9 @@ void parse_root_rules(reader& r, const yaml_doc& doc, const YAML::Node& root,
   }
   YAML::Node rid = reader::child(root, "x-request-id");
   if (rid.IsDefined() && r.expect_map(doc, rid, "x-request-id")) {
-    warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "pattern"});
+    warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "body_field", "pattern"});
     get_str(r, doc, rid, "header", "x-request-id", rules.request_id_header, true);
+    get_str(r, doc, rid, "body_field", "x-request-id", rules.request_id_body_field);
     if (get_str(r, doc, rid, "pattern", "x-request-id", rules.request_id_pattern) &&
         !rules.request_id_pattern.empty()) {
       try {
