@@ -1,7 +1,6 @@
 #include "suites/idempotency/idempotency.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <latch>
 #include <memory>
@@ -22,6 +21,7 @@ using idempotency_detail::effect_reader;
 using idempotency_detail::format_change;
 using idempotency_detail::reading;
 using idempotency_detail::same_request;
+using idempotency_detail::stored;
 using idempotency_detail::with_small_numbers;
 using runner::probe;
 using runner::scenario_context;
@@ -39,18 +39,6 @@ constexpr std::string_view required_check = "idempotency_key_required";
 /// differs from the first.
 constexpr int max_tries = 6;
 
-/// Answered below 500: D4.2 stores and replays it.
-bool stored(const probe& p) {
-  return p.answered() && p.status() < 500;
-}
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 /// True when `p` carries the replayed header with the value D4.2 gives it.
 bool marked_replay(const probe& p, const spec::idempotency& idem) {
   const auto* v = p.header(idem.replayed_header);
@@ -58,7 +46,7 @@ bool marked_replay(const probe& p, const spec::idempotency& idem) {
   std::string_view value = *v;
   while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
   while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-  return equals_ignoring_case(value, "true");
+  return http::iequals(value, "true");
 }
 
 std::string answer_text(int status, const std::string& code) {
@@ -67,10 +55,6 @@ std::string answer_text(int status, const std::string& code) {
 
 bool is_answer(const probe& p, int status, const std::string& code) {
   return p.status() == static_cast<unsigned>(status) && (code.empty() || p.error_code() == code);
-}
-
-void remove_header(http::request& req, std::string_view name) {
-  std::erase_if(req.headers, [&](const auto& h) { return equals_ignoring_case(h.first, name); });
 }
 
 /// True when the operation declares an effect a second delivery would
@@ -109,8 +93,10 @@ struct first_exchange {
 };
 
 /// Sends valid requests with fresh keys until one is answered 2xx (or the
-/// tries run out; the last answer below 500 is kept). nullopt with `why`
-/// when none was answered below 500 or none could be generated.
+/// tries run out; the last answer the store keeps is kept). nullopt with
+/// `why` when the store kept none (no answer, 5xx, or an answer D6.3 gives
+/// before the store: 401, 403, rate limited, tenant context, 415) or none
+/// could be generated.
 std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, bool with_effect,
                                             std::string& why) {
   std::optional<first_exchange> kept;
@@ -135,14 +121,15 @@ std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, b
     }
     fx.answer = &s.send(ctx, fx.req);
     last_summary = fx.answer->summary();
-    if (!stored(*fx.answer)) continue;
+    if (!stored(*fx.answer, *s.op, ctx.spec())) continue;
     const bool success = fx.answer->succeeded();
     kept = std::move(fx);
     if (success) break;
   }
   if (!kept) {
-    why = "the first request was answered " + last_summary + " on every try; D4.2 replays only " +
-          "answers below 500";
+    why = "the first request was answered " + last_summary +
+          " on every try; the idempotency store keeps only answers below 500 given after the " +
+          "credential, rate limit, tenant context and media type are accepted (D4.2, D6.3)";
     return std::nullopt;
   }
   if (kept->reader) kept->after = kept->reader->read(ctx);
@@ -161,8 +148,8 @@ void judge_replay(scenario_context& ctx, scenario_results& results, subject& s,
     s.fail(results, ctx, replay_check,
            {std::move(expected), std::move(seen), std::move(cause), steps, {&first, &replay}});
   };
-  if (!replay.answered()) {
-    fail("the replay was not answered", "the first answer again (D4.2)", replay.summary());
+  if (auto why = replay.unjudgeable(ctx.spec())) {
+    results.not_run(s.op, s.label, replay_check, "the replay cannot be judged: " + *why);
     return;
   }
   if (replay.status() != first.status()) {
@@ -192,6 +179,11 @@ void judge_effect(scenario_context& ctx, scenario_results& results, subject& s,
                   const first_exchange& fx, const reading& after_replay, const probe& replay) {
   if (!fx.reader) {
     results.not_run(s.op, s.label, effect_check, fx.reader_why);
+    return;
+  }
+  // A replay that was not processed says nothing about a second effect.
+  if (auto why = replay.unjudgeable(ctx.spec())) {
+    results.not_run(s.op, s.label, effect_check, "the replay cannot be judged: " + *why);
     return;
   }
   for (const reading* r : {&fx.before, &fx.after, &after_replay}) {
@@ -228,7 +220,7 @@ struct other_request {
 /// operation (keys are scoped to the credential, not to an operation).
 std::optional<other_request> different_request(scenario_context& ctx, subject& s,
                                                const http::request& first, const std::string& key) {
-  auto differs = [&](const http::request& r) { return !same_request(r, first); };
+  auto differs = [&](const http::request& r) { return !same_request(*s.op, r, first); };
   for (int i = 0; i < max_tries; ++i) {
     auto g = ctx.valid_request(*s.op, s.auth, "idempotency-other-" + std::to_string(i));
     if (!g) break;
@@ -304,16 +296,21 @@ void run_key_reuse(scenario_context& ctx, scenario_results& results, subject& s,
                     "x-idempotency declares no `reused` answer to expect");
   } else if (auto other = different_request(ctx, s, fx.req, fx.key)) {
     const probe& p = s.send(ctx, other->req);
-    judged = true;
-    if (!is_answer(p, idem.reused_status, idem.reused_code)) {
-      failed = true;
-      s.fail(results, ctx, reuse_check,
-             {answer_text(idem.reused_status, idem.reused_code) + " (D4.2)",
-              p.summary(),
-              "a key reused with a different request is not refused",
-              "sent a valid request with a fresh " + idem.header + ", then " + other->how +
-                  " with the same key",
-              {fx.answer, &p}});
+    if (auto why = p.unjudgeable(ctx.spec())) {
+      results.not_run(s.op, s.label, reuse_check,
+                      "the key reused with a different request cannot be judged: " + *why);
+    } else {
+      judged = true;
+      if (!is_answer(p, idem.reused_status, idem.reused_code)) {
+        failed = true;
+        s.fail(results, ctx, reuse_check,
+               {answer_text(idem.reused_status, idem.reused_code) + " (D4.2)",
+                p.summary(),
+                "a key reused with a different request is not refused",
+                "sent a valid request with a fresh " + idem.header + ", then " + other->how +
+                    " with the same key",
+                {fx.answer, &p}});
+      }
     }
   } else {
     results.not_run(
@@ -325,7 +322,11 @@ void run_key_reuse(scenario_context& ctx, scenario_results& results, subject& s,
   // Keys are scoped to the credential that sent them.
   if (auto other = other_credential(ctx, s)) {
     const probe& p = s.send(ctx, ctx.build(*s.op, *other, fx.g, fx.key));
-    if (p.answered()) {
+    if (auto why = p.unjudgeable(ctx.spec())) {
+      results.not_run(s.op, s.label, reuse_check,
+                      "the key sent with credential " + other->model.credential_name +
+                          " cannot be judged: " + *why);
+    } else {
       judged = true;
       const bool replayed = marked_replay(p, idem);
       const bool reused =
@@ -375,16 +376,29 @@ void run_concurrency(scenario_context& ctx, scenario_results& results, subject& 
   if (fx.reader) after = fx.reader->read(ctx);
   const std::string steps = "sent one valid request with one " + idem.header + " on " +
                             std::to_string(lanes) + " connections at once";
+  // A send refused as rate-limited past the retries, or not answered, was
+  // not processed: it is left out of the comparison.
+  std::vector<const probe*> evidence;
+  std::string left_out;
   for (const auto& a : answers) {
-    if (!stored(*a)) {
+    if (auto why = a->unjudgeable(ctx.spec())) {
+      left_out = *why;
+      continue;
+    }
+    if (!stored(*a, *s.op, ctx.spec())) {
       results.not_run(s.op, s.label, concurrency_check,
                       "a concurrent send was answered " + a->summary() +
-                          "; the check judges answers below 500");
+                          "; the check judges answers the idempotency store keeps");
       return;
     }
+    evidence.push_back(&s.probes.emplace_back(*a));
   }
-  std::vector<const probe*> evidence;
-  for (const auto& a : answers) evidence.push_back(&s.probes.emplace_back(*a));
+  if (evidence.size() < 2) {
+    results.not_run(s.op, s.label, concurrency_check,
+                    "fewer than two of the " + std::to_string(lanes) +
+                        " concurrent sends can be judged: " + left_out);
+    return;
+  }
   const probe* original = nullptr;
   bool failed = false;
   for (const probe* a : evidence) {
@@ -451,8 +465,13 @@ void run_key_required(scenario_context& ctx, scenario_results& results, subject&
   // Small, in case a server that should refuse it processes it instead.
   if (moves_something(*s.op)) g = with_small_numbers(*s.op, std::move(*g), 0);
   auto req = ctx.build(*s.op, s.auth, *g);
-  remove_header(req, idem.header);
+  req.remove_header(idem.header);
   const probe& p = s.send(ctx, req);
+  if (auto unjudgeable = p.unjudgeable(ctx.spec())) {
+    results.not_run(s.op, s.label, required_check,
+                    "the request without " + idem.header + " cannot be judged: " + *unjudgeable);
+    return;
+  }
   if (is_answer(p, idem.missing_status, idem.missing_code)) {
     results.pass(*s.op, s.label, required_check);
     return;

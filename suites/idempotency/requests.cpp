@@ -3,20 +3,12 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string_view>
 
 namespace conform::suites::idempotency_detail {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 /// A small multiple of the property's step within its bounds, as JSON text
 /// with no more decimals than the step has; nullopt when none fits.
@@ -97,14 +89,31 @@ generators::generated_request with_small_numbers(const spec::operation& op,
   return g;
 }
 
-bool same_request(const http::request& a, const http::request& b) {
+bool same_request(const spec::operation& op, const http::request& a, const http::request& b) {
   if (a.method != b.method || a.target != b.target) return false;
-  auto headers = [](const http::request& r) {
-    auto out = r.headers;
-    std::erase_if(out, [](const auto& h) { return iequals(h.first, "Content-Type"); });
-    return out;
-  };
-  return headers(a) == headers(b) && without_boundary(a) == without_boundary(b);
+  const std::string& tenant_header = op.tenant.from == spec::tenant_context::source::header
+                                         ? op.tenant.name
+                                         : op.tenant.header_name;
+  if (!tenant_header.empty()) {
+    const auto* x = a.find_header(tenant_header);
+    const auto* y = b.find_header(tenant_header);
+    if ((x == nullptr) != (y == nullptr) || (x && *x != *y)) return false;
+  }
+  return without_boundary(a) == without_boundary(b);
+}
+
+bool stored(const runner::probe& p, const spec::operation& op, const spec::api_spec& spec) {
+  if (!p.answered() || p.status() >= 500) return false;
+  const int status = static_cast<int>(p.status());
+  if (status == 401 || status == 403 || status == 415) return false;
+  if (spec.rules.rate_limited_status != 0 && status == spec.rules.rate_limited_status) {
+    return false;
+  }
+  if (op.tenant.missing_status != 0 && status == op.tenant.missing_status &&
+      (op.tenant.missing_code.empty() || p.error_code() == op.tenant.missing_code)) {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace conform::suites::idempotency_detail

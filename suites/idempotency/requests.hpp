@@ -1,12 +1,15 @@
 #pragma once
 // Shaping the requests the idempotency scenarios send: small amounts where a
-// request moves something real, and telling two requests apart the way a
-// server's idempotency store does (a multipart boundary is not content).
+// request moves something real (the scope matrix uses this too), telling two
+// requests apart the way a server's idempotency store does (a multipart
+// boundary is not content), and which answers that store keeps.
 
 #include <string>
 
 #include "generators/request.hpp"
 #include "harness/http/message.hpp"
+#include "harness/runner/scenario.hpp"
+#include "harness/spec/model.hpp"
 
 namespace conform::suites::idempotency_detail {
 
@@ -17,9 +20,17 @@ namespace conform::suites::idempotency_detail {
 generators::generated_request with_small_numbers(const spec::operation& op,
                                                  generators::generated_request g, int variant);
 
-/// True when `a` and `b` are the same request as D4.2 compares them: method,
-/// target, headers but the content type, and the body with any multipart
-/// boundary taken out.
-bool same_request(const http::request& a, const http::request& b);
+/// True when `a` and `b` are the same request of `op` as D4.2 compares them:
+/// method, target (path and query), the tenant context header of `op` (its
+/// x-tenant-context header, or the header it still reads beside a path or
+/// body tenant), and the body with any multipart boundary taken out. Other
+/// headers (credentials, the key, tracing) do not count.
+bool same_request(const spec::operation& op, const http::request& a, const http::request& b);
+
+/// True when `p` is an answer the idempotency store of `op` keeps and replays:
+/// answered below 500, and not one of the answers D6.3 gives before the store
+/// is reached (401, 403, the spec's rate-limited status, 415, and the missing
+/// tenant context answer of `op`).
+bool stored(const runner::probe& p, const spec::operation& op, const spec::api_spec& spec);
 
 }  // namespace conform::suites::idempotency_detail

@@ -4,6 +4,7 @@
 #include "tests/suites/support.hpp"
 
 #include "reference/server.hpp"
+#include "suites/idempotency/requests.hpp"
 
 namespace conform::suites::testing {
 namespace {
@@ -107,6 +108,74 @@ TEST(IdempotencySuite, EffectWithoutACredentialToReadItIsNotRunWithTheReason) {
                                   "listPartnerTenants"),
             std::string::npos)
       << r.not_run_text();
+}
+
+// D4.2: the same request is method, path, query, tenant context and body;
+// credentials, the key and other headers do not make it another request.
+TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly) {
+  spec::operation op;
+  op.tenant.from = spec::tenant_context::source::header;
+  op.tenant.name = "X-Tenant";
+  http::request a;
+  a.target = "/things?x=1";
+  a.body = R"({"n":1})";
+  a.add_header("X-Tenant", "t1").add_header("Authorization", "Bearer one");
+  a.add_header("Idempotency-Key", "k1").add_header("X-Trace", "a");
+  http::request b = a;
+  b.set_header("Authorization", "Bearer two").set_header("X-Trace", "b");
+  b.remove_header("Idempotency-Key");
+  EXPECT_TRUE(idempotency_detail::same_request(op, a, b));
+  b.set_header("x-tenant", "t2");
+  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  b.set_header("X-Tenant", "t1");
+  b.body = R"({"n":2})";
+  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  b.body = a.body;
+  b.target = "/things?x=2";
+  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  // A tenant from the path: the header still read beside it counts.
+  op.tenant.from = spec::tenant_context::source::path;
+  op.tenant.name = "tenant_id";
+  op.tenant.header_name = "X-Tenant";
+  b.target = a.target;
+  EXPECT_TRUE(idempotency_detail::same_request(op, a, b));
+  b.remove_header("X-Tenant");
+  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+}
+
+runner::probe answered(unsigned status, std::string body = "") {
+  runner::probe p;
+  http::response r;
+  r.status = status;
+  r.body = std::move(body);
+  p.result.outcome = std::move(r);
+  if (!p.body().empty()) p.json = boost::json::parse(p.body());
+  return p;
+}
+
+// D6.3: 401, 403, the rate limit, the tenant context and 415 answer before
+// the idempotency store, so they are never stored nor replayed.
+TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
+  spec::api_spec api;
+  api.rules.rate_limited_status = 429;
+  spec::operation op;
+  op.tenant.from = spec::tenant_context::source::header;
+  op.tenant.name = "X-Tenant";
+  op.tenant.missing_status = 422;
+  op.tenant.missing_code = "TENANT_REQUIRED";
+  for (unsigned status : {200u, 201u, 404u, 409u, 422u}) {
+    EXPECT_TRUE(idempotency_detail::stored(answered(status), op, api)) << status;
+  }
+  for (unsigned status : {401u, 403u, 415u, 429u, 500u, 503u}) {
+    EXPECT_FALSE(idempotency_detail::stored(answered(status), op, api)) << status;
+  }
+  runner::probe unanswered;
+  unanswered.result.outcome = http::transport_error{};
+  EXPECT_FALSE(idempotency_detail::stored(unanswered, op, api));
+  EXPECT_FALSE(
+      idempotency_detail::stored(answered(422, R"({"error_code":"TENANT_REQUIRED"})"), op, api));
+  EXPECT_TRUE(
+      idempotency_detail::stored(answered(422, R"({"error_code":"INSUFFICIENT"})"), op, api));
 }
 
 }  // namespace
