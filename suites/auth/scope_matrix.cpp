@@ -7,6 +7,7 @@
 
 #include "suites/auth/checks.hpp"
 #include "suites/auth/support.hpp"
+#include "suites/idempotency/requests.hpp"
 
 namespace conform::suites::auth_checks {
 namespace {
@@ -145,6 +146,11 @@ void run_scope_matrix(scenario_context& ctx, scenario_results& results) {
       if (!made.request) {
         results.not_run(op, label, scope_matrix, "no valid request: " + made.why);
         continue;
+      }
+      // A sufficient credential's request is processed: where x-idempotency
+      // declares an effect it moves something real, so it moves little.
+      if (op->idempotent && !op->idempotent->effect.operation_id.empty()) {
+        made.request = idempotency_detail::with_small_numbers(*op, std::move(*made.request), 0);
       }
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
       judge(ctx, results, *op, label, e, p, "sent a valid request with " + c.name);
