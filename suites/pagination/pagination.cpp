@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/runner/text.hpp"
 #include "suites/pagination/walk.hpp"
 
 namespace conform::suites {
@@ -33,39 +34,68 @@ void report(scenario_results& results, scenario_context& ctx, const list_target&
                scenario_failure{f.expected, f.seen, f.cause, f.steps, f.evidence}, ctx);
 }
 
-/// Reports every finding of a cell, or its pass when there is none.
+/// What one cell saw: findings, the parts that could not be judged and why,
+/// and whether anything was judged at all.
+struct outcome {
+  std::vector<finding> findings;
+  std::vector<std::string> not_run;
+  bool judged = false;
+};
+
+/// Reports every finding of a cell first, then why a part of it could not
+/// be judged; the cell passes only when something was judged, nothing was
+/// found and nothing was left unjudged.
 void conclude(scenario_results& results, scenario_context& ctx, const list_target& t,
-              std::string_view check, const std::vector<finding>& findings) {
-  if (findings.empty()) {
-    results.pass(*t.op, t.label, check);
+              std::string_view check, const outcome& o) {
+  for (const auto& f : o.findings) report(results, ctx, t, check, f);
+  if (!o.not_run.empty()) {
+    results.not_run(t.op, t.label, check, runner::join(o.not_run, "; "));
     return;
   }
-  for (const auto& f : findings) report(results, ctx, t, check, f);
+  if (o.findings.empty() && o.judged) results.pass(*t.op, t.label, check);
+}
+
+/// True, with the reason in `o`, when walk `w` ended before the list's end
+/// for a reason that says nothing about the list: the page cap, or a page
+/// that could not be judged. Its findings are kept either way.
+bool stopped(const walk& w, outcome& o) {
+  if (w.capped) {
+    o.not_run.push_back("the walk with page size " + std::to_string(w.size) + " passed " +
+                        std::to_string(max_walk_pages) +
+                        " pages and was stopped there; a smaller list (fewer fixtures) can be "
+                        "walked to its end");
+    return true;
+  }
+  if (w.unjudged) {
+    o.not_run.push_back("the walk stopped at " + *w.unjudged);
+    return true;
+  }
+  return false;
+}
+
+void add_findings(outcome& o, const walk& w) {
+  o.findings.insert(o.findings.end(), w.findings.begin(), w.findings.end());
 }
 
 void run_page_walk(scenario_context& ctx, scenario_results& results, const list_target& t) {
   const auto& paging = t.paging();
+  outcome o;
   walk large = walk_pages(ctx, t, largest_size(paging));
-  if (large.capped) {
-    results.not_run(t.op, t.label, page_walk_check,
-                    "the list has more than " + std::to_string(max_walk_pages) + " pages of " +
-                        std::to_string(large.size) +
-                        "; a smaller list (fewer fixtures) can be "
-                        "walked");
-    return;
-  }
-  std::vector<finding> findings = large.findings;
+  add_findings(o, large);
+  if (stopped(large, o)) return conclude(results, ctx, t, page_walk_check, o);
+  o.judged = true;
   walk small;
   if (large.count) {
     small = walk_pages(ctx, t, small_size(paging, *large.count));
-    findings.insert(findings.end(), small.findings.begin(), small.findings.end());
+    add_findings(o, small);
+    stopped(small, o);
   }
-  if (large.complete && small.complete && !small.capped && large.seen_ids != small.seen_ids) {
-    findings.push_back({"two page sizes yield different items",
-                        "the same items with either size",
-                        difference(large, small),
-                        "walked the list with two page sizes and compared the items",
-                        {&large.probes.front(), &small.probes.front()}});
+  if (large.complete && small.complete && large.seen_ids != small.seen_ids) {
+    o.findings.push_back({"two page sizes yield different items",
+                          "the same items with either size",
+                          difference(large, small),
+                          "walked the list with two page sizes and compared the items",
+                          {&large.probes.front(), &small.probes.front()}});
   }
   // A page past the last: the walk with several pages says where that is.
   const walk& probe_walk = small.complete ? small : large;
@@ -79,21 +109,23 @@ void run_page_walk(scenario_context& ctx, scenario_results& results, const list_
     const std::string steps =
         "asked for page " + std::to_string(after) + " of " + std::to_string(*probe_walk.pages);
     const auto* items = p.at(paging.items);
-    if (!p.succeeded()) {
-      findings.push_back({"a page past the last is not answered 2xx",
-                          "2xx with empty items (D3.1)",
-                          p.summary(),
-                          steps,
-                          {&p}});
+    if (auto why = p.unjudgeable(ctx.spec())) {
+      o.not_run.push_back(steps + ", past the last: " + *why);
+    } else if (!p.succeeded()) {
+      o.findings.push_back({"a page past the last is not answered 2xx",
+                            "2xx with empty items (D3.1)",
+                            p.summary(),
+                            steps,
+                            {&p}});
     } else if (!items || !items->is_array() || !items->as_array().empty()) {
-      findings.push_back({"a page past the last is not empty",
-                          "an empty array at " + paging.items,
-                          describe(items),
-                          steps,
-                          {&p}});
+      o.findings.push_back({"a page past the last is not empty",
+                            "an empty array at " + paging.items,
+                            describe(items),
+                            steps,
+                            {&p}});
     }
   }
-  conclude(results, ctx, t, page_walk_check, findings);
+  conclude(results, ctx, t, page_walk_check, o);
 }
 
 /// The 422 codes `op` documents, which a validation refusal must carry.
@@ -110,7 +142,7 @@ void run_page_bounds(scenario_context& ctx, scenario_results& results, const lis
     return;
   }
   std::deque<probe> probes;
-  std::vector<finding> findings;
+  outcome o;
   const auto* codes = validation_codes(*t.op);
   auto ask = [&](std::int64_t size) -> const probe& {
     return probes.emplace_back(send(ctx, t, {{paging.size_param, std::to_string(size)}}));
@@ -120,12 +152,17 @@ void run_page_bounds(scenario_context& ctx, scenario_results& results, const lis
     const std::string steps = "asked for " + paging.size_param + "=" + std::to_string(size) +
                               ", outside " + std::to_string(paging.min_size) + ".." +
                               std::to_string(paging.max_size);
-    if (!p.answered() || p.status() >= 500) {
-      findings.push_back({"an out-of-range page size is not refused with 4xx",
-                          "a 4xx validation refusal",
-                          p.summary(),
-                          steps,
-                          {&p}});
+    if (auto why = p.unjudgeable(ctx.spec())) {
+      o.not_run.push_back(steps + ": " + *why);
+      continue;
+    }
+    o.judged = true;
+    if (p.status() >= 500) {
+      o.findings.push_back({"an out-of-range page size is not refused with 4xx",
+                            "a 4xx validation refusal",
+                            p.summary(),
+                            steps,
+                            {&p}});
       continue;
     }
     if (codes) {
@@ -137,65 +174,58 @@ void run_page_bounds(scenario_context& ctx, scenario_results& results, const lis
           want += " with one of";
           for (const auto& c : *codes) want += " " + c;
         }
-        findings.push_back({"an out-of-range page size is not refused as documented",
-                            want + " (D3.1)",
+        o.findings.push_back({"an out-of-range page size is not refused as documented",
+                              want + " (D3.1)",
+                              p.summary(),
+                              steps,
+                              {&p}});
+      }
+    } else if (p.status() < 400) {
+      o.findings.push_back({"an out-of-range page size is not refused with 4xx",
+                            "a 4xx validation refusal (D3.1)",
                             p.summary(),
                             steps,
                             {&p}});
-      }
-    } else if (p.status() < 400) {
-      findings.push_back({"an out-of-range page size is not refused with 4xx",
-                          "a 4xx validation refusal (D3.1)",
-                          p.summary(),
-                          steps,
-                          {&p}});
     }
   }
   for (const std::int64_t size : {paging.min_size, paging.max_size}) {
     const probe& p = ask(size);
-    if (!p.succeeded()) {
-      findings.push_back({"a page size within the bounds is refused",
-                          "2xx (D3.1)",
-                          p.summary(),
-                          "asked for " + paging.size_param + "=" + std::to_string(size) +
+    const std::string steps = "asked for " + paging.size_param + "=" + std::to_string(size) +
                               ", a bound of " + std::to_string(paging.min_size) + ".." +
-                              std::to_string(paging.max_size),
-                          {&p}});
+                              std::to_string(paging.max_size);
+    if (auto why = p.unjudgeable(ctx.spec())) {
+      o.not_run.push_back(steps + ": " + *why);
+      continue;
+    }
+    o.judged = true;
+    if (!p.succeeded()) {
+      o.findings.push_back(
+          {"a page size within the bounds is refused", "2xx (D3.1)", p.summary(), steps, {&p}});
     }
   }
-  conclude(results, ctx, t, page_bounds_check, findings);
+  conclude(results, ctx, t, page_bounds_check, o);
 }
 
 void run_cursor_walk(scenario_context& ctx, scenario_results& results, const list_target& t) {
   const auto& paging = t.paging();
+  outcome o;
   walk large = walk_cursor(ctx, t, largest_size(paging));
-  if (large.capped) {
-    results.not_run(t.op, t.label, cursor_walk_check,
-                    "the list has more than " + std::to_string(max_walk_pages) + " pages of " +
-                        std::to_string(large.size) + "; a smaller list can be walked");
-    return;
-  }
-  std::vector<finding> findings = large.findings;
+  add_findings(o, large);
+  if (stopped(large, o)) return conclude(results, ctx, t, cursor_walk_check, o);
+  o.judged = true;
+  walk small;
   if (large.complete) {
-    walk small = walk_cursor(ctx, t, small_size(paging, large.items));
-    if (small.capped) {
-      results.not_run(
-          t.op, t.label, cursor_walk_check,
-          "the walk with a small page size passed " + std::to_string(max_walk_pages) + " pages");
-      return;
+    small = walk_cursor(ctx, t, small_size(paging, large.items));
+    add_findings(o, small);
+    if (!stopped(small, o) && small.complete && large.seen_ids != small.seen_ids) {
+      o.findings.push_back({"two page sizes yield different items",
+                            "the same items with either size (no gap, D3.2)",
+                            difference(large, small),
+                            "walked the list with two page sizes and compared the items",
+                            {&large.probes.front(), &small.probes.back()}});
     }
-    findings.insert(findings.end(), small.findings.begin(), small.findings.end());
-    if (small.complete && large.seen_ids != small.seen_ids) {
-      findings.push_back({"two page sizes yield different items",
-                          "the same items with either size (no gap, D3.2)",
-                          difference(large, small),
-                          "walked the list with two page sizes and compared the items",
-                          {&large.probes.front(), &small.probes.back()}});
-    }
-    conclude(results, ctx, t, cursor_walk_check, findings);
-    return;
   }
-  conclude(results, ctx, t, cursor_walk_check, findings);
+  conclude(results, ctx, t, cursor_walk_check, o);
 }
 
 /// `cursor` with one character changed where every bit of it counts (the
@@ -285,28 +315,34 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
   const std::int64_t size = std::max<std::int64_t>(1, paging.min_size);
   const std::string size_text = std::to_string(size);
   std::deque<probe> probes;
-  std::vector<finding> findings;
-  bool judged = false;
+  outcome o;
 
   // A tampered cursor.
   const probe& first = probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}}));
+  const auto first_unjudged = first.unjudgeable(ctx.spec());
   const auto cursor = first.succeeded() ? next_cursor(first, paging) : std::nullopt;
-  if (!cursor) {
-    results.not_run(t.op, t.label, cursor_integrity_check,
-                    "the first page with " + paging.size_param + "=" + size_text +
+  if (first_unjudged) {
+    o.not_run.push_back("the first page with " + paging.size_param + "=" + size_text +
+                        ", whose cursor the probes reuse: " + *first_unjudged);
+  } else if (!cursor) {
+    o.not_run.push_back("the first page with " + paging.size_param + "=" + size_text +
                         " has no next cursor (" + first.summary() +
                         "); the credential's tenant needs at least two items");
   } else {
     const probe& p = probes.emplace_back(
         send(ctx, t,
              {{paging.size_param, size_text}, {paging.cursor_param, tamper(*cursor, ctx.seed())}}));
-    judged = true;
-    if (!refused(p)) {
-      findings.push_back({"a tampered cursor is accepted",
-                          want,
-                          p.summary(),
-                          "changed one character of a next cursor and sent it",
-                          {&first, &p}});
+    if (auto why = p.unjudgeable(ctx.spec())) {
+      o.not_run.push_back("the tampered cursor: " + *why);
+    } else {
+      o.judged = true;
+      if (!refused(p)) {
+        o.findings.push_back({"a tampered cursor is accepted",
+                              want,
+                              p.summary(),
+                              "changed one character of a next cursor and sent it",
+                              {&first, &p}});
+      }
     }
   }
 
@@ -317,22 +353,35 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
       g.query.emplace_back(paging.size_param, size_text);
       g.query.emplace_back(paging.cursor_param, *cursor);
       const probe& p = probes.emplace_back(ctx.send(ctx.build(*t.op, *other, g)));
-      judged = true;
-      if (!refused(p)) {
-        findings.push_back({"a cursor is accepted for another tenant",
-                            want,
-                            p.summary(),
-                            "took a next cursor and sent it for tenant " + other->model.tenant_id +
-                                " with " + other->model.label(),
-                            {&first, &p}});
+      if (auto why = p.unjudgeable(ctx.spec())) {
+        o.not_run.push_back("the cursor sent for another tenant: " + *why);
+      } else {
+        o.judged = true;
+        if (!refused(p)) {
+          o.findings.push_back({"a cursor is accepted for another tenant",
+                                want,
+                                p.summary(),
+                                "took a next cursor and sent it for tenant " +
+                                    other->model.tenant_id + " with " + other->model.label(),
+                                {&first, &p}});
+        }
       }
+    } else {
+      o.not_run.push_back(
+          t.auth.tenant
+              ? "no credential of the profile sufficient for this list acts for a tenant other "
+                "than " +
+                    t.auth.tenant->name +
+                    ", so no cursor was sent for another tenant: add a second tenant with such "
+                    "a credential to the profile"
+              : "the auth model acts for no tenant, so no cursor was sent for another tenant");
     }
   }
 
   // A cursor reused with another filter or sort value.
   if (auto param = rebinding_param(*t.op)) {
     const auto& [name, values] = *param;
-    std::optional<std::string> bound;
+    std::optional<std::string> bound, unjudged;
     std::size_t from = 0;
     const std::size_t start = static_cast<std::size_t>(ctx.seed() % values.size());
     const probe* origin = nullptr;
@@ -340,56 +389,77 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
       from = (start + i) % values.size();
       const probe& p =
           probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}, {name, values[from]}}));
+      if (auto why = p.unjudgeable(ctx.spec())) unjudged = why;
       if (p.succeeded()) bound = next_cursor(p, paging);
       origin = &p;
     }
     if (!bound) {
-      results.not_run(t.op, t.label, cursor_integrity_check,
-                      "no value of " + name +
-                          " gives a first page with a next cursor, so no "
-                          "cursor could be reused with another value");
+      o.not_run.push_back("no value of " + name + " gives a first page with a next cursor" +
+                          (unjudged ? " (" + *unjudged + ")" : std::string()) +
+                          ", so no cursor could be reused with another value");
     } else {
       const std::string& other = values[(from + 1) % values.size()];
       const probe& p = probes.emplace_back(send(
           ctx, t, {{paging.size_param, size_text}, {name, other}, {paging.cursor_param, *bound}}));
-      judged = true;
-      if (!refused(p)) {
-        findings.push_back({"a cursor reused with another filter or sort value is accepted",
-                            want,
-                            p.summary(),
-                            "took a next cursor of " + name + "=" + values[from] +
-                                " and sent it with " + name + "=" + other,
-                            {origin, &p}});
+      if (auto why = p.unjudgeable(ctx.spec())) {
+        o.not_run.push_back("the cursor reused with " + name + "=" + other + ": " + *why);
+      } else {
+        o.judged = true;
+        if (!refused(p)) {
+          o.findings.push_back({"a cursor reused with another filter or sort value is accepted",
+                                want,
+                                p.summary(),
+                                "took a next cursor of " + name + "=" + values[from] +
+                                    " and sent it with " + name + "=" + other,
+                                {origin, &p}});
+        }
       }
     }
   } else {
-    results.not_run(t.op, t.label, cursor_integrity_check,
-                    "no filter or sort parameter lists two values in its schema, so no cursor was "
-                    "reused with other filters");
+    o.not_run.push_back(
+        "no filter or sort parameter lists two values in its schema, so no cursor was reused "
+        "with other filters");
   }
 
-  // Parameters the route ignores leave the items as they are.
+  // Parameters the route ignores leave the items as they are. Items are
+  // compared by identity: a record in progress may change its fields between
+  // the two reads.
   if (!paging.ignored_params.empty()) {
+    std::string names;
+    for (const auto& n : paging.ignored_params) names += (names.empty() ? "" : ", ") + n;
     const probe& plain = probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}}));
     query_list q = {{paging.size_param, size_text}};
     for (const auto& name : paging.ignored_params) q.emplace_back(name, "2");
     const probe& with = probes.emplace_back(send(ctx, t, q));
     const auto* a = plain.at(paging.items);
     const auto* b = with.at(paging.items);
-    if (plain.succeeded() && a) {
-      judged = true;
-      if (!with.succeeded() || !b || *a != *b) {
-        std::string names;
-        for (const auto& n : paging.ignored_params) names += (names.empty() ? "" : ", ") + n;
-        findings.push_back({"an ignored parameter changes the answer",
-                            "the same items with or without " + names + " (D3.2)",
-                            with.succeeded() ? "other items" : with.summary(),
-                            "sent the first page without and with " + names,
-                            {&plain, &with}});
+    auto unjudged = plain.unjudgeable(ctx.spec());
+    if (!unjudged) unjudged = with.unjudgeable(ctx.spec());
+    if (unjudged) {
+      o.not_run.push_back("the first page without and with " + names + ": " + *unjudged);
+    } else if (!plain.succeeded() || !a || !a->is_array()) {
+      o.not_run.push_back("the first page without " + names +
+                          " did not answer 2xx with an items array (" + plain.summary() +
+                          "), so there was nothing to compare");
+    } else {
+      o.judged = true;
+      const auto ids_without = item_ids(a, paging.item_id);
+      const auto ids_with = item_ids(b, paging.item_id);
+      if (!with.succeeded() || !b || !b->is_array() || ids_without != ids_with) {
+        std::string seen = with.summary();
+        if (with.succeeded()) {
+          seen = "items " + runner::join(ids_with) + " instead of " + runner::join(ids_without);
+          seen = runner::utf8_prefix(seen, 200);
+        }
+        o.findings.push_back({"an ignored parameter changes the answer",
+                              "the same items with or without " + names + " (D3.2)",
+                              seen,
+                              "sent the first page without and with " + names,
+                              {&plain, &with}});
       }
     }
   }
-  if (judged || !findings.empty()) conclude(results, ctx, t, cursor_integrity_check, findings);
+  conclude(results, ctx, t, cursor_integrity_check, o);
 }
 
 void run_pagination(scenario_context& ctx, scenario_results& results,

@@ -10,8 +10,6 @@ using runner::probe;
 using runner::scenario_context;
 using runner::scenario_results;
 
-namespace {
-
 std::optional<std::int64_t> as_integer(const boost::json::value* v) {
   if (!v) return std::nullopt;
   if (v->is_int64()) return v->as_int64();
@@ -20,6 +18,8 @@ std::optional<std::int64_t> as_integer(const boost::json::value* v) {
   }
   return std::nullopt;
 }
+
+namespace {
 
 /// The identity of an item: its `item_id` value, or nullopt when it has none.
 std::optional<std::string> identity_of(const boost::json::value& item, const std::string& ptr) {
@@ -30,9 +30,17 @@ std::optional<std::string> identity_of(const boost::json::value& item, const std
   return boost::json::serialize(*v);
 }
 
-/// The items of page `p`: nullptr, with a finding, unless it is a 2xx with an items array.
-const boost::json::array* items_of(const probe& p, const spec::pagination& paging, walk& w,
+/// The items of page `p`: nullptr unless it is a 2xx with an items array;
+/// with a finding when the answer breaks the rules, with `w.unjudged` when
+/// there is no answer to judge.
+const boost::json::array* items_of(const scenario_context& ctx, const probe& p,
+                                   const spec::pagination& paging, walk& w,
                                    const std::string& steps) {
+  if (auto why = p.unjudgeable(ctx.spec())) {
+    w.unjudged =
+        "page " + std::to_string(w.probes.size()) + " of the walk (" + steps + "): " + *why;
+    return nullptr;
+  }
   if (!p.succeeded()) {
     w.findings.push_back(
         {"a page of the walk was not answered 2xx", "a 2xx page", p.summary(), steps, {&p}});
@@ -65,6 +73,15 @@ bool walk::add(const boost::json::value& item, const std::string& id_ptr) {
   if (!id) return false;
   ids.push_back(*id);
   return !seen_ids.insert(*id).second;
+}
+
+std::vector<std::string> item_ids(const boost::json::value* items, const std::string& id_ptr) {
+  std::vector<std::string> out;
+  if (!items || !items->is_array()) return out;
+  for (const auto& item : items->as_array()) {
+    out.push_back(identity_of(item, id_ptr).value_or("(no id)"));
+  }
+  return out;
 }
 
 std::string describe(const boost::json::value* v) {
@@ -142,7 +159,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
     const probe& p = w.probes.emplace_back(send(
         ctx, t,
         {{paging.page_param, std::to_string(page)}, {paging.size_param, std::to_string(size)}}));
-    const auto* items = items_of(p, paging, w, steps);
+    const auto* items = items_of(ctx, p, paging, w, steps);
     if (!items) return w;
     const auto count = as_integer(p.at(paging.count));
     const auto pages = as_integer(p.at(paging.pages));
@@ -163,7 +180,8 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
       w.count = count;
       w.pages = pages;
       last = std::max<std::int64_t>(1, *pages);
-      const std::int64_t want = (*count + size - 1) / size;
+      // Not (count + size - 1) / size: a count near INT64_MAX would overflow.
+      const std::int64_t want = *count / size + (*count % size != 0 ? 1 : 0);
       if (*pages != want) {
         w.findings.push_back({"the page count is not ceil(item count / page size)",
                               paging.pages + " = ceil(" + std::to_string(*count) + " / " +
@@ -267,7 +285,7 @@ walk walk_cursor(scenario_context& ctx, const list_target& t, std::int64_t size,
     q.emplace_back(paging.size_param, std::to_string(size));
     if (cursor) q.emplace_back(paging.cursor_param, *cursor);
     const probe& p = w.probes.emplace_back(send(ctx, t, q));
-    const auto* items = items_of(p, paging, w, steps);
+    const auto* items = items_of(ctx, p, paging, w, steps);
     if (!items) return w;
     const auto n = static_cast<std::int64_t>(items->size());
     if (n > size && !reported_size) {

@@ -51,6 +51,14 @@ std::vector<list_target> targets_for(runner::scenario_context& ctx,
 /// Sends `t.base` with `extra` query parameters.
 runner::probe send(runner::scenario_context& ctx, const list_target& t, const query_list& extra);
 
+/// `v` as an int64 when it is an integer that fits, else nullopt (absent,
+/// not an integer, or a uint64 past INT64_MAX).
+std::optional<std::int64_t> as_integer(const boost::json::value* v);
+
+/// The identities (`item_id` values, "(no id)" for an item without one) of
+/// the items at `items`, in order; empty when `items` is not an array.
+std::vector<std::string> item_ids(const boost::json::value* items, const std::string& id_ptr);
+
 /// A short rendering of a JSON value for a message ("absent" for none).
 std::string describe(const boost::json::value* v);
 /// An enum value as a query parameter value.
@@ -74,6 +82,9 @@ struct walk {
   std::optional<std::int64_t> count, pages;
   bool complete = false;  // ran to the list's end without an answer that stopped it
   bool capped = false;    // stopped at max_walk_pages
+  /// Why the walk stopped at a page that says nothing about the list (no
+  /// answer, or rate-limited past the retries): the rest was not judged.
+  std::optional<std::string> unjudged;
   std::vector<finding> findings;
 
   /// Counts `item`; true when its identity was already seen.

@@ -2,6 +2,12 @@
 // every cell it judges, and each list fault is caught by the check meant for it.
 #include "tests/suites/support.hpp"
 
+#include <httplib.h>
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <thread>
+
 #include "reference/server.hpp"
 
 namespace conform::suites::testing {
@@ -44,6 +50,8 @@ TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
   const auto r = run_conform({"--checks", all_checks});
   ASSERT_FALSE(r.report.empty()) << r.err;
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
+  // Nothing left unjudged: every probe, the cross-tenant cursor included, ran.
+  EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
   // Every page list and the cursor list is judged, under more than one auth model.
   EXPECT_GE(r.cells_passed("pagination_page_walk"), 3u) << r.not_run_text();
   EXPECT_GE(r.cells_passed("pagination_page_bounds"), 3u) << r.not_run_text();
@@ -121,6 +129,92 @@ TEST(PaginationSuite, ListWithoutASufficientCredentialIsNotRunWithTheReason) {
     ++reasons;
   }
   EXPECT_EQ(reasons, 2u) << r.not_run_text();
+}
+
+/// A reference server (running while this lives) and its profile edited by
+/// `edit`, written to a file for --profile (removed by the destructor).
+class edited_profile {
+ public:
+  template <class Edit>
+  edited_profile(const std::string& name, Edit edit)
+      : srv_(reference::server_config{}),
+        path_(std::filesystem::temp_directory_path() /
+              ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml")) {
+    YAML::Node p = YAML::Load(srv_.profile_yaml());
+    edit(p);
+    std::ofstream(path_) << YAML::Dump(p);
+  }
+  ~edited_profile() { std::filesystem::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  reference::server srv_;
+  std::filesystem::path path_;
+};
+
+/// The not-run reasons of the report, per check.
+std::map<std::string, std::string> not_run_why(const conform_result& r) {
+  std::map<std::string, std::string> why;
+  if (!r.report.contains("not_run")) return why;
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    why[std::string(n.at("check").as_string())] += std::string(n.at("why").as_string()) + "\n";
+  }
+  return why;
+}
+
+TEST(PaginationSuite, ATargetThatOnlyAnswers429IsNotRunNeverAFailure) {
+  // Every request is refused as rate-limited, retries included: nothing can
+  // be judged, so nothing fails and nothing passes.
+  httplib::Server stub;
+  auto limited = [](const httplib::Request&, httplib::Response& res) {
+    res.status = 429;
+    res.set_header("Retry-After", "0");
+    res.set_content(R"({"error":"slow down","error_code":"RATE_LIMITED"})", "application/json");
+  };
+  stub.Get(".*", limited);
+  stub.Post(".*", limited);
+  const int port = stub.bind_to_any_port("127.0.0.1");
+  ASSERT_GT(port, 0);
+  std::thread serving([&] { stub.listen_after_bind(); });
+  edited_profile profile("pagination-429", [&](YAML::Node& p) {
+    p["base_url"] = "http://127.0.0.1:" + std::to_string(port) + "/api/v1";
+  });
+  const auto r = run_conform({"--profile", profile.path(), "--checks", all_checks});
+  stub.stop();
+  serving.join();
+  ASSERT_FALSE(r.report.empty()) << r.err;
+  for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
+  const auto why = not_run_why(r);
+  for (const auto* check : {"pagination_page_walk", "pagination_page_bounds",
+                            "pagination_cursor_walk", "pagination_cursor_integrity"}) {
+    EXPECT_EQ(r.cells_passed(check), 0u) << check;
+    ASSERT_TRUE(why.count(check)) << check << ": " << r.not_run_text();
+    EXPECT_NE(why.at(check).find("rate-limited"), std::string::npos) << why.at(check);
+  }
+}
+
+TEST(PaginationSuite, CursorForAnotherTenantIsNotRunWithoutASecondTenant) {
+  // One tenant, one credential: the tampered and rebound cursors are sent,
+  // but no cursor can go to another tenant, and the cell says what to add.
+  edited_profile profile("pagination-one-tenant", [](YAML::Node& p) {
+    YAML::Node tenants;
+    tenants["t1"] = p["tenants"]["t1"];
+    p["tenants"] = tenants;
+    YAML::Node credentials(YAML::NodeType::Sequence);
+    for (const auto& c : p["credentials"]) {
+      if (c["name"].as<std::string>() == "t1-all") credentials.push_back(c);
+    }
+    p["credentials"] = credentials;
+  });
+  const auto r =
+      run_conform({"--profile", profile.path(), "--checks", "pagination_cursor_integrity"});
+  ASSERT_FALSE(r.report.empty()) << r.err;
+  EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
+  EXPECT_EQ(r.cells_passed("pagination_cursor_integrity"), 0u);
+  const auto why = not_run_why(r);
+  ASSERT_TRUE(why.count("pagination_cursor_integrity")) << r.not_run_text();
+  EXPECT_NE(why.at("pagination_cursor_integrity").find("add a second tenant"), std::string::npos)
+      << why.at("pagination_cursor_integrity");
 }
 
 }  // namespace
