@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "suites/auth/support.hpp"
+#include "suites/pagination/walk.hpp"
 #include "suites/tenants/checks.hpp"
 
 namespace conform::suites::tenant_checks {
@@ -89,8 +90,16 @@ void run_list_isolation(scenario_context& ctx, scenario_results& results) {
     }
     std::deque<probe> pages;  // stable addresses for evidence
     std::map<std::string, seen_item> owner;
+    // Per walker: whether it walked at least one page, found a leak, and
+    // why its walk ended before the list's end (empty: it reached the end).
+    struct walk_state {
+      bool walked = false, leaked = false;
+      std::string truncated;
+    };
+    std::vector<walk_state> state(walkers.size());
     for (std::size_t w = 0; w < walkers.size(); ++w) {
       const auto& walk = walkers[w];
+      auto& st = state[w];
       std::string why;
       auto g = ctx.valid_request(*op, walk.auth, "tenant-list", &why);
       if (!g) {
@@ -109,8 +118,8 @@ void run_list_isolation(scenario_context& ctx, scenario_results& results) {
       bool cursor = paging.kind == spec::pagination::style::cursor;
       std::string next;
       std::int64_t page_number = 1;
-      bool walked = false, leaked = false;
-      for (int n = 0; n < max_pages; ++n) {
+      bool ended = false;
+      for (int n = 0; n < max_pages && !ended; ++n) {
         auto page_req = *g;
         if (cursor && !next.empty()) page_req.query.emplace_back(paging.cursor_param, next);
         if (!cursor && !paging.page_param.empty()) {
@@ -119,22 +128,32 @@ void run_list_isolation(scenario_context& ctx, scenario_results& results) {
         pages.push_back(ctx.send(ctx.build(*op, walk.auth, page_req)));
         const probe& p = pages.back();
         const auto* items = p.at(paging.items);
-        if (!p.answered() || p.status() < 200 || p.status() >= 300 || !items ||
-            !items->is_array()) {
-          if (!walked) {
+        if (auto unjudged = p.unjudgeable(ctx.spec())) {
+          if (st.walked) {
+            st.truncated = "page " + std::to_string(n + 1) + ": " + *unjudged;
+          } else {
+            results.not_run(op, walk.label, list_isolation, "the first page: " + *unjudged);
+          }
+          break;
+        }
+        if (!p.succeeded() || !items || !items->is_array()) {
+          if (st.walked) {
+            st.truncated = "page " + std::to_string(n + 1) +
+                           " did not answer 2xx with an items array (" + p.summary() + ")";
+          } else {
             results.not_run(
                 op, walk.label, list_isolation,
                 "the first page did not answer 2xx with an items array (" + p.summary() + ")");
           }
           break;
         }
-        walked = true;
+        st.walked = true;
         for (const auto& item : items->as_array()) {
           const std::string id = identity(item, paging.item_id);
           if (id.empty()) continue;
           auto [it, fresh] = owner.emplace(id, seen_item{w, &p});
           if (fresh || it->second.walker == w) continue;
-          leaked = true;
+          st.leaked = true;
           const auto& first = walkers[it->second.walker];
           scenario_failure f;
           f.expected = "no item of tenant " + first.tenant->name + "'s list in tenant " +
@@ -145,22 +164,50 @@ void run_list_isolation(scenario_context& ctx, scenario_results& results) {
           f.evidence = {it->second.page, &p};
           results.fail(*op, walk.label, list_isolation, f, ctx);
         }
-        if (items->as_array().empty()) break;
-        if (cursor) {
+        if (items->as_array().empty()) {
+          ended = true;
+        } else if (cursor) {
           const auto* nc = p.at(paging.next_cursor);
-          if (!nc || !nc->is_string() || nc->as_string().empty()) break;
-          next = std::string(nc->as_string());
-        } else {
-          // Without a page count the walk goes on until an empty page.
-          if (!paging.pages.empty()) {
-            const auto* total = p.at(paging.pages);
-            if (!total || !(total->is_int64() || total->is_uint64())) break;
-            if (page_number >= total->to_number<std::int64_t>()) break;
+          if (!nc || !nc->is_string() || nc->as_string().empty()) {
+            ended = true;
+          } else {
+            next = std::string(nc->as_string());
           }
+        } else if (!paging.pages.empty()) {
+          // Without a page count the walk goes on until an empty page.
+          const auto total = pagination_detail::as_integer(p.at(paging.pages));
+          if (!total || page_number >= *total) {
+            ended = true;
+          } else {
+            ++page_number;
+          }
+        } else {
           ++page_number;
         }
       }
-      if (walked && !leaked) results.pass(*op, walk.label, list_isolation);
+      if (st.walked && !ended && st.truncated.empty()) {
+        st.truncated = "the walk stopped at the cap of " + std::to_string(max_pages) +
+                       " pages before the list's end";
+      }
+    }
+    // A walk is compared only with the others: with fewer than two walks
+    // nothing was compared, whatever one walk saw.
+    const auto walked = static_cast<std::size_t>(
+        std::count_if(state.begin(), state.end(), [](const walk_state& s) { return s.walked; }));
+    for (std::size_t w = 0; w < walkers.size(); ++w) {
+      const auto& st = state[w];
+      if (!st.walked || st.leaked) continue;
+      if (walked < 2) {
+        results.not_run(op, walkers[w].label, list_isolation,
+                        "only this tenant's list could be walked, so there was no other tenant's "
+                        "list to compare it with");
+      } else if (!st.truncated.empty()) {
+        results.not_run(op, walkers[w].label, list_isolation,
+                        "the walk was cut short (" + st.truncated +
+                            "), so the items past it were not compared");
+      } else {
+        results.pass(*op, walkers[w].label, list_isolation);
+      }
     }
   }
 }

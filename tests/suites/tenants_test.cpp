@@ -122,6 +122,47 @@ class trimmed_profile {
   std::filesystem::path path_;
 };
 
+TEST(TenantsSuite, ListIsolationPassesNoWalkerWhenOnlyOneListCanBeWalked) {
+  // Two tenants, but the second one's key is refused: the first tenant's
+  // walk has nothing to be compared with, so it must not pass.
+  conform::reference::server srv{conform::reference::server_config{}};
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("conform-tenants-broken-" + std::to_string(::getpid()) + ".yaml");
+  {
+    YAML::Node p = YAML::Load(srv.profile_yaml());
+    YAML::Node tenants;
+    tenants["t1"] = p["tenants"]["t1"];
+    tenants["t2"] = p["tenants"]["t2"];
+    p["tenants"] = tenants;
+    YAML::Node credentials(YAML::NodeType::Sequence);
+    for (auto c : p["credentials"]) {
+      const auto name = c["name"].as<std::string>();
+      if (name != "t1-all" && name != "t2-all") continue;
+      if (name == "t2-all") {
+        auto value = c["value"].as<std::string>();
+        value.back() = value.back() == '0' ? '1' : '0';
+        c["value"] = value;
+      }
+      credentials.push_back(c);
+    }
+    p["credentials"] = credentials;
+    std::ofstream(path) << YAML::Dump(p);
+  }
+  const auto r = run_conform({"--profile", path.string(), "--checks", "tenant_list_isolation"});
+  std::filesystem::remove(path);
+  ASSERT_FALSE(r.report.empty()) << r.err;
+  EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
+  EXPECT_EQ(r.cells_passed("tenant_list_isolation"), 0u);
+  std::string why;
+  for (const auto& n : r.report.at("not_run").as_array()) {
+    if (n.at("check").as_string() == "tenant_list_isolation") {
+      why += std::string(n.at("why").as_string()) + "\n";
+    }
+  }
+  EXPECT_NE(why.find("only this tenant's list could be walked"), std::string::npos) << why;
+  EXPECT_NE(why.find("the first page did not answer 2xx"), std::string::npos) << why;
+}
+
 TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
   conform::reference::server srv{conform::reference::server_config{}};
   trimmed_profile profile(srv, {"t1-all", "jwt-admin"});
