@@ -99,6 +99,10 @@ class machine_test {
   /// one) says nothing about the contract: nothing sent, no response, or
   /// rate limited past the client's retries.
   bool judgeable(const probe* p, const spec::operation& op, std::string_view check);
+  /// The precondition of `op` whose refusal `move` is (the refused status
+  /// with that precondition's error_code), or nullptr.
+  const spec::state_machine::precondition* unmet_precondition(const spec::operation& op,
+                                                              const probe& move) const;
 
   /// Sends every refused move from `state` to resource `id`; false once
   /// the resource's state is no longer known to be `state`.
@@ -178,15 +182,28 @@ void machine_test::not_run_all(const std::vector<const spec::operation*>& ops,
 }
 
 bool machine_test::judgeable(const probe* p, const spec::operation& op, std::string_view check) {
-  const int limited = ctx_.spec().rules.rate_limited_status;
-  if (p && p->answered() && (limited == 0 || p->status() != static_cast<unsigned>(limited))) {
-    return true;
+  std::optional<std::string> why;
+  if (!p) {
+    why = "no request could be made";
+  } else {
+    why = p->unjudgeable(ctx_.spec());
   }
-  const std::string what = p ? p->summary() : "no request could be made";
+  if (!why) return true;
   results_.not_run(&op, label(op), check,
-                   "a request of this test got nothing to judge (" + what +
+                   "a request of this test got nothing to judge (" + *why +
                        "): the resource's state is no longer known, so its tests stopped");
   return false;
+}
+
+const spec::state_machine::precondition* machine_test::unmet_precondition(const spec::operation& op,
+                                                                          const probe& move) const {
+  if (m_.refused_status == 0 || move.status() != static_cast<unsigned>(m_.refused_status)) {
+    return nullptr;
+  }
+  for (const auto& p : m_.preconditions) {
+    if (p.operation_id == op.operation_id && p.error_code == move.error_code()) return &p;
+  }
+  return nullptr;
 }
 
 bool machine_test::refused_moves(const std::string& state, const std::string& id,
@@ -271,6 +288,17 @@ bool machine_test::allowed_move(const spec::state_machine::transition& t, const 
   const std::string steps =
       origin(fixture, t.from) + ", sent " + op->operation_id + " on it, read the state again";
   const std::string expected = "a 2xx answer, then state " + t.to;
+  if (const auto* pre = unmet_precondition(*op, move)) {
+    // The resource lacks what the move needs (D5.1): a correct refusal that
+    // says nothing about the transition, so the move is untested.
+    results_.not_run(op, label(*op), transitions_check,
+                     "fixture " + fixture + " (" + t.from + ") does not meet precondition " +
+                         pre->error_code + " of " + op->operation_id +
+                         (pre->description.empty() ? "" : " (" + pre->description + ")") +
+                         ", so the move to " + t.to + " was refused (" + move.summary() +
+                         "): give the profile one that does");
+    return false;
+  }
   if (!move.succeeded()) {
     scenario_failure f;
     f.expected = expected;
@@ -464,7 +492,7 @@ std::pair<const runner::tenant_view*, const runner::credential_view*> pick_actor
     if (!has_fixture) continue;
     for (const auto& c : ctx.target().credentials) {
       const bool acts_for = std::any_of(c.tenants.begin(), c.tenants.end(),
-                                        [&](const auto* t) { return t && t->name == tenant.name; });
+                                        [&](const auto* t) { return t && t->id == tenant.id; });
       if (!acts_for) continue;
       const bool enough = std::all_of(ops.begin(), ops.end(), [&](const auto* op) {
         const auto choice = ctx.auth_for(*op, c, &tenant);

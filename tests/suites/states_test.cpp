@@ -182,6 +182,41 @@ TEST(StatesSuite, AFixtureTheProfileLacksIsNotRunWithWhy) {
   EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
 }
 
+/// The quoted value of the first line `name: "value"` of `text`.
+std::string fixture_value(const std::string& text, const std::string& name) {
+  const auto at = text.find(name + ": \"");
+  if (at == std::string::npos) return {};
+  const auto begin = at + name.size() + 3;
+  return text.substr(begin, text.find('"', begin) - begin);
+}
+
+// A walked fixture that lacks what a move needs gets the precondition's
+// refusal from a correct server (D5.1): the move is untested, not failed.
+TEST(StatesSuite, AWalkedFixtureThatFailsAPreconditionIsNotRunNeverAFailure) {
+  reference::server srv(reference::server_config{});
+  const profile_file profile(srv, [&](std::string& text) {
+    // t1 comes first: its initial-state fixture becomes the draft without contacts.
+    const std::string draft = fixture_value(text, "campaign_draft_id");
+    const std::string no_contacts = fixture_value(text, "campaign_no_contacts_id");
+    ASSERT_FALSE(draft.empty());
+    ASSERT_FALSE(no_contacts.empty());
+    const auto at = text.find("campaign_draft_id: \"" + draft + "\"");
+    text.replace(at, std::string("campaign_draft_id: \"" + draft + "\"").size(),
+                 "campaign_draft_id: \"" + no_contacts + "\"");
+  });
+  const auto r = run_conform({"--checks", checks, "--profile", profile.path()});
+  EXPECT_TRUE(r.failures().empty()) << r.out;
+  EXPECT_TRUE(some_not_run(r, "launchCampaign",
+                           "fixture campaign_draft_id (draft) does not meet precondition "
+                           "CAMPAIGN_HAS_NO_CONTACTS of launchCampaign"))
+      << r.not_run_text();
+  // Its refusals and the other states' still ran.
+  EXPECT_EQ(passed_on(r, "state_transitions", "launchCampaign"), 1u);
+  EXPECT_EQ(passed_on(r, "state_transitions", "pauseCampaign"), 1u);
+  EXPECT_EQ(passed_on(r, "state_transitions", "cancelFollowUp"), 1u);
+  EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
+}
+
 TEST(StatesSuite, AnOperationLeftOutOfTheRunGetsNoCellAndTheRestStillRuns) {
   const auto r = run_conform({"--checks", checks, "--exclude", "pauseCampaign"});
   EXPECT_TRUE(r.failures().empty()) << r.out;
@@ -199,6 +234,8 @@ class odd_server {
   explicit odd_server(int status) {
     auto handler = [status](const httplib::Request&, httplib::Response& res) {
       res.status = status;
+      // A rate limit that lasts past the client's retries, without the wait.
+      if (status == 429) res.set_header("Retry-After", "0");
       res.set_content("<html>not what the description says</html>", "text/html");
     };
     server_.Get(".*", handler);
@@ -225,7 +262,7 @@ class odd_server {
 // A state that cannot be read is no failure of a move: every test that
 // needed it is not run, with what the target answered.
 TEST(StatesSuite, ATargetWhoseReadsMakeNoSenseIsNotRunNeverFailed) {
-  for (const int status : {200, 500}) {
+  for (const int status : {200, 500, 429}) {
     SCOPED_TRACE(status);
     odd_server odd(status);
     reference::server srv(reference::server_config{});
