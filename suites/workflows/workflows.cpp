@@ -225,10 +225,12 @@ class workflow_run {
     probes_.push_back(ctx_.send(ctx_.build(*s.op, plan_.auths[i], g)));
     done_.push_back(s.id);
     const runner::probe& answer = probes_.back();
-    if (!answer.answered()) {
-      fail(s, "no response",
-           "an answer to " + std::string(spec::to_string(s.op->method)) + " " + s.op->path,
-           answer.summary());
+    if (auto why = answer.unjudgeable(ctx_.spec())) {
+      // No answer, or rate limited past the client's retries: the step's
+      // criteria would judge the transport, not the target's contract.
+      results_.not_run(&first_, label_, check_name,
+                       "step " + s.id + " (" + s.op->operation_id +
+                           ") could not be judged: " + *why + "; the workflow stopped there");
       return false;
     }
     sc.response = &answer;

@@ -3,15 +3,19 @@
 // reported with the workflow's evidence, and documents that cannot run are
 // reported as not run with where and why.
 #include <gtest/gtest.h>
+#include <httplib.h>
 
 #include <boost/json.hpp>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "reference/server.hpp"
 #include "suites/workflows/document.hpp"
 #include "suites/workflows/expression.hpp"
 #include "suites/workflows/workflows.hpp"
@@ -287,6 +291,77 @@ TEST(WorkflowsSuite, APreconditionThatDoesNotHoldIsNotRunNeverAFailure) {
       << r.not_run_text();
   // The shipped workflows still pass beside it.
   EXPECT_EQ(r.cells_passed(check), 4u);
+}
+
+/// A target that answers its base URL (the run's first request, to see that
+/// it is there) and then either every request with 429 and "Retry-After: 0"
+/// (the client's retries end at once with the rate limit still on) or, when
+/// `slow`, nothing within the run's timeout.
+class odd_server {
+ public:
+  explicit odd_server(bool slow) {
+    auto handler = [slow](const httplib::Request& req, httplib::Response& res) {
+      if (req.path == "/api/v1/" || req.path == "/api/v1") return;
+      if (slow) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        return;
+      }
+      res.status = 429;
+      res.set_header("Retry-After", "0");
+      res.set_content(R"({"error_code":"RATE_LIMITED"})", "application/json");
+    };
+    server_.Get(".*", handler);
+    server_.Post(".*", handler);
+    server_.Delete(".*", handler);
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::yield();
+  }
+  ~odd_server() {
+    server_.stop();
+    thread_.join();
+  }
+  odd_server(const odd_server&) = delete;
+  odd_server& operator=(const odd_server&) = delete;
+  int port() const { return port_; }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+/// The reference server's profile with its base_url on 127.0.0.1:`port`.
+std::string profile_on_port(int port) {
+  reference::server srv(reference::server_config{});
+  std::string text = srv.profile_yaml();
+  const auto end = text.find('\n');
+  EXPECT_EQ(text.rfind("base_url: ", 0), 0u);
+  text.replace(0, end, "base_url: http://127.0.0.1:" + std::to_string(port) + "/api/v1");
+  return text;
+}
+
+// A step that got no answer, or a 429 past the client's retries, says
+// nothing about the workflow: not run with why, never a failure.
+TEST(WorkflowsSuite, AStepWithNoAnswerOrRateLimitedIsNotRunNeverAFailure) {
+  for (const bool slow : {false, true}) {
+    const std::string why =
+        slow ? "the target did not answer" : "the target refused the request as rate-limited";
+    SCOPED_TRACE(why);
+    odd_server odd(slow);
+    extra_workflow profile("profile-" + std::to_string(odd.port()) + ".yaml",
+                           profile_on_port(odd.port()));
+    auto r = run_conform({"--checks", check, "--profile", profile.path(), "--timeout", "0.3"});
+    ASSERT_TRUE(r.report.contains("failures")) << r.err;
+    EXPECT_TRUE(r.failures(check).empty()) << boost::json::serialize(r.report.at("failures"));
+    EXPECT_EQ(r.cells_passed(check), 0u);
+    for (const char* id : {"campaignLifecycle", "launchWithoutContacts", "createdCampaignIsListed",
+                           "followUpCancelledTwice"}) {
+      const std::string seen = not_run_why(r, std::string("workflow ") + id);
+      EXPECT_NE(seen.find("could not be judged: " + why), std::string::npos)
+          << id << ": " << r.not_run_text();
+    }
+  }
 }
 
 TEST(WorkflowsSuite, APreconditionFlagThatIsNotABooleanIsRefusedAtLoad) {
