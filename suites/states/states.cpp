@@ -363,7 +363,8 @@ void machine_test::transitions() {
     std::string state = start;
     path_.clear();
     path_text_.clear();
-    for (int step = 0; step < max_moves; ++step) {
+    int step = 0;
+    for (; step < max_moves; ++step) {
       if (tested_.count(state) == 0 && !refused_moves(state, *id, fixture, read)) break;
       if (!walk) break;
       const spec::state_machine::transition* next = nullptr;
@@ -376,6 +377,19 @@ void machine_test::transitions() {
       }
       if (!next || !allowed_move(*next, *id, fixture, read)) break;
       state = next->to;
+    }
+    if (walk && step == max_moves) {
+      // The bound ended the walk: the moves it did not take are untested.
+      for (const auto& t : m_.transitions) {
+        if (moved_.count({t.from, t.operation_id}) != 0) continue;
+        for (const auto* op : ops_) {
+          if (op->operation_id != t.operation_id) continue;
+          results_.not_run(op, label(*op), transitions_check,
+                           "the walk of fixture " + fixture + " stopped after " +
+                               std::to_string(max_moves) + " moves, before the move from " +
+                               t.from + " to " + t.to);
+        }
+      }
     }
   }
   // States no walk reached and no fixture could stand in for: their
