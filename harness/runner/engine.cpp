@@ -257,7 +257,7 @@ void engine::scenario_phase() {
   const std::function<bool(std::string_view)> enabled = [&enabled_names](std::string_view name) {
     return std::find(enabled_names.begin(), enabled_names.end(), name) != enabled_names.end();
   };
-  // One after another: a scenario reads state (a balance, a campaign's
+  // One after another: a scenario reads state (a value, a resource's
   // status) that another's requests would move.
   for (const auto* s : config_.scenarios) {
     try {

@@ -8,7 +8,7 @@
 // "not run: why" for what the profile or the description did not allow.
 //
 // The engine runs the scenarios one after another, before the per-exchange
-// phase, so that no scenario's state (a balance it reads, a campaign it moves)
+// phase, so that no scenario's state (a value it reads, a resource it moves)
 // is disturbed by another's requests.
 
 #include <boost/json/value.hpp>
@@ -54,7 +54,7 @@ struct probe {
   std::optional<std::string> unjudgeable(const spec::api_spec& spec) const;
   /// The response body; empty when no response came back.
   const std::string& body() const;
-  /// The value at JSON pointer `pointer` ("/data/items") of the body, or nullptr.
+  /// The value at JSON pointer `pointer` ("/a/b") of the body, or nullptr.
   const boost::json::value* at(std::string_view pointer) const;
   /// The error envelope's `error_code`, or "" when there is none.
   std::string error_code() const;

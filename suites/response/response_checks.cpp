@@ -296,8 +296,9 @@ void register_response_checks(runner::check_registry& registry) {
                 "section 1 (JSON bodies)", applies::both, content_type_conformance});
   registry.add({"response_schema_conformance", "the body matches the documented schema",
                 "sections 2.1, 2.2, D1", applies::both, response_schema_conformance});
-  registry.add({"request_id_conformance", "X-Request-Id is sent and agrees with request_id", "D1.5",
-                applies::both, request_id_conformance});
+  registry.add({"request_id_conformance",
+                "the x-request-id header is sent and agrees with the body's", "D1.5", applies::both,
+                request_id_conformance});
   registry.add({"negative_data_rejection", "a request invalid by the description gets 4xx",
                 "section 7 (422 VALIDATION_ERROR)", applies::invalid, negative_data_rejection});
   registry.add({"positive_data_acceptance",

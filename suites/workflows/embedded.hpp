@@ -8,7 +8,7 @@
 namespace conform::suites::workflows {
 
 struct embedded_document {
-  std::string name;  // "suites/workflows/campaign.arazzo.yaml"
+  std::string name;  // "suites/workflows/<name>.arazzo.yaml"
   std::string text;
 };
 
