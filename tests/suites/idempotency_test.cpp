@@ -9,38 +9,9 @@
 namespace conform::suites::testing {
 namespace {
 
-/// The reference server's profile without scope `scope` on any credential,
-/// written to a file for --profile.
-std::string profile_without_scope(const reference::server& srv, const std::string& scope,
-                                  const std::string& name) {
-  std::string yaml = srv.profile_yaml();
-  for (const std::string& form : {", " + scope, scope + ", "}) {
-    for (auto at = yaml.find(form); at != std::string::npos; at = yaml.find(form, at)) {
-      yaml.erase(at, form.size());
-    }
-  }
-  for (auto at = yaml.find("[" + scope + "]"); at != std::string::npos;
-       at = yaml.find("[" + scope + "]", at)) {
-    yaml.replace(at, scope.size() + 2, "[]");
-  }
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(path) << yaml;
-  return path.string();
-}
-
 const std::string all_checks =
     "idempotency_replay,idempotency_effect,idempotency_key_reuse,idempotency_concurrency,"
     "idempotency_key_required";
-
-std::string causes(const conform_result& r, const std::string& check) {
-  std::string out;
-  for (const auto& f : r.failures(check)) {
-    out += std::string(f.at("operation_id").as_string()) + ": " +
-           std::string(f.at("cause").as_string()) + "\n";
-  }
-  return out;
-}
 
 TEST(IdempotencySuite, CleanReferencePassesEveryCheck) {
   const auto r = run_conform({"--checks", all_checks});

@@ -9,42 +9,14 @@
 #include <thread>
 
 #include "reference/server.hpp"
+#include "tests/suites/stub_server.hpp"
 
 namespace conform::suites::testing {
 namespace {
 
-/// The reference server's profile without scope `scope` on any credential,
-/// written to a file for --profile.
-std::string profile_without_scope(const reference::server& srv, const std::string& scope,
-                                  const std::string& name) {
-  std::string yaml = srv.profile_yaml();
-  for (const std::string& form : {", " + scope, scope + ", "}) {
-    for (auto at = yaml.find(form); at != std::string::npos; at = yaml.find(form, at)) {
-      yaml.erase(at, form.size());
-    }
-  }
-  for (auto at = yaml.find("[" + scope + "]"); at != std::string::npos;
-       at = yaml.find("[" + scope + "]", at)) {
-    yaml.replace(at, scope.size() + 2, "[]");
-  }
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml");
-  std::ofstream(path) << yaml;
-  return path.string();
-}
-
 const std::string all_checks =
     "pagination_page_walk,pagination_page_bounds,pagination_cursor_walk,"
     "pagination_cursor_integrity";
-
-std::string causes(const conform_result& r, const std::string& check) {
-  std::string out;
-  for (const auto& f : r.failures(check)) {
-    out += std::string(f.at("operation_id").as_string()) + ": " +
-           std::string(f.at("cause").as_string()) + "\n";
-  }
-  return out;
-}
 
 TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
   const auto r = run_conform({"--checks", all_checks});
@@ -165,23 +137,17 @@ std::map<std::string, std::string> not_run_why(const conform_result& r) {
 TEST(PaginationSuite, ATargetThatOnlyAnswers429IsNotRunNeverAFailure) {
   // Every request is refused as rate-limited, retries included: nothing can
   // be judged, so nothing fails and nothing passes.
-  httplib::Server stub;
-  auto limited = [](const httplib::Request&, httplib::Response& res) {
+  stub_server stub([](const httplib::Request&, httplib::Response& res) {
     res.status = 429;
     res.set_header("Retry-After", "0");
     res.set_content(R"({"error":"slow down","error_code":"RATE_LIMITED"})", "application/json");
-  };
-  stub.Get(".*", limited);
-  stub.Post(".*", limited);
-  const int port = stub.bind_to_any_port("127.0.0.1");
+  });
+  const int port = stub.port();
   ASSERT_GT(port, 0);
-  std::thread serving([&] { stub.listen_after_bind(); });
   edited_profile profile("pagination-429", [&](YAML::Node& p) {
     p["base_url"] = "http://127.0.0.1:" + std::to_string(port) + "/api/v1";
   });
   const auto r = run_conform({"--profile", profile.path(), "--checks", all_checks});
-  stub.stop();
-  serving.join();
   ASSERT_FALSE(r.report.empty()) << r.err;
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   const auto why = not_run_why(r);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "reference/server.hpp"
+#include "stub_server.hpp"
 #include "support.hpp"
 
 namespace conform::suites {
@@ -23,6 +24,7 @@ namespace {
 
 using testing::conform_result;
 using testing::run_conform;
+using testing::stub_server;
 
 const std::string checks = "state_transitions,state_preconditions";
 
@@ -229,42 +231,21 @@ TEST(StatesSuite, AnOperationLeftOutOfTheRunGetsNoCellAndTheRestStillRuns) {
 }
 
 /// A target that answers every request with `status` and a body that is not JSON.
-class odd_server {
- public:
-  explicit odd_server(int status) {
-    auto handler = [status](const httplib::Request&, httplib::Response& res) {
-      res.status = status;
-      // A rate limit that lasts past the client's retries, without the wait.
-      if (status == 429) res.set_header("Retry-After", "0");
-      res.set_content("<html>not what the description says</html>", "text/html");
-    };
-    server_.Get(".*", handler);
-    server_.Post(".*", handler);
-    server_.Delete(".*", handler);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  ~odd_server() {
-    server_.stop();
-    thread_.join();
-  }
-  odd_server(const odd_server&) = delete;
-  odd_server& operator=(const odd_server&) = delete;
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/api/v1"; }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-};
+stub_server odd_server(int status) {
+  return stub_server([status](const httplib::Request&, httplib::Response& res) {
+    res.status = status;
+    // A rate limit that lasts past the client's retries, without the wait.
+    if (status == 429) res.set_header("Retry-After", "0");
+    res.set_content("<html>not what the description says</html>", "text/html");
+  });
+}
 
 // A state that cannot be read is no failure of a move: every test that
 // needed it is not run, with what the target answered.
 TEST(StatesSuite, ATargetWhoseReadsMakeNoSenseIsNotRunNeverFailed) {
   for (const int status : {200, 500, 429}) {
     SCOPED_TRACE(status);
-    odd_server odd(status);
+    auto odd = odd_server(status);
     reference::server srv(reference::server_config{});
     const profile_file profile(srv, [&](std::string& text) {
       const auto end = text.find('\n');

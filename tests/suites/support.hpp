@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "harness/cli/cli.hpp"
+#include "reference/server.hpp"
 
 namespace conform::suites::testing {
 
@@ -55,6 +56,36 @@ struct conform_result {
     return n;
   }
 };
+
+/// "<operation>: <cause>" per failure of `check`, a line each.
+inline std::string causes(const conform_result& r, const std::string& check) {
+  std::string out;
+  for (const auto& f : r.failures(check)) {
+    out += std::string(f.at("operation_id").as_string()) + ": " +
+           std::string(f.at("cause").as_string()) + "\n";
+  }
+  return out;
+}
+
+/// The reference server's profile without scope `scope` on any credential,
+/// written to a file for --profile.
+inline std::string profile_without_scope(const reference::server& srv, const std::string& scope,
+                                         const std::string& name) {
+  std::string yaml = srv.profile_yaml();
+  for (const std::string& form : {", " + scope, scope + ", "}) {
+    for (auto at = yaml.find(form); at != std::string::npos; at = yaml.find(form, at)) {
+      yaml.erase(at, form.size());
+    }
+  }
+  for (auto at = yaml.find("[" + scope + "]"); at != std::string::npos;
+       at = yaml.find("[" + scope + "]", at)) {
+    yaml.replace(at, scope.size() + 2, "[]");
+  }
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("conform-" + name + "-" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(path) << yaml;
+  return path.string();
+}
 
 /// `conform run --no-progress --examples 0 --json <tmp> <args...>`; pass
 /// "--checks", "a,b" to run a subset and "--fault", "NAME" for a fault.

@@ -19,6 +19,7 @@
 #include "suites/workflows/document.hpp"
 #include "suites/workflows/expression.hpp"
 #include "suites/workflows/workflows.hpp"
+#include "tests/suites/stub_server.hpp"
 #include "tests/suites/support.hpp"
 
 namespace conform::suites {
@@ -297,39 +298,18 @@ TEST(WorkflowsSuite, APreconditionThatDoesNotHoldIsNotRunNeverAFailure) {
 /// it is there) and then either every request with 429 and "Retry-After: 0"
 /// (the client's retries end at once with the rate limit still on) or, when
 /// `slow`, nothing within the run's timeout.
-class odd_server {
- public:
-  explicit odd_server(bool slow) {
-    auto handler = [slow](const httplib::Request& req, httplib::Response& res) {
-      if (req.path == "/api/v1/" || req.path == "/api/v1") return;
-      if (slow) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-        return;
-      }
-      res.status = 429;
-      res.set_header("Retry-After", "0");
-      res.set_content(R"({"error_code":"RATE_LIMITED"})", "application/json");
-    };
-    server_.Get(".*", handler);
-    server_.Post(".*", handler);
-    server_.Delete(".*", handler);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  ~odd_server() {
-    server_.stop();
-    thread_.join();
-  }
-  odd_server(const odd_server&) = delete;
-  odd_server& operator=(const odd_server&) = delete;
-  int port() const { return port_; }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-};
+testing::stub_server odd_server(bool slow) {
+  return testing::stub_server([slow](const httplib::Request& req, httplib::Response& res) {
+    if (req.path == "/api/v1/" || req.path == "/api/v1") return;
+    if (slow) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      return;
+    }
+    res.status = 429;
+    res.set_header("Retry-After", "0");
+    res.set_content(R"({"error_code":"RATE_LIMITED"})", "application/json");
+  });
+}
 
 /// The reference server's profile with its base_url on 127.0.0.1:`port`.
 std::string profile_on_port(int port) {
@@ -348,7 +328,7 @@ TEST(WorkflowsSuite, AStepWithNoAnswerOrRateLimitedIsNotRunNeverAFailure) {
     const std::string why =
         slow ? "the target did not answer" : "the target refused the request as rate-limited";
     SCOPED_TRACE(why);
-    odd_server odd(slow);
+    auto odd = odd_server(slow);
     extra_workflow profile("profile-" + std::to_string(odd.port()) + ".yaml",
                            profile_on_port(odd.port()));
     auto r = run_conform({"--checks", check, "--profile", profile.path(), "--timeout", "0.3"});
