@@ -61,8 +61,8 @@ void judge(scenario_context& ctx, scenario_results& results, const spec::operati
            const std::string& label, std::string_view check, const as::expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
            const std::string& steps) {
-  if (!p.answered()) {
-    results.not_run(&op, label, check, what + ": the target did not answer (" + p.summary() + ")");
+  if (auto why = p.unjudgeable(ctx.spec())) {
+    results.not_run(&op, label, check, what + ": " + *why);
     return;
   }
   if (want.matches(p)) {

@@ -93,8 +93,9 @@ expectation expect(const spec::operation& op, const credential_view& c) {
 void judge(scenario_context& ctx, scenario_results& results, const spec::operation& op,
            const std::string& label, const expectation& e, const probe& p,
            const std::string& steps) {
-  if (!p.answered()) {
-    results.not_run(&op, label, scope_matrix, "the target did not answer (" + p.summary() + ")");
+  // A 429 may come before the scope check (D6.3): it says nothing either way.
+  if (auto why = p.unjudgeable(ctx.spec())) {
+    results.not_run(&op, label, scope_matrix, *why);
     return;
   }
   const bool held = e.refused ? e.refused->matches(p) : p.status() != 401 && p.status() != 403;

@@ -98,9 +98,8 @@ void run_header_enforcement(scenario_context& ctx, scenario_results& results) {
         http::request req = base;
         req.set_header(header, n.id);
         const probe p = ctx.send(req);
-        if (!p.answered()) {
-          results.not_run(op, label, header_enforcement,
-                          n.what + ": the target did not answer (" + p.summary() + ")");
+        if (auto why = p.unjudgeable(ctx.spec())) {
+          results.not_run(op, label, header_enforcement, n.what + ": " + *why);
           continue;
         }
         if (want.matches(p)) {
@@ -162,9 +161,8 @@ void run_context_required(scenario_context& ctx, scenario_results& results) {
       http::request req = ctx.build(*op, made.auth, *made.request);
       req.remove_header(op->tenant.name);
       const probe p = ctx.send(req);
-      if (!p.answered()) {
-        results.not_run(op, label, context_required,
-                        "the target did not answer (" + p.summary() + ")");
+      if (auto why = p.unjudgeable(ctx.spec())) {
+        results.not_run(op, label, context_required, *why);
       } else if (want.matches(p)) {
         results.pass(*op, label, context_required);
       } else {
@@ -234,10 +232,9 @@ void run_foreign_resource(scenario_context& ctx, scenario_results& results) {
         const auto unknown = with_id(
             as::unknown_id(mine->second, ctx.seed(), op->operation_id + ":" + param->name), salt);
         if (!unknown) continue;
-        if (!foreign->answered() || !unknown->answered()) {
-          results.not_run(
-              op, label, foreign_resource,
-              "the target did not answer (" + foreign->summary() + ", " + unknown->summary() + ")");
+        if (auto why = foreign->unjudgeable(ctx.spec()) ? foreign->unjudgeable(ctx.spec())
+                                                        : unknown->unjudgeable(ctx.spec())) {
+          results.not_run(op, label, foreign_resource, *why);
           continue;
         }
         const as::expected_refusal want{404, ref.not_found_code.empty()
