@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "reference/server.hpp"
-#include "tests/suites/stub_server.hpp"
+#include "tests/suites/scripted_server.hpp"
 
 namespace conform::suites::testing {
 namespace {
@@ -137,12 +137,12 @@ std::map<std::string, std::string> not_run_why(const conform_result& r) {
 TEST(PaginationSuite, ATargetThatOnlyAnswers429IsNotRunNeverAFailure) {
   // Every request is refused as rate-limited, retries included: nothing can
   // be judged, so nothing fails and nothing passes.
-  stub_server stub([](const httplib::Request&, httplib::Response& res) {
+  scripted_server target([](const httplib::Request&, httplib::Response& res) {
     res.status = 429;
     res.set_header("Retry-After", "0");
     res.set_content(R"({"error":"slow down","error_code":"RATE_LIMITED"})", "application/json");
   });
-  const int port = stub.port();
+  const int port = target.port();
   ASSERT_GT(port, 0);
   edited_profile profile("pagination-429", [&](YAML::Node& p) {
     p["base_url"] = "http://127.0.0.1:" + std::to_string(port) + "/api/v1";

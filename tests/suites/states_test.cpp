@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "reference/server.hpp"
-#include "stub_server.hpp"
+#include "scripted_server.hpp"
 #include "support.hpp"
 
 namespace conform::suites {
@@ -24,7 +24,7 @@ namespace {
 
 using testing::conform_result;
 using testing::run_conform;
-using testing::stub_server;
+using testing::scripted_server;
 
 const std::string checks = "state_transitions,state_preconditions";
 
@@ -231,8 +231,8 @@ TEST(StatesSuite, AnOperationLeftOutOfTheRunGetsNoCellAndTheRestStillRuns) {
 }
 
 /// A target that answers every request with `status` and a body that is not JSON.
-stub_server odd_server(int status) {
-  return stub_server([status](const httplib::Request&, httplib::Response& res) {
+scripted_server odd_server(int status) {
+  return scripted_server([status](const httplib::Request&, httplib::Response& res) {
     res.status = status;
     // A rate limit that lasts past the client's retries, without the wait.
     if (status == 429) res.set_header("Retry-After", "0");

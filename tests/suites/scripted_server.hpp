@@ -10,11 +10,11 @@
 
 namespace conform::suites::testing {
 
-class stub_server {
+class scripted_server {
  public:
   using handler = std::function<void(const httplib::Request&, httplib::Response&)>;
 
-  explicit stub_server(handler h) {
+  explicit scripted_server(handler h) {
     server_.Get(".*", h);
     server_.Post(".*", h);
     server_.Put(".*", h);
@@ -24,12 +24,12 @@ class stub_server {
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::yield();
   }
-  ~stub_server() {
+  ~scripted_server() {
     server_.stop();
     thread_.join();
   }
-  stub_server(const stub_server&) = delete;
-  stub_server& operator=(const stub_server&) = delete;
+  scripted_server(const scripted_server&) = delete;
+  scripted_server& operator=(const scripted_server&) = delete;
 
   int port() const { return port_; }
   /// The base URL a profile names: the API under /api/v1.
