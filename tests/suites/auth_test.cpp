@@ -19,6 +19,7 @@
 namespace {
 
 using conform::suites::testing::run_conform;
+using conform::suites::testing::run_under_other_concerns_faults;
 namespace jwt = conform::suites::jwt;
 
 const std::string all_checks =
@@ -191,13 +192,7 @@ TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
 namespace {
 
 TEST(AuthSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
-  std::vector<std::string> args = {"--checks", all_checks};
-  for (const auto* fault : {"missing_envelope_field", "missing_request_id", "page_gap",
-                            "page_count_off", "cursor_unbound", "replay_not_marked",
-                            "invalid_transition_allowed", "no_405", "telephony_not_idempotent"}) {
-    args.insert(args.end(), {"--fault", fault});
-  }
-  const auto r = run_conform(args);
+  const auto r = run_under_other_concerns_faults(all_checks);
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
 }
