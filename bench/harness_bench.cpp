@@ -10,12 +10,12 @@
 #include <memory>
 
 #include "generators/request.hpp"
-#include "harness/http/client.hpp"
-#include "harness/profile/loader.hpp"
-#include "harness/runner/auth.hpp"
-#include "harness/runner/detail/build.hpp"
-#include "harness/schema/validator.hpp"
-#include "harness/spec/loader.hpp"
+#include "http/client.hpp"
+#include "profile/loader.hpp"
+#include "harness/auth.hpp"
+#include "harness/detail/build.hpp"
+#include "schema/validator.hpp"
+#include "openapi/loader.hpp"
 #include "reference/server.hpp"
 #include "suites/registry.hpp"
 
@@ -25,11 +25,11 @@ using namespace conform;
 
 /// Everything the benchmarks share, built once.
 struct fixture {
-  spec::api_spec api;
+  openapi::api_spec api;
   std::unique_ptr<reference::server> server;
   profile::profile target;
-  runner::target_view view;
-  std::vector<runner::auth_choice> auth;
+  harness::target_view view;
+  std::vector<harness::auth_choice> auth;
 
   static fixture& get() {
     static fixture f;
@@ -38,24 +38,24 @@ struct fixture {
 
  private:
   fixture() {
-    auto loaded = spec::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
+    auto loaded = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
     if (!loaded.ok()) throw std::runtime_error("spec does not load");
     api = std::move(*loaded.spec);
     server = std::make_unique<reference::server>(reference::server_config{});
     target = std::move(*profile::parse_profile(server->profile_yaml(), "reference").value);
-    view = runner::make_target_view(target);
+    view = harness::make_target_view(target);
   }
 };
 
-const spec::operation& op_named(const char* id) {
+const openapi::operation& op_named(const char* id) {
   return *fixture::get().api.find_operation(id);
 }
 
-void bm_generate(benchmark::State& state, const char* operation_id, runner::request_mode mode) {
+void bm_generate(benchmark::State& state, const char* operation_id, harness::request_mode mode) {
   auto& f = fixture::get();
   const auto& op = op_named(operation_id);
-  auto choices = runner::auth_models_for(f.api, op, f.view);
-  auto made = runner::detail::make_generator(f.api, op, choices.front(), mode);
+  auto choices = harness::auth_models_for(f.api, op, f.view);
+  auto made = harness::detail::make_generator(f.api, op, choices.front(), mode);
   if (!made.gen) {
     state.SkipWithError("no generator for this mode");
     return;
@@ -64,13 +64,13 @@ void bm_generate(benchmark::State& state, const char* operation_id, runner::requ
   for (auto _ : state) {
     auto shrinkable = (*made.gen)(rc::Random(seed++), 50);
     auto req = shrinkable.value();
-    auto wire = runner::detail::to_http_request(f.api, op, choices.front(), req, "bench-key");
+    auto wire = harness::detail::to_http_request(f.api, op, choices.front(), req, "bench-key");
     benchmark::DoNotOptimize(wire);
   }
   state.SetItemsProcessed(state.iterations());
 }
-constexpr auto valid = runner::request_mode::valid;
-constexpr auto invalid = runner::request_mode::invalid;
+constexpr auto valid = harness::request_mode::valid;
+constexpr auto invalid = harness::request_mode::invalid;
 BENCHMARK_CAPTURE(bm_generate, valid_listCampaigns, "listCampaigns", valid);
 BENCHMARK_CAPTURE(bm_generate, valid_createCampaign, "createCampaign", valid);
 BENCHMARK_CAPTURE(bm_generate, valid_importContacts, "importContacts", valid);
@@ -110,7 +110,7 @@ void bm_parse_and_check_page(benchmark::State& state) {
   auto& f = fixture::get();
   const auto& op = op_named("listCampaigns");
   const auto registry = suites::builtin_checks();
-  auto choices = runner::auth_models_for(f.api, op, f.view);
+  auto choices = harness::auth_models_for(f.api, op, f.view);
   http::request req;
   http::result result;
   http::response resp;
@@ -122,8 +122,8 @@ void bm_parse_and_check_page(benchmark::State& state) {
   for (auto _ : state) {
     boost::system::error_code ec;
     auto json = boost::json::parse(result.value().body, ec);
-    runner::exchange e{
-        f.api, op, choices.front().model, runner::request_mode::valid, {}, req, result, &json, {}};
+    harness::exchange e{
+        f.api, op, choices.front().model, harness::request_mode::valid, {}, req, result, &json, {}};
     for (const auto& c : registry.all()) benchmark::DoNotOptimize(c.run(e));
   }
   state.SetItemsProcessed(state.iterations());

@@ -14,12 +14,13 @@
 #include <memory>
 #include <utility>
 
+#include "core/text.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/format_gen.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "generators/value.hpp"
-#include "harness/schema/format.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/format.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 
@@ -419,7 +420,7 @@ class collector {
     const bool objects = r.types.any() || r.types.has(json_type::object);
     if (objects) {
       for (const auto& [name, sub] : r.properties) {
-        walk(*sub, depth + 1, pointer + "/" + schema::escape_pointer_token(name),
+        walk(*sub, depth + 1, pointer + "/" + core::escape_pointer_token(name),
              [embed, valid_here, name = name](Gen<value> child) {
                return embed(gen::map(gen::tuple(valid_here, std::move(child)),
                                      [name](std::tuple<value, value> t) {

@@ -14,7 +14,7 @@
 #include "generators/detail/choice.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/value.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 
@@ -22,8 +22,8 @@ namespace {
 
 namespace gen = rc::gen;
 using boost::json::value;
+using openapi::param_location;
 using rc::Gen;
-using spec::param_location;
 
 using texts = std::vector<std::string>;
 
@@ -41,7 +41,7 @@ struct parts {
 };
 
 struct param_entry {
-  const spec::parameter* p = nullptr;
+  const openapi::parameter* p = nullptr;
   std::size_t index = 0;
   bool required = false;
   std::optional<std::string> fixture;
@@ -143,11 +143,11 @@ Gen<std::string> boundary_gen() {
 
 class request_builder {
  public:
-  request_builder(const spec::operation& op, fixture_lookup fixtures,
+  request_builder(const openapi::operation& op, fixture_lookup fixtures,
                   const request_options& options)
       : op_(op), fixtures_(std::move(fixtures)), options_(options) {
     for (std::size_t i = 0; i < op.parameters.size(); ++i) {
-      const spec::parameter& p = op.parameters[i];
+      const openapi::parameter& p = op.parameters[i];
       if (p.in == param_location::cookie || runner_controlled(p)) continue;
       param_entry e;
       e.p = &p;
@@ -207,7 +207,7 @@ class request_builder {
     r.method = op_.method;
     r.path = op_.path;
     for (std::size_t i = 0; i < op_.parameters.size(); ++i) {
-      const spec::parameter& p = op_.parameters[i];
+      const openapi::parameter& p = op_.parameters[i];
       if (!in.params[i]) continue;
       const texts& t = *in.params[i];
       switch (p.in) {
@@ -245,8 +245,8 @@ class request_builder {
     const Gen<parts> valid = valid_parts();
     auto self = std::make_shared<request_builder>(*this);
     for (const auto& e : entries_) {
-      const spec::parameter& p = *e.p;
-      const std::string where = std::string(spec::to_string(p.in)) + " " + p.name;
+      const openapi::parameter& p = *e.p;
+      const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
       const request_mutation m = p.in == param_location::path ? request_mutation::invalid_path_param
                                  : p.in == param_location::header
                                      ? request_mutation::invalid_header_param
@@ -283,13 +283,13 @@ class request_builder {
   }
 
  private:
-  bool runner_controlled(const spec::parameter& p) const {
+  bool runner_controlled(const openapi::parameter& p) const {
     if (p.in != param_location::header) return false;
     return std::any_of(options_.runner_headers.begin(), options_.runner_headers.end(),
                        [&](const std::string& h) { return iequal(h, p.name); });
   }
 
-  static const spec::media_type* pick_media(const spec::request_body& b) {
+  static const openapi::media_type* pick_media(const openapi::request_body& b) {
     for (const auto& m : b.content) {
       if (m.name == "application/json" || m.name.ends_with("+json")) return &m;
     }
@@ -302,7 +302,7 @@ class request_builder {
   bool json_media() const { return media_->name.find("json") != std::string::npos; }
   bool multipart_media() const { return media_->name == "multipart/form-data"; }
 
-  Gen<texts> valid_wire(const spec::parameter& p) const {
+  Gen<texts> valid_wire(const openapi::parameter& p) const {
     if (p.schema == nullptr) return gen::just(texts{"conform"});
     const schema::schema* s = p.schema;
     const bool array_param = is_array_param(s);
@@ -315,7 +315,8 @@ class request_builder {
                          });
   }
 
-  std::optional<Gen<std::pair<texts, invalid_value>>> invalid_wire(const spec::parameter& p) const {
+  std::optional<Gen<std::pair<texts, invalid_value>>> invalid_wire(
+      const openapi::parameter& p) const {
     if (p.schema == nullptr) return std::nullopt;
     auto bad = invalid_values(*p.schema, options_.values);
     if (!bad) return std::nullopt;
@@ -419,11 +420,11 @@ class request_builder {
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;
 
-  const spec::operation& op_;
+  const openapi::operation& op_;
   fixture_lookup fixtures_;
   request_options options_;
   std::vector<param_entry> entries_;
-  const spec::media_type* media_ = nullptr;
+  const openapi::media_type* media_ = nullptr;
 };
 
 void request_builder::body_sites(const Gen<parts>& valid,
@@ -502,7 +503,7 @@ void request_builder::body_sites(const Gen<parts>& valid,
   }
   const bool takes_text =
       std::any_of(op_.body->content.begin(), op_.body->content.end(),
-                  [](const spec::media_type& m) { return m.name == "text/plain"; });
+                  [](const openapi::media_type& m) { return m.name == "text/plain"; });
   if (!takes_text) {
     auto bytes = gen::map(valid_body(), [](body_bytes b) {
       b.content_type = "text/plain";
@@ -558,13 +559,13 @@ std::string encode_query(const std::vector<std::pair<std::string, std::string>>&
   return out;
 }
 
-rc::Gen<generated_request> valid_request(const spec::operation& op, fixture_lookup fixtures,
+rc::Gen<generated_request> valid_request(const openapi::operation& op, fixture_lookup fixtures,
                                          const request_options& options) {
   auto b = std::make_shared<request_builder>(op, std::move(fixtures), options);
   return gen::map(b->valid_parts(), [b](const parts& p) { return b->assemble(p, request_mode{}); });
 }
 
-std::optional<rc::Gen<generated_request>> invalid_request(const spec::operation& op,
+std::optional<rc::Gen<generated_request>> invalid_request(const openapi::operation& op,
                                                           fixture_lookup fixtures,
                                                           const request_options& options) {
   request_builder b(op, std::move(fixtures), options);
@@ -577,7 +578,7 @@ std::optional<rc::Gen<generated_request>> invalid_request(const spec::operation&
                      [gens = std::move(gens)](std::size_t i) { return gens[i]; });
 }
 
-std::vector<std::string> request_mutations(const spec::operation& op, fixture_lookup fixtures,
+std::vector<std::string> request_mutations(const openapi::operation& op, fixture_lookup fixtures,
                                            const request_options& options) {
   request_builder b(op, std::move(fixtures), options);
   std::vector<std::string> out;

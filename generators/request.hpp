@@ -16,7 +16,7 @@
 
 #include "generators/invalid.hpp"
 #include "generators/options.hpp"
-#include "harness/spec/model.hpp"
+#include "openapi/model.hpp"
 
 namespace conform::generators {
 
@@ -47,8 +47,8 @@ struct request_mode {
 
 /// One request, ready for the transport (the runner adds credentials).
 struct generated_request {
-  const spec::operation* op = nullptr;
-  spec::http_method method = spec::http_method::get;
+  const openapi::operation* op = nullptr;
+  http::verb method = http::verb::get;
   std::string path;  // the template with parameters substituted and percent-encoded
   std::vector<std::pair<std::string, std::string>> query;    // in order, not encoded
   std::vector<std::pair<std::string, std::string>> headers;  // header parameters only
@@ -64,7 +64,7 @@ struct generated_request {
 };
 
 /// The profile's fixture for a path parameter (x-resource), or nullopt.
-using fixture_lookup = std::function<std::optional<std::string>(const spec::parameter&)>;
+using fixture_lookup = std::function<std::optional<std::string>(const openapi::parameter&)>;
 
 /// How requests are generated.
 struct request_options {
@@ -80,17 +80,17 @@ struct request_options {
 /// Valid requests: every required parameter present and valid, path ids from
 /// fixtures when the lookup has them, a body from the media type's schema.
 /// The operation and its schemas must outlive the generator.
-rc::Gen<generated_request> valid_request(const spec::operation& op, fixture_lookup fixtures,
+rc::Gen<generated_request> valid_request(const openapi::operation& op, fixture_lookup fixtures,
                                          const request_options& options = {});
 
 /// Requests with exactly one thing wrong, each checked to be invalid as the
 /// server will read it; nullopt when nothing in the operation can be broken.
-std::optional<rc::Gen<generated_request>> invalid_request(const spec::operation& op,
+std::optional<rc::Gen<generated_request>> invalid_request(const openapi::operation& op,
                                                           fixture_lookup fixtures,
                                                           const request_options& options = {});
 
 /// The ways invalid_request can break `op`, as "mutation where" lines.
-std::vector<std::string> request_mutations(const spec::operation& op, fixture_lookup fixtures,
+std::vector<std::string> request_mutations(const openapi::operation& op, fixture_lookup fixtures,
                                            const request_options& options = {});
 
 /// Query pairs as `a=1&b=x%20y` (RFC 3986 percent-encoding).

@@ -18,8 +18,8 @@
 #include "generators/detail/merge.hpp"
 #include "generators/detail/pattern.hpp"
 #include "generators/detail/value_builder.hpp"
-#include "harness/schema/format.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/format.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "generators/options.hpp"
-#include "harness/schema/schema.hpp"
+#include "schema/schema.hpp"
 
 namespace conform::generators {
 

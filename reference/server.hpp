@@ -3,7 +3,7 @@
 // calling API (specs/voice-api.yaml, decisions D1-D6, docs/api-choices.md C1-C16)
 // on cpp-httplib. Start it in-process with `server` (binds a free loopback port,
 // serves from a thread, stops in its destructor) or standalone with
-// `serve_command`. See docs/reference-server.md.
+// `conform serve` (cli/serve_command.cpp). See docs/reference-server.md.
 
 #include <cstdint>
 #include <iosfwd>
@@ -70,15 +70,5 @@ class server {
  private:
   std::unique_ptr<impl> impl_;
 };
-
-/// `conform serve [--port N] [--profile-out FILE] [--fault NAME]... [--scale N]
-/// [--environment sandbox|production] [--seed N]`: runs the server until
-/// SIGINT/SIGTERM, writing the profile to FILE (or `out` when no file is
-/// given). Returns 0 on a clean stop, 2 on a usage or configuration error
-/// (one line on `err`).
-int serve_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-/// The same, from main's argc/argv (argv[0] is skipped; pass the arguments
-/// after "serve" as argv[1..]).
-int serve_command(int argc, char** argv);
 
 }  // namespace conform::reference

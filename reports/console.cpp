@@ -28,7 +28,7 @@ struct row {
 console_writer::console_writer(std::ostream& out, bool interactive)
     : out_(out), interactive_(interactive) {}
 
-void console_writer::run_started(const runner::run_info& info, std::uint64_t planned) {
+void console_writer::run_started(const harness::run_info& info, std::uint64_t planned) {
   out_ << "conform " << info.tool_version << ": " << info.spec_title << " " << info.spec_version
        << " (" << info.spec_file << ")\n"
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
@@ -49,7 +49,7 @@ void console_writer::exchange_done(std::uint64_t done, std::uint64_t planned) {
   bar_drawn_ = true;
 }
 
-void console_writer::run_finished(const runner::run_report& report) {
+void console_writer::run_finished(const harness::run_report& report) {
   if (bar_drawn_) out_ << "\r" << std::string(72, ' ') << "\r";
   if (report.aborted) out_ << "run aborted: " << *report.aborted << "\n";
 

@@ -7,18 +7,18 @@
 #include <cstdint>
 #include <ostream>
 
-#include "harness/runner/listener.hpp"
+#include "harness/listener.hpp"
 
 namespace conform::reports {
 
-class console_writer final : public runner::listener {
+class console_writer final : public harness::listener {
  public:
   /// Writes to `out`; `interactive` draws a progress bar (a terminal).
   console_writer(std::ostream& out, bool interactive);
 
-  void run_started(const runner::run_info& info, std::uint64_t planned) override;
+  void run_started(const harness::run_info& info, std::uint64_t planned) override;
   void exchange_done(std::uint64_t done, std::uint64_t planned) override;
-  void run_finished(const runner::run_report& report) override;
+  void run_finished(const harness::run_report& report) override;
 
  private:
   std::ostream& out_;

@@ -4,7 +4,7 @@
 
 namespace conform::reports {
 
-void file_writer::run_finished(const runner::run_report& report) {
+void file_writer::run_finished(const harness::run_report& report) {
   detail::write_file(path_, render_(report), error_);
 }
 

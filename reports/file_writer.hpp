@@ -4,17 +4,17 @@
 
 #include <string>
 
-#include "harness/runner/listener.hpp"
+#include "harness/listener.hpp"
 
 namespace conform::reports {
 
-class file_writer : public runner::listener {
+class file_writer : public harness::listener {
  public:
   /// Renders a finished run as the file's whole content.
-  using render_fn = std::string (*)(const runner::run_report&);
+  using render_fn = std::string (*)(const harness::run_report&);
 
   file_writer(std::string path, render_fn render) : path_(std::move(path)), render_(render) {}
-  void run_finished(const runner::run_report& report) override;
+  void run_finished(const harness::run_report& report) override;
   /// Empty, or why the file could not be written.
   const std::string& error() const { return error_; }
 

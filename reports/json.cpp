@@ -11,7 +11,7 @@ double secs(std::chrono::nanoseconds d) {
   return std::chrono::duration<double>(d).count();
 }
 
-boost::json::object failure_json(const runner::failure& f) {
+boost::json::object failure_json(const harness::failure& f) {
   return {{"check", f.check},
           {"operation_id", f.operation_id},
           {"method_path", f.method_path},
@@ -31,7 +31,7 @@ boost::json::object failure_json(const runner::failure& f) {
 
 }  // namespace
 
-boost::json::value to_json(const runner::run_report& report) {
+boost::json::value to_json(const harness::run_report& report) {
   const auto& info = report.info;
   boost::json::object run{{"tool_version", info.tool_version},
                           {"seed", info.seed},
@@ -100,7 +100,7 @@ boost::json::value to_json(const runner::run_report& report) {
   return out;
 }
 
-std::string render_json(const runner::run_report& report) {
+std::string render_json(const harness::run_report& report) {
   return boost::json::serialize(to_json(report)) + "\n";
 }
 

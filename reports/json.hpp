@@ -7,16 +7,16 @@
 #include <ostream>
 #include <string>
 
-#include "harness/runner/listener.hpp"
+#include "harness/listener.hpp"
 #include "reports/file_writer.hpp"
 
 namespace conform::reports {
 
 /// The report as a JSON value (format version 1).
-boost::json::value to_json(const runner::run_report& report);
+boost::json::value to_json(const harness::run_report& report);
 
 /// The report as JSON text, one line with a trailing newline.
-std::string render_json(const runner::run_report& report);
+std::string render_json(const harness::run_report& report);
 
 /// Writes the JSON report to `path` when the run finishes.
 class json_writer final : public file_writer {

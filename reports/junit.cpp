@@ -14,12 +14,12 @@ using detail::xml_escape;
 struct suite {
   std::string operation_id;
   std::string method_path;
-  std::vector<const runner::check_tally*> cells;
+  std::vector<const harness::check_tally*> cells;
   std::chrono::nanoseconds time{0};
   unsigned failures = 0, skipped = 0;
 };
 
-std::string failure_text(const runner::failure& f) {
+std::string failure_text(const harness::failure& f) {
   std::ostringstream text;
   text << "expected: " << f.expected << "\n"
        << "seen:     " << f.seen << "\n"
@@ -35,7 +35,7 @@ std::string failure_text(const runner::failure& f) {
 
 }  // namespace
 
-void write_junit(const runner::run_report& report, std::ostream& out) {
+void write_junit(const harness::run_report& report, std::ostream& out) {
   std::vector<suite> suites;
   std::map<std::string, std::size_t> index;
   for (const auto& cell : report.tallies) {
@@ -102,7 +102,7 @@ void write_junit(const runner::run_report& report, std::ostream& out) {
   out << "</testsuites>\n";
 }
 
-std::string render_junit(const runner::run_report& report) {
+std::string render_junit(const harness::run_report& report) {
   std::ostringstream text;
   write_junit(report, text);
   return text.str();

@@ -6,16 +6,16 @@
 #include <ostream>
 #include <string>
 
-#include "harness/runner/listener.hpp"
+#include "harness/listener.hpp"
 #include "reports/file_writer.hpp"
 
 namespace conform::reports {
 
 /// Renders `report` as JUnit XML.
-void write_junit(const runner::run_report& report, std::ostream& out);
+void write_junit(const harness::run_report& report, std::ostream& out);
 
 /// The report as JUnit XML text.
-std::string render_junit(const runner::run_report& report);
+std::string render_junit(const harness::run_report& report);
 
 /// Writes the JUnit report to `path` when the run finishes.
 class junit_writer final : public file_writer {

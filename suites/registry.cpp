@@ -11,14 +11,14 @@
 
 namespace conform::suites {
 
-runner::check_registry builtin_checks() {
-  runner::check_registry registry;
+harness::check_registry builtin_checks() {
+  harness::check_registry registry;
   register_response_checks(registry);
   return registry;
 }
 
-runner::scenario_registry builtin_scenarios() {
-  runner::scenario_registry registry;
+harness::scenario_registry builtin_scenarios() {
+  harness::scenario_registry registry;
   // In the order they run: the read-only concerns first, then those that
   // move state (idempotent effects, state machines, workflows), then the
   // rate limit, which leaves its credential throttled for a while.

@@ -1,16 +1,16 @@
 #pragma once
 // Every built-in check, grouped by concern in suites/<concern>/.
 
-#include "harness/runner/check.hpp"
-#include "harness/runner/scenario.hpp"
+#include "harness/check.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites {
 
 /// A registry with every built-in check, in the order reports list them.
-runner::check_registry builtin_checks();
+harness::check_registry builtin_checks();
 
 /// A registry with every built-in scenario (checks of more than one
 /// exchange), in the order they run.
-runner::scenario_registry builtin_scenarios();
+harness::scenario_registry builtin_scenarios();
 
 }  // namespace conform::suites

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/tz_names.hpp"
+
 namespace conform::generators::detail {
 
 namespace {
@@ -119,7 +121,7 @@ std::optional<Gen<std::string>> format_generator(schema::format_kind kind) {
             return "+" + std::string(1, std::get<0>(t)) + std::get<1>(t);
           });
     case format_kind::timezone: {
-      const auto zones = schema::canonical_time_zones();
+      const auto zones = core::canonical_time_zones();
       std::vector<std::string> names(zones.begin(), zones.end());
       return gen::elementOf(std::move(names));
     }

@@ -1,12 +1,12 @@
 #pragma once
-// Generators of strings in the formats harness/schema/format.hpp checks.
+// Generators of strings in the formats schema/format.hpp checks.
 
 #include <rapidcheck.h>
 
 #include <optional>
 #include <string>
 
-#include "harness/schema/format.hpp"
+#include "schema/format.hpp"
 
 namespace conform::generators::detail {
 

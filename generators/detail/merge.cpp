@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators::detail {
 

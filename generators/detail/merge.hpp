@@ -2,7 +2,7 @@
 // Folding `allOf` into one synthesized node, so that a generator can aim at
 // all branches at once (the result is still filtered by the validator).
 
-#include "harness/schema/schema.hpp"
+#include "schema/schema.hpp"
 
 namespace conform::generators::detail {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "generators/options.hpp"
-#include "harness/schema/schema.hpp"
+#include "schema/schema.hpp"
 
 namespace conform::generators::detail {
 

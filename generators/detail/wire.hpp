@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/schema/schema.hpp"
+#include "schema/schema.hpp"
 
 namespace conform::generators::detail {
 

@@ -1,6 +1,6 @@
 #include "reference/detail/util.hpp"
 
-#include "harness/schema/format.hpp"
+#include "core/tz_names.hpp"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -217,7 +217,7 @@ std::uint64_t mix64(std::uint64_t x) {
 bool is_iana_time_zone(std::string_view tz) {
   // The same zone list the description's `format: timezone` names, so that
   // what a client may send and what the server takes cannot drift apart.
-  return schema::is_time_zone(tz);
+  return core::is_time_zone(tz);
 }
 
 bool is_e164(std::string_view s) {

@@ -4,9 +4,9 @@
 
 namespace conform::suites {
 
-void register_auth_scenarios(runner::scenario_registry& registry) {
+void register_auth_scenarios(harness::scenario_registry& registry) {
   namespace c = auth_checks;
-  runner::scenario s;
+  harness::scenario s;
   s.name = "auth";
   s.checks = {
       {std::string(c::unauthenticated),
@@ -32,7 +32,7 @@ void register_auth_scenarios(runner::scenario_registry& registry) {
        "operation); a sufficient credential expects neither 401 nor 403",
        "D2.1; D2.4; D2.5; section 5 rules 1, 3, 5"},
   };
-  s.run = [](runner::scenario_context& ctx, runner::scenario_results& results,
+  s.run = [](harness::scenario_context& ctx, harness::scenario_results& results,
              const std::function<bool(std::string_view)>& enabled) {
     if (enabled(c::unauthenticated)) c::run_unauthenticated(ctx, results);
     if (enabled(c::credential_rejected)) c::run_credential_rejected(ctx, results);

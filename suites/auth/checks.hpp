@@ -1,7 +1,7 @@
 #pragma once
 // The checks of the auth scenario, one function each (registered in auth.cpp).
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::auth_checks {
 
@@ -12,14 +12,14 @@ inline constexpr std::string_view jwt_only = "auth_jwt_only";
 inline constexpr std::string_view scope_matrix = "auth_scope_matrix";
 
 /// No credential, an unknown one of the scheme's form, a malformed one: 401.
-void run_unauthenticated(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_unauthenticated(harness::scenario_context& ctx, harness::scenario_results& results);
 /// Expired and other-environment credentials of the profile: 401.
-void run_credential_rejected(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_credential_rejected(harness::scenario_context& ctx, harness::scenario_results& results);
 /// A usable JWT tampered four ways: 401.
-void run_jwt_tampering(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_jwt_tampering(harness::scenario_context& ctx, harness::scenario_results& results);
 /// JWT-only operations called with every usable key: x-jwt-only's answer.
-void run_jwt_only(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_jwt_only(harness::scenario_context& ctx, harness::scenario_results& results);
 /// Every operation with every usable credential, judged from the spec alone.
-void run_scope_matrix(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_scope_matrix(harness::scenario_context& ctx, harness::scenario_results& results);
 
 }  // namespace conform::suites::auth_checks

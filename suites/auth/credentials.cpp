@@ -12,15 +12,15 @@ namespace conform::suites::auth_checks {
 namespace {
 
 namespace as = auth_support;
-using runner::auth_choice;
-using runner::credential_view;
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
+using harness::auth_choice;
+using harness::credential_view;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
 
-std::vector<const spec::operation*> authenticated(const scenario_context& ctx) {
-  std::vector<const spec::operation*> out;
+std::vector<const openapi::operation*> authenticated(const scenario_context& ctx) {
+  std::vector<const openapi::operation*> out;
   for (const auto* op : ctx.operations()) {
     if (op->needs_credentials()) out.push_back(op);
   }
@@ -29,24 +29,24 @@ std::vector<const spec::operation*> authenticated(const scenario_context& ctx) {
 
 /// The operation's 401 as D2.5 wants it: a documented code, never the
 /// JWT-only one (that answers a valid credential of the wrong kind).
-as::expected_refusal unauthorized(const spec::operation& op) {
+as::expected_refusal unauthorized(const openapi::operation& op) {
   std::vector<std::string> excluded;
   if (op.jwt_only && !op.jwt_only_code.empty()) excluded.push_back(op.jwt_only_code);
   return as::refusal(op, 401, excluded);
 }
 
 /// Puts `token` on `req` as `scheme` carries it, in place of any credential.
-void put_credential(http::request& req, const spec::api_spec& spec,
-                    const spec::security_scheme* scheme, std::string token) {
+void put_credential(http::request& req, const openapi::api_spec& spec,
+                    const openapi::security_scheme* scheme, std::string token) {
   for (const auto& s : spec.schemes) req.remove_header(s->header);
   if (!scheme) return;
-  if (scheme->kind == spec::security_scheme::type::http_bearer) token = "Bearer " + token;
+  if (scheme->kind == openapi::security_scheme::type::http_bearer) token = "Bearer " + token;
   req.set_header(scheme->header, std::move(token));
 }
 
 /// A sufficient auth model of `op` (fixtures from its tenant), else one with
 /// the profile's first tenant and no credential.
-auth_choice base_choice(const scenario_context& ctx, const spec::operation& op) {
+auth_choice base_choice(const scenario_context& ctx, const openapi::operation& op) {
   auto sufficient = ctx.sufficient(op);
   if (!sufficient.empty()) return sufficient.front();
   auth_choice bare;
@@ -57,7 +57,7 @@ auth_choice base_choice(const scenario_context& ctx, const spec::operation& op) 
 
 /// Passes the cell when `p` is `want`, else reports it; an unanswered probe
 /// makes the cell not run (a refusal cannot be judged without an answer).
-void judge(scenario_context& ctx, scenario_results& results, const spec::operation& op,
+void judge(scenario_context& ctx, scenario_results& results, const openapi::operation& op,
            const std::string& label, std::string_view check, const as::expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
            const std::string& steps) {
@@ -80,13 +80,13 @@ void judge(scenario_context& ctx, scenario_results& results, const spec::operati
 
 /// The first usable JWT of the profile in compact form, preferring one
 /// sufficient for `op` (so that only the tampering can explain a refusal).
-const credential_view* usable_jwt(const scenario_context& ctx, const spec::operation* op,
-                                  const spec::security_scheme* scheme) {
+const credential_view* usable_jwt(const scenario_context& ctx, const openapi::operation* op,
+                                  const openapi::security_scheme* scheme) {
   const credential_view* fallback = nullptr;
   for (const auto& c : ctx.target().credentials) {
-    if (c.kind != spec::credential_kind::jwt || !as::usable(c)) continue;
+    if (c.kind != openapi::credential_kind::jwt || !as::usable(c)) continue;
     if (!jwt::compact_token::parse(c.value)) continue;
-    if (!op || !scheme || runner::is_sufficient(*op, *scheme, c)) return &c;
+    if (!op || !scheme || harness::is_sufficient(*op, *scheme, c)) return &c;
     if (!fallback) fallback = &c;
   }
   return fallback;
@@ -113,10 +113,10 @@ void run_unauthenticated(scenario_context& ctx, scenario_results& results) {
           none, none, "sent a valid request without any credential");
 
     for (const auto* scheme : op->accepted_schemes()) {
-      const std::string label(spec::to_string(scheme->credential));
+      const std::string label(openapi::to_string(scheme->credential));
       const std::string salt = op->operation_id + ":" + scheme->name;
       std::string unknown, malformed, form = "a JWT signed with another key";
-      if (scheme->kind == spec::security_scheme::type::http_bearer) {
+      if (scheme->kind == openapi::security_scheme::type::http_bearer) {
         const auto* real = usable_jwt(ctx, nullptr, nullptr);
         auto token = real ? jwt::compact_token::parse(real->value) : std::nullopt;
         if (!token) {
@@ -190,7 +190,7 @@ void run_jwt_tampering(scenario_context& ctx, scenario_results& results) {
     return;
   }
   for (const auto* op : authenticated(ctx)) {
-    const auto* scheme = as::accepted_scheme(*op, spec::credential_kind::jwt);
+    const auto* scheme = as::accepted_scheme(*op, openapi::credential_kind::jwt);
     if (!scheme) continue;
     const credential_view* c = usable_jwt(ctx, op, scheme);
     const auth_choice choice = ctx.auth_for(*op, *c);
@@ -267,7 +267,7 @@ void run_jwt_only(scenario_context& ctx, scenario_results& results) {
                                         : std::vector<std::string>{op->jwt_only_code}};
     bool any = false;
     for (const auto& c : ctx.target().credentials) {
-      if (c.kind == spec::credential_kind::jwt || !as::usable(c)) continue;
+      if (c.kind == openapi::credential_kind::jwt || !as::usable(c)) continue;
       const auth_choice choice = ctx.auth_for(*op, c);
       if (!choice.model.scheme) continue;
       any = true;

@@ -13,11 +13,11 @@ namespace conform::suites::auth_checks {
 namespace {
 
 namespace as = auth_support;
-using runner::credential_view;
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
+using harness::credential_view;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
 
 /// What the description says `c` gets on `op`: a refusal and why, that it is
 /// let through, or that the profile does not say enough to tell.
@@ -28,12 +28,12 @@ struct expectation {
   std::optional<std::string> cannot_tell;  // the cell cannot run: why
 };
 
-expectation expect(const spec::operation& op, const credential_view& c) {
+expectation expect(const openapi::operation& op, const credential_view& c) {
   expectation e;
   const auto* scheme = as::accepted_scheme(op, c.kind);
-  const std::string kind(spec::to_string(c.kind));
+  const std::string kind(openapi::to_string(c.kind));
   if (!scheme) {
-    if (op.jwt_only && c.kind != spec::credential_kind::jwt && op.jwt_only_status != 0) {
+    if (op.jwt_only && c.kind != openapi::credential_kind::jwt && op.jwt_only_status != 0) {
       e.refused = as::expected_refusal{op.jwt_only_status, {}};
       if (!op.jwt_only_code.empty()) e.refused->codes.push_back(op.jwt_only_code);
       e.reason = "a " + kind + " on a JWT-only operation";
@@ -66,7 +66,7 @@ expectation expect(const spec::operation& op, const credential_view& c) {
       return e;
     }
   }
-  if (op.access == spec::access_kind::write && !scheme->read_only_roles.empty()) {
+  if (op.access == openapi::access_kind::write && !scheme->read_only_roles.empty()) {
     if (c.role.empty()) {
       e.cannot_tell = "the profile does not state the role of " + c.name +
                       " and the operation writes: add its role";
@@ -80,7 +80,7 @@ expectation expect(const spec::operation& op, const credential_view& c) {
       return e;
     }
   }
-  if (op.tenant.from != spec::tenant_context::source::none && c.tenants.empty()) {
+  if (op.tenant.from != openapi::tenant_context::source::none && c.tenants.empty()) {
     e.cannot_tell = "the profile names no tenant for " + c.name +
                     ", and the operation acts for a tenant: add its tenants";
     return e;
@@ -90,7 +90,7 @@ expectation expect(const spec::operation& op, const credential_view& c) {
   return e;
 }
 
-void judge(scenario_context& ctx, scenario_results& results, const spec::operation& op,
+void judge(scenario_context& ctx, scenario_results& results, const openapi::operation& op,
            const std::string& label, const expectation& e, const probe& p,
            const std::string& steps) {
   // A 429 may come before the scope check (D6.3): it says nothing either way.
@@ -135,7 +135,7 @@ void run_scope_matrix(scenario_context& ctx, scenario_results& results) {
       if (!choice.model.scheme) {
         results.not_run(op, label, scope_matrix,
                         "the description has no security scheme for " +
-                            std::string(spec::to_string(c.kind)) + " credentials");
+                            std::string(openapi::to_string(c.kind)) + " credentials");
         continue;
       }
       const expectation e = expect(*op, c);

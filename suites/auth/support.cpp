@@ -5,7 +5,7 @@
 
 namespace conform::suites::auth_support {
 
-using runner::fnv1a;
+using core::fnv1a;
 
 namespace {
 
@@ -18,24 +18,24 @@ std::uint64_t splitmix(std::uint64_t& state) {
 
 }  // namespace
 
-bool usable(const runner::credential_view& c) {
+bool usable(const harness::credential_view& c) {
   return !c.expired && !c.other_environment && !c.rate_limited;
 }
 
-const spec::security_scheme* accepted_scheme(const spec::operation& op,
-                                             spec::credential_kind kind) {
+const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
+                                                openapi::credential_kind kind) {
   for (const auto* s : op.accepted_schemes()) {
     if (s->credential == kind) return s;
   }
   return nullptr;
 }
 
-std::vector<std::string> documented_codes(const spec::operation& op, int status) {
+std::vector<std::string> documented_codes(const openapi::operation& op, int status) {
   if (const auto* r = op.find_response(status)) return r->error_codes;
   return {};
 }
 
-bool expected_refusal::matches(const runner::probe& p) const {
+bool expected_refusal::matches(const harness::probe& p) const {
   if (!p.answered() || p.status() != static_cast<unsigned>(status)) return false;
   if (codes.empty()) return true;
   return std::find(codes.begin(), codes.end(), p.error_code()) != codes.end();
@@ -52,7 +52,7 @@ std::string expected_refusal::text() const {
   return out;
 }
 
-expected_refusal refusal(const spec::operation& op, int status,
+expected_refusal refusal(const openapi::operation& op, int status,
                          const std::vector<std::string>& excluded) {
   expected_refusal out{status, {}};
   for (auto& code : documented_codes(op, status)) {
@@ -63,7 +63,7 @@ expected_refusal refusal(const spec::operation& op, int status,
   return out;
 }
 
-std::string outcome_class(const runner::probe& p) {
+std::string outcome_class(const harness::probe& p) {
   if (!p.answered()) return "no response";
   if (p.status() >= 200 && p.status() < 300) return "2xx";
   return p.summary();
@@ -105,19 +105,20 @@ std::string unknown_id(std::string_view like, std::uint64_t seed, std::string_vi
   return out;
 }
 
-safe_request make_safe_request(const runner::scenario_context& ctx, const spec::operation& op,
-                               const runner::auth_choice& auth, std::string_view salt) {
+safe_request make_safe_request(const harness::scenario_context& ctx, const openapi::operation& op,
+                               const harness::auth_choice& auth, std::string_view salt) {
   safe_request out;
   out.auth = auth;
   if (op.transition && auth.tenant) {
-    const spec::parameter* moved = nullptr;
+    const openapi::parameter* moved = nullptr;
     for (const auto& p : op.parameters) {
-      if (p.in == spec::param_location::path && p.name == op.transition->parameter && p.resource) {
+      if (p.in == openapi::param_location::path && p.name == op.transition->parameter &&
+          p.resource) {
         moved = &p;
       }
     }
     if (moved) {
-      out.tenant_copy = std::make_shared<runner::tenant_view>(*auth.tenant);
+      out.tenant_copy = std::make_shared<harness::tenant_view>(*auth.tenant);
       auto& fixture = out.tenant_copy->fixtures[moved->resource->fixture];
       fixture = unknown_id(fixture, ctx.seed(), std::string("safe:") + std::string(salt));
       out.auth.tenant = out.tenant_copy.get();
@@ -127,8 +128,8 @@ safe_request make_safe_request(const runner::scenario_context& ctx, const spec::
   return out;
 }
 
-std::string tenant_header(const spec::operation& op) {
-  if (op.tenant.from == spec::tenant_context::source::header) return op.tenant.name;
+std::string tenant_header(const openapi::operation& op) {
+  if (op.tenant.from == openapi::tenant_context::source::header) return op.tenant.name;
   return op.tenant.header_name;
 }
 

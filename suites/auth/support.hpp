@@ -10,19 +10,20 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/runner/text.hpp"
-#include "harness/runner/scenario.hpp"
+#include "core/text.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::auth_support {
 
 /// Not expired, of the target's environment, not rate-limited.
-bool usable(const runner::credential_view& c);
+bool usable(const harness::credential_view& c);
 
 /// The scheme of `op` that takes credentials of `kind`, or nullptr.
-const spec::security_scheme* accepted_scheme(const spec::operation& op, spec::credential_kind kind);
+const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
+                                                openapi::credential_kind kind);
 
 /// The error codes `op` documents for `status` (empty: none documented).
-std::vector<std::string> documented_codes(const spec::operation& op, int status);
+std::vector<std::string> documented_codes(const openapi::operation& op, int status);
 
 /// A refusal the description allows: `status`, with one of `codes` when
 /// there are any.
@@ -30,17 +31,17 @@ struct expected_refusal {
   int status = 0;
   std::vector<std::string> codes;
 
-  bool matches(const runner::probe& p) const;
+  bool matches(const harness::probe& p) const;
   /// "401", "401 with code A or B".
   std::string text() const;
 };
 
 /// The refusal `op` documents for `status`, minus the codes in `excluded`.
-expected_refusal refusal(const spec::operation& op, int status,
+expected_refusal refusal(const openapi::operation& op, int status,
                          const std::vector<std::string>& excluded = {});
 
 /// What a probe's answer was, without ids: "2xx", "401 <code>", "no response".
-std::string outcome_class(const runner::probe& p);
+std::string outcome_class(const harness::probe& p);
 
 /// `n` lower-case hex digits, the same for the same seed and salt.
 std::string seeded_hex(std::uint64_t seed, std::string_view salt, std::size_t n);
@@ -57,16 +58,16 @@ struct safe_request {
   std::optional<generators::generated_request> request;
   std::string why;  // when there is no request
   /// The auth model the request was made with (its tenant may be a copy).
-  runner::auth_choice auth;
-  std::shared_ptr<runner::tenant_view> tenant_copy;  // keeps `auth.tenant` alive
+  harness::auth_choice auth;
+  std::shared_ptr<harness::tenant_view> tenant_copy;  // keeps `auth.tenant` alive
 };
-safe_request make_safe_request(const runner::scenario_context& ctx, const spec::operation& op,
-                               const runner::auth_choice& auth, std::string_view salt);
+safe_request make_safe_request(const harness::scenario_context& ctx, const openapi::operation& op,
+                               const harness::auth_choice& auth, std::string_view salt);
 
 /// The header naming the effective tenant of `op` (x-tenant-context), or ""
 /// when the operation reads none.
-std::string tenant_header(const spec::operation& op);
+std::string tenant_header(const openapi::operation& op);
 
-using runner::join;
+using core::join;
 
 }  // namespace conform::suites::auth_support

@@ -1,4 +1,5 @@
-#include "harness/schema/validator.hpp"
+#include "core/text.hpp"
+#include "schema/validator.hpp"
 #include "suites/idempotency/effect.hpp"
 
 #include <boost/json.hpp>
@@ -15,7 +16,7 @@ namespace {
 
 /// The JSON pointer of member `name`.
 std::string pointer_to(std::string_view name) {
-  return "/" + schema::escape_pointer_token(name);
+  return "/" + core::escape_pointer_token(name);
 }
 
 /// A list is read at most this many pages deep, so that a list that never
@@ -39,20 +40,20 @@ std::optional<std::string> match_at(const boost::json::value& item, const std::s
   return match_text(*v);
 }
 
-bool sees(const runner::credential_view& c, const runner::tenant_view* tenant) {
+bool sees(const harness::credential_view& c, const harness::tenant_view* tenant) {
   if (!tenant) return true;
   return std::any_of(c.tenants.begin(), c.tenants.end(),
-                     [&](const runner::tenant_view* t) { return t && t->id == tenant->id; });
+                     [&](const harness::tenant_view* t) { return t && t->id == tenant->id; });
 }
 
 /// A sufficient auth model for `list` with credential `c`, or nullopt.
-std::optional<runner::auth_choice> auth_with(runner::scenario_context& ctx,
-                                             const spec::operation& list,
-                                             const runner::credential_view& c,
-                                             const runner::tenant_view* tenant) {
+std::optional<harness::auth_choice> auth_with(harness::scenario_context& ctx,
+                                              const openapi::operation& list,
+                                              const harness::credential_view& c,
+                                              const harness::tenant_view* tenant) {
   if (!sees(c, tenant)) return std::nullopt;
   for (const auto* scheme : list.accepted_schemes()) {
-    if (scheme->credential == c.kind && runner::is_sufficient(list, *scheme, c)) {
+    if (scheme->credential == c.kind && harness::is_sufficient(list, *scheme, c)) {
       return ctx.auth_for(list, c, tenant);
     }
   }
@@ -119,9 +120,9 @@ std::string format_change(micros change) {
          (fraction.empty() ? "" : "." + fraction);
 }
 
-std::unique_ptr<effect_reader> effect_reader::make(runner::scenario_context& ctx,
-                                                   const spec::operation& op,
-                                                   const runner::auth_choice& auth,
+std::unique_ptr<effect_reader> effect_reader::make(harness::scenario_context& ctx,
+                                                   const openapi::operation& op,
+                                                   const harness::auth_choice& auth,
                                                    std::string_view body, std::string* why) {
   const auto& effect = op.idempotent->effect;
   if (effect.operation_id.empty()) return nullptr;
@@ -129,7 +130,7 @@ std::unique_ptr<effect_reader> effect_reader::make(runner::scenario_context& ctx
     if (why) *why = std::move(text);
     return nullptr;
   };
-  const spec::operation* list = ctx.covered(effect.operation_id);
+  const openapi::operation* list = ctx.covered(effect.operation_id);
   if (!list) {
     return fail("the effect is read through " + effect.operation_id +
                 ", which this run does not cover (--include/--exclude)");
@@ -148,11 +149,11 @@ std::unique_ptr<effect_reader> effect_reader::make(runner::scenario_context& ctx
                 " to find the effect's item by");
   }
   // The tenant whose item is read: the one the body names, else the request's.
-  const runner::tenant_view* tenant = auth.tenant;
+  const harness::tenant_view* tenant = auth.tenant;
   for (const auto& t : ctx.target().tenants) {
     if (t.id == *match) tenant = &t;
   }
-  std::optional<runner::auth_choice> reader_auth;
+  std::optional<harness::auth_choice> reader_auth;
   if (auth.credential) reader_auth = auth_with(ctx, *list, *auth.credential, tenant);
   for (const auto& c : ctx.target().credentials) {
     if (reader_auth) break;
@@ -185,9 +186,9 @@ std::unique_ptr<effect_reader> effect_reader::make(runner::scenario_context& ctx
   return r;
 }
 
-reading effect_reader::read(runner::scenario_context& ctx) {
+reading effect_reader::read(harness::scenario_context& ctx) {
   const auto& paging = *list_->paging;
-  const bool cursor_style = paging.kind == spec::pagination::style::cursor;
+  const bool cursor_style = paging.kind == openapi::pagination::style::cursor;
   const std::int64_t size = paging.max_size > 0 ? paging.max_size : paging.default_size;
   std::optional<std::string> cursor;
   std::set<std::string> cursors;
@@ -201,7 +202,7 @@ reading effect_reader::read(runner::scenario_context& ctx) {
       g.query.emplace_back(paging.page_param, std::to_string(page));
     }
     if (cursor_style && cursor) g.query.emplace_back(paging.cursor_param, *cursor);
-    const runner::probe& p = probes_.emplace_back(ctx.send(ctx.build(*list_, auth_, g)));
+    const harness::probe& p = probes_.emplace_back(ctx.send(ctx.build(*list_, auth_, g)));
     out.where = &p;
     if (p.status() < 200 || p.status() >= 300) {
       out.why = list_->operation_id + " answered " + p.summary();

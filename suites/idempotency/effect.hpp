@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::idempotency_detail {
 
@@ -32,7 +32,7 @@ std::string format_change(micros change);
 struct reading {
   std::optional<micros> value;  // nullopt: not read (see why)
   std::string why;
-  const runner::probe* where = nullptr;  // the answer the value was read from
+  const harness::probe* where = nullptr;  // the answer the value was read from
 };
 
 /// Reads the declared effect of one request body, through the effect's list
@@ -41,13 +41,13 @@ class effect_reader {
  public:
   /// A reader for `op`'s effect of request `body` sent under `auth`; nullptr
   /// with `why` when it cannot be read (not declared: nullptr, `why` empty).
-  static std::unique_ptr<effect_reader> make(runner::scenario_context& ctx,
-                                             const spec::operation& op,
-                                             const runner::auth_choice& auth, std::string_view body,
-                                             std::string* why);
+  static std::unique_ptr<effect_reader> make(harness::scenario_context& ctx,
+                                             const openapi::operation& op,
+                                             const harness::auth_choice& auth,
+                                             std::string_view body, std::string* why);
 
   /// The field's value now. The probes it sent live as long as the reader.
-  reading read(runner::scenario_context& ctx);
+  reading read(harness::scenario_context& ctx);
 
   /// "<field> of the item with <match field> <value> in <operation id>", for messages.
   const std::string& what() const { return what_; }
@@ -55,11 +55,11 @@ class effect_reader {
  private:
   effect_reader() = default;
 
-  const spec::operation* list_ = nullptr;
-  runner::auth_choice auth_;
+  const openapi::operation* list_ = nullptr;
+  harness::auth_choice auth_;
   generators::generated_request base_;
   std::string match_pointer_, match_value_, field_pointer_, what_;
-  std::deque<runner::probe> probes_;
+  std::deque<harness::probe> probes_;
 };
 
 }  // namespace conform::suites::idempotency_detail

@@ -17,16 +17,16 @@
 namespace conform::suites {
 namespace {
 
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
 using idempotency_detail::effect_reader;
 using idempotency_detail::format_change;
 using idempotency_detail::reading;
 using idempotency_detail::same_request;
 using idempotency_detail::stored;
 using idempotency_detail::with_small_numbers;
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
 
 constexpr std::string_view replay_check = "idempotency_replay";
 constexpr std::string_view effect_check = "idempotency_effect";
@@ -40,7 +40,7 @@ constexpr std::string_view required_check = "idempotency_key_required";
 constexpr int max_tries = 6;
 
 /// True when `p` carries the replayed header with the value D4.2 gives it.
-bool marked_replay(const probe& p, const spec::idempotency& idem) {
+bool marked_replay(const probe& p, const openapi::idempotency& idem) {
   const auto* v = p.header(idem.replayed_header);
   if (!v) return false;
   std::string_view value = *v;
@@ -59,18 +59,18 @@ bool is_answer(const probe& p, int status, const std::string& code) {
 
 /// True when the operation declares an effect a second delivery would
 /// repeat: its requests are kept small, since they move something real.
-bool moves_something(const spec::operation& op) {
+bool moves_something(const openapi::operation& op) {
   return !op.idempotent->effect.operation_id.empty();
 }
 
 /// One (operation, auth model) under test and the probes its checks sent.
 struct subject {
-  const spec::operation* op = nullptr;
-  runner::auth_choice auth;
+  const openapi::operation* op = nullptr;
+  harness::auth_choice auth;
   std::string label;
   std::deque<probe> probes;  // a deque: failures point into it
 
-  const spec::idempotency& idem() const { return *op->idempotent; }
+  const openapi::idempotency& idem() const { return *op->idempotent; }
   const probe& send(scenario_context& ctx, const http::request& req) {
     return probes.emplace_back(ctx.send(req));
   }
@@ -248,7 +248,7 @@ std::optional<other_request> different_request(scenario_context& ctx, subject& s
       const auto schemes = op->accepted_schemes();
       const bool usable = std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
         return scheme->credential == s.auth.credential->kind &&
-               runner::is_sufficient(*op, *scheme, *s.auth.credential);
+               harness::is_sufficient(*op, *scheme, *s.auth.credential);
       });
       if (!usable) continue;
       auto other = ctx.auth_for(*op, *s.auth.credential, s.auth.tenant);
@@ -267,9 +267,9 @@ std::optional<other_request> different_request(scenario_context& ctx, subject& s
 /// Another credential sufficient for `s.op` that acts for the same tenant;
 /// one of another kind first, since two user sessions of one user may
 /// fairly count as one credential.
-std::optional<runner::auth_choice> other_credential(scenario_context& ctx, const subject& s) {
-  const runner::credential_view* mine = s.auth.credential;
-  const runner::credential_view* same_kind = nullptr;
+std::optional<harness::auth_choice> other_credential(scenario_context& ctx, const subject& s) {
+  const harness::credential_view* mine = s.auth.credential;
+  const harness::credential_view* same_kind = nullptr;
   for (const auto& c : ctx.target().credentials) {
     if (mine && (c.name == mine->name || (!c.value.empty() && c.value == mine->value))) continue;
     const bool same_tenant =
@@ -278,7 +278,7 @@ std::optional<runner::auth_choice> other_credential(scenario_context& ctx, const
         });
     if (!same_tenant) continue;
     for (const auto* scheme : s.op->accepted_schemes()) {
-      if (scheme->credential != c.kind || !runner::is_sufficient(*s.op, *scheme, c)) continue;
+      if (scheme->credential != c.kind || !harness::is_sufficient(*s.op, *scheme, c)) continue;
       if (!mine || c.kind != mine->kind) return ctx.auth_for(*s.op, c, s.auth.tenant);
       if (!same_kind) same_kind = &c;
     }
@@ -527,7 +527,7 @@ void run_idempotency(scenario_context& ctx, scenario_results& results,
       checks.push_back(check);
     }
     if (checks.empty()) continue;
-    for (auto& choice : runner::auth_models_for(ctx.spec(), *op, ctx.target())) {
+    for (auto& choice : harness::auth_models_for(ctx.spec(), *op, ctx.target())) {
       const std::string label = choice.model.label();
       if (choice.not_run_why) {
         for (auto check : checks) results.not_run(op, label, check, *choice.not_run_why);
@@ -541,8 +541,8 @@ void run_idempotency(scenario_context& ctx, scenario_results& results,
 
 }  // namespace
 
-void register_idempotency_scenarios(runner::scenario_registry& registry) {
-  runner::scenario s;
+void register_idempotency_scenarios(harness::scenario_registry& registry) {
+  harness::scenario s;
   s.name = "idempotency";
   s.checks = {
       {std::string(replay_check),

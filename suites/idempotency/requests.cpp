@@ -61,7 +61,7 @@ std::string without_boundary(const http::request& r) {
 
 }  // namespace
 
-generators::generated_request with_small_numbers(const spec::operation& op,
+generators::generated_request with_small_numbers(const openapi::operation& op,
                                                  generators::generated_request g, int variant) {
   if (!op.body) return g;
   const auto* media = op.body->find(g.content_type);
@@ -89,9 +89,9 @@ generators::generated_request with_small_numbers(const spec::operation& op,
   return g;
 }
 
-bool same_request(const spec::operation& op, const http::request& a, const http::request& b) {
+bool same_request(const openapi::operation& op, const http::request& a, const http::request& b) {
   if (a.method != b.method || a.target != b.target) return false;
-  const std::string& tenant_header = op.tenant.from == spec::tenant_context::source::header
+  const std::string& tenant_header = op.tenant.from == openapi::tenant_context::source::header
                                          ? op.tenant.name
                                          : op.tenant.header_name;
   if (!tenant_header.empty()) {
@@ -102,7 +102,7 @@ bool same_request(const spec::operation& op, const http::request& a, const http:
   return without_boundary(a) == without_boundary(b);
 }
 
-bool stored(const runner::probe& p, const spec::operation& op, const spec::api_spec& spec) {
+bool stored(const harness::probe& p, const openapi::operation& op, const openapi::api_spec& spec) {
   if (!p.answered() || p.status() >= 500) return false;
   const int status = static_cast<int>(p.status());
   if (status == 401 || status == 403 || status == 415) return false;

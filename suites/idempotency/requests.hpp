@@ -7,9 +7,9 @@
 #include <string>
 
 #include "generators/request.hpp"
-#include "harness/http/message.hpp"
-#include "harness/runner/scenario.hpp"
-#include "harness/spec/model.hpp"
+#include "http/message.hpp"
+#include "harness/scenario.hpp"
+#include "openapi/model.hpp"
 
 namespace conform::suites::idempotency_detail {
 
@@ -17,7 +17,7 @@ namespace conform::suites::idempotency_detail {
 /// fixture nor an enum set to a small valid value (`variant` picks one of a
 /// few), so that a scenario that moves amounts moves little. Unchanged when the
 /// body is not a JSON object or no small value fits a property's bounds.
-generators::generated_request with_small_numbers(const spec::operation& op,
+generators::generated_request with_small_numbers(const openapi::operation& op,
                                                  generators::generated_request g, int variant);
 
 /// True when `a` and `b` are the same request of `op` as D4.2 compares them:
@@ -25,12 +25,12 @@ generators::generated_request with_small_numbers(const spec::operation& op,
 /// x-tenant-context header, or the header it still reads beside a path or
 /// body tenant), and the body with any multipart boundary taken out. Other
 /// headers (credentials, the key, tracing) do not count.
-bool same_request(const spec::operation& op, const http::request& a, const http::request& b);
+bool same_request(const openapi::operation& op, const http::request& a, const http::request& b);
 
 /// True when `p` is an answer the idempotency store of `op` keeps and replays:
 /// answered below 500, and not one of the answers D6.3 gives before the store
 /// is reached (401, 403, the spec's rate-limited status, 415, and the missing
 /// tenant context answer of `op`).
-bool stored(const runner::probe& p, const spec::operation& op, const spec::api_spec& spec);
+bool stored(const harness::probe& p, const openapi::operation& op, const openapi::api_spec& spec);
 
 }  // namespace conform::suites::idempotency_detail

@@ -11,16 +11,16 @@
 #include <utility>
 #include <vector>
 
-#include "harness/runner/text.hpp"
+#include "core/text.hpp"
 #include "suites/pagination/walk.hpp"
 
 namespace conform::suites {
 namespace {
 
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
 using namespace pagination_detail;
 
 constexpr std::string_view page_walk_check = "pagination_page_walk";
@@ -49,7 +49,7 @@ void conclude(scenario_results& results, scenario_context& ctx, const list_targe
               std::string_view check, const outcome& o) {
   for (const auto& f : o.findings) report(results, ctx, t, check, f);
   if (!o.not_run.empty()) {
-    results.not_run(t.op, t.label, check, runner::join(o.not_run, "; "));
+    results.not_run(t.op, t.label, check, core::join(o.not_run, "; "));
     return;
   }
   if (o.findings.empty() && o.judged) results.pass(*t.op, t.label, check);
@@ -129,7 +129,7 @@ void run_page_walk(scenario_context& ctx, scenario_results& results, const list_
 }
 
 /// The 422 codes `op` documents, which a validation refusal must carry.
-const std::vector<std::string>* validation_codes(const spec::operation& op) {
+const std::vector<std::string>* validation_codes(const openapi::operation& op) {
   const auto* r = op.find_response(422);
   return r ? &r->error_codes : nullptr;
 }
@@ -250,13 +250,13 @@ std::string tamper(std::string cursor, std::uint64_t seed) {
 /// A query parameter of `op` whose schema lists at least two values, to
 /// reuse a cursor with: the sort parameter first, then the filters.
 std::optional<std::pair<std::string, std::vector<std::string>>> rebinding_param(
-    const spec::operation& op) {
+    const openapi::operation& op) {
   const auto& paging = *op.paging;
   std::vector<std::string> names;
   if (!paging.sort_param.empty()) names.push_back(paging.sort_param);
   names.insert(names.end(), paging.filter_params.begin(), paging.filter_params.end());
   for (const auto& name : names) {
-    const auto* p = op.find_parameter(name, spec::param_location::query);
+    const auto* p = op.find_parameter(name, openapi::param_location::query);
     if (!p || !p->schema) continue;
     const auto& s = p->schema->resolved();
     if (s.enum_values.size() < 2) continue;
@@ -269,21 +269,21 @@ std::optional<std::pair<std::string, std::vector<std::string>>> rebinding_param(
 
 /// A sufficient auth model of `t.op` that acts for another tenant than
 /// `t`'s: the same credential first, then any other.
-std::optional<runner::auth_choice> other_tenant(scenario_context& ctx, const list_target& t) {
+std::optional<harness::auth_choice> other_tenant(scenario_context& ctx, const list_target& t) {
   if (!t.auth.tenant) return std::nullopt;
-  auto usable = [&](const runner::credential_view& c) {
+  auto usable = [&](const harness::credential_view& c) {
     const auto schemes = t.op->accepted_schemes();
     return std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
-      return scheme->credential == c.kind && runner::is_sufficient(*t.op, *scheme, c);
+      return scheme->credential == c.kind && harness::is_sufficient(*t.op, *scheme, c);
     });
   };
   // A tenant key acts for its own tenant only, whatever a header names.
   auto try_credential =
-      [&](const runner::credential_view& c) -> std::optional<runner::auth_choice> {
+      [&](const harness::credential_view& c) -> std::optional<harness::auth_choice> {
     if (!usable(c)) return std::nullopt;
     for (const auto* tenant : c.tenants) {
       if (!tenant || tenant->id == t.auth.tenant->id) continue;
-      if (tenant != c.tenants.front() && c.kind == spec::credential_kind::tenant_key) continue;
+      if (tenant != c.tenants.front() && c.kind == openapi::credential_kind::tenant_key) continue;
       return ctx.auth_for(*t.op, c, tenant);
     }
     return std::nullopt;
@@ -448,8 +448,8 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
       if (!with.succeeded() || !b || !b->is_array() || ids_without != ids_with) {
         std::string seen = with.summary();
         if (with.succeeded()) {
-          seen = "items " + runner::join(ids_with) + " instead of " + runner::join(ids_without);
-          seen = runner::utf8_prefix(seen, 200);
+          seen = "items " + core::join(ids_with) + " instead of " + core::join(ids_without);
+          seen = core::utf8_prefix(seen, 200);
         }
         o.findings.push_back({"an ignored parameter changes the answer",
                               "the same items with or without " + names + " (D3.2)",
@@ -466,7 +466,7 @@ void run_pagination(scenario_context& ctx, scenario_results& results,
                     const std::function<bool(std::string_view)>& enabled) {
   for (const auto* op : ctx.operations()) {
     if (!op->paging) continue;
-    const bool page_style = op->paging->kind == spec::pagination::style::page;
+    const bool page_style = op->paging->kind == openapi::pagination::style::page;
     std::vector<std::string_view> checks;
     if (page_style) {
       if (enabled(page_walk_check)) checks.push_back(page_walk_check);
@@ -489,8 +489,8 @@ void run_pagination(scenario_context& ctx, scenario_results& results,
 
 }  // namespace
 
-void register_pagination_scenarios(runner::scenario_registry& registry) {
-  runner::scenario s;
+void register_pagination_scenarios(harness::scenario_registry& registry) {
+  harness::scenario s;
   s.name = "pagination";
   s.checks = {
       {std::string(page_walk_check),

@@ -1,11 +1,11 @@
 #pragma once
 // The pagination scenarios (see docs/checks.md).
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites {
 
 /// Adds the pagination scenario to `registry`.
-void register_pagination_scenarios(runner::scenario_registry& registry);
+void register_pagination_scenarios(harness::scenario_registry& registry);
 
 }  // namespace conform::suites

@@ -6,9 +6,9 @@
 
 namespace conform::suites::pagination_detail {
 
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_results;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_results;
 
 std::optional<std::int64_t> as_integer(const boost::json::value* v) {
   if (!v) return std::nullopt;
@@ -34,7 +34,7 @@ std::optional<std::string> identity_of(const boost::json::value& item, const std
 /// with a finding when the answer breaks the rules, with `w.unjudged` when
 /// there is no answer to judge.
 const boost::json::array* items_of(const scenario_context& ctx, const probe& p,
-                                   const spec::pagination& paging, walk& w,
+                                   const openapi::pagination& paging, walk& w,
                                    const std::string& steps) {
   if (auto why = p.unjudgeable(ctx.spec())) {
     w.unjudged =
@@ -101,11 +101,11 @@ probe send(scenario_context& ctx, const list_target& t, const query_list& extra)
 }
 
 std::vector<list_target> targets_for(scenario_context& ctx, scenario_results& results,
-                                     const spec::operation& op,
+                                     const openapi::operation& op,
                                      const std::vector<std::string_view>& checks) {
   std::vector<list_target> out;
   const auto& paging = *op.paging;
-  for (auto& choice : runner::auth_models_for(ctx.spec(), op, ctx.target())) {
+  for (auto& choice : harness::auth_models_for(ctx.spec(), op, ctx.target())) {
     const std::string label = choice.model.label();
     if (choice.not_run_why) {
       for (auto check : checks) results.not_run(&op, label, check, *choice.not_run_why);
@@ -131,7 +131,7 @@ std::vector<list_target> targets_for(scenario_context& ctx, scenario_results& re
   return out;
 }
 
-std::int64_t small_size(const spec::pagination& paging, std::int64_t count) {
+std::int64_t small_size(const openapi::pagination& paging, std::int64_t count) {
   const std::int64_t lo = std::max<std::int64_t>(1, paging.min_size);
   const std::int64_t hi = std::max(lo, paging.max_size > 0 ? paging.max_size : 100);
   std::int64_t size = std::clamp<std::int64_t>((count + 3) / 4, lo, hi);
@@ -139,7 +139,7 @@ std::int64_t small_size(const spec::pagination& paging, std::int64_t count) {
   return size;
 }
 
-std::int64_t largest_size(const spec::pagination& paging) {
+std::int64_t largest_size(const openapi::pagination& paging) {
   return paging.max_size > 0 ? paging.max_size : std::max<std::int64_t>(1, paging.default_size);
 }
 
@@ -260,7 +260,7 @@ std::string difference(const walk& a, const walk& b) {
          (example.empty() ? std::string() : " (e.g. " + example + ")");
 }
 
-std::optional<std::string> next_cursor(const probe& p, const spec::pagination& paging) {
+std::optional<std::string> next_cursor(const probe& p, const openapi::pagination& paging) {
   const auto* v = p.at(paging.next_cursor);
   if (!v || !v->is_string() || v->as_string().empty()) return std::nullopt;
   return std::string(v->as_string());

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::pagination_detail {
 
@@ -27,29 +27,30 @@ using query_list = std::vector<std::pair<std::string, std::string>>;
 /// Something a scenario saw that the description does not allow.
 struct finding {
   std::string cause, expected, seen, steps;
-  std::vector<const runner::probe*> evidence;
+  std::vector<const harness::probe*> evidence;
 };
 
 /// The request every probe of one (operation, auth model) starts from: a
 /// valid request without the paging, filter and sort parameters, so that a
 /// walk sees the whole list.
 struct list_target {
-  const spec::operation* op = nullptr;
-  runner::auth_choice auth;
+  const openapi::operation* op = nullptr;
+  harness::auth_choice auth;
   generators::generated_request base;
   std::string label;
 
-  const spec::pagination& paging() const { return *op->paging; }
+  const openapi::pagination& paging() const { return *op->paging; }
 };
 
 /// The list targets of `op`: one per auth model with a sufficient credential;
 /// the others are recorded as not run for `checks`.
-std::vector<list_target> targets_for(runner::scenario_context& ctx,
-                                     runner::scenario_results& results, const spec::operation& op,
+std::vector<list_target> targets_for(harness::scenario_context& ctx,
+                                     harness::scenario_results& results,
+                                     const openapi::operation& op,
                                      const std::vector<std::string_view>& checks);
 
 /// Sends `t.base` with `extra` query parameters.
-runner::probe send(runner::scenario_context& ctx, const list_target& t, const query_list& extra);
+harness::probe send(harness::scenario_context& ctx, const list_target& t, const query_list& extra);
 
 /// `v` as an int64 when it is an integer that fits, else nullopt (absent,
 /// not an integer, or a uint64 past INT64_MAX).
@@ -65,17 +66,17 @@ std::string describe(const boost::json::value* v);
 std::string query_value(const boost::json::value& v);
 
 /// A page size that splits `count` items into a few pages within the bounds.
-std::int64_t small_size(const spec::pagination& paging, std::int64_t count);
+std::int64_t small_size(const openapi::pagination& paging, std::int64_t count);
 /// The largest page size the list allows.
-std::int64_t largest_size(const spec::pagination& paging);
+std::int64_t largest_size(const openapi::pagination& paging);
 
 /// The next cursor of a cursor page: a non-empty string, else nullopt (the last page).
-std::optional<std::string> next_cursor(const runner::probe& p, const spec::pagination& paging);
+std::optional<std::string> next_cursor(const harness::probe& p, const openapi::pagination& paging);
 
 /// One traversal of a list and what it saw.
 struct walk {
   std::int64_t size = 0;
-  std::deque<runner::probe> probes;  // a deque: findings point into it
+  std::deque<harness::probe> probes;  // a deque: findings point into it
   std::vector<std::string> ids;
   std::set<std::string> seen_ids;
   std::int64_t items = 0;
@@ -93,11 +94,11 @@ struct walk {
 
 /// Pages 1..last with `size` items each: the counters agree with each other
 /// and with the walk, every page but the last is full, no item twice.
-walk walk_pages(runner::scenario_context& ctx, const list_target& t, std::int64_t size);
+walk walk_pages(harness::scenario_context& ctx, const list_target& t, std::int64_t size);
 
 /// The first page, then each next cursor until there is none: pages within
 /// `size`, no cursor twice, no item twice. `fixed` goes with every page.
-walk walk_cursor(runner::scenario_context& ctx, const list_target& t, std::int64_t size,
+walk walk_cursor(harness::scenario_context& ctx, const list_target& t, std::int64_t size,
                  const query_list& fixed = {});
 
 /// The ids one walk saw and the other did not, for a message.

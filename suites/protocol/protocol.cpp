@@ -11,16 +11,16 @@
 #include <thread>
 #include <vector>
 
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::suites {
 namespace {
 
-using runner::auth_choice;
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
+using harness::auth_choice;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
 
 constexpr std::string_view k_method_not_allowed = "method_not_allowed";
 constexpr std::string_view k_payload_too_large = "payload_too_large";
@@ -32,8 +32,8 @@ constexpr unsigned k_rate_limit_budget = 400;
 /// Longest Retry-After the check waits for before asking again.
 constexpr std::chrono::seconds k_max_retry_after{10};
 
-const spec::api_rules::generic_error* generic_error(const spec::api_spec& spec, int status,
-                                                    bool route_level) {
+const openapi::api_rules::generic_error* generic_error(const openapi::api_spec& spec, int status,
+                                                       bool route_level) {
   for (const auto& g : spec.rules.generic_errors) {
     if (g.status == status && g.route_level == route_level) return &g;
   }
@@ -49,7 +49,7 @@ std::string status_and_code(int status, std::string_view code) {
 
 /// Why `p`'s body is not the error envelope, or nullopt when it is (or when
 /// the description declares none).
-std::optional<std::string> envelope_problem(const spec::api_spec& spec, const probe& p) {
+std::optional<std::string> envelope_problem(const openapi::api_spec& spec, const probe& p) {
   if (!spec.rules.error_envelope) return std::nullopt;
   if (!p.json) return std::string("a body that is not JSON");
   auto result = schema::validate(*spec.rules.error_envelope, *p.json, {.max_errors = 2});
@@ -61,7 +61,7 @@ std::optional<std::string> envelope_problem(const spec::api_spec& spec, const pr
 
 /// The first sufficient auth model of `op`, or nullopt.
 std::optional<auth_choice> first_sufficient(const scenario_context& ctx,
-                                            const spec::operation& op) {
+                                            const openapi::operation& op) {
   auto all = ctx.sufficient(op);
   if (all.empty()) return std::nullopt;
   return std::move(all.front());
@@ -82,7 +82,7 @@ void check_method_not_allowed(scenario_context& ctx, scenario_results& results) 
   for (const auto* op : ctx.operations()) {
     if (std::find(paths_done.begin(), paths_done.end(), op->path) != paths_done.end()) continue;
     paths_done.push_back(op->path);
-    std::vector<spec::http_method> documented;
+    std::vector<http::verb> documented;
     for (const auto& other : spec.operations) {
       if (other.path == op->path) documented.push_back(other.method);
     }
@@ -96,21 +96,20 @@ void check_method_not_allowed(scenario_context& ctx, scenario_results& results) 
       results.not_run(op, "none", k_method_not_allowed, "no path could be built: " + why);
       continue;
     }
-    static constexpr std::array<spec::http_method, 5> methods = {
-        spec::http_method::get, spec::http_method::post, spec::http_method::put,
-        spec::http_method::patch, spec::http_method::delete_};
+    static constexpr std::array<http::verb, 5> methods = {
+        http::verb::get, http::verb::post, http::verb::put, http::verb::patch, http::verb::delete_};
     for (auto m : methods) {
       if (std::find(documented.begin(), documented.end(), m) != documented.end()) continue;
       http::request req;
-      req.method = http::to_verb(m);
+      req.method = m;
       req.target = g->path;
       req.add_header("Accept", "application/json");
-      if (m != spec::http_method::get && m != spec::http_method::delete_) {
+      if (m != http::verb::get && m != http::verb::delete_) {
         req.add_header("Content-Type", "application/json");
         req.body = "{}";
       }
       probe p = ctx.send(req);
-      const std::string method(spec::to_string(m));
+      const std::string method(http::method_name(m));
       scenario_failure f;
       f.steps = "sent " + method + " to a path the description documents without " + method;
       f.evidence = {&p};
@@ -268,18 +267,18 @@ void check_rate_limit(scenario_context& ctx, scenario_results& results) {
     any = true;
     // An operation the credential could call if it were not throttled; a
     // read, so that hammering it changes nothing.
-    runner::credential_view unthrottled = c;
+    harness::credential_view unthrottled = c;
     unthrottled.rate_limited = false;
     // Never a write: hundreds of them would create or move as many records.
-    const spec::operation* chosen = nullptr;
+    const openapi::operation* chosen = nullptr;
     for (const auto* op : ctx.operations()) {
-      if (!op->needs_credentials() || op->access != spec::access_kind::read) continue;
+      if (!op->needs_credentials() || op->access != openapi::access_kind::read) continue;
       for (const auto* scheme : op->accepted_schemes()) {
-        if (runner::is_sufficient(*op, *scheme, unthrottled)) chosen = op;
+        if (harness::is_sufficient(*op, *scheme, unthrottled)) chosen = op;
       }
       if (chosen) break;
     }
-    const std::string label = std::string(spec::to_string(c.kind)) + " (" + c.name + ")";
+    const std::string label = std::string(openapi::to_string(c.kind)) + " (" + c.name + ")";
     if (!chosen) {
       results.not_run(nullptr, label, k_rate_limit,
                       "no covered read operation accepts the rate-limited credential " + c.name);
@@ -382,7 +381,7 @@ void check_rate_limit(scenario_context& ctx, scenario_results& results) {
 
 /// The body without its request id (x-request-id body_field), when it is a
 /// JSON object: every answer carries its own (D1.5). Else as is.
-std::string without_request_id(const spec::api_spec& spec, const probe& p) {
+std::string without_request_id(const openapi::api_spec& spec, const probe& p) {
   const std::string& field = spec.rules.request_id_body_field;
   if (field.empty() || !p.json || !p.json->is_object()) return p.body();
   boost::json::object copy = p.json->as_object();
@@ -441,8 +440,8 @@ void check_repeat_delivery(scenario_context& ctx, scenario_results& results) {
 
 }  // namespace
 
-void register_protocol_scenarios(runner::scenario_registry& registry) {
-  runner::scenario s;
+void register_protocol_scenarios(harness::scenario_registry& registry) {
+  harness::scenario s;
   s.name = "protocol";
   s.checks = {
       {std::string(k_method_not_allowed),

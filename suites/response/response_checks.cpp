@@ -1,4 +1,4 @@
-#include "harness/runner/text.hpp"
+#include "core/text.hpp"
 #include "suites/response/response_checks.hpp"
 
 #include <boost/json.hpp>
@@ -7,16 +7,16 @@
 #include <string>
 #include <string_view>
 
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::suites {
 namespace {
 
-using runner::join;
+using core::join;
 
-using runner::check;
-using runner::check_verdict;
-using runner::exchange;
+using harness::check;
+using harness::check_verdict;
+using harness::exchange;
 
 const http::response* response_of(const exchange& e) {
   return e.result.ok() ? &e.result.value() : nullptr;
@@ -35,12 +35,13 @@ std::string media_type_of(std::string_view content_type) {
 }
 
 /// The documented response for `status`: the exact one, else "default".
-const spec::response* documented_response(const spec::operation& op, int status) {
+const openapi::response* documented_response(const openapi::operation& op, int status) {
   if (const auto* r = op.find_response(status)) return r;
   return op.find_response(0);
 }
 
-const spec::api_rules::generic_error* generic_error_for(const spec::api_spec& spec, int status) {
+const openapi::api_rules::generic_error* generic_error_for(const openapi::api_spec& spec,
+                                                           int status) {
   for (const auto& g : spec.rules.generic_errors) {
     if (g.status == status && !g.route_level) return &g;
   }
@@ -48,7 +49,7 @@ const spec::api_rules::generic_error* generic_error_for(const spec::api_spec& sp
 }
 
 /// The schema a JSON body of this status must match, or nullptr.
-const schema::schema* expected_schema(const spec::api_spec& spec, const spec::operation& op,
+const schema::schema* expected_schema(const openapi::api_spec& spec, const openapi::operation& op,
                                       int status) {
   if (const auto* r = documented_response(op, status)) {
     for (const auto& m : r->content) {
@@ -122,7 +123,7 @@ check_verdict status_code_conformance(const exchange& e) {
   for (const auto& resp : e.op.responses) {
     documented.push_back(resp.status == 0 ? "default" : std::to_string(resp.status));
   }
-  return check_verdict::violation("a documented status (" + join(documented) + ")",
+  return check_verdict::violation("a documented status (" + core::join(documented) + ")",
                                   "status " + std::to_string(status),
                                   "undocumented status " + std::to_string(status));
 }
@@ -142,7 +143,7 @@ check_verdict error_code_conformance(const exchange& e) {
     return check_verdict::pass();
   }
   return check_verdict::violation(
-      "error_code for " + std::to_string(status) + " one of " + join(*allowed),
+      "error_code for " + std::to_string(status) + " one of " + core::join(*allowed),
       "error_code " + seen, std::to_string(status) + " " + seen);
 }
 
@@ -167,7 +168,7 @@ check_verdict content_type_conformance(const exchange& e) {
   const std::string seen = header ? media_type_of(*header) : std::string();
   if (std::find(allowed.begin(), allowed.end(), seen) != allowed.end())
     return check_verdict::pass();
-  return check_verdict::violation("Content-Type " + join(allowed, " or "),
+  return check_verdict::violation("Content-Type " + core::join(allowed, " or "),
                                   header ? "Content-Type " + *header : "no Content-Type",
                                   "content type " + (seen.empty() ? std::string("missing") : seen));
 }
@@ -257,8 +258,8 @@ check_verdict positive_data_acceptance(const exchange& e) {
 
 }  // namespace
 
-std::optional<std::vector<std::string>> documented_error_codes(const spec::api_spec& spec,
-                                                               const spec::operation& op,
+std::optional<std::vector<std::string>> documented_error_codes(const openapi::api_spec& spec,
+                                                               const openapi::operation& op,
                                                                int status) {
   if (const auto* r = op.find_response(status)) {
     if (r->error_codes.empty()) return std::nullopt;
@@ -276,13 +277,13 @@ std::optional<std::vector<std::string>> documented_error_codes(const spec::api_s
   return codes;
 }
 
-bool status_documented(const spec::api_spec& spec, const spec::operation& op, int status) {
+bool status_documented(const openapi::api_spec& spec, const openapi::operation& op, int status) {
   if (documented_response(op, status)) return true;
   if (generic_error_for(spec, status)) return true;
   return status == spec.rules.rate_limited_status && op.needs_credentials();
 }
 
-void register_response_checks(runner::check_registry& registry) {
+void register_response_checks(harness::check_registry& registry) {
   using applies = check::applies;
   registry.add({"response_received", "a response comes back (no transport failure)",
                 "section 7: every request is answered", applies::both, response_received});

@@ -8,23 +8,23 @@
 #include <string>
 #include <vector>
 
-#include "harness/runner/check.hpp"
+#include "harness/check.hpp"
 
 namespace conform::suites {
 
 /// Adds the response checks to `registry`.
-void register_response_checks(runner::check_registry& registry);
+void register_response_checks(harness::check_registry& registry);
 
 /// The error_code values the operation documents for `status`: its own
 /// response's x-error-codes when it documents the status, else the
 /// description's operation-wide x-errors for it. nullopt when nothing is
 /// documented for that status (a check cannot judge the code then).
-std::optional<std::vector<std::string>> documented_error_codes(const spec::api_spec& spec,
-                                                               const spec::operation& op,
+std::optional<std::vector<std::string>> documented_error_codes(const openapi::api_spec& spec,
+                                                               const openapi::operation& op,
                                                                int status);
 
 /// True when `status` is documented for the operation, or is one any
 /// operation may answer (x-errors, the rate limit on an authenticated one).
-bool status_documented(const spec::api_spec& spec, const spec::operation& op, int status);
+bool status_documented(const openapi::api_spec& spec, const openapi::operation& op, int status);
 
 }  // namespace conform::suites

@@ -6,12 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "harness/schema/validator.hpp"
+#include "core/text.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::suites::states {
 namespace {
-
-using schema::escape_pointer_token;
 
 /// Pages of a list walked to find one resource: enough for thousands of
 /// items at the largest page size, and a bound on a server whose pages never end.
@@ -47,7 +46,7 @@ std::optional<std::string> find_record(const schema::schema& root, const std::st
       }
       for (const auto* part : parts) {
         for (const auto& [name, child] : part->properties) {
-          if (child) next.emplace_back(child, pointer + "/" + escape_pointer_token(name));
+          if (child) next.emplace_back(child, pointer + "/" + core::escape_pointer_token(name));
         }
       }
     }
@@ -57,7 +56,7 @@ std::optional<std::string> find_record(const schema::schema& root, const std::st
 }
 
 /// The schema of the first 2xx JSON answer `op` documents, or nullptr.
-const schema::schema* success_schema(const spec::operation& op) {
+const schema::schema* success_schema(const openapi::operation& op) {
   for (const auto& r : op.responses) {
     if (r.status < 200 || r.status >= 300) continue;
     for (const auto& m : r.content) {
@@ -89,37 +88,39 @@ void set_query(generators::generated_request& g, const std::string& name, std::s
 
 }  // namespace
 
-const spec::parameter* resource_parameter(const spec::operation& op,
-                                          const spec::state_machine& machine) {
+const openapi::parameter* resource_parameter(const openapi::operation& op,
+                                             const openapi::state_machine& machine) {
   if (op.transition && op.transition->machine == machine.name) {
-    return op.find_parameter(op.transition->parameter, spec::param_location::path);
+    return op.find_parameter(op.transition->parameter, openapi::param_location::path);
   }
   for (const auto& p : op.parameters) {
-    if (p.in == spec::param_location::path && p.resource && p.resource->name == machine.resource) {
+    if (p.in == openapi::param_location::path && p.resource &&
+        p.resource->name == machine.resource) {
       return &p;
     }
   }
   return nullptr;
 }
 
-machine_access::machine_access(runner::scenario_context& ctx, const spec::state_machine& machine,
-                               const runner::tenant_view& tenant,
-                               const runner::credential_view& credential,
-                               const spec::operation& read_op)
+machine_access::machine_access(harness::scenario_context& ctx,
+                               const openapi::state_machine& machine,
+                               const harness::tenant_view& tenant,
+                               const harness::credential_view& credential,
+                               const openapi::operation& read_op)
     : ctx_(ctx), machine_(machine), tenant_(tenant), credential_(credential), read_op_(read_op) {
   if (!read_op.paging) {
     if (const auto* s = success_schema(read_op)) record_pointer_ = find_record(*s, machine.field);
   }
 }
 
-runner::auth_choice machine_access::auth(const spec::operation& op) const {
+harness::auth_choice machine_access::auth(const openapi::operation& op) const {
   return ctx_.auth_for(op, credential_, &tenant_);
 }
 
-std::optional<http::request> machine_access::request_on(const spec::operation& op,
+std::optional<http::request> machine_access::request_on(const openapi::operation& op,
                                                         const std::string& id,
                                                         std::string_view salt, std::string& why) {
-  const spec::parameter* param = resource_parameter(op, machine_);
+  const openapi::parameter* param = resource_parameter(op, machine_);
   if (!param || !param->resource) {
     why = "operation " + op.operation_id + " has no path parameter with x-resource '" +
           machine_.resource + "' (x-transition names it)";
@@ -127,9 +128,9 @@ std::optional<http::request> machine_access::request_on(const spec::operation& o
   }
   // The generator takes path ids from the tenant's fixtures: a copy of the
   // tenant whose fixture for this parameter is the resource under test.
-  runner::tenant_view with_resource = tenant_;
+  harness::tenant_view with_resource = tenant_;
   with_resource.fixtures[param->resource->fixture] = id;
-  runner::auth_choice choice = auth(op);
+  harness::auth_choice choice = auth(op);
   choice.tenant = &with_resource;
   auto g = ctx_.valid_request(op, choice, salt, &why);
   if (!g) return std::nullopt;
@@ -141,7 +142,7 @@ std::optional<http::request> machine_access::request_on(const spec::operation& o
   return ctx_.build(op, auth(op), *g);
 }
 
-const runner::probe& machine_access::send(const http::request& req) {
+const harness::probe& machine_access::send(const http::request& req) {
   probes_.push_back(ctx_.send(req));
   return probes_.back();
 }
@@ -160,7 +161,7 @@ std::optional<std::string> machine_access::state_of(const boost::json::value& re
 
 state_read machine_access::read_from_list(const std::string& id) {
   state_read out;
-  const spec::pagination& paging = *read_op_.paging;
+  const openapi::pagination& paging = *read_op_.paging;
   const std::string& op_id = read_op_.operation_id;
   if (paging.items.empty() || paging.item_id.empty()) {
     out.why = "the x-pagination of " + op_id + " does not say where items and their ids are";
@@ -175,18 +176,18 @@ state_read machine_access::read_from_list(const std::string& id) {
   }
   // Only what the route requires: an optional filter would hide the item.
   std::erase_if(g->query, [&](const auto& q) {
-    const auto* p = read_op_.find_parameter(q.first, spec::param_location::query);
+    const auto* p = read_op_.find_parameter(q.first, openapi::param_location::query);
     return !p || !p->required;
   });
   if (!paging.size_param.empty() && paging.max_size > 0) {
     set_query(*g, paging.size_param, std::to_string(paging.max_size));
   }
-  const bool by_page = paging.kind == spec::pagination::style::page;
+  const bool by_page = paging.kind == openapi::pagination::style::page;
   for (int page = 1; page <= max_pages; ++page) {
     if (by_page && !paging.page_param.empty()) {
       set_query(*g, paging.page_param, std::to_string(page));
     }
-    const runner::probe& p = send(ctx_.build(read_op_, auth(read_op_), *g));
+    const harness::probe& p = send(ctx_.build(read_op_, auth(read_op_), *g));
     out.evidence = &p;
     if (!p.succeeded()) {
       out.why = op_id + " answered " + p.summary();
@@ -238,7 +239,7 @@ state_read machine_access::read_one(const std::string& id) {
     out.why = why;
     return out;
   }
-  const runner::probe& p = send(*req);
+  const harness::probe& p = send(*req);
   out.evidence = &p;
   if (!p.succeeded()) {
     out.why = op_id + " answered " + p.summary();

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::states {
 
@@ -18,7 +18,7 @@ struct state_read {
   std::optional<std::string> state;
   /// The request that showed the state (or the last one sent); nullptr when
   /// nothing was sent.
-  const runner::probe* evidence = nullptr;
+  const harness::probe* evidence = nullptr;
   std::string why;  // when `state` is empty
 };
 
@@ -26,21 +26,21 @@ struct state_read {
 /// at a stable address, so that failures can point at them.
 class machine_access {
  public:
-  machine_access(runner::scenario_context& ctx, const spec::state_machine& machine,
-                 const runner::tenant_view& tenant, const runner::credential_view& credential,
-                 const spec::operation& read_op);
+  machine_access(harness::scenario_context& ctx, const openapi::state_machine& machine,
+                 const harness::tenant_view& tenant, const harness::credential_view& credential,
+                 const openapi::operation& read_op);
 
-  const spec::state_machine& machine() const { return machine_; }
-  const runner::tenant_view& tenant() const { return tenant_; }
+  const openapi::state_machine& machine() const { return machine_; }
+  const harness::tenant_view& tenant() const { return tenant_; }
   /// The auth model `op` gets here (the credential acting for the tenant).
-  runner::auth_choice auth(const spec::operation& op) const;
+  harness::auth_choice auth(const openapi::operation& op) const;
 
   /// A valid request for `op` on resource `id`; nullopt with `why` when the
   /// operation names no such resource or no request can be generated.
-  std::optional<http::request> request_on(const spec::operation& op, const std::string& id,
+  std::optional<http::request> request_on(const openapi::operation& op, const std::string& id,
                                           std::string_view salt, std::string& why);
   /// Sends `req` and keeps what came back.
-  const runner::probe& send(const http::request& req);
+  const harness::probe& send(const http::request& req);
   /// The state of resource `id` now.
   state_read read(const std::string& id);
 
@@ -49,21 +49,21 @@ class machine_access {
   state_read read_one(const std::string& id);
   std::optional<std::string> state_of(const boost::json::value& record) const;
 
-  runner::scenario_context& ctx_;
-  const spec::state_machine& machine_;
-  const runner::tenant_view& tenant_;
-  const runner::credential_view& credential_;
-  const spec::operation& read_op_;
+  harness::scenario_context& ctx_;
+  const openapi::state_machine& machine_;
+  const harness::tenant_view& tenant_;
+  const harness::credential_view& credential_;
+  const openapi::operation& read_op_;
   /// Where a single read's record sits in its body (JSON pointer), found
   /// from the 2xx response schema; nullopt when the schema does not say.
   std::optional<std::string> record_pointer_;
-  std::deque<runner::probe> probes_;
+  std::deque<harness::probe> probes_;
   unsigned reads_ = 0;
 };
 
 /// The path parameter of `op` that names `machine`'s resource: the one its
 /// x-transition names, else one whose x-resource is the machine's resource.
-const spec::parameter* resource_parameter(const spec::operation& op,
-                                          const spec::state_machine& machine);
+const openapi::parameter* resource_parameter(const openapi::operation& op,
+                                             const openapi::state_machine& machine);
 
 }  // namespace conform::suites::states

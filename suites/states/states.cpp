@@ -1,4 +1,4 @@
-#include "harness/runner/text.hpp"
+#include "core/text.hpp"
 #include "suites/states/states.hpp"
 
 #include <algorithm>
@@ -14,12 +14,12 @@
 namespace conform::suites {
 namespace {
 
-using runner::join;
+using core::join;
 
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
 using states::machine_access;
 using states::state_read;
 
@@ -31,14 +31,14 @@ constexpr std::string_view preconditions_check = "state_preconditions";
 constexpr int max_moves = 64;
 
 std::string expected_refusal(int status, const std::vector<std::string>& codes) {
-  return std::to_string(status) + " " + join(codes, " or ");
+  return std::to_string(status) + " " + core::join(codes, " or ");
 }
 
 /// The operations that move `m`, in spec order: those its transitions and
 /// preconditions name and those whose x-transition names it.
-std::vector<const spec::operation*> moving_operations(const spec::api_spec& spec,
-                                                      const spec::state_machine& m) {
-  std::vector<const spec::operation*> out;
+std::vector<const openapi::operation*> moving_operations(const openapi::api_spec& spec,
+                                                         const openapi::state_machine& m) {
+  std::vector<const openapi::operation*> out;
   for (const auto& op : spec.operations) {
     bool moves = op.transition && op.transition->machine == m.name;
     for (const auto& t : m.transitions) moves = moves || t.operation_id == op.operation_id;
@@ -52,9 +52,9 @@ std::vector<const spec::operation*> moving_operations(const spec::api_spec& spec
 /// the walk has covered so far.
 class machine_test {
  public:
-  machine_test(scenario_context& ctx, scenario_results& results, const spec::state_machine& m,
-               std::vector<const spec::operation*> ops, const runner::tenant_view& tenant,
-               const runner::credential_view& credential, const spec::operation& read_op)
+  machine_test(scenario_context& ctx, scenario_results& results, const openapi::state_machine& m,
+               std::vector<const openapi::operation*> ops, const harness::tenant_view& tenant,
+               const harness::credential_view& credential, const openapi::operation& read_op)
       : ctx_(ctx),
         results_(results),
         m_(m),
@@ -66,21 +66,21 @@ class machine_test {
   void preconditions();
 
  private:
-  std::string label(const spec::operation& op) const { return access_.auth(op).model.label(); }
-  bool allowed(const std::string& from, const spec::operation& op) const {
+  std::string label(const openapi::operation& op) const { return access_.auth(op).model.label(); }
+  bool allowed(const std::string& from, const openapi::operation& op) const {
     return std::any_of(m_.transitions.begin(), m_.transitions.end(), [&](const auto& t) {
       return t.from == from && t.operation_id == op.operation_id;
     });
   }
   /// The covered operations that are no move from `state`.
-  std::vector<const spec::operation*> refused_from(const std::string& state) const {
-    std::vector<const spec::operation*> out;
+  std::vector<const openapi::operation*> refused_from(const std::string& state) const {
+    std::vector<const openapi::operation*> out;
     for (const auto* op : ops_) {
       if (!allowed(state, *op) && has_transition(*op)) out.push_back(op);
     }
     return out;
   }
-  bool has_transition(const spec::operation& op) const {
+  bool has_transition(const openapi::operation& op) const {
     return std::any_of(m_.transitions.begin(), m_.transitions.end(),
                        [&](const auto& t) { return t.operation_id == op.operation_id; });
   }
@@ -93,31 +93,31 @@ class machine_test {
   /// Reads the fixture of `state` and checks it is there; nullopt with why.
   std::optional<std::string> usable_fixture(const std::string& state, state_read& read,
                                             std::string& why);
-  void not_run_all(const std::vector<const spec::operation*>& ops, std::string_view check,
+  void not_run_all(const std::vector<const openapi::operation*>& ops, std::string_view check,
                    const std::string& why);
   /// False (and a not-run of the cell) when `p` (a move, or the read after
   /// one) says nothing about the contract: nothing sent, no response, or
   /// rate limited past the client's retries.
-  bool judgeable(const probe* p, const spec::operation& op, std::string_view check);
+  bool judgeable(const probe* p, const openapi::operation& op, std::string_view check);
   /// The precondition of `op` whose refusal `move` is (the refused status
   /// with that precondition's error_code), or nullptr.
-  const spec::state_machine::precondition* unmet_precondition(const spec::operation& op,
-                                                              const probe& move) const;
+  const openapi::state_machine::precondition* unmet_precondition(const openapi::operation& op,
+                                                                 const probe& move) const;
 
   /// Sends every refused move from `state` to resource `id`; false once
   /// the resource's state is no longer known to be `state`.
   bool refused_moves(const std::string& state, const std::string& id, const std::string& fixture,
                      state_read& before);
   /// Takes `t` on resource `id`; false when it did not lead to `t.to`.
-  bool allowed_move(const spec::state_machine::transition& t, const std::string& id,
+  bool allowed_move(const openapi::state_machine::transition& t, const std::string& id,
                     const std::string& fixture, state_read& before);
 
   scenario_context& ctx_;
   scenario_results& results_;
-  const spec::state_machine& m_;
-  std::vector<const spec::operation*> ops_;
+  const openapi::state_machine& m_;
+  std::vector<const openapi::operation*> ops_;
   machine_access access_;
-  const spec::operation& read_op_;
+  const openapi::operation& read_op_;
   std::set<std::string> tested_;                              // states whose refusals ran
   std::set<std::pair<std::string, std::string>> moved_;       // (from, operation) taken
   std::vector<std::pair<std::string, std::string>> skipped_;  // (state, why)
@@ -176,12 +176,12 @@ std::optional<std::string> machine_test::usable_fixture(const std::string& state
   return id;
 }
 
-void machine_test::not_run_all(const std::vector<const spec::operation*>& ops,
+void machine_test::not_run_all(const std::vector<const openapi::operation*>& ops,
                                std::string_view check, const std::string& why) {
   for (const auto* op : ops) results_.not_run(op, label(*op), check, why);
 }
 
-bool machine_test::judgeable(const probe* p, const spec::operation& op, std::string_view check) {
+bool machine_test::judgeable(const probe* p, const openapi::operation& op, std::string_view check) {
   std::optional<std::string> why;
   if (!p) {
     why = "no request could be made";
@@ -195,8 +195,8 @@ bool machine_test::judgeable(const probe* p, const spec::operation& op, std::str
   return false;
 }
 
-const spec::state_machine::precondition* machine_test::unmet_precondition(const spec::operation& op,
-                                                                          const probe& move) const {
+const openapi::state_machine::precondition* machine_test::unmet_precondition(
+    const openapi::operation& op, const probe& move) const {
   if (m_.refused_status == 0 || move.status() != static_cast<unsigned>(m_.refused_status)) {
     return nullptr;
   }
@@ -269,9 +269,9 @@ bool machine_test::refused_moves(const std::string& state, const std::string& id
   return true;
 }
 
-bool machine_test::allowed_move(const spec::state_machine::transition& t, const std::string& id,
+bool machine_test::allowed_move(const openapi::state_machine::transition& t, const std::string& id,
                                 const std::string& fixture, state_read& before) {
-  const spec::operation* op = nullptr;
+  const openapi::operation* op = nullptr;
   for (const auto* candidate : ops_) {
     if (candidate->operation_id == t.operation_id) op = candidate;
   }
@@ -341,7 +341,7 @@ void machine_test::transitions() {
   for (const auto& start : order) {
     if (tested_.count(start) != 0) continue;
     const bool walk = start == m_.initial;
-    std::vector<const spec::operation*> would_test = refused_from(start);
+    std::vector<const openapi::operation*> would_test = refused_from(start);
     if (walk) {
       for (const auto& t : m_.transitions) {
         if (t.from == start && covers(t.operation_id)) {
@@ -367,7 +367,7 @@ void machine_test::transitions() {
     for (; step < max_moves; ++step) {
       if (tested_.count(state) == 0 && !refused_moves(state, *id, fixture, read)) break;
       if (!walk) break;
-      const spec::state_machine::transition* next = nullptr;
+      const openapi::state_machine::transition* next = nullptr;
       for (const auto& t : m_.transitions) {
         if (t.from == state && covers(t.operation_id) &&
             moved_.count({t.from, t.operation_id}) == 0) {
@@ -396,7 +396,7 @@ void machine_test::transitions() {
   // refusals are untested, and the user is told why.
   for (const auto& [state, why] : skipped_) {
     if (tested_.count(state) != 0) continue;
-    std::vector<const spec::operation*> untested = refused_from(state);
+    std::vector<const openapi::operation*> untested = refused_from(state);
     for (const auto& t : m_.transitions) {
       if (state != m_.initial || t.from != state || moved_.count({t.from, t.operation_id}) != 0) {
         continue;
@@ -411,7 +411,7 @@ void machine_test::transitions() {
 
 void machine_test::preconditions() {
   for (const auto& pre : m_.preconditions) {
-    const spec::operation* op = nullptr;
+    const openapi::operation* op = nullptr;
     for (const auto* candidate : ops_) {
       if (candidate->operation_id == pre.operation_id) op = candidate;
     }
@@ -492,9 +492,9 @@ void machine_test::preconditions() {
 
 /// The first tenant (profile order) with a fixture of `m` and the first
 /// credential acting for it that is sufficient for every operation in `ops`.
-std::pair<const runner::tenant_view*, const runner::credential_view*> pick_actor(
-    const scenario_context& ctx, const spec::state_machine& m,
-    const std::vector<const spec::operation*>& ops) {
+std::pair<const harness::tenant_view*, const harness::credential_view*> pick_actor(
+    const scenario_context& ctx, const openapi::state_machine& m,
+    const std::vector<const openapi::operation*>& ops) {
   for (const auto& tenant : ctx.target().tenants) {
     bool has_fixture = false;
     for (const auto& [state, fixture] : m.fixtures) {
@@ -510,7 +510,7 @@ std::pair<const runner::tenant_view*, const runner::credential_view*> pick_actor
       if (!acts_for) continue;
       const bool enough = std::all_of(ops.begin(), ops.end(), [&](const auto* op) {
         const auto choice = ctx.auth_for(*op, c, &tenant);
-        return choice.model.scheme && runner::is_sufficient(*op, *choice.model.scheme, c);
+        return choice.model.scheme && harness::is_sufficient(*op, *choice.model.scheme, c);
       });
       if (enough) return {&tenant, &c};
     }
@@ -518,16 +518,16 @@ std::pair<const runner::tenant_view*, const runner::credential_view*> pick_actor
   return {nullptr, nullptr};
 }
 
-void run_machine(scenario_context& ctx, scenario_results& results, const spec::state_machine& m,
+void run_machine(scenario_context& ctx, scenario_results& results, const openapi::state_machine& m,
                  bool transitions, bool preconditions) {
-  std::vector<const spec::operation*> ops;
+  std::vector<const openapi::operation*> ops;
   for (const auto* op : moving_operations(ctx.spec(), m)) {
     if (ctx.covers(*op)) ops.push_back(op);
   }
   if (ops.empty()) return;
   // Cells exist only for what a check applies to: preconditions for the
   // operations that have one.
-  std::vector<const spec::operation*> with_preconditions;
+  std::vector<const openapi::operation*> with_preconditions;
   for (const auto* op : ops) {
     if (std::any_of(m.preconditions.begin(), m.preconditions.end(),
                     [&](const auto& p) { return p.operation_id == op->operation_id; })) {
@@ -542,7 +542,7 @@ void run_machine(scenario_context& ctx, scenario_results& results, const spec::s
       for (const auto* op : with_preconditions) results.not_run(op, "", preconditions_check, why);
     }
   };
-  const spec::operation* read_op =
+  const openapi::operation* read_op =
       m.read_operation_id.empty() ? nullptr : ctx.spec().find_operation(m.read_operation_id);
   if (!read_op) {
     not_run("state machine " + m.name +
@@ -556,14 +556,14 @@ void run_machine(scenario_context& ctx, scenario_results& results, const spec::s
             ".fixtures: a profile fixture per state)");
     return;
   }
-  std::vector<const spec::operation*> needed = ops;
+  std::vector<const openapi::operation*> needed = ops;
   needed.push_back(read_op);
   auto [tenant, credential] = pick_actor(ctx, m, needed);
   if (!tenant) {
     std::vector<std::string> names;
     for (const auto* op : needed) names.push_back(op->operation_id);
     not_run("no tenant of the profile has a fixture of state machine " + m.name +
-            " and a credential acting for it that is sufficient for " + join(names) +
+            " and a credential acting for it that is sufficient for " + core::join(names) +
             " (usable, with their scopes and a role that may write)");
     return;
   }
@@ -574,8 +574,8 @@ void run_machine(scenario_context& ctx, scenario_results& results, const spec::s
 
 }  // namespace
 
-void register_states_scenarios(runner::scenario_registry& registry) {
-  runner::scenario s;
+void register_states_scenarios(harness::scenario_registry& registry) {
+  harness::scenario s;
   s.name = "states";
   s.checks = {
       {std::string(transitions_check),

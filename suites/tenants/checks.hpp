@@ -1,7 +1,7 @@
 #pragma once
 // The checks of the tenants scenario, one function each (registered in tenants.cpp).
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::tenant_checks {
 
@@ -11,12 +11,12 @@ inline constexpr std::string_view foreign_resource = "tenant_foreign_resource";
 inline constexpr std::string_view list_isolation = "tenant_list_isolation";
 
 /// The tenant header naming an unreachable tenant or no tenant: 403.
-void run_header_enforcement(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_header_enforcement(harness::scenario_context& ctx, harness::scenario_results& results);
 /// Multi-tenant callers leaving the tenant header out: x-tenant-context's missing answer.
-void run_context_required(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_context_required(harness::scenario_context& ctx, harness::scenario_results& results);
 /// Another tenant's resource id answers like an unknown one: 404 with its code.
-void run_foreign_resource(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_foreign_resource(harness::scenario_context& ctx, harness::scenario_results& results);
 /// No item of one tenant's list appears in another tenant's.
-void run_list_isolation(runner::scenario_context& ctx, runner::scenario_results& results);
+void run_list_isolation(harness::scenario_context& ctx, harness::scenario_results& results);
 
 }  // namespace conform::suites::tenant_checks

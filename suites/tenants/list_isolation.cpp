@@ -16,12 +16,12 @@ namespace conform::suites::tenant_checks {
 namespace {
 
 namespace as = auth_support;
-using runner::auth_choice;
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
-using runner::tenant_view;
+using harness::auth_choice;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
+using harness::tenant_view;
 
 /// A real server may page forever (a cursor that never ends): walks stop here.
 constexpr int max_pages = 40;
@@ -33,12 +33,12 @@ struct walker {
 };
 
 /// The first usable, sufficient credential that can act for each tenant.
-std::vector<walker> walkers_for(const scenario_context& ctx, const spec::operation& op) {
+std::vector<walker> walkers_for(const scenario_context& ctx, const openapi::operation& op) {
   std::vector<walker> out;
   for (const auto& t : ctx.target().tenants) {
     for (const auto& c : ctx.target().credentials) {
       const auto* scheme = as::accepted_scheme(op, c.kind);
-      if (!scheme || !runner::is_sufficient(op, *scheme, c)) continue;
+      if (!scheme || !harness::is_sufficient(op, *scheme, c)) continue;
       const bool mine = std::any_of(c.tenants.begin(), c.tenants.end(),
                                     [&](const tenant_view* x) { return x && x->id == t.id; });
       if (!mine) continue;
@@ -70,7 +70,7 @@ struct seen_item {
 
 void run_list_isolation(scenario_context& ctx, scenario_results& results) {
   for (const auto* op : ctx.operations()) {
-    if (!op->paging || op->tenant.from == spec::tenant_context::source::none ||
+    if (!op->paging || op->tenant.from == openapi::tenant_context::source::none ||
         !op->needs_credentials()) {
       continue;
     }
@@ -108,14 +108,14 @@ void run_list_isolation(scenario_context& ctx, scenario_results& results) {
       }
       // Only what the walk needs: no optional filter narrows the list.
       std::erase_if(g->query, [&](const auto& q) {
-        const auto* p = op->find_parameter(q.first, spec::param_location::query);
+        const auto* p = op->find_parameter(q.first, openapi::param_location::query);
         return !p || !p->required;
       });
       const std::int64_t size = paging.max_size > 0 ? paging.max_size : paging.default_size;
       if (!paging.size_param.empty() && size > 0) {
         g->query.emplace_back(paging.size_param, std::to_string(size));
       }
-      bool cursor = paging.kind == spec::pagination::style::cursor;
+      bool cursor = paging.kind == openapi::pagination::style::cursor;
       std::string next;
       std::int64_t page_number = 1;
       bool ended = false;

@@ -12,13 +12,13 @@ namespace conform::suites::tenant_checks {
 namespace {
 
 namespace as = auth_support;
-using runner::auth_choice;
-using runner::credential_view;
-using runner::probe;
-using runner::scenario_context;
-using runner::scenario_failure;
-using runner::scenario_results;
-using runner::tenant_view;
+using harness::auth_choice;
+using harness::credential_view;
+using harness::probe;
+using harness::scenario_context;
+using harness::scenario_failure;
+using harness::scenario_results;
+using harness::tenant_view;
 
 bool reaches(const credential_view& c, const tenant_view& t) {
   return std::any_of(c.tenants.begin(), c.tenants.end(),
@@ -27,10 +27,11 @@ bool reaches(const credential_view& c, const tenant_view& t) {
 
 /// The sufficient auth models of `op`; the others become not-run cells of `check`.
 std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx,
-                                               scenario_results& results, const spec::operation& op,
+                                               scenario_results& results,
+                                               const openapi::operation& op,
                                                std::string_view check) {
   std::vector<auth_choice> out;
-  for (auto& choice : runner::auth_models_for(ctx.spec(), op, ctx.target())) {
+  for (auto& choice : harness::auth_models_for(ctx.spec(), op, ctx.target())) {
     if (choice.not_run_why) {
       results.not_run(&op, choice.model.label(), check, *choice.not_run_why);
     } else if (choice.credential) {
@@ -40,7 +41,7 @@ std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx,
   return out;
 }
 
-void report(scenario_context& ctx, scenario_results& results, const spec::operation& op,
+void report(scenario_context& ctx, scenario_results& results, const openapi::operation& op,
             const std::string& label, std::string_view check, std::string expected, const probe& p,
             std::string cause, std::string steps, std::vector<const probe*> evidence) {
   scenario_failure f;
@@ -118,25 +119,25 @@ void run_header_enforcement(scenario_context& ctx, scenario_results& results) {
 
 void run_context_required(scenario_context& ctx, scenario_results& results) {
   for (const auto* op : ctx.operations()) {
-    if (op->tenant.from != spec::tenant_context::source::header || !op->needs_credentials()) {
+    if (op->tenant.from != openapi::tenant_context::source::header || !op->needs_credentials()) {
       continue;
     }
-    for (const auto kind : {spec::credential_kind::partner_key, spec::credential_kind::jwt}) {
+    for (const auto kind : {openapi::credential_kind::partner_key, openapi::credential_kind::jwt}) {
       const auto* scheme = as::accepted_scheme(*op, kind);
       if (!scheme) continue;
-      const std::string kind_name(spec::to_string(kind));
+      const std::string kind_name(openapi::to_string(kind));
       const credential_view* caller = nullptr;
       for (const auto& c : ctx.target().credentials) {
-        if (c.kind != kind || !as::usable(c) || !runner::is_sufficient(*op, *scheme, c)) continue;
+        if (c.kind != kind || !as::usable(c) || !harness::is_sufficient(*op, *scheme, c)) continue;
         // A JWT of one membership may leave the header out (D2.6).
-        if (kind == spec::credential_kind::jwt && c.tenants.size() < 2) continue;
+        if (kind == openapi::credential_kind::jwt && c.tenants.size() < 2) continue;
         caller = &c;
         break;
       }
       if (!caller) {
         results.not_run(op, kind_name, context_required,
                         "the profile has no usable, sufficient " + kind_name +
-                            (kind == spec::credential_kind::jwt ? " with several tenants" : "") +
+                            (kind == openapi::credential_kind::jwt ? " with several tenants" : "") +
                             " for this operation: add one");
         continue;
       }
@@ -178,9 +179,9 @@ void run_context_required(scenario_context& ctx, scenario_results& results) {
 
 void run_foreign_resource(scenario_context& ctx, scenario_results& results) {
   for (const auto* op : ctx.operations()) {
-    std::vector<const spec::parameter*> ids;
+    std::vector<const openapi::parameter*> ids;
     for (const auto& p : op->parameters) {
-      if (p.in == spec::param_location::path && p.resource) ids.push_back(&p);
+      if (p.in == openapi::param_location::path && p.resource) ids.push_back(&p);
     }
     if (ids.empty() || !op->needs_credentials()) continue;
     for (const auto& choice : sufficient_or_not_run(ctx, results, *op, foreign_resource)) {

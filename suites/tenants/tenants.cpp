@@ -4,9 +4,9 @@
 
 namespace conform::suites {
 
-void register_tenants_scenarios(runner::scenario_registry& registry) {
+void register_tenants_scenarios(harness::scenario_registry& registry) {
   namespace c = tenant_checks;
-  runner::scenario s;
+  harness::scenario s;
   s.name = "tenants";
   s.checks = {
       {std::string(c::header_enforcement),
@@ -28,7 +28,7 @@ void register_tenants_scenarios(runner::scenario_registry& registry) {
        "sufficient credential; expects no item identity in two tenants' lists",
        "D2.6; D2.7"},
   };
-  s.run = [](runner::scenario_context& ctx, runner::scenario_results& results,
+  s.run = [](harness::scenario_context& ctx, harness::scenario_results& results,
              const std::function<bool(std::string_view)>& enabled) {
     if (enabled(c::header_enforcement)) c::run_header_enforcement(ctx, results);
     if (enabled(c::context_required)) c::run_context_required(ctx, results);

@@ -1,11 +1,11 @@
 #pragma once
 // The tenants scenarios (see docs/checks.md).
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites {
 
 /// Adds the tenants scenario to `registry`.
-void register_tenants_scenarios(runner::scenario_registry& registry);
+void register_tenants_scenarios(harness::scenario_registry& registry);
 
 }  // namespace conform::suites

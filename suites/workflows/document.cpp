@@ -17,7 +17,7 @@ namespace json = boost::json;
 
 class loader {
  public:
-  loader(const std::string& file, const spec::api_spec& spec) : file_(file), spec_(spec) {}
+  loader(const std::string& file, const openapi::api_spec& spec) : file_(file), spec_(spec) {}
 
   document load(std::string_view text) {
     document doc;
@@ -70,15 +70,15 @@ class loader {
 
  private:
   std::string at(const YAML::Mark& m) const {
-    spec::source_pos p{file_, 0, 0};
+    core::source_pos p{file_, 0, 0};
     if (m.line >= 0) {
       p.line = m.line + 1;
       p.column = m.column + 1;
     }
-    return spec::to_string(p);
+    return core::to_string(p);
   }
-  spec::source_pos pos(const YAML::Node& n) const {
-    spec::source_pos p{file_, 0, 0};
+  core::source_pos pos(const YAML::Node& n) const {
+    core::source_pos p{file_, 0, 0};
     const YAML::Mark m = n.Mark();
     if (m.line >= 0) {
       p.line = m.line + 1;
@@ -152,7 +152,7 @@ class loader {
     }
   }
 
-  const spec::operation* find_operation(std::string id) const {
+  const openapi::operation* find_operation(std::string id) const {
     // `$sourceDescriptions.<name>.<operationId>` names the one description Conform loaded.
     static constexpr std::string_view prefix = "$sourceDescriptions.";
     if (starts_with(id, prefix)) {
@@ -223,11 +223,11 @@ class loader {
       p.name = text(node, "name", w, true);
       const std::string in = text(node, "in", w, true);
       if (in == "path") {
-        p.in = spec::param_location::path;
+        p.in = openapi::param_location::path;
       } else if (in == "query") {
-        p.in = spec::param_location::query;
+        p.in = openapi::param_location::query;
       } else if (in == "header") {
-        p.in = spec::param_location::header;
+        p.in = openapi::param_location::header;
       } else {
         w.errors.push_back(at(node.Mark()) + ": parameter '" + p.name +
                            "' needs 'in' path, query or header");
@@ -238,7 +238,7 @@ class loader {
                            " parameter '" + p.name + "'");
         continue;
       }
-      if (p.in == spec::param_location::header && harness_header(*s.op, p.name)) {
+      if (p.in == openapi::param_location::header && harness_header(*s.op, p.name)) {
         w.errors.push_back(at(node.Mark()) + ": header '" + p.name +
                            "' is set by the harness from the profile, not by the workflow");
         continue;
@@ -252,12 +252,12 @@ class loader {
       s.parameters.push_back(std::move(p));
     }
     for (const auto& param : s.op->parameters) {
-      if (param.in != spec::param_location::path) continue;
+      if (param.in != openapi::param_location::path) continue;
       const bool given = std::any_of(s.parameters.begin(), s.parameters.end(), [&](const auto& p) {
-        return p.in == spec::param_location::path && p.name == param.name;
+        return p.in == openapi::param_location::path && p.name == param.name;
       });
       if (!given) {
-        w.errors.push_back(spec::to_string(s.pos) + ": step '" + s.id +
+        w.errors.push_back(core::to_string(s.pos) + ": step '" + s.id +
                            "' gives no value for "
                            "path parameter '" +
                            param.name + "'");
@@ -265,14 +265,14 @@ class loader {
     }
   }
 
-  static bool harness_header(const spec::operation& op, std::string_view name) {
+  static bool harness_header(const openapi::operation& op, std::string_view name) {
     auto same = [](std::string_view a, std::string_view b) {
       return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
                return std::tolower(static_cast<unsigned char>(x)) ==
                       std::tolower(static_cast<unsigned char>(y));
              });
     };
-    if (op.tenant.from == spec::tenant_context::source::header && same(op.tenant.name, name)) {
+    if (op.tenant.from == openapi::tenant_context::source::header && same(op.tenant.name, name)) {
       return true;
     }
     if (!op.tenant.header_name.empty() && same(op.tenant.header_name, name)) return true;
@@ -282,7 +282,7 @@ class loader {
   void load_body(const YAML::Node& node, step& s, workflow& w) {
     if (!node) {
       if (s.op->body && s.op->body->required) {
-        w.errors.push_back(spec::to_string(s.pos) + ": operation " + s.op->operation_id +
+        w.errors.push_back(core::to_string(s.pos) + ": operation " + s.op->operation_id +
                            " requires a body and step '" + s.id + "' has no requestBody");
       }
       return;
@@ -322,7 +322,7 @@ class loader {
 
   void load_criteria(const YAML::Node& list, step& s, workflow& w) {
     if (!list) {
-      w.errors.push_back(spec::to_string(s.pos) + ": step '" + s.id +
+      w.errors.push_back(core::to_string(s.pos) + ": step '" + s.id +
                          "' has no successCriteria: a workflow step must say what it expects");
       return;
     }
@@ -449,17 +449,18 @@ class loader {
   }
 
   std::string file_;
-  const spec::api_spec& spec_;
+  const openapi::api_spec& spec_;
   std::set<std::string> sources_;
 };
 
 }  // namespace
 
-document load_document(std::string_view text, const std::string& file, const spec::api_spec& spec) {
+document load_document(std::string_view text, const std::string& file,
+                       const openapi::api_spec& spec) {
   return loader(file, spec).load(text);
 }
 
-document load_file(const std::string& path, const spec::api_spec& spec) {
+document load_file(const std::string& path, const openapi::api_spec& spec) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     document doc;

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/spec/model.hpp"
+#include "openapi/model.hpp"
 #include "suites/workflows/expression.hpp"
 
 namespace conform::suites::workflows {
@@ -23,20 +23,20 @@ using template_value = boost::json::value;
 
 struct parameter_use {
   std::string name;
-  spec::param_location in = spec::param_location::query;
+  openapi::param_location in = openapi::param_location::query;
   template_value value;
-  spec::source_pos pos;
+  core::source_pos pos;
 };
 
 struct body_use {
-  const spec::media_type* media = nullptr;  // the operation's media type it is sent as
+  const openapi::media_type* media = nullptr;  // the operation's media type it is sent as
   template_value payload;
-  spec::source_pos pos;
+  core::source_pos pos;
 };
 
 struct criterion_use {
   criterion what;
-  spec::source_pos pos;
+  core::source_pos pos;
 };
 
 struct output_use {
@@ -46,7 +46,7 @@ struct output_use {
 
 struct step {
   std::string id;
-  const spec::operation* op = nullptr;
+  const openapi::operation* op = nullptr;
   std::vector<parameter_use> parameters;
   std::optional<body_use> body;
   std::vector<criterion_use> criteria;
@@ -55,7 +55,7 @@ struct step {
   /// the state the workflow needs (a fixture an earlier run consumed is
   /// not); when its criteria fail the workflow is "not run", not failed.
   bool precondition = false;
-  spec::source_pos pos;
+  core::source_pos pos;
 };
 
 /// An input: a profile fixture of the tenant the workflow runs as, typed by
@@ -63,7 +63,7 @@ struct step {
 struct input_def {
   std::string name;
   std::string type = "string";
-  spec::source_pos pos;
+  core::source_pos pos;
 };
 
 struct workflow {
@@ -71,7 +71,7 @@ struct workflow {
   std::string summary;
   std::vector<input_def> inputs;
   std::vector<step> steps;
-  spec::source_pos pos;
+  core::source_pos pos;
   /// "file:line:col: what" for each reason the workflow cannot run.
   std::vector<std::string> errors;
 };
@@ -84,10 +84,11 @@ struct document {
 };
 
 /// Loads `text`, named `file` in diagnostics, against `spec`.
-document load_document(std::string_view text, const std::string& file, const spec::api_spec& spec);
+document load_document(std::string_view text, const std::string& file,
+                       const openapi::api_spec& spec);
 
 /// Reads and loads the file at `path`.
-document load_file(const std::string& path, const spec::api_spec& spec);
+document load_file(const std::string& path, const openapi::api_spec& spec);
 
 /// `t` with its expressions evaluated: a string that is one expression takes
 /// its value, one that embeds `{$...}` takes their text; nullopt with `why`.

@@ -391,7 +391,7 @@ std::optional<criterion> parse_criterion(std::string_view condition, std::string
 
 std::optional<json::value> evaluate(const expression& e, const scope& s, std::string* why) {
   using kind = expression::kind;
-  const runner::probe* r = s.response;
+  const harness::probe* r = s.response;
   const bool needs_response = e.what == kind::status_code || e.what == kind::response_body ||
                               e.what == kind::response_header;
   if (needs_response && (!r || !r->answered())) {

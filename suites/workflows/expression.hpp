@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/runner/scenario.hpp"
+#include "harness/scenario.hpp"
 
 namespace conform::suites::workflows {
 
@@ -64,7 +64,7 @@ std::optional<criterion> parse_criterion(std::string_view condition, std::string
 
 /// What expressions read from while a workflow runs.
 struct scope {
-  const runner::probe* response = nullptr;  // the current step's answer
+  const harness::probe* response = nullptr;  // the current step's answer
   const std::map<std::string, boost::json::value>* inputs = nullptr;
   const std::map<std::string, std::map<std::string, boost::json::value>>* outputs = nullptr;
 };

@@ -1,4 +1,4 @@
-#include "harness/runner/text.hpp"
+#include "core/text.hpp"
 #include "suites/workflows/workflows.hpp"
 
 #include <boost/json.hpp>
@@ -18,8 +18,8 @@
 namespace conform::suites {
 namespace {
 
-using runner::fnv1a;
-using runner::join;
+using core::fnv1a;
+using core::join;
 
 namespace json = boost::json;
 using namespace workflows;
@@ -31,11 +31,11 @@ std::vector<std::string> extra_files;
 
 /// A sufficient auth model of `op` acting for `t`: the run's own choice when
 /// it acts for `t`, else the first sufficient credential that may act for it.
-std::optional<runner::auth_choice> auth_for_tenant(const runner::scenario_context& ctx,
-                                                   const spec::operation& op,
-                                                   const runner::tenant_view& t) {
+std::optional<harness::auth_choice> auth_for_tenant(const harness::scenario_context& ctx,
+                                                    const openapi::operation& op,
+                                                    const harness::tenant_view& t) {
   if (!op.needs_credentials()) {
-    runner::auth_choice none;
+    harness::auth_choice none;
     none.model.name = "none";
     none.tenant = &t;
     return none;
@@ -45,7 +45,7 @@ std::optional<runner::auth_choice> auth_for_tenant(const runner::scenario_contex
   }
   for (const auto* scheme : op.accepted_schemes()) {
     for (const auto& c : ctx.target().credentials) {
-      if (!runner::is_sufficient(op, *scheme, c)) continue;
+      if (!harness::is_sufficient(op, *scheme, c)) continue;
       if (std::find(c.tenants.begin(), c.tenants.end(), &t) == c.tenants.end()) continue;
       return ctx.auth_for(op, c, &t);
     }
@@ -55,8 +55,8 @@ std::optional<runner::auth_choice> auth_for_tenant(const runner::scenario_contex
 
 /// The tenant a workflow runs as, with an auth model per step.
 struct plan {
-  const runner::tenant_view* tenant = nullptr;
-  std::vector<runner::auth_choice> auths;
+  const harness::tenant_view* tenant = nullptr;
+  std::vector<harness::auth_choice> auths;
   std::map<std::string, json::value> inputs;
 };
 
@@ -81,7 +81,7 @@ std::optional<json::value> typed_input(const input_def& in, const std::string& t
   return json::value(json::string(text));
 }
 
-std::optional<plan> plan_for(const runner::scenario_context& ctx, const workflow& w,
+std::optional<plan> plan_for(const harness::scenario_context& ctx, const workflow& w,
                              std::string* why) {
   std::vector<std::string> reasons;
   for (const auto& t : ctx.target().tenants) {
@@ -115,7 +115,7 @@ std::optional<plan> plan_for(const runner::scenario_context& ctx, const workflow
     reasons.push_back("tenant " + t.name + ": " + reason);
   }
   *why = reasons.empty() ? "the profile has no tenant"
-                         : "no profile tenant can run every step (" + join(reasons, "; ") +
+                         : "no profile tenant can run every step (" + core::join(reasons, "; ") +
                                "): add the fixtures and a credential with the scopes the steps "
                                "need to one tenant";
   return std::nullopt;
@@ -127,7 +127,7 @@ struct build_error {
 };
 
 std::variant<generators::generated_request, build_error> make_request(
-    const runner::scenario_context& ctx, const workflow& w, const step& s, const scope& sc) {
+    const harness::scenario_context& ctx, const workflow& w, const step& s, const scope& sc) {
   generators::generated_request g;
   g.op = s.op;
   g.method = s.op->method;
@@ -137,7 +137,7 @@ std::variant<generators::generated_request, build_error> make_request(
     auto v = instantiate(p.value, sc, &why);
     if (!v) return build_error{"parameter " + p.name + ": " + why};
     switch (p.in) {
-      case spec::param_location::path: {
+      case openapi::param_location::path: {
         const std::string hole = "{" + p.name + "}";
         const std::string text = generators::detail::percent_encode(scalar_text(*v));
         for (auto at = g.path.find(hole); at != std::string::npos;
@@ -146,7 +146,7 @@ std::variant<generators::generated_request, build_error> make_request(
         }
         break;
       }
-      case spec::param_location::query:
+      case openapi::param_location::query:
         for (auto& text : generators::detail::to_wire(*v)) g.query.emplace_back(p.name, text);
         break;
       default:
@@ -157,13 +157,13 @@ std::variant<generators::generated_request, build_error> make_request(
   if (!s.body) return g;
   auto payload = instantiate(s.body->payload, sc, &why);
   if (!payload) return build_error{"requestBody: " + why};
-  const spec::media_type& media = *s.body->media;
+  const openapi::media_type& media = *s.body->media;
   if (media.name == "multipart/form-data") {
     if (!payload->is_object()) return build_error{"requestBody: a multipart payload is a mapping"};
     auto parts = generators::detail::form_parts(payload->get_object(), media.part_content_types);
     // A boundary that occurs in no part, the same for the same run seed.
-    std::uint64_t h = fnv1a(w.id + "/" + s.id, ctx.seed() ^ 14695981039346656037ull);
-    for (int attempt = 0; attempt < 16; ++attempt, h = fnv1a("again", h)) {
+    std::uint64_t h = core::fnv1a(w.id + "/" + s.id, ctx.seed() ^ 14695981039346656037ull);
+    for (int attempt = 0; attempt < 16; ++attempt, h = core::fnv1a("again", h)) {
       char boundary[40];
       std::snprintf(boundary, sizeof boundary, "conform-%016llx",
                     static_cast<unsigned long long>(h));
@@ -186,7 +186,8 @@ std::variant<generators::generated_request, build_error> make_request(
 
 class workflow_run {
  public:
-  workflow_run(runner::scenario_context& ctx, runner::scenario_results& results, const workflow& w)
+  workflow_run(harness::scenario_context& ctx, harness::scenario_results& results,
+               const workflow& w)
       : ctx_(ctx), results_(results), w_(w), label_("workflow " + w.id), first_(*w.steps[0].op) {}
 
   void run() {
@@ -224,7 +225,7 @@ class workflow_run {
     const auto& g = std::get<generators::generated_request>(made);
     probes_.push_back(ctx_.send(ctx_.build(*s.op, plan_.auths[i], g)));
     done_.push_back(s.id);
-    const runner::probe& answer = probes_.back();
+    const harness::probe& answer = probes_.back();
     if (auto why = answer.unjudgeable(ctx_.spec())) {
       // No answer, or rate limited past the client's retries: the step's
       // criteria would judge the transport, not the target's contract.
@@ -279,47 +280,47 @@ class workflow_run {
 
   void fail(const step& s, const std::string& what, const std::string& expected,
             const std::string& seen) {
-    runner::scenario_failure f;
+    harness::scenario_failure f;
     f.expected = expected;
     f.seen = seen;
     f.cause = w_.id + " step " + s.id + ": " + what;
     f.steps = "ran workflow " + w_.id + " as tenant " + plan_.tenant->name + ": " +
-              join(done_, " -> ") + " (stopped at " + s.id + ")";
+              core::join(done_, " -> ") + " (stopped at " + s.id + ")";
     for (const auto& p : probes_) f.evidence.push_back(&p);
     results_.fail(first_, label_, check_name, f, ctx_);
   }
 
-  runner::scenario_context& ctx_;
-  runner::scenario_results& results_;
+  harness::scenario_context& ctx_;
+  harness::scenario_results& results_;
   const workflow& w_;
   const std::string label_;
-  const spec::operation& first_;
+  const openapi::operation& first_;
   plan plan_;
-  std::deque<runner::probe> probes_;  // stable addresses for the evidence
+  std::deque<harness::probe> probes_;  // stable addresses for the evidence
   std::vector<std::string> done_;
   std::map<std::string, std::map<std::string, json::value>> outputs_;
 };
 
 /// Runs every workflow of `doc`; `ids` maps the workflowIds run so far to
 /// their files, since one id in two files would merge two workflows' cells.
-void run_document(runner::scenario_context& ctx, runner::scenario_results& results,
+void run_document(harness::scenario_context& ctx, harness::scenario_results& results,
                   const document& doc, std::map<std::string, std::string>& ids) {
   if (!doc.errors.empty()) {
     results.not_run(nullptr, "workflow " + doc.file, check_name,
-                    "the workflow document cannot be loaded: " + join(doc.errors, "; "));
+                    "the workflow document cannot be loaded: " + core::join(doc.errors, "; "));
     return;
   }
   for (const auto& w : doc.workflows) {
-    const spec::operation* first = w.steps.empty() ? nullptr : w.steps.front().op;
-    const std::string label = "workflow " + (w.id.empty() ? spec::to_string(w.pos) : w.id);
+    const openapi::operation* first = w.steps.empty() ? nullptr : w.steps.front().op;
+    const std::string label = "workflow " + (w.id.empty() ? core::to_string(w.pos) : w.id);
     if (!w.errors.empty() || !first) {
       results.not_run(first, label, check_name,
-                      "the workflow cannot be loaded: " + join(w.errors, "; "));
+                      "the workflow cannot be loaded: " + core::join(w.errors, "; "));
       continue;
     }
     if (auto [it, fresh] = ids.emplace(w.id, doc.file); !fresh) {
       results.not_run(first, label + " (" + doc.file + ")", check_name,
-                      spec::to_string(w.pos) + ": workflowId '" + w.id + "' is already used in " +
+                      core::to_string(w.pos) + ": workflowId '" + w.id + "' is already used in " +
                           it->second + ": give it another id");
       continue;
     }
@@ -327,7 +328,7 @@ void run_document(runner::scenario_context& ctx, runner::scenario_results& resul
   }
 }
 
-void run_workflows(runner::scenario_context& ctx, runner::scenario_results& results,
+void run_workflows(harness::scenario_context& ctx, harness::scenario_results& results,
                    const std::function<bool(std::string_view)>& enabled) {
   if (!enabled(check_name)) return;
   std::map<std::string, std::string> ids;
@@ -344,8 +345,8 @@ void run_workflows(runner::scenario_context& ctx, runner::scenario_results& resu
 
 }  // namespace
 
-void register_workflows_scenarios(runner::scenario_registry& registry) {
-  runner::scenario s;
+void register_workflows_scenarios(harness::scenario_registry& registry) {
+  harness::scenario s;
   s.name = "workflows";
   s.checks.push_back(
       {std::string(check_name),

@@ -11,7 +11,7 @@
 #include <set>
 
 #include "generators/invalid.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 namespace {

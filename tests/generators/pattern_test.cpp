@@ -4,7 +4,7 @@
 #include "tests/generators/rc_support.hpp"
 
 #include "generators/detail/pattern.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/schema/from_json.hpp"
+#include "schema/from_json.hpp"
 
 namespace conform::generators::testing {
 

@@ -14,13 +14,13 @@
 
 #include "generators/detail/wire.hpp"
 #include "generators/request.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 namespace {
 
 using boost::json::value;
-using spec::param_location;
+using openapi::param_location;
 
 /// Operations of a small API written as model structs, as the loader would fill them.
 class api {
@@ -32,14 +32,14 @@ class api {
                                 "pattern": "^[!-~]+$"})");
 
     cancel.operation_id = "cancelFollowUp";
-    cancel.method = spec::http_method::delete_;
+    cancel.method = http::verb::delete_;
     cancel.path = "/follow-ups/{id}";
     cancel.parameters = {param("id", param_location::path, true, &id),
                          param("reason", param_location::query, false,
                                &make(R"({"type": "string", "minLength": 1, "maxLength": 20})")),
                          param("X-Tenant-Id", param_location::header, false, &tenant)};
     cancel.parameters[0].resource =
-        spec::resource_ref{"follow_up", "follow_up_id", "FOLLOW_UP_NOT_FOUND"};
+        openapi::resource_ref{"follow_up", "follow_up_id", "FOLLOW_UP_NOT_FOUND"};
 
     list.operation_id = "listCampaigns";
     list.path = "/bulk_call_campaigns";
@@ -55,28 +55,28 @@ class api {
         param("X-Tenant-Id", param_location::header, true, &tenant)};
 
     create.operation_id = "createCampaign";
-    create.method = spec::http_method::post;
+    create.method = http::verb::post;
     create.path = "/bulk_call_campaigns";
     create.parameters = {param("Idempotency-Key", param_location::header, false, &idem)};
-    create.body = spec::request_body{};
+    create.body = openapi::request_body{};
     create.body->required = true;
-    create.body->content.push_back(spec::media_type{"application/json",
-                                                    &make(R"({
+    create.body->content.push_back(openapi::media_type{"application/json",
+                                                       &make(R"({
       "type": "object", "required": ["name", "agent_id", "timezone"],
       "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 200},
                      "agent_id": {"type": "integer", "minimum": 1, "x-fixture": "agent_id"},
                      "timezone": {"type": "string", "format": "timezone"},
                      "campaign_phone_number_ids": {"type": "array", "uniqueItems": true,
                        "maxItems": 50, "items": {"type": "integer", "minimum": 1}}}})"),
-                                                    {}});
+                                                       {}});
 
     import.operation_id = "importContacts";
-    import.method = spec::http_method::post;
+    import.method = http::verb::post;
     import.path = "/contacts/import";
-    import.body = spec::request_body{};
+    import.body = openapi::request_body{};
     import.body->required = true;
-    import.body->content.push_back(spec::media_type{"multipart/form-data",
-                                                    &make(R"({
+    import.body->content.push_back(openapi::media_type{"multipart/form-data",
+                                                       &make(R"({
       "type": "object", "required": ["file", "column_mapping"],
       "examples": [{"file": "Phone,Given name\n+14155550100,Ada\n",
                     "column_mapping": {"Phone": "phone_e164", "Given name": "first_name"}}],
@@ -85,10 +85,10 @@ class api {
                        "additionalProperties": {"type": "string",
                          "enum": ["phone_e164", "first_name", "last_name", "email"]}},
                      "bulk_call_campaign_id": {"type": "string", "pattern": "^[0-9]+$"}}})"),
-                                                    { {"file", "text/csv"},
-                                                      {"column_mapping", "application/json"},
-                                                      { "bulk_call_campaign_id",
-                                                        "text/plain" } }});
+                                                       { {"file", "text/csv"},
+                                                         {"column_mapping", "application/json"},
+                                                         { "bulk_call_campaign_id",
+                                                           "text/plain" } }});
 
     health.operation_id = "health";
     health.path = "/health";
@@ -101,19 +101,19 @@ class api {
               &make(R"({"type": "string", "minLength": 1, "maxLength": 128})"))};
   }
 
-  std::vector<const spec::operation*> all() const {
+  std::vector<const openapi::operation*> all() const {
     return {&cancel, &list, &create, &import, &health, &answer};
   }
 
-  spec::operation cancel, list, create, import, health, answer;
+  openapi::operation cancel, list, create, import, health, answer;
 
  private:
   const schema::schema& make(std::string_view json) {
     return schema::schema_from_json(arena_, boost::json::parse(json));
   }
-  static spec::parameter param(std::string name, param_location in, bool required,
-                               const schema::schema* s) {
-    spec::parameter p;
+  static openapi::parameter param(std::string name, param_location in, bool required,
+                                  const schema::schema* s) {
+    openapi::parameter p;
     p.name = std::move(name);
     p.in = in;
     p.required = required;
@@ -123,7 +123,7 @@ class api {
   schema::schema_arena arena_;
 };
 
-std::optional<std::string> fixture_of(const spec::parameter& p) {
+std::optional<std::string> fixture_of(const openapi::parameter& p) {
   if (p.resource && p.resource->fixture == "follow_up_id") return "5001";
   return std::nullopt;
 }
@@ -189,7 +189,7 @@ std::vector<detail::form_part> parse_multipart(const std::string& body,
 }
 
 /// Everything wrong with `r` as a request for `op`, one line per problem.
-std::vector<std::string> problems(const spec::operation& op, const generated_request& r,
+std::vector<std::string> problems(const openapi::operation& op, const generated_request& r,
                                   const std::vector<std::string>& runner_headers = {}) {
   std::vector<std::string> out;
   const auto tmpl = split(op.path, '/');
@@ -201,7 +201,7 @@ std::vector<std::string> problems(const spec::operation& op, const generated_req
       continue;
     }
     const std::string name = tmpl[i].substr(1, tmpl[i].size() - 2);
-    const spec::parameter* p = nullptr;
+    const openapi::parameter* p = nullptr;
     for (const auto& q : op.parameters) {
       if (q.name == name && q.in == param_location::path) p = &q;
     }
@@ -277,7 +277,7 @@ std::string report(const generated_request& r, const std::vector<std::string>& w
 
 TEST(Request, ValidRequestsAreValidInEveryPart) {
   const api a;
-  for (const spec::operation* op : a.all()) {
+  for (const openapi::operation* op : a.all()) {
     SCOPED_TRACE(op->operation_id);
     const auto g = valid_request(*op, fixture_of);
     testing::expect_success(testing::run_property([&] {
@@ -293,7 +293,7 @@ TEST(Request, ValidRequestsAreValidInEveryPart) {
 
 TEST(Request, InvalidRequestsHaveExactlyTheNamedPartWrong) {
   const api a;
-  for (const spec::operation* op : a.all()) {
+  for (const openapi::operation* op : a.all()) {
     SCOPED_TRACE(op->operation_id);
     const auto g = invalid_request(*op, fixture_of);
     if (!g) continue;
@@ -336,7 +336,7 @@ TEST(Request, InvalidRequestsHaveExactlyTheNamedPartWrong) {
 TEST(Request, ThePropertyCatchesARequestCheckedAgainstAStricterOperation) {
   api a;
   const auto g = valid_request(a.list, fixture_of);
-  spec::operation stricter = a.list;
+  openapi::operation stricter = a.list;
   stricter.parameters[0].required = true;  // page: sent only half of the time
   const auto result = testing::run_property([&] {
     const generated_request r = *g;

@@ -8,23 +8,23 @@
 
 #include "generators/request.hpp"
 #include "generators/value.hpp"
-#include "harness/schema/validator.hpp"
-#include "harness/spec/loader.hpp"
+#include "schema/validator.hpp"
+#include "openapi/loader.hpp"
 
 namespace conform::generators {
 namespace {
 
-const spec::load_result& loaded() {
-  static const spec::load_result result =
-      spec::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
+const openapi::load_result& loaded() {
+  static const openapi::load_result result =
+      openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   return result;
 }
 
-const spec::api_spec& shipped() {
+const openapi::api_spec& shipped() {
   return *loaded().spec;
 }
 
-std::optional<std::string> any_fixture(const spec::parameter& p) {
+std::optional<std::string> any_fixture(const openapi::parameter& p) {
   if (p.resource) return "1001";
   return std::nullopt;
 }
@@ -34,7 +34,7 @@ class ShippedSpec : public ::testing::Test {
   void SetUp() override {
     if (!loaded().ok()) {
       std::string why;
-      for (const auto& d : loaded().diagnostics) why += spec::to_string(d) + "\n";
+      for (const auto& d : loaded().diagnostics) why += core::to_string(d) + "\n";
       GTEST_SKIP() << "the shipped description does not load yet:\n" << why;
     }
   }

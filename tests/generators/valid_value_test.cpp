@@ -6,7 +6,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "generators/value.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::generators {
 namespace {

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/http/client.hpp"
+#include "http/client.hpp"
 #include "test_servers.hpp"
 
 namespace conform::http {

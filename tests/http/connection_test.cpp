@@ -9,7 +9,7 @@
 #include <mutex>
 #include <set>
 
-#include "harness/http/connection.hpp"
+#include "http/connection.hpp"
 #include "test_servers.hpp"
 
 namespace conform::http {

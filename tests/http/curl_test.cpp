@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "harness/http/curl.hpp"
+#include "http/curl.hpp"
 
 namespace conform::http {
 namespace {

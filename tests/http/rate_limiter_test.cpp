@@ -4,7 +4,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/http/rate_limiter.hpp"
+#include "http/rate_limiter.hpp"
 
 namespace conform::http {
 namespace {

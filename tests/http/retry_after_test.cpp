@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "harness/http/retry_after.hpp"
+#include "http/retry_after.hpp"
 
 namespace conform::http {
 namespace {

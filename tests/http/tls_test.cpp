@@ -2,8 +2,8 @@
 
 #include <httplib.h>
 
-#include "harness/http/client.hpp"
-#include "harness/http/connection.hpp"
+#include "http/client.hpp"
+#include "http/connection.hpp"
 #include "test_servers.hpp"
 
 namespace conform::http {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "harness/http/url.hpp"
+#include "http/url.hpp"
 
 namespace conform::http {
 namespace {

@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include "harness/profile/loader.hpp"
+#include "profile/loader.hpp"
 
 namespace conform::profile {
 namespace {
@@ -83,7 +83,7 @@ TEST(profile, loads_the_contract_example) {
 
   // The unknown key is a warning with its position, not an error.
   ASSERT_EQ(r.diagnostics.size(), 1u) << all_messages(r);
-  EXPECT_EQ(r.diagnostics[0].level, spec::severity::warning);
+  EXPECT_EQ(r.diagnostics[0].level, core::severity::warning);
   EXPECT_EQ(r.diagnostics[0].pos.line, 55);
   EXPECT_EQ(r.diagnostics[0].pos.column, 5);
 }
@@ -194,7 +194,7 @@ TEST_P(profile_errors, reports_what_and_where) {
   EXPECT_FALSE(r.ok());
   bool found = false;
   for (const auto& d : r.diagnostics) {
-    if (d.level == spec::severity::error && d.message.find(c.says) != std::string::npos) {
+    if (d.level == core::severity::error && d.message.find(c.says) != std::string::npos) {
       found = true;
       EXPECT_EQ(d.pos.file, "target.yaml");
       EXPECT_EQ(d.pos.line, c.line) << format_diagnostic(d);

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/cli.hpp"
 #include "tests/reference/support.hpp"
 
 namespace conform::reference::testing {
@@ -121,14 +122,14 @@ TEST_F(profile_test, serve_command_refuses_bad_arguments_with_exit_2) {
                                                {"--bogus"},
                                                {"--profile-out", "/nonexistent-dir/p.yaml"}}) {
     std::ostringstream out, err;
-    EXPECT_EQ(serve_command(args, out, err), 2) << args.front();
+    EXPECT_EQ(cli::serve_command(args, out, err), 2) << args.front();
     EXPECT_FALSE(err.str().empty());
   }
   std::ostringstream out, err;
-  EXPECT_EQ(serve_command({"--fault", "nope"}, out, err), 2);
+  EXPECT_EQ(cli::serve_command({"--fault", "nope"}, out, err), 2);
   EXPECT_NE(err.str().find("scope_leak"), std::string::npos);
   std::ostringstream help, none;
-  EXPECT_EQ(serve_command({"--help"}, help, none), 0);
+  EXPECT_EQ(cli::serve_command({"--help"}, help, none), 0);
   EXPECT_NE(help.str().find("--profile-out"), std::string::npos);
 }
 
@@ -139,7 +140,7 @@ TEST_F(profile_test, serve_command_serves_until_sigterm_and_writes_the_profile) 
   std::ostringstream out, err;
   int status = -1;
   std::thread serving([&] {
-    status = serve_command({"--profile-out", file, "--scale", "2"}, out, err);
+    status = cli::serve_command({"--profile-out", file, "--scale", "2"}, out, err);
   });
   const pthread_t handle = serving.native_handle();
   // The profile is written once the server accepts requests.

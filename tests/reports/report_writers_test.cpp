@@ -18,8 +18,8 @@ namespace {
 using namespace conform;
 using std::chrono::milliseconds;
 
-runner::run_report sample_report() {
-  runner::run_report r;
+harness::run_report sample_report() {
+  harness::run_report r;
   r.info = {"0.1.0",
             42,
             "specs/voice-api.yaml",
@@ -47,7 +47,7 @@ runner::run_report sample_report() {
       {"getVoiceSession", "GET /voice_sessions/{id}", "tenant_key (tenant-all)",
        "negative_data_rejection", 0, 0, std::nullopt, milliseconds(0), true},
   };
-  runner::failure f;
+  harness::failure f;
   f.check = "error_code_conformance";
   f.operation_id = "getVoiceSession";
   f.method_path = "GET /voice_sessions/{id}";
@@ -126,7 +126,7 @@ TEST(reports, console_progress_bar_only_when_interactive) {
 }
 
 TEST(reports, exit_codes) {
-  runner::run_report r;
+  harness::run_report r;
   EXPECT_EQ(r.exit_code(), 2) << "a run that judged nothing proved nothing";
   r.counts.checks_passed = 1;
   EXPECT_EQ(r.exit_code(), 0);

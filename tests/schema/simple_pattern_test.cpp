@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/schema/detail/simple_pattern.hpp"
+#include "schema/detail/simple_pattern.hpp"
 
 namespace {
 

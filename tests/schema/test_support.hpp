@@ -5,8 +5,8 @@
 
 #include <string_view>
 
-#include "harness/schema/from_json.hpp"
-#include "harness/schema/validator.hpp"
+#include "schema/from_json.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::schema::testing {
 

@@ -84,8 +84,8 @@ TEST(IdempotencySuite, EffectWithoutACredentialToReadItIsNotRunWithTheReason) {
 // D4.2: the same request is method, path, query, tenant context and body;
 // credentials, the key and other headers do not make it another request.
 TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly) {
-  spec::operation op;
-  op.tenant.from = spec::tenant_context::source::header;
+  openapi::operation op;
+  op.tenant.from = openapi::tenant_context::source::header;
   op.tenant.name = "X-Tenant";
   http::request a;
   a.target = "/things?x=1";
@@ -105,7 +105,7 @@ TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly
   b.target = "/things?x=2";
   EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
   // A tenant from the path: the header still read beside it counts.
-  op.tenant.from = spec::tenant_context::source::path;
+  op.tenant.from = openapi::tenant_context::source::path;
   op.tenant.name = "tenant_id";
   op.tenant.header_name = "X-Tenant";
   b.target = a.target;
@@ -114,8 +114,8 @@ TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly
   EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
 }
 
-runner::probe answered(unsigned status, std::string body = "") {
-  runner::probe p;
+harness::probe answered(unsigned status, std::string body = "") {
+  harness::probe p;
   http::response r;
   r.status = status;
   r.body = std::move(body);
@@ -127,10 +127,10 @@ runner::probe answered(unsigned status, std::string body = "") {
 // D6.3: 401, 403, the rate limit, the tenant context and 415 answer before
 // the idempotency store, so they are never stored nor replayed.
 TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
-  spec::api_spec api;
+  openapi::api_spec api;
   api.rules.rate_limited_status = 429;
-  spec::operation op;
-  op.tenant.from = spec::tenant_context::source::header;
+  openapi::operation op;
+  op.tenant.from = openapi::tenant_context::source::header;
   op.tenant.name = "X-Tenant";
   op.tenant.missing_status = 422;
   op.tenant.missing_code = "TENANT_REQUIRED";
@@ -140,7 +140,7 @@ TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
   for (unsigned status : {401u, 403u, 415u, 429u, 500u, 503u}) {
     EXPECT_FALSE(idempotency_detail::stored(answered(status), op, api)) << status;
   }
-  runner::probe unanswered;
+  harness::probe unanswered;
   unanswered.result.outcome = http::transport_error{};
   EXPECT_FALSE(idempotency_detail::stored(unanswered, op, api));
   EXPECT_FALSE(

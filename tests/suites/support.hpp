@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli/cli.hpp"
+#include "cli/cli.hpp"
 #include "reference/server.hpp"
 
 namespace conform::suites::testing {

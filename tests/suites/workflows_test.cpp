@@ -360,7 +360,7 @@ TEST(WorkflowsSuite, APreconditionFlagThatIsNotABooleanIsRefusedAtLoad) {
 
 TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
   using namespace workflows;
-  runner::probe p;
+  harness::probe p;
   http::response resp;
   resp.status = 200;
   resp.body = R"({"data":{"items":[{"id":"7","status":"paused"},{"id":"8","status":"running"}]}})";
@@ -388,7 +388,7 @@ TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
   EXPECT_FALSE(holds(*c, s, &seen));
   EXPECT_EQ(seen, "the response has no /data/missing");
   // Odd answers are data: a body that is not JSON, or no answer at all.
-  runner::probe text;
+  harness::probe text;
   http::response plain;
   plain.status = 502;
   plain.body = "<html>bad gateway</html>";
@@ -397,7 +397,7 @@ TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
   ASSERT_TRUE(c) << why;
   EXPECT_FALSE(holds(*c, scope{&text, &inputs, nullptr}, &seen));
   EXPECT_EQ(seen, "the response body is not JSON");
-  runner::probe none;
+  harness::probe none;
   none.result.outcome = http::transport_error{http::transport_error::kind::closed, "closed"};
   c = parse_criterion("$statusCode == 200", "", "", &why);
   ASSERT_TRUE(c) << why;

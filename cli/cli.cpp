@@ -1,0 +1,43 @@
+#include "cli/cli.hpp"
+
+namespace conform::cli {
+namespace {
+
+constexpr const char* usage = R"(usage: conform <command> [options]
+
+commands:
+  run                 test a target against the description (--help for options)
+  serve               run the reference server standalone and write its profile
+  spec lint [FILE]    load and check a description and its permission matrix
+  version             print the version
+
+See README.md and docs/ for the profile format, the checks and the reports.
+)";
+
+}  // namespace
+
+int main_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    (args.empty() ? err : out) << usage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string& command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "run") return run_command(rest, out, err);
+  if (command == "serve") return serve_command(rest, out, err);
+  if (command == "spec") {
+    if (rest.empty() || rest[0] != "lint") {
+      err << "conform spec: the only subcommand is 'lint' (conform spec lint [FILE])\n";
+      return 2;
+    }
+    return lint_command(std::vector<std::string>(rest.begin() + 1, rest.end()), out, err);
+  }
+  if (command == "version" || command == "--version") {
+    out << "conform " << CONFORM_VERSION << "\n";
+    return 0;
+  }
+  err << "conform: unknown command '" << command << "'\n" << usage;
+  return 2;
+}
+
+}  // namespace conform::cli

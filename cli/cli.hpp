@@ -1,0 +1,25 @@
+#pragma once
+// The `conform` command line, callable from tests with its streams.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace conform::cli {
+
+/// Runs `conform <args...>`; returns the exit status (0, 1 or 2).
+int main_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// `conform run ...` (args after "run").
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// `conform serve ...` (args after "serve"): the reference server
+/// standalone until SIGINT/SIGTERM, writing the profile that reaches it.
+/// 0 on a clean stop, 2 on a usage or configuration error (one line on `err`).
+int serve_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// `conform spec lint ...` (args after "lint"): loads and checks a
+/// description; diagnostics on `err`, the summary on `out`; 0 or 2.
+int lint_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace conform::cli

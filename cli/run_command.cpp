@@ -1,0 +1,249 @@
+// `conform run`: load the description and the target, plan, run, report.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "cli/cli.hpp"
+#include "cli/run_options.hpp"
+#include "http/client.hpp"
+#include "profile/loader.hpp"
+#include "harness/engine.hpp"
+#include "openapi/loader.hpp"
+#include "reference/server.hpp"
+#include "reports/console.hpp"
+#include "reports/json.hpp"
+#include "reports/junit.hpp"
+#include "suites/registry.hpp"
+#include "suites/workflows/workflows.hpp"
+
+namespace conform::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The spec to load: as given, or for the default name, the copy in the
+/// source tree when the current directory has none.
+fs::path resolve_spec(const run_options& opts) {
+  fs::path p(opts.spec);
+  if (fs::exists(p) || opts.spec != run_options{}.spec) return p;
+  return fs::path(CONFORM_DEFAULT_SPEC_DIR) / "voice-api.yaml";
+}
+
+bool operation_selected(const openapi::operation& op, const run_options& opts) {
+  const std::string method_path = op.method_path();
+  auto matches = [&](const std::string& pattern) {
+    if (glob_match(pattern, op.operation_id) || glob_match(pattern, method_path)) return true;
+    for (const auto& tag : op.tags) {
+      if (glob_match(pattern, tag)) return true;
+    }
+    return false;
+  };
+  bool in = opts.include.empty();
+  for (const auto& p : opts.include) in = in || matches(p);
+  if (!in) return false;
+  for (const auto& p : opts.exclude) {
+    if (matches(p)) return false;
+  }
+  return true;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
+  for (const auto& d : diags) err << profile::format_diagnostic(d) << "\n";
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string error;
+  auto parsed = parse_run_options(args, error);
+  if (!parsed) {
+    err << "conform run: " << error << "\n";
+    return 2;
+  }
+  const run_options& opts = *parsed;
+  if (opts.help) {
+    out << run_help();
+    return 0;
+  }
+  const harness::check_registry registry = suites::builtin_checks();
+  // Every run says which workflow files it adds (none: the shipped ones).
+  suites::register_workflow_files(opts.workflows);
+  const harness::scenario_registry scenarios = suites::builtin_scenarios();
+  if (opts.list_checks) {
+    for (const auto& c : registry.all()) {
+      out << c.name << "\n    " << c.description << " (" << c.rule << ")\n";
+    }
+    for (const auto& s : scenarios.all()) {
+      for (const auto& c : s.checks) {
+        out << c.name << "\n    " << c.description << " (" << c.rule << ")\n";
+      }
+    }
+    return 0;
+  }
+
+  // The description.
+  const fs::path spec_path = resolve_spec(opts);
+  openapi::load_options load_opts;
+  load_opts.permissions = opts.permissions;
+  auto loaded = openapi::load(spec_path, load_opts);
+  if (!loaded.ok()) {
+    print_diagnostics(loaded.diagnostics, err);
+    err << "conform run: the description " << spec_path.string()
+        << " has errors; nothing was run\n";
+    return 2;
+  }
+  const openapi::api_spec& api = *loaded.spec;
+
+  // What to run.
+  harness::run_config config;
+  for (const auto& op : api.operations) {
+    if (operation_selected(op, opts)) config.operations.push_back(&op);
+  }
+  if (config.operations.empty()) {
+    err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
+    return 2;
+  }
+  auto enable_scenario_check = [&config](const harness::scenario* s, const std::string& name) {
+    if (std::find(config.scenarios.begin(), config.scenarios.end(), s) == config.scenarios.end()) {
+      config.scenarios.push_back(s);
+    }
+    config.scenario_checks.push_back(name);
+  };
+  if (opts.checks.empty()) {
+    for (const auto& c : registry.all()) config.checks.push_back(&c);
+    for (const auto& s : scenarios.all()) {
+      for (const auto& c : s.checks) enable_scenario_check(&s, c.name);
+    }
+  } else {
+    for (const auto& name : opts.checks) {
+      if (const auto* c = registry.find(name)) {
+        config.checks.push_back(c);
+      } else if (const auto* s = scenarios.find_check(name)) {
+        enable_scenario_check(s, name);
+      } else {
+        err << "conform run: --checks: unknown check '" << name << "' (see --list-checks)\n";
+        return 2;
+      }
+    }
+  }
+
+  // The target: a profile, or the in-process reference server.
+  std::unique_ptr<reference::server> reference_server;
+  std::optional<profile::profile> target;
+  if (!opts.profile.empty()) {
+    auto p = profile::load_profile(opts.profile);
+    print_diagnostics(p.diagnostics, err);
+    if (!p.ok()) {
+      err << "conform run: the profile " << opts.profile << " has errors; nothing was run\n";
+      return 2;
+    }
+    target = std::move(*p.value);
+  } else {
+    reference::server_config rc;
+    rc.faults.insert(opts.faults.begin(), opts.faults.end());
+    rc.scale = opts.scale;
+    try {
+      reference_server = std::make_unique<reference::server>(rc);
+    } catch (const std::exception& ex) {
+      err << "conform run: cannot start the in-process reference server: " << ex.what() << "\n";
+      return 2;
+    }
+    auto p = profile::parse_profile(reference_server->profile_yaml(), "in-process reference");
+    if (!p.ok()) {
+      print_diagnostics(p.diagnostics, err);
+      err << "conform run: the reference server's profile does not load\n";
+      return 2;
+    }
+    target = std::move(*p.value);
+  }
+  const harness::target_view view = harness::make_target_view(*target);
+
+  // The client, and a first request to see that the target answers at all.
+  http::client_options client_opts;
+  client_opts.workers = opts.workers;
+  client_opts.rate_limit = opts.rate_limit;
+  const auto timeout =
+      std::chrono::milliseconds(static_cast<long long>(opts.timeout_seconds * 1000));
+  client_opts.connection.total_timeout = timeout;
+  client_opts.connection.connect_timeout = std::min(timeout, std::chrono::milliseconds(10000));
+  http::client client(target->base_url, client_opts);
+  {
+    http::request probe;
+    probe.target = "/";
+    auto r = client.send_once(0, probe);
+    if (!r.ok() && r.error().what != http::transport_error::kind::timeout &&
+        r.error().what != http::transport_error::kind::too_large) {
+      err << "conform run: target unreachable: " << r.error().message << "\n";
+      return 2;
+    }
+  }
+
+  // Reports.
+  harness::multi_listener listeners;
+  const bool interactive = opts.progress && ::isatty(STDOUT_FILENO) && &out == &std::cout;
+  listeners.add(std::make_unique<reports::console_writer>(out, interactive));
+  reports::junit_writer* junit = nullptr;
+  reports::json_writer* json = nullptr;
+  if (!opts.junit.empty()) {
+    auto w = std::make_unique<reports::junit_writer>(opts.junit);
+    junit = w.get();
+    listeners.add(std::move(w));
+  }
+  if (!opts.json.empty()) {
+    auto w = std::make_unique<reports::json_writer>(opts.json);
+    json = w.get();
+    listeners.add(std::move(w));
+  }
+
+  config.seed =
+      opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
+  config.examples = opts.examples;
+  config.max_shrinks = opts.max_shrinks;
+  auto& info = config.info;
+  info.tool_version = CONFORM_VERSION;
+  info.seed = config.seed;
+  info.spec_file = spec_path.string();
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target->base_url.to_string();
+  info.in_process_reference = reference_server != nullptr;
+  info.profile_file = opts.profile;
+  if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
+  info.examples = opts.examples;
+  info.workers = opts.workers;
+  for (const auto* c : config.checks) info.checks.push_back(c->name);
+  for (const auto& name : config.scenario_checks) info.checks.push_back(name);
+  info.started_at = utc_now();
+
+  const harness::run_report report = harness::run(api, view, config, client, listeners);
+
+  int status = report.exit_code();
+  if (junit && !junit->error().empty()) {
+    err << "conform run: --junit: " << junit->error() << "\n";
+    status = 2;
+  }
+  if (json && !json->error().empty()) {
+    err << "conform run: --json: " << json->error() << "\n";
+    status = 2;
+  }
+  return status;
+}
+
+}  // namespace conform::cli

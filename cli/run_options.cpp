@@ -1,0 +1,209 @@
+#include "cli/run_options.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "http/rate_limiter.hpp"
+
+namespace conform::cli {
+namespace {
+
+template <typename T>
+bool parse_number(const std::string& text, T& out) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+bool parse_seconds(const std::string& text, double& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stod(text, &used);
+    // A day at most: beyond that a "timeout" is a typo, and the value must fit
+    // the milliseconds the client counts in.
+    return used == text.size() && std::isfinite(out) && out > 0 && out <= 86400;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* run_help() {
+  return R"(usage: conform run [options]
+
+Tests a target against the description. With no --profile, starts the
+reference server in-process on a free loopback port and tests that.
+
+  --spec FILE          the OpenAPI description (default specs/voice-api.yaml)
+  --permissions FILE   the permission matrix (default: permissions.yaml beside the spec)
+  --profile FILE       the target profile (YAML; see README)
+  --seed N             the run's seed: the same seed and target send the same requests
+  --examples N         examples per operation, auth model and mode (default 10)
+  --include PATTERN    only operations matching: operationId, tag or "METHOD /path";
+                       globs (* ?) allowed; repeatable
+  --exclude PATTERN    skip operations matching; repeatable
+  --checks NAME,...    only these checks (see --list-checks)
+  --workflows FILE     also run the Arazzo 1.0 workflows of FILE (repeatable;
+                       suites/workflows/README.md says what is supported)
+  --junit FILE         write a JUnit XML report
+  --json FILE          write a JSON report (docs/report-format.md)
+  --timeout SECONDS    per-request timeout (default 30)
+  --workers N          concurrent connections (default 4)
+  --rate-limit N/s     at most N requests per second (or N/min) to the target
+  --max-shrinks N      requests spent shrinking one failure at most (default 64)
+  --no-progress        no progress bar, even on a terminal
+  --list-checks        list the checks and exit
+  --fault NAME         in-process reference only: switch on a fault (repeatable)
+  --scale N            in-process reference only: multiply its seed data
+  -h, --help           this text
+
+Exit status: 0 every check passed, 1 a check failed, 2 usage or configuration
+error (bad spec, bad profile, target unreachable).
+)";
+}
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+std::optional<run_options> parse_run_options(const std::vector<std::string>& args,
+                                             std::string& error) {
+  run_options opts;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string name = args[i];
+    std::string value;
+    bool has_inline_value = false;
+    if (name.rfind("--", 0) == 0) {
+      if (auto eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+        has_inline_value = true;
+      }
+    }
+    auto take = [&](std::string& out) {
+      if (has_inline_value) {
+        out = value;
+        return true;
+      }
+      if (i + 1 >= args.size()) {
+        error = "option " + name + " needs a value";
+        return false;
+      }
+      out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (name == "-h" || name == "--help") {
+      opts.help = true;
+    } else if (name == "--no-progress") {
+      opts.progress = false;
+    } else if (name == "--list-checks") {
+      opts.list_checks = true;
+    } else if (name == "--spec") {
+      if (!take(opts.spec)) return std::nullopt;
+    } else if (name == "--permissions") {
+      if (!take(opts.permissions)) return std::nullopt;
+    } else if (name == "--profile") {
+      if (!take(opts.profile)) return std::nullopt;
+    } else if (name == "--junit") {
+      if (!take(opts.junit)) return std::nullopt;
+    } else if (name == "--json") {
+      if (!take(opts.json)) return std::nullopt;
+    } else if (name == "--include") {
+      if (!take(v)) return std::nullopt;
+      opts.include.push_back(v);
+    } else if (name == "--exclude") {
+      if (!take(v)) return std::nullopt;
+      opts.exclude.push_back(v);
+    } else if (name == "--fault") {
+      if (!take(v)) return std::nullopt;
+      opts.faults.push_back(v);
+    } else if (name == "--workflows") {
+      if (!take(v)) return std::nullopt;
+      for (auto& f : split_list(v)) opts.workflows.push_back(f);
+    } else if (name == "--checks") {
+      if (!take(v)) return std::nullopt;
+      for (auto& c : split_list(v)) {
+        if (std::find(opts.checks.begin(), opts.checks.end(), c) == opts.checks.end()) {
+          opts.checks.push_back(c);
+        }
+      }
+      if (opts.checks.empty()) {
+        error = "--checks needs at least one check name";
+        return std::nullopt;
+      }
+    } else if (name == "--seed") {
+      std::uint64_t seed = 0;
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, seed)) {
+        error = "--seed takes a non-negative integer, not '" + v + "'";
+        return std::nullopt;
+      }
+      opts.seed = seed;
+    } else if (name == "--examples") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, opts.examples) || opts.examples == 0 || opts.examples > 100000) {
+        error = "--examples takes an integer from 1 to 100000, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (name == "--workers") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, opts.workers) || opts.workers == 0 || opts.workers > 256) {
+        error = "--workers takes an integer from 1 to 256, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (name == "--max-shrinks") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, opts.max_shrinks)) {
+        error = "--max-shrinks takes a non-negative integer, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (name == "--scale") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, opts.scale) || opts.scale < 1 || opts.scale > 1000) {
+        error = "--scale takes an integer from 1 to 1000, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (name == "--timeout") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_seconds(v, opts.timeout_seconds)) {
+        error = "--timeout takes a number of seconds above 0 and at most 86400, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (name == "--rate-limit") {
+      if (!take(v)) return std::nullopt;
+      auto rate = http::parse_rate_limit(v);
+      if (!rate.per_second || *rate.per_second <= 0) {
+        error = "--rate-limit takes N/s or N/min with N > 0 (e.g. 50/s), not '" + v + "'";
+        return std::nullopt;
+      }
+      opts.rate_limit = *rate.per_second;
+    } else {
+      error = "unknown option '" + args[i] + "' (see conform run --help)";
+      return std::nullopt;
+    }
+  }
+  if (!opts.profile.empty() && (!opts.faults.empty() || opts.scale != 1)) {
+    error = "--fault and --scale apply to the in-process reference only, not with --profile";
+    return std::nullopt;
+  }
+  return opts;
+}
+
+}  // namespace conform::cli

@@ -1,0 +1,44 @@
+#include "core/text.hpp"
+
+namespace conform::core {
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += sep;
+    out += item;
+  }
+  return out;
+}
+
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string utf8_prefix(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
+  return text.substr(0, end) + "...";
+}
+
+std::string escape_pointer_token(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace conform::core

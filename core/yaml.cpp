@@ -1,0 +1,384 @@
+#include "core/yaml.hpp"
+
+#include "core/text.hpp"
+
+#include <openssl/evp.h>
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace conform::core {
+
+namespace {
+
+std::string describe_scalar(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return "null";
+  if (n.IsMap()) return "a mapping";
+  if (n.IsSequence()) return "a sequence";
+  return "'" + n.Scalar() + "'";
+}
+
+const std::regex& int_re() {
+  static const std::regex re("[-+]?[0-9]+");
+  return re;
+}
+
+const std::regex& float_re() {
+  static const std::regex re(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+  return re;
+}
+
+std::optional<std::int64_t> parse_int(const std::string& s) {
+  std::string_view v = s;
+  if (!v.empty() && v.front() == '+') v.remove_prefix(1);
+  std::int64_t out = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || p != v.data() + v.size()) return std::nullopt;
+  return out;
+}
+
+std::optional<double> parse_double(const std::string& s) {
+  // strtod is locale-dependent only for the decimal point; YAML uses '.'.
+  errno = 0;
+  char* end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
+}  // namespace
+
+scalar_kind classify(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return scalar_kind::null;
+  if (!n.IsScalar()) return scalar_kind::string;
+  if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") return scalar_kind::string;
+  const std::string& s = n.Scalar();
+  if (s == "~" || s == "null" || s == "Null" || s == "NULL") return scalar_kind::null;
+  if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE") {
+    return scalar_kind::boolean;
+  }
+  if (std::regex_match(s, int_re()) && parse_int(s)) return scalar_kind::integer;
+  if (std::regex_match(s, float_re()) && parse_double(s)) return scalar_kind::number;
+  return scalar_kind::string;
+}
+
+source_pos yaml_reader::pos(const yaml_doc& doc, const YAML::Node& n) {
+  source_pos p{doc.display, 0, 0};
+  if (!n.IsDefined()) return p;
+  const YAML::Mark m = n.Mark();
+  if (m.line >= 0) {
+    p.line = m.line + 1;
+    p.column = m.column + 1;
+  }
+  return p;
+}
+
+void yaml_reader::error(const source_pos& at, std::string message) {
+  out_->push_back(diagnostic{at, severity::error, std::move(message)});
+}
+
+void yaml_reader::warning(const source_pos& at, std::string message) {
+  out_->push_back(diagnostic{at, severity::warning, std::move(message)});
+}
+
+std::size_t yaml_reader::error_count() const {
+  std::size_t n = 0;
+  for (const auto& d : *out_) n += d.level == severity::error ? 1 : 0;
+  return n;
+}
+
+bool yaml_reader::expect_map(const yaml_doc& doc, const YAML::Node& n, std::string_view what) {
+  if (n.IsDefined() && n.IsMap()) return true;
+  error(pos(doc, n), std::string(what) + " must be a mapping, got " + describe_scalar(n));
+  return false;
+}
+
+bool yaml_reader::expect_seq(const yaml_doc& doc, const YAML::Node& n, std::string_view what) {
+  if (n.IsDefined() && n.IsSequence()) return true;
+  error(pos(doc, n), std::string(what) + " must be a sequence, got " + describe_scalar(n));
+  return false;
+}
+
+YAML::Node yaml_reader::child(const YAML::Node& map, std::string_view key) {
+  if (!map.IsDefined() || !map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+YAML::Node yaml_reader::required(const yaml_doc& doc, const YAML::Node& map, std::string_view key,
+                                 std::string_view what) {
+  YAML::Node n = child(map, key);
+  if (!n.IsDefined()) {
+    error(pos(doc, map), std::string(what) + " lacks the required key '" + std::string(key) + "'");
+  }
+  return n;
+}
+
+std::optional<std::string> yaml_reader::str(const yaml_doc& doc, const YAML::Node& n,
+                                            std::string_view what) {
+  if (n.IsDefined() && n.IsScalar() && classify(n) != scalar_kind::null) return n.Scalar();
+  error(pos(doc, n), std::string(what) + " must be a string, got " + describe_scalar(n));
+  return std::nullopt;
+}
+
+std::optional<bool> yaml_reader::boolean(const yaml_doc& doc, const YAML::Node& n,
+                                         std::string_view what) {
+  if (n.IsDefined() && n.IsScalar() && classify(n) == scalar_kind::boolean) {
+    const std::string& s = n.Scalar();
+    return s == "true" || s == "True" || s == "TRUE";
+  }
+  error(pos(doc, n), std::string(what) + " must be true or false, got " + describe_scalar(n));
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> yaml_reader::integer(const yaml_doc& doc, const YAML::Node& n,
+                                                 std::string_view what) {
+  if (n.IsDefined() && n.IsScalar() && classify(n) == scalar_kind::integer) {
+    return parse_int(n.Scalar());
+  }
+  error(pos(doc, n), std::string(what) + " must be an integer, got " + describe_scalar(n));
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> yaml_reader::count(const yaml_doc& doc, const YAML::Node& n,
+                                                std::string_view what) {
+  if (n.IsDefined() && n.IsScalar() && classify(n) == scalar_kind::integer) {
+    auto v = parse_int(n.Scalar());
+    if (v && *v >= 0) return static_cast<std::uint64_t>(*v);
+  }
+  error(pos(doc, n),
+        std::string(what) + " must be a non-negative integer, got " + describe_scalar(n));
+  return std::nullopt;
+}
+
+std::optional<double> yaml_reader::number(const yaml_doc& doc, const YAML::Node& n,
+                                          std::string_view what) {
+  if (n.IsDefined() && n.IsScalar()) {
+    const scalar_kind k = classify(n);
+    if (k == scalar_kind::integer || k == scalar_kind::number) return parse_double(n.Scalar());
+  }
+  error(pos(doc, n), std::string(what) + " must be a number, got " + describe_scalar(n));
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> yaml_reader::strings(const yaml_doc& doc,
+                                                             const YAML::Node& n,
+                                                             std::string_view what) {
+  if (!expect_seq(doc, n, what)) return std::nullopt;
+  std::vector<std::string> out;
+  bool ok = true;
+  std::size_t i = 0;
+  for (const auto& item : n) {
+    auto s = str(doc, item, std::string(what) + "[" + std::to_string(i++) + "]");
+    if (s) {
+      out.push_back(*s);
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+std::optional<std::vector<std::string>> yaml_reader::string_or_strings(const yaml_doc& doc,
+                                                                       const YAML::Node& n,
+                                                                       std::string_view what) {
+  if (n.IsDefined() && n.IsScalar()) {
+    auto s = str(doc, n, what);
+    if (!s) return std::nullopt;
+    return std::vector<std::string>{*s};
+  }
+  return strings(doc, n, what);
+}
+
+bool yaml_reader::status_code(const yaml_doc& doc, const YAML::Node& n, std::string_view what,
+                              int& status, std::string& code) {
+  if (!expect_map(doc, n, what)) return false;
+  const std::string w(what);
+  YAML::Node s = required(doc, n, "status", w);
+  YAML::Node c = required(doc, n, "error_code", w);
+  bool ok = s.IsDefined() && c.IsDefined();
+  if (s.IsDefined()) {
+    auto v = integer(doc, s, w + ".status");
+    if (v && (*v < 100 || *v > 599)) {
+      error(pos(doc, s), w + ".status must be an HTTP status 100-599, got " + s.Scalar());
+      v.reset();
+    }
+    if (v) {
+      status = static_cast<int>(*v);
+    } else {
+      ok = false;
+    }
+  }
+  if (c.IsDefined()) {
+    auto v = str(doc, c, w + ".error_code");
+    if (v) {
+      code = *v;
+    } else {
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+boost::json::value yaml_reader::to_json(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return nullptr;
+  if (n.IsSequence()) {
+    boost::json::array a;
+    for (const auto& item : n) a.push_back(to_json(item));
+    return a;
+  }
+  if (n.IsMap()) {
+    boost::json::object o;
+    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = to_json(it->second);
+    return o;
+  }
+  const std::string& s = n.Scalar();
+  switch (classify(n)) {
+    case scalar_kind::null:
+      return nullptr;
+    case scalar_kind::boolean:
+      return s == "true" || s == "True" || s == "TRUE";
+    case scalar_kind::integer:
+      return *parse_int(s);
+    case scalar_kind::number:
+      return *parse_double(s);
+    case scalar_kind::string:
+      break;
+  }
+  return boost::json::value(s);
+}
+
+doc_cache::doc_cache() = default;
+doc_cache::~doc_cache() = default;
+
+const yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,
+                                yaml_reader& r, const std::optional<source_pos>& at) {
+  std::error_code ec;
+  std::filesystem::path canon = std::filesystem::weakly_canonical(file, ec);
+  const std::string key = ec ? file.string() : canon.string();
+  if (auto it = docs_.find(key); it != docs_.end()) return it->second.get();
+  const source_pos where = at.value_or(source_pos{display, 0, 0});
+  if (std::find(failed_.begin(), failed_.end(), key) != failed_.end()) return nullptr;
+
+  std::ifstream in(file, std::ios::binary);
+  if (!in || std::filesystem::is_directory(file, ec)) {
+    const int err = errno;
+    failed_.push_back(key);
+    r.error(where, "cannot read '" + file.string() +
+                       "': " + (err != 0 ? std::strerror(err) : "not a readable file"));
+    return nullptr;
+  }
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  std::string bytes = buf.str();
+
+  auto doc = std::make_unique<yaml_doc>();
+  doc->path = file;
+  doc->display = display;
+  try {
+    doc->root.reset(YAML::Load(bytes));
+  } catch (const YAML::Exception& e) {
+    failed_.push_back(key);
+    source_pos p{display, 0, 0};
+    if (e.mark.line >= 0) {
+      p.line = e.mark.line + 1;
+      p.column = e.mark.column + 1;
+    }
+    r.error(p, "invalid YAML: " + e.msg);
+    return nullptr;
+  }
+  all_bytes_ += bytes;
+  const yaml_doc* out = doc.get();
+  docs_.emplace(key, std::move(doc));
+  return out;
+}
+
+const yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relative,
+                                       yaml_reader& r, const source_pos& at) {
+  const std::filesystem::path file = base.path.parent_path() / relative;
+  const std::filesystem::path display =
+      std::filesystem::path(base.display).parent_path() / relative;
+  return load(file, display.lexically_normal().string(), r, at);
+}
+
+std::string doc_cache::hash() const {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(all_bytes_.data(), all_bytes_.size(), md, &len, EVP_sha256(), nullptr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 0xf];
+  }
+  return out;
+}
+
+namespace {
+
+std::string unescape_token(std::string_view t) {
+  std::string pct;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '%' && i + 2 < t.size() && std::isxdigit(static_cast<unsigned char>(t[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(t[i + 2]))) {
+      pct += static_cast<char>(std::stoi(std::string(t.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      pct += t[i];
+    }
+  }
+  std::string out;
+  for (std::size_t i = 0; i < pct.size(); ++i) {
+    if (pct[i] == '~' && i + 1 < pct.size() && (pct[i + 1] == '0' || pct[i + 1] == '1')) {
+      out += pct[i + 1] == '0' ? '~' : '/';
+      ++i;
+    } else {
+      out += pct[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+YAML::Node at_pointer(const YAML::Node& root, std::string_view pointer) {
+  YAML::Node cur = root;
+  if (pointer.empty()) return cur;
+  if (pointer.front() != '/') return YAML::Node(YAML::NodeType::Undefined);
+  pointer.remove_prefix(1);
+  while (true) {
+    const std::size_t slash = pointer.find('/');
+    const std::string token = unescape_token(pointer.substr(0, slash));
+    if (cur.IsMap()) {
+      cur.reset(yaml_reader::child(cur, token));
+    } else if (cur.IsSequence()) {
+      std::size_t idx = 0;
+      auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), idx);
+      if (ec != std::errc() || p != token.data() + token.size() || idx >= cur.size()) {
+        return YAML::Node(YAML::NodeType::Undefined);
+      }
+      const YAML::Node seq = cur;
+      cur.reset(seq[idx]);
+    } else {
+      return YAML::Node(YAML::NodeType::Undefined);
+    }
+    if (!cur.IsDefined()) return cur;
+    if (slash == std::string_view::npos) break;
+    pointer.remove_prefix(slash + 1);
+  }
+  return cur;
+}
+
+}  // namespace conform::core

@@ -1,0 +1,116 @@
+#pragma once
+// Private to the spec loader: loading YAML files once, and typed reads of
+// YAML nodes that report a wrong type as a diagnostic with file:line:col.
+
+#include <yaml-cpp/yaml.h>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/source.hpp"
+
+namespace conform::core {
+
+/// One loaded YAML file: its name in diagnostics, its root and its bytes.
+struct yaml_doc {
+  std::filesystem::path path;
+  std::string display;
+  YAML::Node root;
+};
+
+/// Where diagnostics go, and the typed reads that feed them.
+class yaml_reader {
+ public:
+  /// Diagnostics are appended to `out`, which must outlive the reader.
+  explicit yaml_reader(std::vector<diagnostic>& out) : out_(&out) {}
+
+  /// 1-based position of `n` in `doc` (line 0 when unknown).
+  static source_pos pos(const yaml_doc& doc, const YAML::Node& n);
+  /// Appends an error at `at`.
+  void error(const source_pos& at, std::string message);
+  /// Appends a warning at `at`.
+  void warning(const source_pos& at, std::string message);
+  /// Error counter, to tell whether a step added errors.
+  std::size_t error_count() const;
+
+  /// True for a mapping; else an error "`what` must be a mapping".
+  bool expect_map(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  /// True for a sequence; else an error.
+  bool expect_seq(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  /// map[key] when `map` is a mapping holding `key`; an undefined node otherwise.
+  static YAML::Node child(const YAML::Node& map, std::string_view key);
+  /// The value of `key`; an error at the map when it is missing.
+  YAML::Node required(const yaml_doc& doc, const YAML::Node& map, std::string_view key,
+                      std::string_view what);
+
+  /// A string scalar (any scalar not null); nullopt and an error otherwise.
+  std::optional<std::string> str(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  /// A boolean scalar (true/false); nullopt and an error otherwise.
+  std::optional<bool> boolean(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  /// An integer scalar; nullopt and an error otherwise.
+  std::optional<std::int64_t> integer(const yaml_doc& doc, const YAML::Node& n,
+                                      std::string_view what);
+  /// A non-negative integer scalar; nullopt and an error otherwise.
+  std::optional<std::uint64_t> count(const yaml_doc& doc, const YAML::Node& n,
+                                     std::string_view what);
+  /// A number scalar (integer or decimal); nullopt and an error otherwise.
+  std::optional<double> number(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  /// A sequence of strings (a single string is an error); nullopt and an error otherwise.
+  std::optional<std::vector<std::string>> strings(const yaml_doc& doc, const YAML::Node& n,
+                                                  std::string_view what);
+  /// A string or a sequence of strings.
+  std::optional<std::vector<std::string>> string_or_strings(const yaml_doc& doc,
+                                                            const YAML::Node& n,
+                                                            std::string_view what);
+  /// `{status, error_code}` as used by several extensions.
+  bool status_code(const yaml_doc& doc, const YAML::Node& n, std::string_view what, int& status,
+                   std::string& code);
+
+  /// The node as JSON, scalars typed as YAML reads them (a quoted scalar stays a string).
+  boost::json::value to_json(const YAML::Node& n);
+
+ private:
+  std::vector<diagnostic>* out_;
+};
+
+/// The scalar kinds a plain (unquoted) YAML scalar can be.
+enum class scalar_kind { null, boolean, integer, number, string };
+
+/// How YAML 1.2 (core schema) reads `n`, a scalar node.
+scalar_kind classify(const YAML::Node& n);
+
+/// Loads each file once and hashes the bytes of every file loaded.
+class doc_cache {
+ public:
+  doc_cache();
+  ~doc_cache();
+  doc_cache(const doc_cache&) = delete;
+  doc_cache& operator=(const doc_cache&) = delete;
+
+  /// Loads `file` (named `display` in diagnostics). On failure adds one
+  /// error, at `at` when given, and returns nullptr.
+  const yaml_doc* load(const std::filesystem::path& file, const std::string& display,
+                       yaml_reader& r, const std::optional<source_pos>& at = std::nullopt);
+  /// The file `relative` names beside `base`, loaded once.
+  const yaml_doc* load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
+                              const source_pos& at);
+  /// Hex sha256 of the bytes of every file loaded so far, in load order.
+  std::string hash() const;
+
+ private:
+  std::map<std::string, std::unique_ptr<yaml_doc>> docs_;
+  std::vector<std::string> failed_;
+  std::string all_bytes_;
+};
+
+/// The node at `pointer` ("/components/schemas/X", "" = root) of `root`; undefined if absent.
+YAML::Node at_pointer(const YAML::Node& root, std::string_view pointer);
+
+}  // namespace conform::core

@@ -1,0 +1,86 @@
+#include "harness/detail/build.hpp"
+
+namespace conform::harness::detail {
+namespace {
+
+generators::request_options options_for(const openapi::api_spec& spec, const openapi::operation& op,
+                                        const auth_choice& auth) {
+  generators::request_options o;
+  const tenant_view* tenant = auth.tenant;
+  o.values.fixture = [tenant](std::string_view name) -> std::optional<std::string> {
+    if (!tenant) return std::nullopt;
+    if (name == "tenant_id") return tenant->id;
+    auto it = tenant->fixtures.find(std::string(name));
+    if (it == tenant->fixtures.end()) return std::nullopt;
+    return it->second;
+  };
+  o.values.example_percent = 50;
+  if (spec.rules.max_body_bytes > 0) o.max_body_bytes = spec.rules.max_body_bytes;
+  // Headers the runner owns: credentials, tenant context, idempotency, request id.
+  for (const auto& scheme : spec.schemes) o.runner_headers.push_back(scheme->header);
+  if (!op.tenant.name.empty() && op.tenant.from == openapi::tenant_context::source::header) {
+    o.runner_headers.push_back(op.tenant.name);
+  }
+  if (!op.tenant.header_name.empty()) o.runner_headers.push_back(op.tenant.header_name);
+  if (op.idempotent) o.runner_headers.push_back(op.idempotent->header);
+  if (!spec.rules.request_id_header.empty())
+    o.runner_headers.push_back(spec.rules.request_id_header);
+  return o;
+}
+
+generators::fixture_lookup lookup_for(const openapi::operation& op, const auth_choice& auth) {
+  const tenant_view* tenant = auth.tenant;
+  const openapi::tenant_context* context = &op.tenant;
+  return [tenant, context](const openapi::parameter& p) -> std::optional<std::string> {
+    if (!tenant) return std::nullopt;
+    if (context->from == openapi::tenant_context::source::path && p.name == context->name) {
+      return tenant->id;
+    }
+    if (!p.resource) return std::nullopt;
+    auto it = tenant->fixtures.find(p.resource->fixture);
+    if (it == tenant->fixtures.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+}  // namespace
+
+made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
+                              const auth_choice& auth, request_mode mode) {
+  made_generator out;
+  const auto options = options_for(spec, op, auth);
+  const auto fixtures = lookup_for(op, auth);
+  if (mode == request_mode::valid) {
+    out.gen = generators::valid_request(op, fixtures, options);
+    return out;
+  }
+  // No generator and no reason: nothing the operation takes can be made
+  // invalid, so the invalid-mode checks do not apply (no cell, not "not run").
+  if (auto gen = generators::invalid_request(op, fixtures, options)) out.gen = std::move(*gen);
+  return out;
+}
+
+http::request to_http_request(const openapi::api_spec& spec, const openapi::operation& op,
+                              const auth_choice& auth, const generators::generated_request& g,
+                              std::string_view idempotency_key) {
+  http::request req;
+  req.method = g.method;
+  req.target = g.target();
+  req.headers.reserve(g.headers.size() + 5);
+  for (const auto& [name, value] : g.headers) req.add_header(name, value);
+  if (!g.content_type.empty()) req.add_header("Content-Type", g.content_type);
+  req.add_header("Accept", "application/json");
+  req.body = g.body;
+  if (auth.credential && auth.tenant && op.tenant.from == openapi::tenant_context::source::header &&
+      auth.credential->kind != openapi::credential_kind::tenant_key) {
+    req.add_header(op.tenant.name, auth.tenant->id);
+  }
+  if (op.idempotent) req.add_header(op.idempotent->header, std::string(idempotency_key));
+  if (auth.credential && auth.model.scheme) {
+    apply_credential(req, *auth.model.scheme, *auth.credential);
+  }
+  (void)spec;
+  return req;
+}
+
+}  // namespace conform::harness::detail

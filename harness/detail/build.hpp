@@ -1,0 +1,32 @@
+#pragma once
+// How the runner turns an operation and an auth model into a request
+// generator, and a generated request into the bytes on the wire (the
+// headers the runner owns: credentials, tenant context, idempotency key).
+
+#include <optional>
+#include <string>
+
+#include "generators/request.hpp"
+#include "http/message.hpp"
+#include "harness/auth.hpp"
+
+namespace conform::harness::detail {
+
+/// A generator for (operation, auth model, mode), or why there is none (no
+/// generator and an empty `why`: the mode does not apply to the operation).
+struct made_generator {
+  std::optional<rc::Gen<generators::generated_request>> gen;
+  std::string why;
+};
+
+made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
+                              const auth_choice& auth, request_mode mode);
+
+/// The request to send: the generated parts plus the runner's headers.
+/// `idempotency_key` must be unique per send (a replay or a reuse would
+/// answer for an earlier request, not this one).
+http::request to_http_request(const openapi::api_spec& spec, const openapi::operation& op,
+                              const auth_choice& auth, const generators::generated_request& g,
+                              std::string_view idempotency_key);
+
+}  // namespace conform::harness::detail

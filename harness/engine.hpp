@@ -1,0 +1,44 @@
+#pragma once
+// The run: from the description and the target, a plan of operations x auth
+// models x modes x examples, each request generated from a seed, sent, and
+// checked; failures shrunk to a minimal request and reported once per
+// (operation, check, cause). The same seed and target send the same
+// requests, whatever the number of workers.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "http/client.hpp"
+#include "harness/auth.hpp"
+#include "harness/check.hpp"
+#include "harness/listener.hpp"
+#include "harness/outcome.hpp"
+#include "harness/scenario.hpp"
+#include "openapi/model.hpp"
+
+namespace conform::harness {
+
+struct run_config {
+  std::uint64_t seed = 0;
+  std::uint32_t examples = 10;  // per operation, auth model and mode
+  unsigned max_shrinks = 64;    // requests spent shrinking one failure at most
+  std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
+  std::vector<const check*> checks;                   // enabled checks
+  /// Scenarios to run first, and which of their checks are enabled.
+  std::vector<const scenario*> scenarios;
+  std::vector<std::string> scenario_checks;
+  unsigned scenario_lanes = 4;  // connections scenarios may send on at once
+  run_info info;                // written into the report as is (seed, target, ...)
+};
+
+/// Runs the plan against `client`'s target and returns the report; events go
+/// to `events` as they happen. Never throws for what the target answers.
+run_report run(const openapi::api_spec& spec, const target_view& target, const run_config& config,
+               http::client& client, listener& events);
+
+/// The per-example seed: a hash of the run seed and the example's identity.
+std::uint64_t example_seed(std::uint64_t run_seed, std::string_view operation_id,
+                           std::string_view auth_model, request_mode mode, std::uint32_t example);
+
+}  // namespace conform::harness

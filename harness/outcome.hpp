@@ -1,0 +1,128 @@
+#pragma once
+// What a run finds, as plain values: the verdict of a check on one exchange,
+// a reported failure with how to reproduce it, a check that could not run
+// and why, and the whole run's report that the writers in reports/ render.
+// Nothing here holds a secret: requests are kept as curl commands whose
+// credentials are $ENV references.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform::harness {
+
+/// The verdict of one check on one exchange.
+struct check_verdict {
+  enum class kind : std::uint8_t { pass, violation, not_applicable } what = kind::pass;
+  std::string expected;  // violation: what the description says
+  std::string seen;      // violation: what came back
+  /// violation: a short stable key, so that the same fault seen many times is
+  /// reported once per (operation, check, cause): "status 500", "/data/id: type".
+  std::string cause;
+
+  static check_verdict pass() { return {}; }
+  static check_verdict not_applicable() { return {kind::not_applicable, {}, {}, {}}; }
+  static check_verdict violation(std::string expected, std::string seen, std::string cause) {
+    return {kind::violation, std::move(expected), std::move(seen), std::move(cause)};
+  }
+};
+
+/// A reported failure: the check, where, what was expected and seen, and how
+/// to reproduce it (the run's seed and a curl command).
+struct failure {
+  std::string check;
+  std::string operation_id;
+  std::string method_path;  // "DELETE /follow-ups/{id}"
+  std::string auth_model;   // "tenant_key (tenant-all)"
+  std::string mode;         // "valid" or "invalid: <mutation>"
+  std::string expected;
+  std::string seen;
+  std::string cause;
+  std::uint64_t seed = 0;        // the run's seed
+  std::uint32_t example = 0;     // index of the example within (operation, auth model, mode)
+  std::string curl;              // reproduces the (shrunk) request; secrets as $ENV
+  unsigned status = 0;           // 0 when no response came back
+  std::string response_excerpt;  // start of the response body
+  unsigned shrink_steps = 0;
+  std::uint64_t occurrences = 1;  // how many exchanges showed the same (operation, check, cause)
+};
+
+/// A check, or a group of checks, that could not run, and why.
+struct not_run {
+  std::string check;         // a check name, or "*" for every check of the scope
+  std::string operation_id;  // empty for the whole run
+  std::string auth_model;    // empty for every auth model
+  std::string why;
+};
+
+/// One (operation, auth model, check) cell: a JUnit testcase.
+struct check_tally {
+  std::string operation_id;
+  std::string method_path;
+  std::string auth_model;
+  std::string check;
+  std::uint64_t passed = 0;
+  std::uint64_t failed = 0;
+  std::optional<std::string> not_run_why;  // set when the cell never ran
+  std::chrono::nanoseconds time{0};
+  /// The cell ran but judged nothing (every exchange was outside what the
+  /// check looks at, e.g. no error response for an error-code check): shown
+  /// as such, never as passed.
+  bool nothing_judged = false;
+};
+
+/// Facts about the run, written at its start.
+struct run_info {
+  std::string tool_version;
+  std::uint64_t seed = 0;
+  std::string spec_file;
+  std::string spec_title;
+  std::string spec_version;
+  std::string spec_hash;
+  std::string target;  // base URL
+  bool in_process_reference = false;
+  std::string profile_file;   // the --profile given, empty for the in-process reference
+  std::string spec_argument;  // the --spec given, empty for the default
+  std::uint32_t examples = 0;
+  unsigned workers = 0;
+  std::vector<std::string> checks;  // enabled checks
+  std::string started_at;           // RFC 3339, UTC
+};
+
+/// Counters of the run.
+struct run_counts {
+  std::uint64_t requests = 0;
+  std::uint64_t transport_errors = 0;
+  std::uint64_t checks_passed = 0;
+  std::uint64_t checks_failed = 0;
+  std::uint64_t cells_not_run = 0;
+  std::uint64_t retries_429 = 0;
+};
+
+/// Where the run's time went.
+struct run_timings {
+  std::chrono::nanoseconds wall{0};
+  std::chrono::nanoseconds generation{0};  // summed over workers
+  std::chrono::nanoseconds transport{0};   // summed over workers
+  std::chrono::nanoseconds checking{0};    // summed over workers
+};
+
+/// Everything a run found; what the report writers render.
+struct run_report {
+  run_info info;
+  std::vector<check_tally> tallies;  // sorted by operation (spec order), auth model, check
+  std::vector<failure> failures;     // one per (operation, check, cause), in tally order
+  std::vector<not_run> not_runs;
+  run_counts counts;
+  run_timings timings;
+  /// A harness problem that stopped the run early (target unreachable, ...).
+  std::optional<std::string> aborted;
+
+  /// 0 when every check that ran passed, 1 when any failed, 2 when aborted
+  /// or when no check judged anything (nothing was proved).
+  int exit_code() const;
+};
+
+}  // namespace conform::harness

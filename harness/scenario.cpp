@@ -1,0 +1,303 @@
+#include "harness/scenario.hpp"
+
+#include <boost/json.hpp>
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
+#include "harness/detail/build.hpp"
+#include "core/text.hpp"
+
+namespace conform::harness {
+namespace {
+
+std::string method_path(const openapi::operation& op) {
+  return op.method_path();
+}
+
+}  // namespace
+
+unsigned probe::status() const {
+  return result.ok() ? result.value().status : 0;
+}
+
+const std::string& probe::body() const {
+  static const std::string empty;
+  return result.ok() ? result.value().body : empty;
+}
+
+const boost::json::value* probe::at(std::string_view pointer) const {
+  if (!json) return nullptr;
+  if (pointer.empty()) return &*json;
+  boost::system::error_code ec;
+  const auto* v = json->find_pointer(pointer, ec);
+  return ec ? nullptr : v;
+}
+
+std::string probe::error_code() const {
+  if (!json || !json->is_object()) return {};
+  const auto* code = json->as_object().if_contains("error_code");
+  if (!code || !code->is_string()) return {};
+  return std::string(code->as_string());
+}
+
+const std::string* probe::header(std::string_view name) const {
+  return result.ok() ? result.value().find(name) : nullptr;
+}
+
+std::optional<std::string> probe::unjudgeable(const openapi::api_spec& spec) const {
+  if (!answered()) return "the target did not answer: " + summary();
+  if (spec.rules.rate_limited_status != 0 &&
+      static_cast<int>(status()) == spec.rules.rate_limited_status) {
+    return "the target refused the request as rate-limited (" + summary() +
+           ") even after waiting as it said";
+  }
+  return std::nullopt;
+}
+
+std::string probe::summary() const {
+  if (!result.ok()) return "no response (" + result.error().message + ")";
+  std::string out = std::to_string(status());
+  if (auto code = error_code(); !code.empty()) out += " " + code;
+  return out;
+}
+
+scenario_context::scenario_context(const openapi::api_spec& spec, const target_view& target,
+                                   std::uint64_t seed,
+                                   std::vector<const openapi::operation*> operations,
+                                   const http::url& base, http::client_options options,
+                                   unsigned lanes)
+    : spec_(spec),
+      target_(target),
+      seed_(seed),
+      operations_(std::move(operations)),
+      client_(base,
+              [&] {
+                options.workers = std::max(2u, lanes);
+                return options;
+              }()),
+      redactor_(make_redactor(spec, target)),
+      nonce_((static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}()) {}
+
+bool scenario_context::covers(const openapi::operation& op) const {
+  return std::find(operations_.begin(), operations_.end(), &op) != operations_.end();
+}
+
+const openapi::operation* scenario_context::covered(std::string_view operation_id) const {
+  for (const auto* op : operations_) {
+    if (op->operation_id == operation_id) return op;
+  }
+  return nullptr;
+}
+
+auth_choice scenario_context::auth_for(const openapi::operation& op, const credential_view& c,
+                                       const tenant_view* tenant) const {
+  auth_choice choice;
+  const openapi::security_scheme* scheme = nullptr;
+  for (const auto* s : op.accepted_schemes()) {
+    if (s->credential == c.kind) scheme = s;
+  }
+  if (!scheme) scheme = spec_.find_scheme(c.kind);
+  choice.model.name = std::string(openapi::to_string(c.kind));
+  choice.model.scheme = scheme;
+  choice.model.credential_name = c.name;
+  choice.credential = &c;
+  choice.tenant = tenant ? tenant : (c.tenants.empty() ? nullptr : c.tenants.front());
+  if (choice.tenant) choice.model.tenant_id = choice.tenant->id;
+  return choice;
+}
+
+std::vector<auth_choice> scenario_context::sufficient(const openapi::operation& op) const {
+  std::vector<auth_choice> out;
+  for (auto& choice : auth_models_for(spec_, op, target_)) {
+    if (!choice.not_run_why) out.push_back(std::move(choice));
+  }
+  return out;
+}
+
+std::optional<generators::generated_request> scenario_context::valid_request(
+    const openapi::operation& op, const auth_choice& auth, std::string_view salt,
+    std::string* why) const {
+  auto made = detail::make_generator(spec_, op, auth, request_mode::valid);
+  if (!made.gen) {
+    if (why) *why = made.why.empty() ? "no valid request could be generated" : made.why;
+    return std::nullopt;
+  }
+  const std::uint64_t s = core::fnv1a(salt, core::fnv1a(op.operation_id, seed_ ^ 0x5ce7a710ull));
+  try {
+    return made.gen->operator()(rc::Random(s), 30).value();
+  } catch (const std::exception& ex) {
+    if (why) *why = std::string("the generator gave up: ") + ex.what();
+    return std::nullopt;
+  }
+}
+
+http::request scenario_context::build(const openapi::operation& op, const auth_choice& auth,
+                                      const generators::generated_request& g,
+                                      std::optional<std::string_view> key) {
+  const std::string fresh = key ? std::string() : fresh_key();
+  return detail::to_http_request(spec_, op, auth, g, key ? *key : std::string_view(fresh));
+}
+
+std::string scenario_context::fresh_key() {
+  char key[64];
+  std::snprintf(key, sizeof key, "conform-s%016llx-%llu", static_cast<unsigned long long>(nonce_),
+                static_cast<unsigned long long>(keys_.fetch_add(1)));
+  return key;
+}
+
+probe scenario_context::send(const http::request& req, unsigned lane, bool once) {
+  probe p;
+  p.request = req;
+  lane = lane % client_.workers();
+  p.result = once ? client_.send_once(lane, req) : client_.send(lane, req);
+  requests_.fetch_add(1 + p.result.retries_429, std::memory_order_relaxed);
+  retries_429_.fetch_add(p.result.retries_429, std::memory_order_relaxed);
+  if (p.result.ok() && !p.result.value().body.empty()) {
+    boost::system::error_code ec;
+    auto v = boost::json::parse(p.result.value().body, ec);
+    if (!ec) p.json = std::move(v);
+  }
+  return p;
+}
+
+std::string scenario_context::curl(const http::request& req) const {
+  return http::to_curl(req, client_.base(), redactor_);
+}
+
+scenario_results::cell& scenario_results::cell_for(const openapi::operation* op,
+                                                   std::string_view auth, std::string_view check) {
+  const std::string id = op ? op->operation_id : std::string();
+  for (auto& c : cells_) {
+    if (c.operation_id == id && c.auth == auth && c.check == check) return c;
+  }
+  cells_.push_back({id, op ? method_path(*op) : std::string(), std::string(auth),
+                    std::string(check), 0, 0, std::nullopt});
+  return cells_.back();
+}
+
+void scenario_results::pass(const openapi::operation& op, std::string_view auth,
+                            std::string_view check) {
+  std::lock_guard lock(mutex_);
+  ++cell_for(&op, auth, check).passed;
+}
+
+void scenario_results::fail(const openapi::operation& op, std::string_view auth,
+                            std::string_view check, const scenario_failure& f,
+                            const scenario_context& ctx) {
+  std::lock_guard lock(mutex_);
+  ++cell_for(&op, auth, check).failed;
+  auto key = std::make_tuple(op.operation_id, std::string(auth), std::string(check), f.cause);
+  if (auto it = failures_.find(key); it != failures_.end()) {
+    ++it->second.occurrences;
+    return;
+  }
+  failure out;
+  out.check = std::string(check);
+  out.operation_id = op.operation_id;
+  out.method_path = method_path(op);
+  out.auth_model = std::string(auth);
+  out.mode = "scenario: " + f.steps;
+  // Workflow documents and servers both feed these texts: all redacted.
+  out.expected = ctx.redact(f.expected);
+  out.seen = ctx.redact(f.seen);
+  out.cause = ctx.redact(f.cause);
+  if (!f.reproduce.empty()) out.curl = ctx.redact(f.reproduce);
+  for (const probe* p : f.evidence) {
+    if (!p || !f.reproduce.empty()) continue;
+    if (!out.curl.empty()) out.curl += "\n";
+    out.curl += ctx.curl(p->request);
+  }
+  if (!f.evidence.empty() && f.evidence.back() && f.evidence.back()->answered()) {
+    out.status = f.evidence.back()->status();
+    out.response_excerpt = ctx.redact(core::utf8_prefix(f.evidence.back()->body(), 300));
+  }
+  failures_.emplace(key, std::move(out));
+  failure_order_.push_back(std::move(key));
+}
+
+void scenario_results::not_run(const openapi::operation* op, std::string_view auth,
+                               std::string_view check, std::string why) {
+  std::lock_guard lock(mutex_);
+  auto& c = cell_for(op, auth, check);
+  if (!c.not_run_why) c.not_run_why = why;
+  for (const auto& n : not_runs_) {
+    if (n.check == check && n.operation_id == c.operation_id && n.auth_model == auth) return;
+  }
+  not_runs_.push_back({std::string(check), c.operation_id, std::string(auth), std::move(why)});
+}
+
+void scenario_results::merge_into(run_report& report, const openapi::api_spec& spec,
+                                  std::uint64_t seed) {
+  std::lock_guard lock(mutex_);
+  for (auto& c : cells_) {
+    check_tally t;
+    t.operation_id = c.operation_id;
+    t.method_path = c.method_path;
+    t.auth_model = c.auth;
+    t.check = c.check;
+    t.passed = c.passed;
+    t.failed = c.failed;
+    // A cell that also passed or failed somewhere ran: its not-run is kept
+    // in not_runs only.
+    if (c.passed == 0 && c.failed == 0) t.not_run_why = c.not_run_why;
+    t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
+    report.counts.checks_passed += t.passed;
+    report.counts.checks_failed += t.failed;
+    if (t.not_run_why) ++report.counts.cells_not_run;
+    report.tallies.push_back(std::move(t));
+  }
+  for (const auto& key : failure_order_) {
+    auto f = std::move(failures_.at(key));
+    f.seed = seed;
+    report.failures.push_back(std::move(f));
+  }
+  for (auto& n : not_runs_) report.not_runs.push_back(std::move(n));
+  cells_.clear();
+  failures_.clear();
+  failure_order_.clear();
+  not_runs_.clear();
+  // Keep the report's order: operations in spec order (run-wide cells first).
+  auto rank = [&spec](const std::string& id) -> std::size_t {
+    if (id.empty()) return 0;
+    for (std::size_t i = 0; i < spec.operations.size(); ++i) {
+      if (spec.operations[i].operation_id == id) return i + 1;
+    }
+    return spec.operations.size() + 1;
+  };
+  std::stable_sort(report.tallies.begin(), report.tallies.end(),
+                   [&](const check_tally& a, const check_tally& b) {
+                     return rank(a.operation_id) < rank(b.operation_id);
+                   });
+  std::stable_sort(report.failures.begin(), report.failures.end(),
+                   [&](const failure& a, const failure& b) {
+                     return rank(a.operation_id) < rank(b.operation_id);
+                   });
+}
+
+void scenario_registry::add(scenario s) {
+  auto it = std::find_if(scenarios_.begin(), scenarios_.end(),
+                         [&](const scenario& existing) { return existing.name == s.name; });
+  if (it != scenarios_.end()) {
+    *it = std::move(s);
+  } else {
+    scenarios_.push_back(std::move(s));
+  }
+}
+
+const scenario* scenario_registry::find_check(std::string_view check,
+                                              const scenario_check** out) const {
+  for (const auto& s : scenarios_) {
+    for (const auto& c : s.checks) {
+      if (c.name == check) {
+        if (out) *out = &c;
+        return &s;
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace conform::harness

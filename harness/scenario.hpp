@@ -1,0 +1,214 @@
+#pragma once
+// Scenarios: checks that need more than one exchange to judge (a walk over
+// a paginated list, a replay of an idempotent request, a move of a state
+// machine, the scope matrix). A scenario reads everything it tests from the
+// description and the profile, sends through a scenario_context, and reports
+// per (operation, auth model, check) cell into scenario_results: passes,
+// failures with every request needed to reproduce them as curl commands, and
+// "not run: why" for what the profile or the description did not allow.
+//
+// The engine runs the scenarios one after another, before the per-exchange
+// phase, so that no scenario's state (a value it reads, a resource it moves)
+// is disturbed by another's requests.
+
+#include <boost/json/value.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "generators/request.hpp"
+#include "http/client.hpp"
+#include "http/curl.hpp"
+#include "harness/auth.hpp"
+#include "harness/outcome.hpp"
+#include "openapi/model.hpp"
+
+namespace conform::harness {
+
+/// One request a scenario sent and what came back.
+struct probe {
+  http::request request;
+  http::result result;
+  /// The body parsed as JSON, when it is JSON.
+  std::optional<boost::json::value> json;
+
+  bool answered() const { return result.ok(); }
+  /// 0 when no response came back.
+  unsigned status() const;
+  /// A 2xx answer came back.
+  bool succeeded() const { return status() >= 200 && status() < 300; }
+  /// Why this exchange says nothing about the rule under test, or nullopt
+  /// when it can be judged: no answer came back, or the target refused it as
+  /// rate-limited (the spec's x-rate-limit status) even after the client's
+  /// retries. A check records such an exchange as "not run", never as a
+  /// verdict.
+  std::optional<std::string> unjudgeable(const openapi::api_spec& spec) const;
+  /// The response body; empty when no response came back.
+  const std::string& body() const;
+  /// The value at JSON pointer `pointer` ("/a/b") of the body, or nullptr.
+  const boost::json::value* at(std::string_view pointer) const;
+  /// The error envelope's `error_code`, or "" when there is none.
+  std::string error_code() const;
+  /// The first value of response header `name`, or nullptr.
+  const std::string* header(std::string_view name) const;
+  /// "403 FORBIDDEN", "200", "no response (connection refused)".
+  std::string summary() const;
+};
+
+/// A check a scenario reports under: its name and what it enforces, for
+/// --list-checks and docs/checks.md.
+struct scenario_check {
+  std::string name;         // "auth_scope_matrix"
+  std::string description;  // one line: what it sends and expects
+  std::string rule;         // the description section or decision it enforces
+};
+
+/// What a scenario sends through: the target, request building from the
+/// description, and sending. Not thread-safe except `send` on distinct lanes.
+class scenario_context {
+ public:
+  /// `lanes` connections to the target with `options` (at least 2, so that
+  /// scenarios can send concurrently).
+  scenario_context(const openapi::api_spec& spec, const target_view& target, std::uint64_t seed,
+                   std::vector<const openapi::operation*> operations, const http::url& base,
+                   http::client_options options, unsigned lanes = 4);
+
+  const openapi::api_spec& spec() const { return spec_; }
+  const target_view& target() const { return target_; }
+  std::uint64_t seed() const { return seed_; }
+  /// The operations the run covers (--include/--exclude applied), in spec order.
+  const std::vector<const openapi::operation*>& operations() const { return operations_; }
+  bool covers(const openapi::operation& op) const;
+  /// The operation of `operation_id` when the run covers it, else nullptr.
+  const openapi::operation* covered(std::string_view operation_id) const;
+
+  /// The auth model `op` gets with credential `c` acting for `tenant`
+  /// (nullptr: the credential's first tenant), sufficient or not. The scheme
+  /// is the one of `c`'s kind (nullptr when the description has none).
+  auth_choice auth_for(const openapi::operation& op, const credential_view& c,
+                       const tenant_view* tenant = nullptr) const;
+  /// The sufficient auth models of `op` (auth_models_for without the not-runs).
+  std::vector<auth_choice> sufficient(const openapi::operation& op) const;
+
+  /// A valid request for `op` under `auth`, the same for the same run seed and
+  /// `salt`; nullopt (with `why`) when none can be generated.
+  std::optional<generators::generated_request> valid_request(const openapi::operation& op,
+                                                             const auth_choice& auth,
+                                                             std::string_view salt,
+                                                             std::string* why = nullptr) const;
+  /// The request on the wire: `g` with the credential, tenant context and
+  /// idempotency headers of `auth`. The idempotency key is `key` when given,
+  /// else a fresh one.
+  http::request build(const openapi::operation& op, const auth_choice& auth,
+                      const generators::generated_request& g,
+                      std::optional<std::string_view> key = std::nullopt);
+  /// A key no other send of this run uses.
+  std::string fresh_key();
+
+  /// Sends `req` on connection `lane` (< lanes()). 429 is waited for and
+  /// retried as the run's client does, unless `once`.
+  probe send(const http::request& req, unsigned lane = 0, bool once = false);
+  unsigned lanes() const { return client_.workers(); }
+  /// The target's base URL.
+  const http::url& base() const { return client_.base(); }
+
+  /// `req` as a curl command, credentials as ${ENV} references.
+  std::string curl(const http::request& req) const;
+  /// `text` with every credential value replaced by its ${ENV} reference.
+  std::string redact(std::string text) const {
+    return redact_credentials(target_, std::move(text));
+  }
+
+  /// Requests sent and 429 retries, for the run's counts.
+  std::uint64_t requests() const { return requests_.load(); }
+  std::uint64_t retries_429() const { return retries_429_.load(); }
+
+ private:
+  const openapi::api_spec& spec_;
+  const target_view& target_;
+  std::uint64_t seed_;
+  std::vector<const openapi::operation*> operations_;
+  http::client client_;
+  http::secret_redactor redactor_;
+  std::uint64_t nonce_;
+  std::atomic<std::uint64_t> keys_{0};
+  std::atomic<std::uint64_t> requests_{0}, retries_429_{0};
+};
+
+/// A failure a scenario saw: what the description expects, what came back, a
+/// stable cause (one report per operation, auth model, check and cause), and
+/// the requests that show it, in order.
+struct scenario_failure {
+  std::string expected;
+  std::string seen;
+  std::string cause;
+  std::string steps;  // one line: what the scenario did ("replayed the request with the same key")
+  std::vector<const probe*> evidence;  // the last one's answer is quoted in the report
+  /// When set, the reproduction shown instead of the evidence's curl
+  /// commands (a body too large to quote, built by a shell pipeline).
+  std::string reproduce;
+};
+
+/// Where scenarios report, per (operation, auth model, check) cell. Thread-safe.
+class scenario_results {
+ public:
+  /// The cell judged one more thing and it held.
+  void pass(const openapi::operation& op, std::string_view auth, std::string_view check);
+  /// The cell saw `f` (kept once per cause, with a count).
+  void fail(const openapi::operation& op, std::string_view auth, std::string_view check,
+            const scenario_failure& f, const scenario_context& ctx);
+  /// The cell (or, with `op` nullptr, the whole check) could not run.
+  void not_run(const openapi::operation* op, std::string_view auth, std::string_view check,
+               std::string why);
+
+  /// Moves what was recorded into `report` (tallies, failures, not-runs),
+  /// cells in spec order; `seed` goes into every failure.
+  void merge_into(run_report& report, const openapi::api_spec& spec, std::uint64_t seed);
+
+ private:
+  struct cell {
+    std::string operation_id, method_path, auth, check;
+    std::uint64_t passed = 0, failed = 0;
+    std::optional<std::string> not_run_why;
+  };
+  cell& cell_for(const openapi::operation* op, std::string_view auth, std::string_view check);
+
+  std::mutex mutex_;
+  std::vector<cell> cells_;
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, failure> failures_;
+  std::vector<std::tuple<std::string, std::string, std::string, std::string>> failure_order_;
+  std::vector<harness::not_run> not_runs_;
+};
+
+/// A scenario: the checks it reports under and the code that runs it.
+struct scenario {
+  std::string name;  // the concern: "auth", "pagination"
+  std::vector<scenario_check> checks;
+  /// Runs every enabled check of the scenario (`enabled(name)` says which).
+  std::function<void(scenario_context&, scenario_results&,
+                     const std::function<bool(std::string_view)>& enabled)>
+      run;
+};
+
+/// Scenarios by name, in registration order.
+class scenario_registry {
+ public:
+  void add(scenario s);
+  const std::vector<scenario>& all() const { return scenarios_; }
+  /// The scenario that reports `check`, and the check, or nullptr.
+  const scenario* find_check(std::string_view check, const scenario_check** out = nullptr) const;
+
+ private:
+  std::vector<scenario> scenarios_;
+};
+
+}  // namespace conform::harness

@@ -1,0 +1,79 @@
+#include "http/client.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "http/retry_after.hpp"
+
+namespace conform::http {
+
+client::client(url base, client_options opts)
+    : base_(std::move(base)), opts_(std::move(opts)), limiter_(opts_.rate_limit, opts_.rate_burst) {
+  std::shared_ptr<tls_context> tls;
+  std::string tls_error;
+  if (base_.scheme == url_scheme::https) tls = make_tls_context(opts_.connection.tls, tls_error);
+  const unsigned n = std::max(1u, opts_.workers);
+  connections_.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    // A null context makes each connection report the TLS setup error on send.
+    if (tls) {
+      connections_.emplace_back(base_, opts_.connection, tls);
+    } else {
+      connections_.emplace_back(base_, opts_.connection);
+    }
+  }
+}
+
+connection& client::for_worker(unsigned worker) {
+  if (worker >= connections_.size()) {
+    throw std::out_of_range("worker " + std::to_string(worker) +
+                            " out of range (workers: " + std::to_string(connections_.size()) + ")");
+  }
+  return connections_[worker];
+}
+
+result client::send_once(unsigned worker, const request& req) {
+  connection& conn = for_worker(worker);
+  limiter_.acquire();
+  return conn.send(req);
+}
+
+result client::send(unsigned worker, const request& req) {
+  connection& conn = for_worker(worker);
+  unsigned retries = 0;
+  std::chrono::milliseconds waited{0};
+  bool reconnected = false;
+  for (;;) {
+    limiter_.acquire();
+    result r = conn.send(req);
+    reconnected = reconnected || r.reconnected;
+    const bool again = opts_.retry.retry_429 && r.ok() && r.value().status == 429 &&
+                       retries < opts_.retry.max_retries;
+    if (!again) {
+      r.retries_429 = retries;
+      r.waited_429 = waited;
+      r.reconnected = reconnected;
+      return r;
+    }
+    std::chrono::milliseconds wait = opts_.retry.default_wait;
+    if (const std::string* value = r.value().find(field::retry_after)) {
+      if (auto seconds = parse_retry_after(*value, std::chrono::system_clock::now())) {
+        wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::min<std::chrono::seconds>(*seconds, std::chrono::hours(24)));
+      }
+    }
+    wait = std::min(wait, opts_.retry.max_wait);
+    if (wait.count() > 0) {
+      if (opts_.sleep) {
+        opts_.sleep(wait);
+      } else {
+        std::this_thread::sleep_for(wait);
+      }
+    }
+    waited += wait;
+    ++retries;
+  }
+}
+
+}  // namespace conform::http

@@ -1,0 +1,70 @@
+#pragma once
+// The client the runner uses: one keep-alive connection per worker thread,
+// a rate limit shared by all workers, and 429 handling (wait as Retry-After
+// says, capped, then retry a bounded number of times).
+//
+// Redirects are never followed: a 3xx is returned as is, so credentials are
+// never sent to a host the caller did not name.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "http/connection.hpp"
+#include "http/message.hpp"
+#include "http/rate_limiter.hpp"
+#include "http/url.hpp"
+
+namespace conform::http {
+
+/// What the client does on 429.
+struct retry_options {
+  bool retry_429 = true;                         // false: return the first 429 as is
+  unsigned max_retries = 3;                      // the last 429 is returned as is
+  std::chrono::milliseconds max_wait{5000};      // cap on one Retry-After wait
+  std::chrono::milliseconds default_wait{1000};  // when 429 has no usable Retry-After
+};
+
+/// Everything the CLI's --timeout, --workers and --rate-limit feed.
+struct client_options {
+  unsigned workers = 1;           // connections, one per worker (at least 1)
+  double rate_limit = 0;          // requests per second toward the target; 0 = unlimited
+  std::uint32_t rate_burst = 1;   // requests allowed at once under the limit
+  connection_options connection;  // timeouts, caps, TLS
+  retry_options retry;
+  /// How the client waits (Retry-After); injectable for tests. Default: sleep.
+  std::function<void(std::chrono::milliseconds)> sleep;
+};
+
+/// N connections for N workers, sharing one rate limiter and one TLS context.
+class client {
+ public:
+  /// A client for `base` (its path prefixes every request target).
+  client(url base, client_options opts = {});
+
+  /// Sends `req` on worker `worker`'s connection (worker < workers()), after
+  /// the rate limit allows it; handles 429 as retry_options say.
+  result send(unsigned worker, const request& req);
+  /// Sends `req` once on `worker`'s connection, 429 returned as is.
+  result send_once(unsigned worker, const request& req);
+  /// Worker `worker`'s connection (for stats, or to close it).
+  connection& for_worker(unsigned worker);
+  /// Number of workers (connections).
+  unsigned workers() const { return static_cast<unsigned>(connections_.size()); }
+  /// The shared limiter.
+  rate_limiter& limiter() { return limiter_; }
+  /// The base URL.
+  const url& base() const { return base_; }
+  /// The options in force.
+  const client_options& options() const { return opts_; }
+
+ private:
+  url base_;
+  client_options opts_;
+  rate_limiter limiter_;
+  std::vector<connection> connections_;
+};
+
+}  // namespace conform::http

@@ -1,0 +1,169 @@
+#include "http/curl.hpp"
+
+#include <algorithm>
+
+namespace conform::http {
+namespace {
+
+std::string sanitize_env_name(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    const bool ok =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    out.push_back(ok ? c : '_');
+  }
+  if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out.insert(out.begin(), '_');
+  return out;
+}
+
+bool needs_ansi_c(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+  });
+}
+
+std::string ansi_c_quote(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out = "$'";
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      default:
+        if (u < 0x20 || u == 0x7f) {
+          out += "\\x";
+          out.push_back(hex[u >> 4]);
+          out.push_back(hex[u & 0xf]);
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+/// Renders pieces as one shell word: literals quoted, variables as "${NAME}".
+std::string render_word(const std::vector<secret_redactor::piece>& pieces) {
+  std::string out, literal;
+  for (const auto& p : pieces) {
+    if (p.variable) {
+      if (!literal.empty()) out.append(shell_quote(literal));
+      literal.clear();
+      out.append("\"${").append(p.text).append("}\"");
+    } else {
+      literal.append(p.text);
+    }
+  }
+  if (!literal.empty()) out.append(shell_quote(literal));
+  if (out.empty()) out = "''";
+  return out;
+}
+
+}  // namespace
+
+secret_redactor& secret_redactor::secret_value(std::string secret, std::string env_name) {
+  if (!secret.empty()) values_.emplace_back(std::move(secret), sanitize_env_name(env_name));
+  // Longest first so that a secret containing another is replaced whole.
+  std::stable_sort(values_.begin(), values_.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  return *this;
+}
+
+secret_redactor& secret_redactor::secret_header(std::string name, std::string env_name) {
+  headers_.emplace_back(std::move(name), sanitize_env_name(env_name));
+  return *this;
+}
+
+std::vector<secret_redactor::piece> secret_redactor::split(std::string_view text) const {
+  std::vector<piece> out;
+  std::size_t literal_start = 0, i = 0;
+  while (i < text.size()) {
+    const std::pair<std::string, std::string>* hit = nullptr;
+    for (const auto& v : values_) {
+      if (text.compare(i, v.first.size(), v.first) == 0) {
+        hit = &v;
+        break;
+      }
+    }
+    if (hit == nullptr) {
+      ++i;
+      continue;
+    }
+    if (i > literal_start) out.push_back({text.substr(literal_start, i - literal_start), false});
+    out.push_back({hit->second, true});
+    i += hit->first.size();
+    literal_start = i;
+  }
+  if (literal_start < text.size()) out.push_back({text.substr(literal_start), false});
+  return out;
+}
+
+const std::string* secret_redactor::header_variable(std::string_view name) const {
+  for (const auto& [header, env] : headers_) {
+    if (iequals(header, name)) return &env;
+  }
+  return nullptr;
+}
+
+std::string shell_quote(std::string_view text) {
+  if (needs_ansi_c(text)) return ansi_c_quote(text);
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('\'');
+  return out;
+}
+
+std::string to_curl(const request& req, const url& base, const secret_redactor& redactor) {
+  std::string out = "curl -sS -g";
+  if (req.method == verb::head) {
+    out += " -I";
+  } else {
+    out.append(" -X ").append(method_name(req.method));
+  }
+  std::string full = base.to_string();
+  full.append(req.target);
+  out.push_back(' ');
+  out.append(render_word(redactor.split(full)));
+  for (const auto& [name, value] : req.headers) {
+    out.append(" -H ");
+    if (const std::string* env = redactor.header_variable(name)) {
+      std::vector<secret_redactor::piece> pieces = redactor.split(name);
+      pieces.push_back({": ", false});
+      pieces.push_back({*env, true});
+      out.append(render_word(pieces));
+    } else {
+      std::string line = name;
+      line.append(": ").append(value);
+      out.append(render_word(redactor.split(line)));
+    }
+  }
+  if (!req.body.empty()) {
+    out.append(" --data-binary ");
+    out.append(render_word(redactor.split(req.body)));
+  }
+  return out;
+}
+
+}  // namespace conform::http

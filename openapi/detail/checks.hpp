@@ -1,0 +1,28 @@
+#pragma once
+// Private to the spec loader: the permission matrix reader and the second,
+// semantic pass over a parsed description.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "openapi/detail/yaml.hpp"
+#include "openapi/model.hpp"
+
+namespace conform::openapi::detail {
+
+/// Reads specs/permissions.yaml (`display` names it in diagnostics) and
+/// checks it on its own: scopes defined once, no opt-in default grant, rows
+/// naming defined scopes held by that key type.
+std::optional<permission_matrix> load_permissions(yaml_reader& r, doc_cache& docs,
+                                                  const std::filesystem::path& file,
+                                                  const std::string& display);
+
+/// The semantic checks of a parsed description (operation ids, path
+/// parameters, extensions referring to parameters, operations and states).
+void check_spec(yaml_reader& r, const api_spec& spec);
+
+/// Where the description and the permission matrix disagree.
+void check_against_matrix(yaml_reader& r, const api_spec& spec, const permission_matrix& m);
+
+}  // namespace conform::openapi::detail

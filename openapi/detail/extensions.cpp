@@ -1,0 +1,403 @@
+#include "openapi/detail/extensions.hpp"
+
+#include <algorithm>
+#include <regex>
+
+namespace conform::openapi::detail {
+
+namespace {
+
+std::string join(std::string_view a, std::string_view b) {
+  return std::string(a) + "." + std::string(b);
+}
+
+/// Reads `key` of `n` into `out` when present; false on a wrong type.
+bool get_str(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+             std::string_view what, std::string& out, bool required = false) {
+  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.IsDefined()) return !required;
+  auto s = r.str(doc, v, join(what, key));
+  if (s) out = *s;
+  return s.has_value();
+}
+
+bool get_strs(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+              std::string_view what, std::vector<std::string>& out, bool required = false) {
+  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.IsDefined()) return !required;
+  auto s = r.strings(doc, v, join(what, key));
+  if (s) out = *s;
+  return s.has_value();
+}
+
+template <typename T>
+bool get_int(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+             std::string_view what, T& out, bool required = false) {
+  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.IsDefined()) return !required;
+  auto s = r.count(doc, v, join(what, key));
+  if (s) out = static_cast<T>(*s);
+  return s.has_value();
+}
+
+bool get_bool(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+              std::string_view what, bool& out) {
+  YAML::Node v = yaml_reader::child(n, key);
+  if (!v.IsDefined()) return true;
+  auto s = r.boolean(doc, v, join(what, key));
+  if (s) out = *s;
+  return s.has_value();
+}
+
+bool get_status(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+                std::string_view what, int& status, std::string& code, bool required = false) {
+  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.IsDefined()) return !required;
+  return r.status_code(doc, v, join(what, key), status, code);
+}
+
+bool valid_json_pointer(const std::string& p) {
+  return p.empty() || p.front() == '/';
+}
+
+bool get_pointer(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+                 std::string_view what, std::string& out) {
+  if (!get_str(r, doc, n, key, what, out)) return false;
+  if (!valid_json_pointer(out)) {
+    r.error(yaml_reader::pos(doc, yaml_reader::child(n, key)),
+            join(what, key) + " must be a JSON pointer starting with '/', got '" + out + "'");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void warn_unknown_keys(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
+                       std::string_view what, std::initializer_list<std::string_view> known) {
+  if (!n.IsMap()) return;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    if (key.rfind("x-", 0) == 0) continue;
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      r.warning(yaml_reader::pos(doc, it->first),
+                "unknown key '" + key + "' in " + std::string(what) + " (ignored)");
+    }
+  }
+}
+
+std::optional<tenant_context> parse_tenant_context(yaml_reader& r, const yaml_doc& doc,
+                                                   const YAML::Node& n) {
+  constexpr std::string_view what = "x-tenant-context";
+  if (!r.expect_map(doc, n, what)) return std::nullopt;
+  warn_unknown_keys(r, doc, n, what, {"source", "name", "header", "missing"});
+  const std::size_t before = r.error_count();
+  tenant_context t;
+  t.pos = yaml_reader::pos(doc, n);
+  std::string source;
+  if (get_str(r, doc, n, "source", what, source, true)) {
+    if (source == "none") {
+      t.from = tenant_context::source::none;
+    } else if (source == "header") {
+      t.from = tenant_context::source::header;
+    } else if (source == "path") {
+      t.from = tenant_context::source::path;
+    } else if (source == "body") {
+      t.from = tenant_context::source::body;
+    } else {
+      r.error(yaml_reader::pos(doc, yaml_reader::child(n, "source")),
+              "x-tenant-context.source must be none, header, path or body, got '" + source + "'");
+    }
+  }
+  get_str(r, doc, n, "name", what, t.name, t.from != tenant_context::source::none);
+  get_str(r, doc, n, "header", what, t.header_name);
+  if (t.from == tenant_context::source::header && t.header_name.empty()) t.header_name = t.name;
+  get_status(r, doc, n, "missing", what, t.missing_status, t.missing_code);
+  if (r.error_count() != before) return std::nullopt;
+  return t;
+}
+
+std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc,
+                                           const YAML::Node& n) {
+  constexpr std::string_view what = "x-pagination";
+  if (!r.expect_map(doc, n, what)) return std::nullopt;
+  warn_unknown_keys(r, doc, n, what,
+                    {"style", "page_param", "cursor_param", "size_param", "default_size",
+                     "min_size", "max_size", "items", "count", "pages", "page", "next_cursor",
+                     "item_id", "filters", "sort", "ignored", "invalid_cursor"});
+  const std::size_t before = r.error_count();
+  pagination p;
+  p.pos = yaml_reader::pos(doc, n);
+  std::string style;
+  if (get_str(r, doc, n, "style", what, style, true)) {
+    if (style == "page") {
+      p.kind = pagination::style::page;
+    } else if (style == "cursor") {
+      p.kind = pagination::style::cursor;
+    } else {
+      r.error(yaml_reader::pos(doc, yaml_reader::child(n, "style")),
+              "x-pagination.style must be page or cursor, got '" + style + "'");
+      return std::nullopt;
+    }
+  }
+  const bool page = p.kind == pagination::style::page;
+  get_str(r, doc, n, "page_param", what, p.page_param, page);
+  get_str(r, doc, n, "cursor_param", what, p.cursor_param, !page);
+  get_str(r, doc, n, "size_param", what, p.size_param, true);
+  get_int(r, doc, n, "default_size", what, p.default_size, true);
+  get_int(r, doc, n, "min_size", what, p.min_size);
+  get_int(r, doc, n, "max_size", what, p.max_size, true);
+  get_pointer(r, doc, n, "items", what, p.items);
+  if (p.items.empty()) p.items = "/data/items";
+  get_pointer(r, doc, n, "count", what, p.count);
+  get_pointer(r, doc, n, "pages", what, p.pages);
+  get_pointer(r, doc, n, "page", what, p.page);
+  get_pointer(r, doc, n, "next_cursor", what, p.next_cursor);
+  get_pointer(r, doc, n, "item_id", what, p.item_id);
+  if (page && (p.count.empty() || p.pages.empty() || p.page.empty())) {
+    r.error(p.pos, "x-pagination with style page needs count, pages and page pointers");
+  }
+  if (!page && p.next_cursor.empty()) {
+    r.error(p.pos, "x-pagination with style cursor needs the next_cursor pointer");
+  }
+  get_strs(r, doc, n, "filters", what, p.filter_params);
+  get_str(r, doc, n, "sort", what, p.sort_param);
+  get_strs(r, doc, n, "ignored", what, p.ignored_params);
+  get_status(r, doc, n, "invalid_cursor", what, p.invalid_cursor_status, p.invalid_cursor_code);
+  if (r.error_count() == before && (p.min_size > p.default_size || p.default_size > p.max_size)) {
+    r.error(p.pos, "x-pagination sizes must satisfy min_size <= default_size <= max_size, got " +
+                       std::to_string(p.min_size) + ", " + std::to_string(p.default_size) + ", " +
+                       std::to_string(p.max_size));
+  }
+  if (r.error_count() != before) return std::nullopt;
+  return p;
+}
+
+std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc,
+                                             const YAML::Node& n) {
+  constexpr std::string_view what = "x-idempotency";
+  if (!r.expect_map(doc, n, what)) return std::nullopt;
+  warn_unknown_keys(r, doc, n, what,
+                    {"header", "required", "missing", "max_key_length", "replayed_header", "reused",
+                     "conflict", "effect"});
+  const std::size_t before = r.error_count();
+  idempotency i;
+  i.pos = yaml_reader::pos(doc, n);
+  get_str(r, doc, n, "header", what, i.header, true);
+  get_bool(r, doc, n, "required", what, i.required);
+  get_status(r, doc, n, "missing", what, i.missing_status, i.missing_code, i.required);
+  get_int(r, doc, n, "max_key_length", what, i.max_key_length);
+  get_str(r, doc, n, "replayed_header", what, i.replayed_header);
+  get_status(r, doc, n, "reused", what, i.reused_status, i.reused_code);
+  get_status(r, doc, n, "conflict", what, i.conflict_status, i.conflict_code);
+  YAML::Node e = yaml_reader::child(n, "effect");
+  if (e.IsDefined() && r.expect_map(doc, e, "x-idempotency.effect")) {
+    constexpr std::string_view ew = "x-idempotency.effect";
+    warn_unknown_keys(r, doc, e, ew, {"operation", "match_field", "match_body_property", "field"});
+    i.effect.pos = yaml_reader::pos(doc, e);
+    get_str(r, doc, e, "operation", ew, i.effect.operation_id, true);
+    get_str(r, doc, e, "match_field", ew, i.effect.match_field, true);
+    get_str(r, doc, e, "match_body_property", ew, i.effect.match_body_property, true);
+    get_str(r, doc, e, "field", ew, i.effect.field, true);
+  }
+  if (r.error_count() != before) return std::nullopt;
+  return i;
+}
+
+std::optional<transition_ref> parse_transition(yaml_reader& r, const yaml_doc& doc,
+                                               const YAML::Node& n) {
+  constexpr std::string_view what = "x-transition";
+  if (!r.expect_map(doc, n, what)) return std::nullopt;
+  warn_unknown_keys(r, doc, n, what, {"machine", "parameter"});
+  transition_ref t;
+  t.pos = yaml_reader::pos(doc, n);
+  const bool ok = get_str(r, doc, n, "machine", what, t.machine, true) &&
+                  get_str(r, doc, n, "parameter", what, t.parameter, true);
+  if (!ok) return std::nullopt;
+  return t;
+}
+
+std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc,
+                                           const YAML::Node& n) {
+  constexpr std::string_view what = "x-resource";
+  if (!r.expect_map(doc, n, what)) return std::nullopt;
+  warn_unknown_keys(r, doc, n, what, {"name", "fixture", "not_found_code", "fixture_state"});
+  const std::size_t before = r.error_count();
+  resource_ref res;
+  get_str(r, doc, n, "name", what, res.name, true);
+  get_str(r, doc, n, "fixture", what, res.fixture, true);
+  get_str(r, doc, n, "not_found_code", what, res.not_found_code, true);
+  std::string state;
+  if (yaml_reader::child(n, "fixture_state").IsDefined() &&
+      get_str(r, doc, n, "fixture_state", what, state)) {
+    res.fixture_state = state;
+  }
+  if (r.error_count() != before) return std::nullopt;
+  return res;
+}
+
+std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc& doc,
+                                                 const std::string& name, const YAML::Node& n) {
+  const std::string what = "state machine '" + name + "'";
+  if (!r.expect_map(doc, n, what)) return std::nullopt;
+  warn_unknown_keys(r, doc, n, what,
+                    {"resource", "field", "read_operation", "states", "initial", "terminal",
+                     "transitions", "preconditions", "refused", "fixtures"});
+  const std::size_t before = r.error_count();
+  state_machine m;
+  m.name = name;
+  m.pos = yaml_reader::pos(doc, n);
+  get_str(r, doc, n, "resource", what, m.resource, true);
+  get_str(r, doc, n, "field", what, m.field);
+  if (m.field.empty()) m.field = "status";
+  get_str(r, doc, n, "read_operation", what, m.read_operation_id);
+  get_strs(r, doc, n, "states", what, m.states, true);
+  get_str(r, doc, n, "initial", what, m.initial, true);
+  get_strs(r, doc, n, "terminal", what, m.terminal);
+  YAML::Node ts = r.required(doc, n, "transitions", what);
+  if (ts.IsDefined() && r.expect_seq(doc, ts, what + ".transitions")) {
+    for (const auto& t : ts) {
+      const std::string tw = what + " transition";
+      if (!r.expect_map(doc, t, tw)) continue;
+      state_machine::transition tr;
+      tr.pos = yaml_reader::pos(doc, t);
+      get_str(r, doc, t, "from", tw, tr.from, true);
+      get_str(r, doc, t, "operation", tw, tr.operation_id, true);
+      get_str(r, doc, t, "to", tw, tr.to, true);
+      m.transitions.push_back(tr);
+    }
+  }
+  YAML::Node ps = yaml_reader::child(n, "preconditions");
+  if (ps.IsDefined() && r.expect_seq(doc, ps, what + ".preconditions")) {
+    for (const auto& p : ps) {
+      const std::string pw = what + " precondition";
+      if (!r.expect_map(doc, p, pw)) continue;
+      state_machine::precondition pre;
+      pre.pos = yaml_reader::pos(doc, p);
+      get_str(r, doc, p, "operation", pw, pre.operation_id, true);
+      get_str(r, doc, p, "error_code", pw, pre.error_code, true);
+      get_str(r, doc, p, "description", pw, pre.description);
+      get_str(r, doc, p, "fixture", pw, pre.fixture);
+      m.preconditions.push_back(pre);
+    }
+  }
+  get_status(r, doc, n, "refused", what, m.refused_status, m.refused_code);
+  YAML::Node fs = yaml_reader::child(n, "fixtures");
+  if (fs.IsDefined() && r.expect_map(doc, fs, what + ".fixtures")) {
+    for (auto it = fs.begin(); it != fs.end(); ++it) {
+      const std::string state = it->first.Scalar();
+      if (state.rfind("x-", 0) == 0) continue;
+      // Checked here rather than with the other state names: a fixture under
+      // a misspelt state would otherwise just never be used.
+      if (std::find(m.states.begin(), m.states.end(), state) == m.states.end()) {
+        r.error(yaml_reader::pos(doc, it->first),
+                what + ": fixtures names '" + state + "', which is not one of its states");
+        continue;
+      }
+      if (auto f = r.str(doc, it->second, what + ".fixtures." + state)) m.fixtures[state] = *f;
+    }
+  }
+  if (r.error_count() != before) return std::nullopt;
+  return m;
+}
+
+void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
+                             security_scheme& s) {
+  const std::string what = "security scheme '" + s.name + "'";
+  YAML::Node cred = r.required(doc, n, "x-credential", what);
+  if (cred.IsDefined()) {
+    if (auto c = r.str(doc, cred, "x-credential")) {
+      if (auto k = parse_credential_kind(*c)) {
+        s.credential = *k;
+      } else {
+        r.error(yaml_reader::pos(doc, cred),
+                "x-credential must be jwt, tenant_key or partner_key, got '" + *c + "'");
+      }
+    }
+  }
+  YAML::Node prefixes = yaml_reader::child(n, "x-key-prefixes");
+  if (prefixes.IsDefined() && r.expect_map(doc, prefixes, "x-key-prefixes")) {
+    for (auto it = prefixes.begin(); it != prefixes.end(); ++it) {
+      if (auto p = r.str(doc, it->second, "x-key-prefixes." + it->first.Scalar())) {
+        s.key_prefixes[it->first.Scalar()] = *p;
+      }
+    }
+  }
+  YAML::Node roles = yaml_reader::child(n, "x-roles");
+  if (roles.IsDefined() && r.expect_map(doc, roles, "x-roles")) {
+    warn_unknown_keys(r, doc, roles, "x-roles", {"claim", "values", "read_only"});
+    get_str(r, doc, roles, "claim", "x-roles", s.role_claim, true);
+    get_strs(r, doc, roles, "values", "x-roles", s.roles, true);
+    get_strs(r, doc, roles, "read_only", "x-roles", s.read_only_roles);
+    for (const auto& ro : s.read_only_roles) {
+      if (std::find(s.roles.begin(), s.roles.end(), ro) == s.roles.end()) {
+        r.error(yaml_reader::pos(doc, yaml_reader::child(roles, "read_only")),
+                "x-roles.read_only names '" + ro + "', which is not in x-roles.values");
+      }
+    }
+  }
+}
+
+void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& root,
+                      schema_loader& schemas, api_rules& rules) {
+  YAML::Node envs = yaml_reader::child(root, "x-environments");
+  if (envs.IsDefined()) {
+    if (auto l = r.strings(doc, envs, "x-environments")) rules.environments = *l;
+  }
+  YAML::Node rid = yaml_reader::child(root, "x-request-id");
+  if (rid.IsDefined() && r.expect_map(doc, rid, "x-request-id")) {
+    warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "body_field", "pattern"});
+    get_str(r, doc, rid, "header", "x-request-id", rules.request_id_header, true);
+    get_str(r, doc, rid, "body_field", "x-request-id", rules.request_id_body_field);
+    if (get_str(r, doc, rid, "pattern", "x-request-id", rules.request_id_pattern) &&
+        !rules.request_id_pattern.empty()) {
+      try {
+        std::regex re(rules.request_id_pattern, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        r.error(yaml_reader::pos(doc, yaml_reader::child(rid, "pattern")),
+                "x-request-id.pattern is not a valid ECMAScript regex: " + std::string(e.what()));
+      }
+    }
+  }
+  YAML::Node rl = yaml_reader::child(root, "x-rate-limit");
+  if (rl.IsDefined() && r.expect_map(doc, rl, "x-rate-limit")) {
+    warn_unknown_keys(r, doc, rl, "x-rate-limit", {"status", "error_code", "retry_after_header"});
+    r.status_code(doc, rl, "x-rate-limit", rules.rate_limited_status, rules.rate_limited_code);
+    get_str(r, doc, rl, "retry_after_header", "x-rate-limit", rules.retry_after_header);
+  }
+  YAML::Node lim = yaml_reader::child(root, "x-limits");
+  if (lim.IsDefined() && r.expect_map(doc, lim, "x-limits")) {
+    warn_unknown_keys(r, doc, lim, "x-limits", {"max_body_bytes", "max_multipart_bytes"});
+    get_int(r, doc, lim, "max_body_bytes", "x-limits", rules.max_body_bytes);
+    get_int(r, doc, lim, "max_multipart_bytes", "x-limits", rules.max_multipart_bytes);
+  }
+  YAML::Node errs = yaml_reader::child(root, "x-errors");
+  if (errs.IsDefined() && r.expect_seq(doc, errs, "x-errors")) {
+    for (const auto& e : errs) {
+      api_rules::generic_error g;
+      if (r.status_code(doc, e, "x-errors entry", g.status, g.code)) {
+        warn_unknown_keys(r, doc, e, "x-errors entry", {"status", "error_code", "scope"});
+        std::string scope;
+        get_str(r, doc, e, "scope", "x-errors entry", scope);
+        if (scope == "route") {
+          g.route_level = true;
+        } else if (!scope.empty() && scope != "operation") {
+          r.error(yaml_reader::pos(doc, yaml_reader::child(e, "scope")),
+                  "x-errors entry: scope must be 'route' or 'operation', not '" + scope + "'");
+        }
+        rules.generic_errors.push_back(g);
+      }
+    }
+  }
+  for (const auto* key : {"x-success-envelope", "x-error-envelope"}) {
+    YAML::Node env = yaml_reader::child(root, key);
+    if (!env.IsDefined()) continue;
+    auto ref = r.str(doc, env, key);
+    if (!ref) continue;
+    const schema::schema* s = schemas.resolve(doc, *ref, yaml_reader::pos(doc, env));
+    (std::string_view(key) == "x-success-envelope" ? rules.success_envelope
+                                                   : rules.error_envelope) = s;
+  }
+}
+
+}  // namespace conform::openapi::detail

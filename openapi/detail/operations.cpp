@@ -1,0 +1,402 @@
+#include "openapi/detail/operations.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "openapi/detail/extensions.hpp"
+
+namespace conform::openapi::detail {
+
+namespace {
+
+/// A node after following `$ref`s to components: where it lives.
+struct located {
+  const yaml_doc* doc = nullptr;
+  YAML::Node node;
+  std::string pointer;
+};
+
+/// Follows `$ref` on a non-schema object (parameter, response, body, header).
+std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const YAML::Node& n,
+                              const std::string& pointer, std::string_view what) {
+  located cur{&doc, n, pointer};
+  std::set<std::string> seen;
+  while (cur.node.IsMap() && yaml_reader::child(cur.node, "$ref").IsDefined()) {
+    YAML::Node ref = yaml_reader::child(cur.node, "$ref");
+    auto text = ctx.r.str(*cur.doc, ref, std::string(what) + " $ref");
+    if (!text) return std::nullopt;
+    const source_pos at = yaml_reader::pos(*cur.doc, ref);
+    const std::size_t hash = text->find('#');
+    const std::string file = text->substr(0, hash);
+    const std::string fragment = hash == std::string::npos ? "" : text->substr(hash + 1);
+    const yaml_doc* target = cur.doc;
+    if (!file.empty()) {
+      target = ctx.docs.load_beside(*cur.doc, file, ctx.r, at);
+      if (target == nullptr) return std::nullopt;
+    }
+    if (!seen.insert(target->display + "#" + fragment).second) {
+      ctx.r.error(at, "$ref cycle: '" + *text + "' leads back to itself");
+      return std::nullopt;
+    }
+    YAML::Node next = at_pointer(target->root, fragment);
+    if (!next.IsDefined()) {
+      ctx.r.error(at,
+                  "dangling $ref: '" + target->display + "' has nothing at '#" + fragment + "'");
+      return std::nullopt;
+    }
+    // Node assignment would rebind the shared node in yaml-cpp: reset instead.
+    cur.doc = target;
+    cur.node.reset(next);
+    cur.pointer = fragment;
+  }
+  return cur;
+}
+
+std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc,
+                                         const YAML::Node& n, const std::string& pointer) {
+  auto loc = follow(ctx, doc, n, pointer, "parameter");
+  if (!loc) return std::nullopt;
+  const yaml_doc& d = *loc->doc;
+  yaml_reader& r = ctx.r;
+  if (!r.expect_map(d, loc->node, "parameter")) return std::nullopt;
+  parameter p;
+  p.pos = yaml_reader::pos(d, loc->node);
+  YAML::Node name = r.required(d, loc->node, "name", "parameter");
+  YAML::Node in = r.required(d, loc->node, "in", "parameter");
+  if (!name.IsDefined() || !in.IsDefined()) return std::nullopt;
+  auto name_s = r.str(d, name, "parameter name");
+  auto in_s = r.str(d, in, "parameter in");
+  if (!name_s || !in_s) return std::nullopt;
+  p.name = *name_s;
+  if (*in_s == "path") {
+    p.in = param_location::path;
+  } else if (*in_s == "query") {
+    p.in = param_location::query;
+  } else if (*in_s == "header") {
+    p.in = param_location::header;
+  } else if (*in_s == "cookie") {
+    p.in = param_location::cookie;
+  } else {
+    r.error(yaml_reader::pos(d, in), "parameter '" + p.name +
+                                         "': 'in' must be path, query, header or cookie, got '" +
+                                         *in_s + "'");
+    return std::nullopt;
+  }
+  YAML::Node req = yaml_reader::child(loc->node, "required");
+  if (req.IsDefined()) p.required = r.boolean(d, req, "parameter required").value_or(false);
+  if (p.in == param_location::path && !p.required) {
+    r.error(p.pos, "path parameter '" + p.name + "' must have required: true");
+  }
+  YAML::Node desc = yaml_reader::child(loc->node, "description");
+  if (desc.IsDefined()) p.description = r.str(d, desc, "description").value_or("");
+  YAML::Node schema = yaml_reader::child(loc->node, "schema");
+  if (schema.IsDefined()) {
+    p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
+  } else {
+    YAML::Node content = yaml_reader::child(loc->node, "content");
+    if (content.IsMap() && content.size() == 1) {
+      YAML::Node media = content.begin()->second;
+      YAML::Node s = yaml_reader::child(media, "schema");
+      if (s.IsDefined()) {
+        p.schema = ctx.schemas.load(
+            d, s,
+            loc->pointer + "/content/" +
+                core::escape_pointer_token(content.begin()->first.Scalar()) + "/schema");
+      }
+    } else {
+      r.error(p.pos, "parameter '" + p.name + "' has neither a schema nor one content entry");
+    }
+  }
+  YAML::Node res = yaml_reader::child(loc->node, "x-resource");
+  if (res.IsDefined()) p.resource = parse_resource(r, d, res);
+  return p;
+}
+
+std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, const YAML::Node& n,
+                                      const std::string& pointer) {
+  std::vector<media_type> out;
+  if (!ctx.r.expect_map(d, n, "content")) return out;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    media_type m;
+    m.name = it->first.Scalar();
+    const std::string here = pointer + "/" + core::escape_pointer_token(m.name);
+    const YAML::Node body = it->second;
+    if (body.IsNull()) {
+      out.push_back(m);
+      continue;
+    }
+    if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
+    YAML::Node s = yaml_reader::child(body, "schema");
+    if (s.IsDefined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
+    YAML::Node enc = yaml_reader::child(body, "encoding");
+    if (enc.IsDefined() && ctx.r.expect_map(d, enc, "encoding")) {
+      for (auto e = enc.begin(); e != enc.end(); ++e) {
+        YAML::Node ct = yaml_reader::child(e->second, "contentType");
+        if (ct.IsDefined()) {
+          if (auto v = ctx.r.str(d, ct, "encoding contentType")) {
+            m.part_content_types[e->first.Scalar()] = *v;
+          }
+        }
+      }
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::optional<request_body> parse_body(parse_context& ctx, const yaml_doc& doc, const YAML::Node& n,
+                                       const std::string& pointer) {
+  auto loc = follow(ctx, doc, n, pointer, "requestBody");
+  if (!loc) return std::nullopt;
+  const yaml_doc& d = *loc->doc;
+  if (!ctx.r.expect_map(d, loc->node, "requestBody")) return std::nullopt;
+  request_body b;
+  b.pos = yaml_reader::pos(d, loc->node);
+  YAML::Node req = yaml_reader::child(loc->node, "required");
+  if (req.IsDefined()) b.required = ctx.r.boolean(d, req, "requestBody required").value_or(false);
+  YAML::Node content = ctx.r.required(d, loc->node, "content", "requestBody");
+  if (content.IsDefined()) b.content = parse_content(ctx, d, content, loc->pointer + "/content");
+  return b;
+}
+
+std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
+                                       const YAML::Node& key, const YAML::Node& n,
+                                       const std::string& pointer) {
+  yaml_reader& r = ctx.r;
+  response resp;
+  const std::string status = key.Scalar();
+  const source_pos key_pos = yaml_reader::pos(doc, key);
+  if (status == "default") {
+    resp.status = 0;
+  } else if (status.size() == 3 && status[0] >= '1' && status[0] <= '5' &&
+             (status.substr(1) == "XX" || status.substr(1) == "xx")) {
+    r.warning(key_pos, "response status range '" + status +
+                           "' is not supported; Conform checks exact statuses only (ignored)");
+    return std::nullopt;
+  } else if (status.size() == 3 &&
+             std::all_of(status.begin(), status.end(),
+                         [](char c) { return c >= '0' && c <= '9'; }) &&
+             std::stoi(status) >= 100 && std::stoi(status) <= 599) {
+    resp.status = std::stoi(status);
+  } else {
+    r.error(key_pos, "response status '" + status +
+                         "' is not an HTTP status 100-599, 'default' or a range like '4XX'");
+    return std::nullopt;
+  }
+  auto loc = follow(ctx, doc, n, pointer, "response");
+  if (!loc) return std::nullopt;
+  const yaml_doc& d = *loc->doc;
+  if (!r.expect_map(d, loc->node, "response " + status)) return std::nullopt;
+  resp.pos = key_pos;
+  YAML::Node desc = yaml_reader::child(loc->node, "description");
+  if (desc.IsDefined()) resp.description = r.str(d, desc, "description").value_or("");
+  YAML::Node content = yaml_reader::child(loc->node, "content");
+  if (content.IsDefined()) resp.content = parse_content(ctx, d, content, loc->pointer + "/content");
+  YAML::Node headers = yaml_reader::child(loc->node, "headers");
+  if (headers.IsDefined() && r.expect_map(d, headers, "headers")) {
+    for (auto it = headers.begin(); it != headers.end(); ++it) {
+      const std::string name = it->first.Scalar();
+      const std::string hp = loc->pointer + "/headers/" + core::escape_pointer_token(name);
+      auto h = follow(ctx, d, it->second, hp, "header");
+      if (!h || !r.expect_map(*h->doc, h->node, "header '" + name + "'")) continue;
+      header_def def;
+      def.name = name;
+      YAML::Node hr = yaml_reader::child(h->node, "required");
+      if (hr.IsDefined()) def.required = r.boolean(*h->doc, hr, "header required").value_or(false);
+      YAML::Node hs = yaml_reader::child(h->node, "schema");
+      if (hs.IsDefined()) def.schema = ctx.schemas.load(*h->doc, hs, h->pointer + "/schema");
+      resp.headers.push_back(def);
+    }
+  }
+  YAML::Node codes = yaml_reader::child(loc->node, "x-error-codes");
+  if (codes.IsDefined()) {
+    if (auto l = r.strings(d, codes, "x-error-codes")) resp.error_codes = *l;
+  }
+  return resp;
+}
+
+void parse_operation(parse_context& ctx, const std::string& path, verb method,
+                     const YAML::Node& key, const YAML::Node& n,
+                     const std::vector<parameter>& path_params, const std::string& pointer,
+                     const std::vector<security_requirement>& root_security, bool root_declared) {
+  yaml_reader& r = ctx.r;
+  const yaml_doc& doc = ctx.doc;
+  const std::string what = std::string(http::method_name(method)) + " " + path;
+  if (!r.expect_map(doc, n, what)) return;
+  operation op;
+  op.method = method;
+  op.path = path;
+  op.pos = yaml_reader::pos(doc, key);
+  YAML::Node id = yaml_reader::child(n, "operationId");
+  if (id.IsDefined()) op.operation_id = r.str(doc, id, "operationId").value_or("");
+  YAML::Node tags = yaml_reader::child(n, "tags");
+  if (tags.IsDefined()) op.tags = r.strings(doc, tags, "tags").value_or(std::vector<std::string>{});
+  YAML::Node summary = yaml_reader::child(n, "summary");
+  if (summary.IsDefined()) op.summary = r.str(doc, summary, "summary").value_or("");
+
+  op.parameters = path_params;
+  YAML::Node params = yaml_reader::child(n, "parameters");
+  if (params.IsDefined() && r.expect_seq(doc, params, "parameters")) {
+    std::size_t i = 0;
+    for (const auto& pn : params) {
+      auto p = parse_parameter(ctx, doc, pn, pointer + "/parameters/" + std::to_string(i++));
+      if (!p) continue;
+      auto same = std::find_if(op.parameters.begin(), op.parameters.end(), [&](const parameter& q) {
+        return q.name == p->name && q.in == p->in;
+      });
+      if (same != op.parameters.end()) {
+        *same = std::move(*p);
+      } else {
+        op.parameters.push_back(std::move(*p));
+      }
+    }
+  }
+  YAML::Node body = yaml_reader::child(n, "requestBody");
+  if (body.IsDefined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
+
+  YAML::Node responses = r.required(doc, n, "responses", what);
+  if (responses.IsDefined() && r.expect_map(doc, responses, "responses")) {
+    for (auto it = responses.begin(); it != responses.end(); ++it) {
+      auto resp =
+          parse_response(ctx, doc, it->first, it->second,
+                         pointer + "/responses/" + core::escape_pointer_token(it->first.Scalar()));
+      if (!resp) continue;
+      const int status = resp->status;
+      if (op.find_response(status) != nullptr) {
+        r.error(resp->pos, "response status " + it->first.Scalar() + " is given twice");
+        continue;
+      }
+      op.responses.push_back(std::move(*resp));
+    }
+    std::stable_sort(op.responses.begin(), op.responses.end(),
+                     [](const response& a, const response& b) { return a.status < b.status; });
+  }
+
+  YAML::Node sec = yaml_reader::child(n, "security");
+  if (sec.IsDefined()) {
+    op.security = parse_security(ctx, sec);
+    op.security_declared = true;
+  } else {
+    op.security = root_security;
+    op.security_declared = root_declared;
+  }
+
+  op.access = method == verb::get || method == verb::head ? access_kind::read : access_kind::write;
+  YAML::Node access = yaml_reader::child(n, "x-access");
+  if (access.IsDefined()) {
+    if (auto a = r.str(doc, access, "x-access")) {
+      if (*a == "read") {
+        op.access = access_kind::read;
+      } else if (*a == "write") {
+        op.access = access_kind::write;
+      } else {
+        r.error(yaml_reader::pos(doc, access), "x-access must be read or write, got '" + *a + "'");
+      }
+    }
+  }
+  YAML::Node jwt = yaml_reader::child(n, "x-jwt-only");
+  if (jwt.IsDefined()) {
+    op.jwt_only = r.status_code(doc, jwt, "x-jwt-only", op.jwt_only_status, op.jwt_only_code);
+  }
+  YAML::Node fam = yaml_reader::child(n, "x-family");
+  if (fam.IsDefined()) {
+    op.family = r.str(doc, fam, "x-family").value_or("");
+    op.family_pos = yaml_reader::pos(doc, fam);
+  } else {
+    r.error(op.pos, "operation " + what + " lacks x-family (the permission matrix's family)");
+  }
+  YAML::Node assume = yaml_reader::child(n, "x-assumption");
+  if (assume.IsDefined()) {
+    op.assumptions =
+        r.string_or_strings(doc, assume, "x-assumption").value_or(std::vector<std::string>{});
+  }
+  YAML::Node tc = yaml_reader::child(n, "x-tenant-context");
+  if (tc.IsDefined()) {
+    if (auto t = parse_tenant_context(r, doc, tc)) op.tenant = *t;
+  }
+  YAML::Node pg = yaml_reader::child(n, "x-pagination");
+  if (pg.IsDefined()) op.paging = parse_pagination(r, doc, pg);
+  YAML::Node idem = yaml_reader::child(n, "x-idempotency");
+  if (idem.IsDefined()) op.idempotent = parse_idempotency(r, doc, idem);
+  YAML::Node rep = yaml_reader::child(n, "x-repeatable");
+  if (rep.IsDefined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
+  YAML::Node tr = yaml_reader::child(n, "x-transition");
+  if (tr.IsDefined()) op.transition = parse_transition(r, doc, tr);
+  ctx.spec.operations.push_back(std::move(op));
+}
+
+}  // namespace
+
+std::vector<security_requirement> parse_security(parse_context& ctx, const YAML::Node& n) {
+  std::vector<security_requirement> out;
+  yaml_reader& r = ctx.r;
+  const yaml_doc& doc = ctx.doc;
+  if (!r.expect_seq(doc, n, "security")) return out;
+  for (const auto& alt : n) {
+    if (!r.expect_map(doc, alt, "security requirement")) continue;
+    security_requirement req;
+    for (auto it = alt.begin(); it != alt.end(); ++it) {
+      const std::string name = it->first.Scalar();
+      security_requirement::use u;
+      u.pos = yaml_reader::pos(doc, it->first);
+      u.scheme = ctx.spec.find_scheme(name);
+      if (u.scheme == nullptr) {
+        std::string known;
+        for (const auto& s : ctx.spec.schemes) known += (known.empty() ? "" : ", ") + s->name;
+        r.error(u.pos,
+                "security names unknown scheme '" + name +
+                    "' (components.securitySchemes has: " + (known.empty() ? "none" : known) + ")");
+        continue;
+      }
+      u.scopes = r.strings(doc, it->second, "scopes of '" + name + "'")
+                     .value_or(std::vector<std::string>{});
+      req.schemes.push_back(std::move(u));
+    }
+    out.push_back(std::move(req));
+  }
+  return out;
+}
+
+void parse_paths(parse_context& ctx, const YAML::Node& paths,
+                 const std::vector<security_requirement>& root_security, bool root_declared) {
+  yaml_reader& r = ctx.r;
+  const yaml_doc& doc = ctx.doc;
+  if (!r.expect_map(doc, paths, "paths")) return;
+  for (auto it = paths.begin(); it != paths.end(); ++it) {
+    const std::string path = it->first.Scalar();
+    const std::string pointer = "/paths/" + core::escape_pointer_token(path);
+    if (path.empty() || path.front() != '/') {
+      r.error(yaml_reader::pos(doc, it->first), "path '" + path + "' must start with '/'");
+      continue;
+    }
+    const YAML::Node item = it->second;
+    if (!r.expect_map(doc, item, "path item '" + path + "'")) continue;
+    std::vector<parameter> path_params;
+    YAML::Node params = yaml_reader::child(item, "parameters");
+    if (params.IsDefined() && r.expect_seq(doc, params, "parameters")) {
+      std::size_t i = 0;
+      for (const auto& pn : params) {
+        auto p = parse_parameter(ctx, doc, pn, pointer + "/parameters/" + std::to_string(i++));
+        if (p) path_params.push_back(std::move(*p));
+      }
+    }
+    for (auto m = item.begin(); m != item.end(); ++m) {
+      const std::string key = m->first.Scalar();
+      auto method = parse_method(key);
+      if (!method || key != [&] {
+            std::string lower = key;
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            return lower;
+          }()) {
+        continue;  // parameters, summary, description, servers, x-...
+      }
+      parse_operation(ctx, path, *method, m->first, m->second, path_params,
+                      pointer + "/" + core::escape_pointer_token(key), root_security,
+                      root_declared);
+    }
+  }
+}
+
+}  // namespace conform::openapi::detail

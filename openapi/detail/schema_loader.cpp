@@ -1,0 +1,365 @@
+#include "openapi/detail/schema_loader.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include "core/text.hpp"
+
+namespace conform::openapi::detail {
+
+namespace {
+
+using schema::json_type;
+
+std::optional<json_type> parse_type(const std::string& s) {
+  if (s == "null") return json_type::null;
+  if (s == "boolean") return json_type::boolean;
+  if (s == "integer") return json_type::integer;
+  if (s == "number") return json_type::number;
+  if (s == "string") return json_type::string;
+  if (s == "array") return json_type::array;
+  if (s == "object") return json_type::object;
+  return std::nullopt;
+}
+
+/// Keys that may stand beside a $ref without making it a composition.
+bool is_ref_annotation(const std::string& key) {
+  return key == "$ref" || key == "description" || key == "summary" || key == "title" ||
+         key.rfind("x-", 0) == 0;
+}
+
+}  // namespace
+
+schema_loader::schema_loader(schema::schema_arena& arena, doc_cache& docs, yaml_reader& r,
+                             dialect d)
+    : arena_(&arena), docs_(&docs), r_(&r), dialect_(d) {}
+
+const schema::schema* schema_loader::load(const yaml_doc& doc, const YAML::Node& node,
+                                          const std::string& pointer) {
+  return sub(doc, node, pointer);
+}
+
+const schema::schema* schema_loader::sub(const yaml_doc& doc, const YAML::Node& node,
+                                         const std::string& pointer) {
+  schema::schema& s = arena_->make();
+  fill(s, doc, node, pointer);
+  return &s;
+}
+
+const schema::schema* schema_loader::resolve(const yaml_doc& doc, const std::string& ref,
+                                             const source_pos& at_pos) {
+  const std::size_t hash = ref.find('#');
+  const std::string file = ref.substr(0, hash);
+  const std::string fragment = hash == std::string::npos ? "" : ref.substr(hash + 1);
+  if (file.find("://") != std::string::npos) {
+    r_->error(at_pos, "$ref '" + ref + "': only references to this file or a file beside it " +
+                          "are supported");
+    return nullptr;
+  }
+  if (!fragment.empty() && fragment.front() != '/') {
+    r_->error(at_pos, "$ref '" + ref + "': the fragment must be a JSON pointer ('#/...')");
+    return nullptr;
+  }
+  const yaml_doc* target = &doc;
+  if (!file.empty()) {
+    target = docs_->load_beside(doc, file, *r_, at_pos);
+    if (target == nullptr) return nullptr;
+  }
+  return at(*target, fragment, at_pos);
+}
+
+const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& pointer,
+                                        const source_pos& at_pos) {
+  const std::string key = doc.display + "#" + pointer;
+  if (auto it = targets_.find(key); it != targets_.end()) return it->second;
+  YAML::Node node = at_pointer(doc.root, pointer);
+  if (!node.IsDefined()) {
+    r_->error(at_pos, "dangling $ref: '" + doc.display + "' has nothing at '#" + pointer + "'");
+    return nullptr;
+  }
+  schema::schema& s = arena_->make();
+  targets_.emplace(key, &s);
+  fill(s, doc, node, pointer);
+  return &s;
+}
+
+void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+                         const std::string& pointer) {
+  s.pos = yaml_reader::pos(doc, node);
+  s.location = "#" + pointer;
+  if (node.IsDefined() && node.IsScalar() && classify(node) == scalar_kind::boolean) {
+    const bool v = *r_->boolean(doc, node, "schema");
+    s.boolean =
+        v ? schema::schema::boolean_form::accept_all : schema::schema::boolean_form::reject_all;
+    return;
+  }
+  if (!node.IsDefined() || !node.IsMap()) {
+    r_->error(s.pos, "schema at '#" + pointer + "' must be a mapping or a boolean");
+    return;
+  }
+  if (node.size() == 0) {
+    s.boolean = schema::schema::boolean_form::accept_all;
+    return;
+  }
+  YAML::Node ref = yaml_reader::child(node, "$ref");
+  if (!ref.IsDefined()) {
+    fill_keywords(s, doc, node, pointer);
+    return;
+  }
+  auto text = r_->str(doc, ref, "$ref");
+  if (!text) return;
+  bool siblings = false;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    siblings = siblings || !is_ref_annotation(it->first.Scalar());
+  }
+  const source_pos ref_at = yaml_reader::pos(doc, ref);
+  schema::schema* ref_node = &s;
+  if (siblings && dialect_ == dialect::openapi31) {
+    // 3.1: the siblings apply too; the node becomes all_of(target, siblings).
+    ref_node = &arena_->make();
+    ref_node->pos = s.pos;
+    ref_node->location = s.location;
+    fill_keywords(s, doc, node, pointer);
+    s.all_of.insert(s.all_of.begin(), ref_node);
+  }
+  // 3.0: siblings of $ref are ignored, as the specification says. x-fixture
+  // is ours and kept in both dialects: it says which profile id fills the value.
+  if (YAML::Node fx = yaml_reader::child(node, "x-fixture"); fx.IsDefined() && !s.fixture) {
+    if (auto f = r_->str(doc, fx, "x-fixture")) s.fixture = *f;
+  }
+  ref_node->ref_text = *text;
+  ref_pos_[ref_node] = ref_at;
+  ref_nodes_.push_back(ref_node);
+  ref_node->ref = resolve(doc, *text, ref_at);
+}
+
+void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+                                  const std::string& pointer) {
+  yaml_reader& r = *r_;
+  bool nullable = false;
+  bool excl_min = false, excl_max = false;
+  YAML::Node required_node(YAML::NodeType::Undefined);
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const YAML::Node v = it->second;
+    const std::string here = pointer + "/" + core::escape_pointer_token(key);
+    if (key == "$ref") continue;
+    if (key == "type") {
+      std::vector<std::string> names;
+      if (v.IsSequence()) {
+        auto l = r.strings(doc, v, "type");
+        if (!l) continue;
+        names = *l;
+      } else {
+        auto one = r.str(doc, v, "type");
+        if (!one) continue;
+        names.push_back(*one);
+      }
+      if (names.empty()) r.error(yaml_reader::pos(doc, v), "type must name at least one type");
+      for (const auto& n : names) {
+        auto t = parse_type(n);
+        if (!t) {
+          r.error(yaml_reader::pos(doc, v), "unknown type '" + n + "' (expected null, boolean, " +
+                                                "integer, number, string, array or object)");
+          continue;
+        }
+        s.types = s.types.with(*t);
+      }
+    } else if (key == "nullable") {
+      nullable = r.boolean(doc, v, "nullable").value_or(false);
+    } else if (key == "const") {
+      s.const_value = r.to_json(v);
+    } else if (key == "enum") {
+      if (!r.expect_seq(doc, v, "enum")) continue;
+      for (const auto& item : v) s.enum_values.push_back(r.to_json(item));
+    } else if (key == "default") {
+      s.default_value = r.to_json(v);
+    } else if (key == "example") {
+      s.examples.push_back(r.to_json(v));
+    } else if (key == "examples") {
+      if (v.IsSequence()) {
+        for (const auto& item : v) s.examples.push_back(r.to_json(item));
+      } else if (dialect_ == dialect::openapi31) {
+        r.expect_seq(doc, v, "examples");
+      }
+    } else if (key == "format") {
+      if (auto f = r.str(doc, v, "format")) s.format = *f;
+    } else if (key == "minLength") {
+      s.min_length = r.count(doc, v, "minLength");
+    } else if (key == "maxLength") {
+      s.max_length = r.count(doc, v, "maxLength");
+    } else if (key == "pattern") {
+      auto p = r.str(doc, v, "pattern");
+      if (!p) continue;
+      try {
+        std::regex re(*p, std::regex::ECMAScript);
+        s.pattern = *p;
+      } catch (const std::regex_error& e) {
+        r.error(yaml_reader::pos(doc, v),
+                "pattern '" + *p + "' is not a valid ECMAScript regex: " + e.what());
+      }
+    } else if (key == "minimum") {
+      s.minimum = r.number(doc, v, "minimum");
+    } else if (key == "maximum") {
+      s.maximum = r.number(doc, v, "maximum");
+    } else if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
+      const bool is_min = key == "exclusiveMinimum";
+      const scalar_kind k = classify(v);
+      if (v.IsScalar() && k == scalar_kind::boolean) {
+        (is_min ? excl_min : excl_max) = *r.boolean(doc, v, key);
+      } else if (v.IsScalar() && (k == scalar_kind::integer || k == scalar_kind::number)) {
+        (is_min ? s.exclusive_minimum : s.exclusive_maximum) = r.number(doc, v, key);
+      } else {
+        r.error(yaml_reader::pos(doc, v),
+                key + " must be a number (3.1) or a boolean (3.0), got '" +
+                    (v.IsScalar() ? v.Scalar() : std::string("a collection")) + "'");
+      }
+    } else if (key == "multipleOf") {
+      auto m = r.number(doc, v, "multipleOf");
+      if (m && *m <= 0) {
+        r.error(yaml_reader::pos(doc, v), "multipleOf must be greater than 0");
+      } else {
+        s.multiple_of = m;
+      }
+    } else if (key == "items") {
+      if (v.IsSequence()) {
+        r.error(yaml_reader::pos(doc, v), "items as a list (tuple validation) is not supported");
+        continue;
+      }
+      s.items = sub(doc, v, here);
+    } else if (key == "minItems") {
+      s.min_items = r.count(doc, v, "minItems");
+    } else if (key == "maxItems") {
+      s.max_items = r.count(doc, v, "maxItems");
+    } else if (key == "uniqueItems") {
+      s.unique_items = r.boolean(doc, v, "uniqueItems").value_or(false);
+    } else if (key == "properties") {
+      if (!r.expect_map(doc, v, "properties")) continue;
+      for (auto p = v.begin(); p != v.end(); ++p) {
+        const std::string name = p->first.Scalar();
+        s.properties.emplace_back(
+            name, sub(doc, p->second, here + "/" + core::escape_pointer_token(name)));
+      }
+    } else if (key == "required") {
+      if (auto l = r.strings(doc, v, "required")) {
+        s.required = *l;
+        required_node.reset(v);
+      }
+    } else if (key == "additionalProperties") {
+      if (v.IsScalar() && classify(v) == scalar_kind::boolean) {
+        s.additional_allowed = *r.boolean(doc, v, key);
+      } else if (v.IsMap()) {
+        s.additional_properties = sub(doc, v, here);
+      } else {
+        r.error(yaml_reader::pos(doc, v), "additionalProperties must be a boolean or a schema");
+      }
+    } else if (key == "minProperties") {
+      s.min_properties = r.count(doc, v, "minProperties");
+    } else if (key == "maxProperties") {
+      s.max_properties = r.count(doc, v, "maxProperties");
+    } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
+      auto l = sub_list(doc, v, here, key);
+      auto& target = key == "allOf" ? s.all_of : key == "anyOf" ? s.any_of : s.one_of;
+      target.insert(target.end(), l.begin(), l.end());
+    } else if (key == "not") {
+      s.not_schema = sub(doc, v, here);
+    } else if (key == "readOnly") {
+      s.read_only = r.boolean(doc, v, key).value_or(false);
+    } else if (key == "writeOnly") {
+      s.write_only = r.boolean(doc, v, key).value_or(false);
+    } else if (key == "deprecated") {
+      s.deprecated = r.boolean(doc, v, key).value_or(false);
+    } else if (key == "title") {
+      if (auto t = r.str(doc, v, key)) s.title = *t;
+    } else if (key == "description") {
+      if (auto t = r.str(doc, v, key)) s.description = *t;
+    } else if (key == "x-assumption") {
+      if (auto l = r.string_or_strings(doc, v, key)) s.assumptions = *l;
+    } else if (key == "x-fixture") {
+      if (auto f = r.str(doc, v, key)) s.fixture = *f;
+    }
+    // Anything else (unknown keywords, other x- keys) is ignored.
+  }
+
+  if (nullable) {
+    if (!s.types.any()) s.types = s.types.with(json_type::null);
+    if (!s.enum_values.empty() &&
+        std::none_of(s.enum_values.begin(), s.enum_values.end(),
+                     [](const boost::json::value& e) { return e.is_null(); })) {
+      s.enum_values.emplace_back(nullptr);
+    }
+  }
+  if (excl_min) {
+    if (s.minimum) {
+      s.exclusive_minimum = s.minimum;
+      s.minimum.reset();
+    } else {
+      r.warning(s.pos, "exclusiveMinimum: true without minimum has no effect");
+    }
+  }
+  if (excl_max) {
+    if (s.maximum) {
+      s.exclusive_maximum = s.maximum;
+      s.maximum.reset();
+    } else {
+      r.warning(s.pos, "exclusiveMaximum: true without maximum has no effect");
+    }
+  }
+  if (required_node.IsDefined() && !s.properties.empty() && s.all_of.empty() && s.any_of.empty() &&
+      s.one_of.empty() && s.additional_properties == nullptr) {
+    std::size_t i = 0;
+    for (const auto& item : required_node) {
+      const std::string& name = s.required[i++];
+      const bool defined = std::any_of(s.properties.begin(), s.properties.end(),
+                                       [&](const auto& p) { return p.first == name; });
+      if (!defined) {
+        r.warning(yaml_reader::pos(doc, item),
+                  "required property '" + name + "' is not defined in properties");
+      }
+    }
+  }
+}
+
+std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc,
+                                                           const YAML::Node& node,
+                                                           const std::string& pointer,
+                                                           const std::string& kw) {
+  std::vector<const schema::schema*> out;
+  if (!r_->expect_seq(doc, node, kw)) return out;
+  std::size_t i = 0;
+  for (const auto& item : node) {
+    out.push_back(sub(doc, item, pointer + "/" + std::to_string(i++)));
+  }
+  if (out.empty()) r_->error(yaml_reader::pos(doc, node), kw + " must not be empty");
+  return out;
+}
+
+void schema_loader::finish() {
+  std::set<const schema::schema*> reported;
+  for (const schema::schema* start : ref_nodes_) {
+    if (reported.count(start) != 0) continue;
+    std::vector<const schema::schema*> chain{start};
+    std::set<const schema::schema*> seen{start};
+    const schema::schema* cur = start->ref;
+    bool cycle = false;
+    while (cur != nullptr && cur->ref != nullptr) {
+      if (cur == start) {
+        cycle = true;
+        break;
+      }
+      if (!seen.insert(cur).second) break;
+      chain.push_back(cur);
+      cur = cur->ref;
+    }
+    if (!cycle) continue;
+    std::string path;
+    for (const schema::schema* n : chain) {
+      reported.insert(n);
+      path += n->location + " -> ";
+    }
+    path += start->location;
+    r_->error(ref_pos_[start], "$ref cycle with no schema in between: " + path);
+  }
+}
+
+}  // namespace conform::openapi::detail

@@ -1,0 +1,55 @@
+#pragma once
+// Private to the spec loader: maps OpenAPI 3.0.x and 3.1.x Schema Objects
+// onto conform::schema::schema nodes, following $ref within the file and to
+// files beside it, each target loaded once.
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "schema/schema.hpp"
+#include "openapi/detail/yaml.hpp"
+
+namespace conform::openapi::detail {
+
+/// Which OpenAPI dialect the schemas are written in.
+enum class dialect { openapi30, openapi31 };
+
+/// Loads schemas into one arena; one loader per description.
+class schema_loader {
+ public:
+  /// Nodes go to `arena`; files beside the spec come from `docs`.
+  schema_loader(schema::schema_arena& arena, doc_cache& docs, yaml_reader& r, dialect d);
+
+  /// The schema written as `node` at JSON pointer `pointer` of `doc`.
+  const schema::schema* load(const yaml_doc& doc, const YAML::Node& node,
+                             const std::string& pointer);
+  /// The schema a `$ref` text (written at `at` in `doc`) names; nullptr and
+  /// an error when it names nothing.
+  const schema::schema* resolve(const yaml_doc& doc, const std::string& ref, const source_pos& at);
+  /// The schema at `pointer` of `doc` (loaded once).
+  const schema::schema* at(const yaml_doc& doc, const std::string& pointer, const source_pos& at);
+  /// Reports cycles of pure $refs; call once everything is loaded.
+  void finish();
+
+ private:
+  void fill(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+            const std::string& pointer);
+  void fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+                     const std::string& pointer);
+  const schema::schema* sub(const yaml_doc& doc, const YAML::Node& node,
+                            const std::string& pointer);
+  std::vector<const schema::schema*> sub_list(const yaml_doc& doc, const YAML::Node& node,
+                                              const std::string& pointer, const std::string& kw);
+
+  schema::schema_arena* arena_;
+  doc_cache* docs_;
+  yaml_reader* r_;
+  dialect dialect_;
+  std::map<std::string, schema::schema*> targets_;  // "<file>#<pointer>" -> node
+  std::map<const schema::schema*, source_pos> ref_pos_;
+  std::vector<schema::schema*> ref_nodes_;
+};
+
+}  // namespace conform::openapi::detail

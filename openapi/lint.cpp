@@ -1,0 +1,78 @@
+#include "openapi/lint.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/text.hpp"
+
+namespace conform::openapi {
+
+namespace {
+
+void print_scopes(const api_spec& spec, std::ostream& out) {
+  if (spec.permissions) {
+    out << "scopes (" << spec.permissions->file << "): " << spec.permissions->scopes.size() << "\n";
+    for (const auto& s : spec.permissions->scopes) {
+      std::vector<std::string> kinds;
+      for (auto k : s.key_types) kinds.emplace_back(to_string(k));
+      out << "  " << s.name << "  family " << s.family << ", key types [" << core::join(kinds)
+          << "]" << (s.default_grant ? ", default grant" : "") << (s.opt_in ? ", opt-in" : "")
+          << "\n";
+    }
+    return;
+  }
+  std::set<std::string> used;
+  for (const auto& op : spec.operations) {
+    for (const auto& alt : op.security) {
+      for (const auto& u : alt.schemes) used.insert(u.scopes.begin(), u.scopes.end());
+    }
+  }
+  out << "scopes (used by the description; no permission matrix): " << used.size() << "\n";
+  for (const auto& s : used) out << "  " << s << "\n";
+}
+
+}  // namespace
+
+void print_summary(const api_spec& spec, std::ostream& out) {
+  out << spec.file << ": OpenAPI " << spec.openapi_version << ", \"" << spec.title << "\" "
+      << spec.version << ", " << spec.operations.size() << " operations, sha256 " << spec.hash
+      << "\n";
+
+  std::map<std::string, std::vector<std::string>> families;
+  for (const auto& op : spec.operations) families[op.family].push_back(op.operation_id);
+  out << "operations per family: " << families.size() << " families\n";
+  for (const auto& [family, ids] : families) {
+    out << "  " << family << " (" << ids.size() << "): " << core::join(ids) << "\n";
+  }
+
+  out << "schemes: " << spec.schemes.size() << "\n";
+  for (const auto& s : spec.schemes) {
+    out << "  " << s->name << "  "
+        << (s->kind == security_scheme::type::http_bearer ? "http bearer" : "apiKey") << " ("
+        << s->header << "), credential " << to_string(s->credential) << "\n";
+  }
+
+  print_scopes(spec, out);
+
+  std::vector<const operation*> paged, idem;
+  for (const auto& op : spec.operations) {
+    if (op.paging) paged.push_back(&op);
+    if (op.idempotent) idem.push_back(&op);
+  }
+  out << "paginated operations: " << paged.size() << "\n";
+  for (const auto* op : paged) {
+    const pagination& p = *op->paging;
+    const bool page = p.kind == pagination::style::page;
+    out << "  " << op->operation_id << "  " << (page ? "page" : "cursor") << " ("
+        << (page ? p.page_param : p.cursor_param) << ", " << p.size_param << " " << p.min_size
+        << ".." << p.max_size << ", default " << p.default_size << ")\n";
+  }
+  out << "idempotent operations: " << idem.size() << "\n";
+  for (const auto* op : idem) {
+    out << "  " << op->operation_id << "  " << (op->idempotent->required ? "required" : "optional")
+        << " (" << op->idempotent->header << ")\n";
+  }
+}
+
+}  // namespace conform::openapi

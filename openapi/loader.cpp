@@ -1,0 +1,217 @@
+// The loader's first pass (document structure into the typed model) and its
+// driver: parse, follow $refs, read the matrix, then run the semantic checks.
+
+#include "openapi/loader.hpp"
+
+#include "core/text.hpp"
+#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/checks.hpp"
+#include "openapi/detail/extensions.hpp"
+#include "openapi/detail/operations.hpp"
+#include "openapi/detail/schema_loader.hpp"
+
+namespace conform::openapi {
+
+namespace {
+
+using core::yaml_reader;
+using detail::yaml_doc;
+
+std::optional<detail::dialect> parse_version(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
+  YAML::Node v = core::yaml_reader::child(doc.root, "openapi");
+  if (!v.IsDefined()) {
+    r.error(yaml_reader::pos(doc, doc.root),
+            "not an OpenAPI 3.0/3.1 description: the root lacks the key 'openapi'");
+    return std::nullopt;
+  }
+  auto s = r.str(doc, v, "openapi");
+  if (!s) return std::nullopt;
+  spec.openapi_version = *s;
+  if (s->rfind("3.0.", 0) == 0) return detail::dialect::openapi30;
+  if (s->rfind("3.1.", 0) == 0) return detail::dialect::openapi31;
+  r.error(yaml_reader::pos(doc, v),
+          "unsupported OpenAPI version '" + *s + "' (3.0.x and 3.1.x are)");
+  return std::nullopt;
+}
+
+void parse_info(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
+  YAML::Node info = r.required(doc, doc.root, "info", "the description");
+  if (!info.IsDefined() || !r.expect_map(doc, info, "info")) return;
+  YAML::Node title = yaml_reader::child(info, "title");
+  if (title.IsDefined()) spec.title = r.str(doc, title, "info.title").value_or("");
+  YAML::Node version = yaml_reader::child(info, "version");
+  if (version.IsDefined()) spec.version = r.str(doc, version, "info.version").value_or("");
+}
+
+void parse_servers(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
+  YAML::Node servers = yaml_reader::child(doc.root, "servers");
+  if (!servers.IsDefined() || !r.expect_seq(doc, servers, "servers")) return;
+  for (const auto& s : servers) {
+    if (!r.expect_map(doc, s, "server")) continue;
+    server out;
+    YAML::Node url = r.required(doc, s, "url", "server");
+    if (url.IsDefined()) out.url = r.str(doc, url, "server url").value_or("");
+    YAML::Node desc = yaml_reader::child(s, "description");
+    if (desc.IsDefined()) out.description = r.str(doc, desc, "server description").value_or("");
+    YAML::Node vars = yaml_reader::child(s, "variables");
+    if (vars.IsDefined() && r.expect_map(doc, vars, "server variables")) {
+      for (auto it = vars.begin(); it != vars.end(); ++it) {
+        YAML::Node def = yaml_reader::child(it->second, "default");
+        if (def.IsDefined()) {
+          out.variable_defaults[it->first.Scalar()] =
+              r.str(doc, def, "server variable default").value_or("");
+        }
+      }
+    }
+    spec.servers.push_back(std::move(out));
+  }
+}
+
+void parse_tags(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
+  YAML::Node tags = yaml_reader::child(doc.root, "tags");
+  if (!tags.IsDefined() || !r.expect_seq(doc, tags, "tags")) return;
+  for (const auto& t : tags) {
+    if (!r.expect_map(doc, t, "tag")) continue;
+    YAML::Node name = r.required(doc, t, "name", "tag");
+    if (name.IsDefined()) spec.tags.push_back(r.str(doc, name, "tag name").value_or(""));
+  }
+}
+
+void parse_schemes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& components,
+                   api_spec& spec) {
+  YAML::Node schemes = yaml_reader::child(components, "securitySchemes");
+  if (!schemes.IsDefined() || !r.expect_map(doc, schemes, "components.securitySchemes")) return;
+  for (auto it = schemes.begin(); it != schemes.end(); ++it) {
+    auto s = std::make_unique<security_scheme>();
+    s->name = it->first.Scalar();
+    s->pos = yaml_reader::pos(doc, it->first);
+    const YAML::Node n = it->second;
+    const std::string what = "security scheme '" + s->name + "'";
+    if (!r.expect_map(doc, n, what)) continue;
+    YAML::Node type = r.required(doc, n, "type", what);
+    const std::string t = type.IsDefined() ? r.str(doc, type, "type").value_or("") : "";
+    if (t == "http") {
+      YAML::Node scheme = yaml_reader::child(n, "scheme");
+      const std::string sc = scheme.IsDefined() ? r.str(doc, scheme, "scheme").value_or("") : "";
+      if (sc != "bearer" && sc != "Bearer") {
+        const source_pos at =
+            scheme.IsDefined() ? yaml_reader::pos(doc, scheme) : yaml_reader::pos(doc, n);
+        r.error(at, what + ": only the http scheme 'bearer' is supported, got '" + sc + "'");
+        continue;
+      }
+      s->kind = security_scheme::type::http_bearer;
+      s->header = "Authorization";
+    } else if (t == "apiKey") {
+      YAML::Node in = r.required(doc, n, "in", what);
+      YAML::Node name = r.required(doc, n, "name", what);
+      if (!in.IsDefined() || !name.IsDefined()) continue;
+      const std::string where = r.str(doc, in, "in").value_or("");
+      if (where != "header") {
+        r.error(yaml_reader::pos(doc, in),
+                what + ": only apiKey in header is supported, got in '" + where + "'");
+        continue;
+      }
+      s->kind = security_scheme::type::api_key_header;
+      s->header = r.str(doc, name, "name").value_or("");
+    } else {
+      if (type.IsDefined()) {
+        r.error(yaml_reader::pos(doc, type),
+                what + ": unsupported type '" + t + "' (http bearer and apiKey in header are)");
+      }
+      continue;
+    }
+    detail::parse_scheme_extensions(r, doc, n, *s);
+    spec.schemes.push_back(std::move(s));
+  }
+}
+
+void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader& schemas,
+                      const YAML::Node& components, api_spec& spec) {
+  // Every component schema is loaded, used or not, so all of them are checked.
+  YAML::Node defs = yaml_reader::child(components, "schemas");
+  if (defs.IsDefined() && r.expect_map(doc, defs, "components.schemas")) {
+    for (auto it = defs.begin(); it != defs.end(); ++it) {
+      schemas.at(doc, "/components/schemas/" + core::escape_pointer_token(it->first.Scalar()),
+                 yaml_reader::pos(doc, it->first));
+    }
+  }
+  YAML::Node machines = yaml_reader::child(components, "x-state-machines");
+  if (machines.IsDefined() && r.expect_map(doc, machines, "components.x-state-machines")) {
+    for (auto it = machines.begin(); it != machines.end(); ++it) {
+      auto m = detail::parse_state_machine(r, doc, it->first.Scalar(), it->second);
+      if (m) spec.state_machines.emplace(m->name, std::move(*m));
+    }
+  }
+}
+
+std::string display_name(const std::filesystem::path& p) {
+  return p.lexically_normal().string();
+}
+
+}  // namespace
+
+load_result load(const std::filesystem::path& file, const load_options& opts) {
+  load_result result;
+  yaml_reader r(result.diagnostics);
+  detail::doc_cache docs;
+  try {
+    const yaml_doc* doc = docs.load(file, display_name(file), r);
+    if (doc == nullptr) return result;
+    if (!r.expect_map(*doc, doc->root, "the description root")) return result;
+
+    api_spec spec;
+    spec.file = doc->display;
+    auto dialect = parse_version(r, *doc, spec);
+    if (!dialect) return result;
+    detail::schema_loader schemas(*spec.arena, docs, r, *dialect);
+    parse_info(r, *doc, spec);
+    parse_servers(r, *doc, spec);
+    parse_tags(r, *doc, spec);
+    YAML::Node components = yaml_reader::child(doc->root, "components");
+    if (components.IsDefined() && r.expect_map(*doc, components, "components")) {
+      parse_schemes(r, *doc, components, spec);
+      parse_components(r, *doc, schemas, components, spec);
+    }
+    detail::parse_root_rules(r, *doc, doc->root, schemas, spec.rules);
+
+    detail::parse_context ctx{r, docs, schemas, *doc, spec};
+    std::vector<security_requirement> root_security;
+    YAML::Node sec = yaml_reader::child(doc->root, "security");
+    if (sec.IsDefined()) root_security = detail::parse_security(ctx, sec);
+    YAML::Node paths = r.required(*doc, doc->root, "paths", "the description");
+    if (paths.IsDefined()) detail::parse_paths(ctx, paths, root_security, sec.IsDefined());
+    schemas.finish();
+
+    // The matrix: given, or permissions.yaml beside the spec when it exists.
+    std::filesystem::path matrix = opts.permissions;
+    if (matrix.empty()) {
+      const auto beside = file.parent_path() / "permissions.yaml";
+      std::error_code ec;
+      if (std::filesystem::exists(beside, ec)) {
+        matrix = beside;
+      } else if (opts.require_permissions) {
+        r.error(source_pos{display_name(beside), 0, 0},
+                "the permission matrix is required and was not found");
+      }
+    }
+    if (!matrix.empty()) {
+      spec.permissions = detail::load_permissions(r, docs, matrix, display_name(matrix));
+    }
+
+    detail::check_spec(r, spec);
+    if (spec.permissions) detail::check_against_matrix(r, spec, *spec.permissions);
+    spec.hash = docs.hash();
+    if (!has_errors(result.diagnostics)) result.spec = std::move(spec);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp throws on some malformed inputs the reads above cannot foresee.
+    source_pos p{display_name(file), 0, 0};
+    if (e.mark.line >= 0) {
+      p.line = e.mark.line + 1;
+      p.column = e.mark.column + 1;
+    }
+    r.error(p, "cannot read the description: " + e.msg);
+  }
+  return result;
+}
+
+}  // namespace conform::openapi

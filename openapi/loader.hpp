@@ -1,0 +1,33 @@
+#pragma once
+// Loads an OpenAPI 3.0.x / 3.1.x description (and, when given, the
+// permission matrix) into the typed model. Two passes: parse into the model
+// keeping every node's position, then check meaning. Never throws for bad
+// input: every problem is a diagnostic with file:line:col.
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "openapi/model.hpp"
+#include "core/source.hpp"
+
+namespace conform::openapi {
+
+struct load_result {
+  /// nullopt when any diagnostic is an error (warnings alone keep the spec).
+  std::optional<api_spec> spec;
+  std::vector<diagnostic> diagnostics;
+  bool ok() const { return spec.has_value() && !has_errors(diagnostics); }
+};
+
+struct load_options {
+  /// The permission matrix; empty = `permissions.yaml` beside the spec if it
+  /// exists, else none.
+  std::filesystem::path permissions;
+  bool require_permissions = false;
+};
+
+/// Loads `file` ($refs to other files beside it followed) and checks it.
+load_result load(const std::filesystem::path& file, const load_options& opts = {});
+
+}  // namespace conform::openapi

@@ -1,0 +1,155 @@
+#include "openapi/model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace conform::openapi {
+
+namespace {
+
+/// The methods a Path Item may hold (OpenAPI's fixed fields).
+constexpr std::array<verb, 8> path_item_methods{verb::get,     verb::put,   verb::post,
+                                                verb::delete_, verb::patch, verb::head,
+                                                verb::options, verb::trace};
+
+}  // namespace
+
+std::optional<verb> parse_method(std::string_view s) {
+  for (verb v : path_item_methods) {
+    if (http::iequals(http::method_name(v), s)) return v;
+  }
+  return std::nullopt;
+}
+
+std::string operation::method_path() const {
+  return std::string(http::method_name(method)) + " " + path;
+}
+
+std::string_view to_string(param_location l) {
+  switch (l) {
+    case param_location::path:
+      return "path";
+    case param_location::query:
+      return "query";
+    case param_location::header:
+      return "header";
+    case param_location::cookie:
+      return "cookie";
+  }
+  return "?";
+}
+
+std::string_view to_string(credential_kind k) {
+  switch (k) {
+    case credential_kind::jwt:
+      return "jwt";
+    case credential_kind::tenant_key:
+      return "tenant_key";
+    case credential_kind::partner_key:
+      return "partner_key";
+  }
+  return "?";
+}
+
+std::optional<credential_kind> parse_credential_kind(std::string_view s) {
+  if (s == "jwt") return credential_kind::jwt;
+  if (s == "tenant_key") return credential_kind::tenant_key;
+  if (s == "partner_key") return credential_kind::partner_key;
+  return std::nullopt;
+}
+
+const media_type* request_body::find(std::string_view media) const {
+  for (const auto& m : content) {
+    if (http::iequals(m.name, media)) return &m;
+  }
+  return nullptr;
+}
+
+const media_type* response::find(std::string_view media) const {
+  for (const auto& m : content) {
+    if (http::iequals(m.name, media)) return &m;
+  }
+  return nullptr;
+}
+
+const response* operation::find_response(int status) const {
+  for (const auto& r : responses) {
+    if (r.status == status) return &r;
+  }
+  return nullptr;
+}
+
+const parameter* operation::find_parameter(std::string_view name, param_location in) const {
+  for (const auto& p : parameters) {
+    if (p.in != in) continue;
+    // Header names are case-insensitive; the others are not.
+    if (in == param_location::header ? http::iequals(p.name, name) : p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<const security_scheme*> operation::accepted_schemes() const {
+  std::vector<const security_scheme*> out;
+  for (const auto& alt : security) {
+    for (const auto& u : alt.schemes) {
+      if (u.scheme != nullptr && std::find(out.begin(), out.end(), u.scheme) == out.end()) {
+        out.push_back(u.scheme);
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<std::vector<std::string>> operation::scopes_for(const security_scheme& s) const {
+  for (const auto& alt : security) {
+    // Only single-scheme alternatives say what this scheme alone needs.
+    if (alt.schemes.size() == 1 && alt.schemes.front().scheme == &s) {
+      return alt.schemes.front().scopes;
+    }
+  }
+  for (const auto& alt : security) {
+    for (const auto& u : alt.schemes) {
+      if (u.scheme == &s) return u.scopes;
+    }
+  }
+  return std::nullopt;
+}
+
+const permission_matrix::scope_def* permission_matrix::find_scope(std::string_view name) const {
+  for (const auto& s : scopes) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+const permission_matrix::operation_row* permission_matrix::find_operation(
+    std::string_view operation_id) const {
+  for (const auto& r : operations) {
+    if (r.operation_id == operation_id) return &r;
+  }
+  return nullptr;
+}
+
+const operation* api_spec::find_operation(std::string_view operation_id) const {
+  for (const auto& op : operations) {
+    if (op.operation_id == operation_id) return &op;
+  }
+  return nullptr;
+}
+
+const security_scheme* api_spec::find_scheme(std::string_view name) const {
+  for (const auto& s : schemes) {
+    if (s->name == name) return s.get();
+  }
+  return nullptr;
+}
+
+const security_scheme* api_spec::find_scheme(credential_kind k) const {
+  for (const auto& s : schemes) {
+    if (s->credential == k) return s.get();
+  }
+  return nullptr;
+}
+
+}  // namespace conform::openapi

@@ -1,0 +1,358 @@
+#pragma once
+// The typed model of an OpenAPI description and its permission matrix. The
+// loader (loader.hpp) builds it; past the loader nothing is a raw YAML node
+// or an unparsed string where a type exists. The `x-` extensions Conform
+// reads are documented in docs/spec-extensions.md; each maps to one field
+// here, named after it.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/source.hpp"
+#include "http/message.hpp"
+#include "schema/schema.hpp"
+
+namespace conform::openapi {
+
+// The model's positions and diagnostics are core's.
+using core::diagnostic;
+using core::has_errors;
+using core::severity;
+using core::source_pos;
+
+/// An operation's method is the transport's verb (http::method_name spells it).
+using http::verb;
+/// Parses "get" / "GET"; nullopt for anything else.
+std::optional<verb> parse_method(std::string_view s);
+
+enum class param_location : std::uint8_t { path, query, header, cookie };
+std::string_view to_string(param_location l);
+
+/// x-resource on a path parameter: which resource the id names, the profile
+/// fixture that holds an existing one, and the 404 code an unknown id gets.
+struct resource_ref {
+  std::string name;                          // "follow_up"
+  std::string fixture;                       // "follow_up_id"
+  std::string not_found_code;                // "FOLLOW_UP_NOT_FOUND"
+  std::optional<std::string> fixture_state;  // "cancellable", documented need on the fixture
+};
+
+struct parameter {
+  std::string name;
+  param_location in = param_location::query;
+  bool required = false;
+  const schema::schema* schema = nullptr;
+  std::string description;
+  std::optional<resource_ref> resource;  // x-resource
+  source_pos pos;
+};
+
+/// One media type of a request or response body.
+struct media_type {
+  std::string name;  // "application/json", "multipart/form-data"
+  const schema::schema* schema = nullptr;
+  /// multipart: per-part content type (encoding.<part>.contentType).
+  std::map<std::string, std::string> part_content_types;
+};
+
+struct request_body {
+  bool required = false;
+  std::vector<media_type> content;
+  source_pos pos;
+  const media_type* find(std::string_view media) const;
+};
+
+struct header_def {
+  std::string name;
+  bool required = false;
+  const schema::schema* schema = nullptr;
+};
+
+struct response {
+  int status = 0;  // 0 = "default"
+  std::string description;
+  std::vector<media_type> content;
+  std::vector<header_def> headers;
+  /// x-error-codes: the error_code values this status can carry here.
+  std::vector<std::string> error_codes;
+  source_pos pos;
+  const media_type* find(std::string_view media) const;
+};
+
+/// What kind of credential a scheme takes, as the profile names it
+/// (x-credential: jwt | tenant_key | partner_key).
+enum class credential_kind : std::uint8_t { jwt, tenant_key, partner_key };
+std::string_view to_string(credential_kind k);
+std::optional<credential_kind> parse_credential_kind(std::string_view s);
+
+struct security_scheme {
+  std::string name;  // key under components.securitySchemes
+  enum class type : std::uint8_t { http_bearer, api_key_header } kind = type::http_bearer;
+  std::string header;  // "Authorization" for bearer, else the apiKey header
+  credential_kind credential = credential_kind::jwt;
+  /// x-key-prefixes: environment ("sandbox", "production") -> key prefix.
+  std::map<std::string, std::string> key_prefixes;
+  /// x-roles (jwt): the claim, its values, and those that may only read.
+  std::string role_claim;
+  std::vector<std::string> roles;
+  std::vector<std::string> read_only_roles;
+  source_pos pos;
+};
+
+/// One alternative of an operation's `security`: every scheme listed must be
+/// satisfied (Conform's description uses one scheme per alternative).
+struct security_requirement {
+  struct use {
+    const security_scheme* scheme = nullptr;
+    std::vector<std::string> scopes;
+    source_pos pos;  // where the scheme is named in `security`
+  };
+  std::vector<use> schemes;
+};
+
+/// x-tenant-context: where an operation takes the effective tenant from.
+struct tenant_context {
+  enum class source : std::uint8_t { none, header, path, body } from = source::none;
+  std::string name;  // header name, path parameter, or body property
+  /// When the tenant comes from the path or body, the header is still read
+  /// and must agree (header_name empty = not read).
+  std::string header_name;
+  /// What a caller that must name a tenant and did not gets.
+  int missing_status = 0;
+  std::string missing_code;
+  source_pos pos;  // of the x-tenant-context node (unknown when absent)
+};
+
+/// x-pagination. Response locations are JSON pointers into the body.
+struct pagination {
+  enum class style : std::uint8_t { page, cursor } kind = style::page;
+  std::string page_param;    // page style
+  std::string size_param;    // per_page / page_size
+  std::string cursor_param;  // cursor style
+  std::int64_t default_size = 0, min_size = 1, max_size = 0;
+  std::string items;        // "/data/items"
+  std::string count;        // page: "/meta/count"
+  std::string pages;        // page: "/meta/pages"
+  std::string page;         // page: "/meta/page"
+  std::string next_cursor;  // cursor: "/data/next_cursor"
+  std::string item_id;      // identity of an item: "/id"
+  /// Query parameters a traversal must keep identical (filters and sort).
+  std::vector<std::string> filter_params;
+  std::string sort_param;
+  /// What a bad cursor (tampered, or reused with other filters) gets.
+  int invalid_cursor_status = 0;
+  std::string invalid_cursor_code;
+  /// Parameters the route ignores (page counters on a cursor route).
+  std::vector<std::string> ignored_params;
+  source_pos pos;
+};
+
+/// x-idempotency.
+struct idempotency {
+  std::string header;  // "Idempotency-Key"
+  bool required = false;
+  int missing_status = 0;
+  std::string missing_code;
+  std::uint64_t max_key_length = 0;
+  std::string replayed_header;  // "Idempotent-Replayed"
+  int reused_status = 0;
+  std::string reused_code;
+  int conflict_status = 0;
+  std::string conflict_code;
+  /// How a second effect would show: read `field` of the item of
+  /// `operation_id`'s list whose `match_field` equals the request body's
+  /// `match_body_property`. Empty operation_id = no observable effect declared.
+  struct effect_probe {
+    std::string operation_id;
+    std::string match_field;
+    std::string match_body_property;
+    std::string field;
+    source_pos pos;
+  } effect;
+  source_pos pos;
+};
+
+/// A state machine of components.x-state-machines.
+struct state_machine {
+  std::string name;               // "campaign"
+  std::string resource;           // the resource_ref name whose status it is
+  std::string field;              // "status" (in the record)
+  std::string read_operation_id;  // how to read the record's state (may be empty)
+  std::vector<std::string> states;
+  std::string initial;
+  std::vector<std::string> terminal;
+  struct transition {
+    std::string from;
+    std::string operation_id;
+    std::string to;
+    source_pos pos;
+  };
+  std::vector<transition> transitions;
+  /// Preconditions of a move, each with the code a failed one gets.
+  struct precondition {
+    std::string operation_id;
+    std::string error_code;
+    std::string description;
+    /// The profile fixture naming a resource on which this precondition
+    /// fails (empty: none declared, so the precondition cannot be tested).
+    std::string fixture;
+    source_pos pos;
+  };
+  std::vector<precondition> preconditions;
+  int refused_status = 0;
+  std::string refused_code;
+  /// State -> the profile fixture naming a resource in that state, so that a
+  /// harness can reach the state through the API. Every key is a state.
+  std::map<std::string, std::string> fixtures;
+  source_pos pos;
+};
+
+/// x-transition on an operation: this operation moves `machine`'s resource
+/// named by `parameter`.
+struct transition_ref {
+  std::string machine;
+  std::string parameter;
+  source_pos pos;
+};
+
+enum class access_kind : std::uint8_t { read, write };
+
+struct operation {
+  std::string operation_id;
+  verb method = verb::get;
+  std::string path;  // template relative to the server URL: "/items/{id}"
+  /// "DELETE /follow-ups/{id}": how reports name the operation.
+  std::string method_path() const;
+  std::vector<std::string> tags;
+  std::string summary;
+  std::vector<parameter> parameters;  // path-level ones merged in
+  std::optional<request_body> body;
+  std::vector<response> responses;  // sorted by status, "default" (0) first
+  /// Alternatives; empty with `security_declared` = no credentials needed.
+  std::vector<security_requirement> security;
+  /// True when `security` was written (on the operation or the root), so an
+  /// empty list means "no credentials" rather than "not said".
+  bool security_declared = false;
+  bool jwt_only = false;                     // x-jwt-only
+  int jwt_only_status = 0;                   // what another credential gets (401)
+  std::string jwt_only_code;                 // "JWT_REQUIRED"
+  access_kind access = access_kind::read;    // x-access (default: GET read, else write)
+  tenant_context tenant;                     // x-tenant-context
+  std::optional<pagination> paging;          // x-pagination
+  std::optional<idempotency> idempotent;     // x-idempotency
+  std::optional<transition_ref> transition;  // x-transition
+  /// x-repeatable: the same request sent again gets the same answer (status
+  /// and body, the request id aside): a delivery a caller may repeat.
+  bool repeatable = false;
+  std::string family;                    // x-family, the permission matrix's route family
+  std::vector<std::string> assumptions;  // x-assumption texts
+  source_pos pos;
+  source_pos family_pos;  // of x-family (unknown when absent)
+
+  /// True unless `security` is empty or has an empty alternative (`{}`: anonymous allowed).
+  bool needs_credentials() const {
+    for (const auto& alt : security) {
+      if (alt.schemes.empty()) return false;
+    }
+    return !security.empty();
+  }
+  const response* find_response(int status) const;  // exact, else nullptr
+  const parameter* find_parameter(std::string_view name, param_location in) const;
+  /// Schemes accepted, in order, deduplicated.
+  std::vector<const security_scheme*> accepted_schemes() const;
+  /// Scopes the scheme needs here; nullopt when the scheme is not accepted.
+  std::optional<std::vector<std::string>> scopes_for(const security_scheme& s) const;
+};
+
+/// specs/permissions.yaml: the permission matrix.
+struct permission_matrix {
+  struct scope_def {
+    std::string name;
+    std::string family;
+    std::vector<credential_kind> key_types;
+    bool opt_in = false;
+    bool default_grant = false;
+    source_pos pos;
+  };
+  struct operation_row {
+    std::string operation_id;
+    std::string family;
+    /// Per key type: nullopt = not accepted; else the scopes needed.
+    std::map<credential_kind, std::optional<std::vector<std::string>>> needs;
+    source_pos pos;
+    /// Where each key type's entry is written (absent = not written).
+    std::map<credential_kind, source_pos> needs_pos;
+    /// `public: true`: the operation takes no credentials (no key-type entries).
+    bool is_public = false;
+  };
+  std::string file;
+  std::vector<scope_def> scopes;
+  std::vector<operation_row> operations;
+  const scope_def* find_scope(std::string_view name) const;
+  const operation_row* find_operation(std::string_view operation_id) const;
+};
+
+/// Root-level extensions that apply to every operation.
+struct api_rules {
+  /// x-request-id: header carrying the id, and what a client may send.
+  std::string request_id_header;
+  /// The top-level member of a JSON object body that repeats it ("" = none).
+  std::string request_id_body_field;
+  std::string request_id_pattern;
+  /// x-rate-limit
+  int rate_limited_status = 0;
+  std::string rate_limited_code;
+  std::string retry_after_header;
+  /// x-limits
+  std::uint64_t max_body_bytes = 0;
+  std::uint64_t max_multipart_bytes = 0;
+  /// x-errors: codes any operation may answer (unknown route, 405, 413, 415, 429, 500).
+  struct generic_error {
+    int status = 0;
+    std::string code;
+    /// `scope: route`: answered for an unknown route or method, never by a
+    /// documented operation (404 NOT_FOUND, 405); else any operation may.
+    bool route_level = false;
+  };
+  std::vector<generic_error> generic_errors;
+  /// x-success-envelope / x-error-envelope: the component schemas every
+  /// answer is checked against.
+  const schema::schema* success_envelope = nullptr;
+  const schema::schema* error_envelope = nullptr;
+  /// x-environments: environment names and which one a sandbox/production server runs as.
+  std::vector<std::string> environments;
+};
+
+struct server {
+  std::string url;  // with {variables}
+  std::string description;
+  std::map<std::string, std::string> variable_defaults;
+};
+
+/// A loaded description. Movable, not copyable: schemas point into `arena`.
+struct api_spec {
+  std::string file;
+  std::string openapi_version;  // "3.1.0"
+  std::string title;
+  std::string version;  // info.version
+  std::string hash;     // sha256 of the bytes of every file loaded, hex
+  std::vector<server> servers;
+  std::vector<std::string> tags;
+  std::vector<operation> operations;  // in document order
+  std::vector<std::unique_ptr<security_scheme>> schemes;
+  std::map<std::string, state_machine> state_machines;
+  api_rules rules;
+  std::optional<permission_matrix> permissions;
+  std::unique_ptr<schema::schema_arena> arena = std::make_unique<schema::schema_arena>();
+
+  const operation* find_operation(std::string_view operation_id) const;
+  const security_scheme* find_scheme(std::string_view name) const;
+  const security_scheme* find_scheme(credential_kind k) const;
+};
+
+}  // namespace conform::openapi

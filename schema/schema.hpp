@@ -1,0 +1,137 @@
+#pragma once
+// One JSON Schema model for OpenAPI 3.0.x and 3.1.x. The loader maps both
+// dialects onto it (3.0 `nullable` becomes the null type, boolean
+// `exclusiveMinimum` becomes a numeric bound, 3.1 type arrays become a type
+// set); validators and generators only ever see this model.
+
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/source.hpp"
+
+namespace conform::schema {
+
+/// The JSON types a schema admits, as a bit set.
+enum class json_type : std::uint8_t {
+  null = 1u << 0,
+  boolean = 1u << 1,
+  integer = 1u << 2,  // a number with no fractional part
+  number = 1u << 3,   // admits integers too
+  string = 1u << 4,
+  array = 1u << 5,
+  object = 1u << 6,
+};
+
+/// A set of json_type; empty means "any type".
+class type_set {
+ public:
+  constexpr type_set() = default;
+  constexpr explicit type_set(std::uint8_t bits) : bits_(bits) {}
+  constexpr type_set(json_type t) : bits_(static_cast<std::uint8_t>(t)) {}  // NOLINT
+  constexpr bool any() const { return bits_ == 0; }
+  constexpr bool has(json_type t) const {
+    return any() || (bits_ & static_cast<std::uint8_t>(t)) != 0 ||
+           (t == json_type::integer && (bits_ & static_cast<std::uint8_t>(json_type::number)));
+  }
+  constexpr bool only(json_type t) const { return bits_ == static_cast<std::uint8_t>(t); }
+  constexpr type_set with(json_type t) const {
+    return type_set(static_cast<std::uint8_t>(bits_ | static_cast<std::uint8_t>(t)));
+  }
+  constexpr std::uint8_t bits() const { return bits_; }
+  friend constexpr bool operator==(type_set, type_set) = default;
+
+ private:
+  std::uint8_t bits_ = 0;
+};
+
+/// Name of a type ("integer", ...).
+const char* to_string(json_type t);
+
+/// One schema node. Subschemas are non-owning pointers into the schema_arena
+/// that owns every node, so `$ref` cycles are just pointer cycles.
+struct schema {
+  /// Where the node was written, and its JSON pointer in that file ("#/components/...").
+  core::source_pos pos;
+  std::string location;
+
+  /// `true` / `false` boolean schemas; `{}` is accept_all too.
+  enum class boolean_form : std::uint8_t {
+    none,
+    accept_all,
+    reject_all
+  } boolean = boolean_form::none;
+
+  /// A `$ref` (with 3.1 siblings merged by the loader into all_of). When set,
+  /// every other keyword of this node is empty and the node means its target.
+  const schema* ref = nullptr;
+  std::string ref_text;
+
+  type_set types;
+  std::optional<boost::json::value> const_value;
+  std::vector<boost::json::value> enum_values;  // empty = no enum
+
+  // strings
+  std::optional<std::string> format;  // date-time, email, uri, uuid, e164, timezone, ...
+  std::optional<std::uint64_t> min_length, max_length;
+  std::optional<std::string> pattern;  // ECMA-262 regex, unanchored as JSON Schema says
+
+  // numbers (3.0 boolean exclusives already folded into the exclusive_* bounds)
+  std::optional<double> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
+
+  // arrays
+  const schema* items = nullptr;  // nullptr = any item
+  std::optional<std::uint64_t> min_items, max_items;
+  bool unique_items = false;
+
+  // objects: properties in the order written
+  std::vector<std::pair<std::string, const schema*>> properties;
+  std::vector<std::string> required;
+  /// nullptr with additional_allowed = true: anything; additional_allowed =
+  /// false: no other property; a schema: others must match it.
+  const schema* additional_properties = nullptr;
+  bool additional_allowed = true;
+  std::optional<std::uint64_t> min_properties, max_properties;
+
+  // composition
+  std::vector<const schema*> all_of, any_of, one_of;
+  const schema* not_schema = nullptr;
+
+  // annotations
+  bool read_only = false, write_only = false, deprecated = false;
+  std::optional<boost::json::value> default_value;
+  std::vector<boost::json::value> examples;  // `example` and `examples`
+  std::string title, description;
+  std::vector<std::string> assumptions;  // x-assumption texts
+  /// x-fixture: a request property whose valid value is the profile fixture
+  /// of this name (an id the server must know), e.g. "agent_id". The name
+  /// "tenant_id" means the tenant's own id.
+  std::optional<std::string> fixture;
+
+  /// The schema this node stands for, following `ref` (cycle-safe: stops
+  /// after the first revisit).
+  const schema& resolved() const;
+
+  /// The property's schema, or nullptr.
+  const schema* property(std::string_view name) const;
+
+  /// True when `name` is listed in `required`.
+  bool is_required(std::string_view name) const;
+};
+
+/// Owns every schema node of a loaded description. Nodes never move.
+class schema_arena {
+ public:
+  schema& make() { return nodes_.emplace_back(); }
+  std::size_t size() const { return nodes_.size(); }
+
+ private:
+  std::deque<schema> nodes_;
+};
+
+}  // namespace conform::schema

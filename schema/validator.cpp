@@ -1,0 +1,532 @@
+// The validator: one recursive walk that either stops at the first failure
+// (fast mode, no allocation) or collects errors with their JSON pointers.
+
+#include "schema/validator.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "core/text.hpp"
+#include "schema/detail/pattern_cache.hpp"
+#include "schema/format.hpp"
+
+namespace conform::schema {
+
+namespace {
+
+using boost::json::kind;
+using boost::json::value;
+
+bool is_number(const value& v) {
+  return v.is_int64() || v.is_uint64() || v.is_double();
+}
+
+double to_double(const value& v) {
+  if (v.is_int64()) return static_cast<double>(v.get_int64());
+  if (v.is_uint64()) return static_cast<double>(v.get_uint64());
+  return v.get_double();
+}
+
+bool is_integral(const value& v) {
+  if (v.is_int64() || v.is_uint64()) return true;
+  if (!v.is_double()) return false;
+  const double d = v.get_double();
+  return std::isfinite(d) && std::trunc(d) == d;
+}
+
+bool type_admits(type_set types, const value& v) {
+  if (types.any()) return true;
+  switch (v.kind()) {
+    case kind::null:
+      return types.has(json_type::null);
+    case kind::bool_:
+      return types.has(json_type::boolean);
+    case kind::int64:
+    case kind::uint64:
+      return types.has(json_type::integer);
+    case kind::double_:
+      return types.has(json_type::number) || (types.has(json_type::integer) && is_integral(v));
+    case kind::string:
+      return types.has(json_type::string);
+    case kind::array:
+      return types.has(json_type::array);
+    case kind::object:
+      return types.has(json_type::object);
+  }
+  return false;
+}
+
+const char* kind_name(const value& v) {
+  switch (v.kind()) {
+    case kind::null:
+      return "null";
+    case kind::bool_:
+      return "boolean";
+    case kind::int64:
+    case kind::uint64:
+      return "integer";
+    case kind::double_:
+      return "number";
+    case kind::string:
+      return "string";
+    case kind::array:
+      return "array";
+    case kind::object:
+      return "object";
+  }
+  return "unknown";
+}
+
+std::string types_text(type_set types) {
+  std::string out;
+  for (auto t : {json_type::null, json_type::boolean, json_type::integer, json_type::number,
+                 json_type::string, json_type::array, json_type::object}) {
+    if ((types.bits() & static_cast<std::uint8_t>(t)) == 0) continue;
+    if (!out.empty()) out += " or ";
+    out += to_string(t);
+  }
+  return out;
+}
+
+/// A short rendering of a value for messages.
+std::string excerpt(const value& v) {
+  std::string text = boost::json::serialize(v);
+  constexpr std::size_t max = 48;
+  if (text.size() > max) {
+    text.resize(max);
+    text += "...";
+  }
+  return text;
+}
+
+std::string number_text(double d) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);  // shortest form: "0.01"
+  return ec == std::errc() ? std::string(buf, end) : std::string("?");
+}
+
+bool multiple_of(const value& v, double m) {
+  if (m <= 0) return true;  // a malformed bound constrains nothing
+  if ((v.is_int64() || v.is_uint64()) && std::trunc(m) == m &&
+      m < static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
+    const auto mi = static_cast<std::uint64_t>(m);
+    if (v.is_uint64()) return v.get_uint64() % mi == 0;
+    const std::int64_t i = v.get_int64();
+    const std::uint64_t mag =
+        i < 0 ? 0 - static_cast<std::uint64_t>(i) : static_cast<std::uint64_t>(i);
+    return mag % mi == 0;
+  }
+  const double q = to_double(v) / m;
+  if (!std::isfinite(q)) return false;
+  // A few thousand ULPs of q: enough for 0.07 / 0.01, and still far below
+  // the half a step that tells 9999999.995 from a multiple of 0.01.
+  return std::fabs(q - std::round(q)) <= 1e-12 * std::max(1.0, std::fabs(q));
+}
+
+class walker {
+ public:
+  /// `out` null: fast mode (stop at the first failure, record nothing).
+  walker(const validation_options& options, validation_result* out)
+      : options_(options), out_(out) {}
+
+  bool check(const schema& s, const value& v, std::size_t depth) {
+    if (depth > options_.max_depth) {
+      return fail(s, "$ref", [&] {
+        return "schema nesting deeper than " + std::to_string(options_.max_depth) +
+               " levels (a recursive schema that consumes no input?)";
+      });
+    }
+    const schema& r = s.resolved();
+    if (r.ref != nullptr) return true;  // a cycle of pure refs constrains nothing
+    if (r.boolean == schema::boolean_form::accept_all) return true;
+    if (r.boolean == schema::boolean_form::reject_all) {
+      return fail(r, "", [] { return std::string("the schema is `false`: no value is allowed"); });
+    }
+    bool ok = true;
+    auto step = [&](bool result) {
+      ok = ok && result;
+      return ok || collecting();
+    };
+    if (!step(check_type(r, v))) return false;
+    if (!step(check_values(r, v))) return false;
+    if (v.is_string() && !step(check_string(r, v.get_string()))) return false;
+    if (is_number(v) && !step(check_number(r, v))) return false;
+    if (v.is_array() && !step(check_array(r, v.get_array(), depth))) return false;
+    if (v.is_object() && !step(check_object(r, v.get_object(), depth))) return false;
+    if (!step(check_composition(r, v, depth))) return false;
+    return ok;
+  }
+
+ private:
+  bool collecting() const { return out_ != nullptr; }
+
+  template <typename Message>
+  bool fail(const schema& s, std::string_view keyword, Message&& message) {
+    if (out_ == nullptr) return false;
+    if (out_->errors.size() >= options_.max_errors) {
+      out_->truncated = true;
+      return false;
+    }
+    std::string location = s.location;
+    if (!keyword.empty()) {
+      location += '/';
+      location += keyword;
+    }
+    out_->errors.push_back({pointer_, std::move(location), message()});
+    return false;
+  }
+
+  /// Runs `f` with `token` appended to the instance pointer (collect mode only).
+  template <typename F>
+  bool at(std::string_view token, F&& f) {
+    if (!collecting()) return f();
+    const std::size_t size = pointer_.size();
+    pointer_ += '/';
+    pointer_ += core::escape_pointer_token(token);
+    const bool result = f();
+    pointer_.resize(size);
+    return result;
+  }
+
+  bool check_type(const schema& r, const value& v) {
+    if (type_admits(r.types, v)) return true;
+    return fail(r, "type", [&] {
+      return std::string("expected ") + types_text(r.types) + ", got " + kind_name(v);
+    });
+  }
+
+  bool check_values(const schema& r, const value& v) {
+    bool ok = true;
+    if (r.const_value && !json_equal(*r.const_value, v)) {
+      ok = fail(r, "const", [&] {
+        return "expected the constant " + excerpt(*r.const_value) + ", got " + excerpt(v);
+      });
+      if (!collecting()) return false;
+    }
+    if (!r.enum_values.empty() && std::none_of(r.enum_values.begin(), r.enum_values.end(),
+                                               [&](const value& e) { return json_equal(e, v); })) {
+      ok = fail(r, "enum", [&] {
+        std::string allowed;
+        for (std::size_t i = 0; i < r.enum_values.size() && i < 8; ++i) {
+          if (i != 0) allowed += ", ";
+          allowed += excerpt(r.enum_values[i]);
+        }
+        if (r.enum_values.size() > 8) allowed += ", ...";
+        return excerpt(v) + " is not one of the allowed values (" + allowed + ")";
+      });
+    }
+    return ok;
+  }
+
+  bool check_string(const schema& r, const boost::json::string& str) {
+    const std::string_view text(str.data(), str.size());
+    bool ok = true;
+    if (r.min_length || r.max_length) {
+      const std::size_t n = code_points(text);
+      if (r.min_length && n < *r.min_length) {
+        ok = fail(r, "minLength", [&] {
+          return "string has " + std::to_string(n) + " characters, fewer than minLength " +
+                 std::to_string(*r.min_length);
+        });
+        if (!collecting()) return false;
+      }
+      if (r.max_length && n > *r.max_length) {
+        ok = fail(r, "maxLength", [&] {
+          return "string has " + std::to_string(n) + " characters, more than maxLength " +
+                 std::to_string(*r.max_length);
+        });
+        if (!collecting()) return false;
+      }
+    }
+    if (r.pattern) {
+      const auto& compiled = detail::compile_pattern(*r.pattern);
+      if (!compiled.re) {
+        ok = fail(r, "pattern", [&] {
+          return "the schema's pattern " + *r.pattern +
+                 " is not an ECMAScript regex: " + compiled.error;
+        });
+      } else if (!compiled.search(text)) {
+        ok = fail(r, "pattern", [&] {
+          return excerpt(value(text)) + " does not match the pattern " + *r.pattern;
+        });
+      }
+      if (!ok && !collecting()) return false;
+    }
+    if (r.format) {
+      const format_kind f = parse_format(*r.format);
+      if (!check_format(f, text)) {
+        ok = fail(r, "format",
+                  [&] { return excerpt(value(text)) + " is not a valid " + *r.format; });
+      }
+    }
+    return ok;
+  }
+
+  bool check_number(const schema& r, const value& v) {
+    const double d = to_double(v);
+    bool ok = true;
+    auto bound = [&](bool violated, const char* keyword, const char* relation, double b) {
+      if (!violated) return true;
+      ok = fail(r, keyword, [&] { return excerpt(v) + " is " + relation + " " + number_text(b); });
+      return collecting();
+    };
+    if (r.minimum && !bound(d < *r.minimum, "minimum", "below the minimum", *r.minimum))
+      return false;
+    if (r.maximum && !bound(d > *r.maximum, "maximum", "above the maximum", *r.maximum))
+      return false;
+    if (r.exclusive_minimum && !bound(d <= *r.exclusive_minimum, "exclusiveMinimum",
+                                      "not above the exclusive minimum", *r.exclusive_minimum)) {
+      return false;
+    }
+    if (r.exclusive_maximum && !bound(d >= *r.exclusive_maximum, "exclusiveMaximum",
+                                      "not below the exclusive maximum", *r.exclusive_maximum)) {
+      return false;
+    }
+    if (r.multiple_of && !bound(!multiple_of(v, *r.multiple_of), "multipleOf", "not a multiple of",
+                                *r.multiple_of)) {
+      return false;
+    }
+    return ok;
+  }
+
+  bool check_array(const schema& r, const boost::json::array& a, std::size_t depth) {
+    bool ok = true;
+    if (r.min_items && a.size() < *r.min_items) {
+      ok = fail(r, "minItems", [&] {
+        return "array has " + std::to_string(a.size()) + " items, fewer than minItems " +
+               std::to_string(*r.min_items);
+      });
+      if (!collecting()) return false;
+    }
+    if (r.max_items && a.size() > *r.max_items) {
+      ok = fail(r, "maxItems", [&] {
+        return "array has " + std::to_string(a.size()) + " items, more than maxItems " +
+               std::to_string(*r.max_items);
+      });
+      if (!collecting()) return false;
+    }
+    if (r.unique_items) {
+      for (std::size_t i = 1; i < a.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+          if (!json_equal(a[i], a[j])) continue;
+          ok = fail(r, "uniqueItems", [&] {
+            return "items " + std::to_string(j) + " and " + std::to_string(i) +
+                   " are equal; uniqueItems forbids duplicates";
+          });
+          if (!collecting()) return false;
+          j = i;  // one report per duplicated item
+        }
+      }
+    }
+    if (r.items != nullptr) {
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const bool item_ok =
+            collecting() ? at(std::to_string(i), [&] { return check(*r.items, a[i], depth + 1); })
+                         : check(*r.items, a[i], depth + 1);
+        ok = ok && item_ok;
+        if (!ok && !collecting()) return false;
+      }
+    }
+    return ok;
+  }
+
+  bool check_object(const schema& r, const boost::json::object& o, std::size_t depth) {
+    bool ok = true;
+    if (r.min_properties && o.size() < *r.min_properties) {
+      ok = fail(r, "minProperties", [&] {
+        return "object has " + std::to_string(o.size()) + " properties, fewer than minProperties " +
+               std::to_string(*r.min_properties);
+      });
+      if (!collecting()) return false;
+    }
+    if (r.max_properties && o.size() > *r.max_properties) {
+      ok = fail(r, "maxProperties", [&] {
+        return "object has " + std::to_string(o.size()) + " properties, more than maxProperties " +
+               std::to_string(*r.max_properties);
+      });
+      if (!collecting()) return false;
+    }
+    for (const std::string& name : r.required) {
+      if (o.contains(name)) continue;
+      ok = fail(r, "required", [&] { return "missing required property \"" + name + "\""; });
+      if (!collecting()) return false;
+    }
+    for (const auto& member : o) {
+      const std::string_view key(member.key().data(), member.key().size());
+      const schema* sub = r.property(key);
+      bool member_ok = true;
+      if (sub != nullptr) {
+        member_ok = at(key, [&] { return check(*sub, member.value(), depth + 1); });
+      } else if (!r.additional_allowed) {
+        member_ok = at(key, [&] {
+          return fail(r, "additionalProperties", [&] {
+            return "property \"" + std::string(key) +
+                   "\" is not allowed (additionalProperties is false)";
+          });
+        });
+      } else if (r.additional_properties != nullptr) {
+        member_ok =
+            at(key, [&] { return check(*r.additional_properties, member.value(), depth + 1); });
+      }
+      ok = ok && member_ok;
+      if (!ok && !collecting()) return false;
+    }
+    return ok;
+  }
+
+  /// A fast-mode evaluation of a subschema (for anyOf, oneOf, not).
+  bool matches(const schema& s, const value& v, std::size_t depth) const {
+    walker fast(options_, nullptr);
+    return fast.check(s, v, depth);
+  }
+
+  /// The first error of `s` on `v`, for explaining a failed anyOf / oneOf branch.
+  std::string first_error(const schema& s, const value& v, std::size_t depth) const {
+    validation_options one = options_;
+    one.max_errors = 1;
+    validation_result result;
+    walker sub(one, &result);
+    sub.check(s, v, depth);
+    if (result.errors.empty()) return "matches";
+    const auto& e = result.errors.front();
+    return (e.instance_pointer.empty() ? std::string("at the root") : "at " + e.instance_pointer) +
+           ": " + e.message;
+  }
+
+  bool check_composition(const schema& r, const value& v, std::size_t depth) {
+    bool ok = true;
+    for (const schema* sub : r.all_of) {
+      ok = check(*sub, v, depth + 1) && ok;
+      if (!ok && !collecting()) return false;
+    }
+    if (!r.any_of.empty() && std::none_of(r.any_of.begin(), r.any_of.end(), [&](const schema* sub) {
+          return matches(*sub, v, depth + 1);
+        })) {
+      ok = fail(r, "anyOf", [&] {
+        std::string why =
+            "matches none of the " + std::to_string(r.any_of.size()) + " anyOf schemas";
+        for (std::size_t i = 0; i < r.any_of.size() && i < 4; ++i) {
+          why += "; #" + std::to_string(i) + " " + first_error(*r.any_of[i], v, depth + 1);
+        }
+        return why;
+      });
+      if (!collecting()) return false;
+    }
+    if (!r.one_of.empty()) {
+      std::size_t count = 0;
+      std::size_t first = 0, second = 0;
+      for (std::size_t i = 0; i < r.one_of.size() && count < 2; ++i) {
+        if (!matches(*r.one_of[i], v, depth + 1)) continue;
+        (count == 0 ? first : second) = i;
+        ++count;
+      }
+      if (count != 1) {
+        ok = fail(r, "oneOf", [&] {
+          if (count == 0) {
+            std::string why =
+                "matches none of the " + std::to_string(r.one_of.size()) + " oneOf schemas";
+            for (std::size_t i = 0; i < r.one_of.size() && i < 4; ++i) {
+              why += "; #" + std::to_string(i) + " " + first_error(*r.one_of[i], v, depth + 1);
+            }
+            return why;
+          }
+          return "matches oneOf schemas #" + std::to_string(first) + " and #" +
+                 std::to_string(second) + "; exactly one must match";
+        });
+        if (!collecting()) return false;
+      }
+    }
+    if (r.not_schema != nullptr && matches(*r.not_schema, v, depth + 1)) {
+      ok = fail(r, "not", [&] { return excerpt(v) + " matches the schema under `not`"; });
+    }
+    return ok;
+  }
+
+  const validation_options& options_;
+  validation_result* out_;
+  std::string pointer_;
+};
+
+}  // namespace
+
+validation_result validate(const schema& s, const value& v, const validation_options& options) {
+  validation_result result;
+  if (is_valid(s, v, options)) return result;
+  walker collector(options, &result);
+  collector.check(s, v, 0);
+  if (result.errors.empty()) {
+    // Cannot happen when both modes agree; never report an invalid value as valid.
+    result.errors.push_back({"", s.location, "the value does not conform"});
+  }
+  return result;
+}
+
+bool is_valid(const schema& s, const value& v, const validation_options& options) {
+  walker fast(options, nullptr);
+  return fast.check(s, v, 0);
+}
+
+bool json_equal(const value& a, const value& b) {
+  if (is_number(a) && is_number(b)) {
+    auto wide = [](const value& v) -> long double {
+      if (v.is_int64()) return static_cast<long double>(v.get_int64());
+      if (v.is_uint64()) return static_cast<long double>(v.get_uint64());
+      return static_cast<long double>(v.get_double());
+    };
+    return wide(a) == wide(b);
+  }
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case kind::null:
+      return true;
+    case kind::bool_:
+      return a.get_bool() == b.get_bool();
+    case kind::string:
+      return a.get_string() == b.get_string();
+    case kind::array: {
+      const auto& x = a.get_array();
+      const auto& y = b.get_array();
+      if (x.size() != y.size()) return false;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (!json_equal(x[i], y[i])) return false;
+      }
+      return true;
+    }
+    case kind::object: {
+      const auto& x = a.get_object();
+      const auto& y = b.get_object();
+      if (x.size() != y.size()) return false;
+      for (const auto& member : x) {
+        const value* other = y.if_contains(member.key());
+        if (other == nullptr || !json_equal(member.value(), *other)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool matches_pattern(std::string_view pattern, std::string_view text) {
+  const auto& compiled = detail::compile_pattern(pattern);
+  return compiled.re && compiled.search(text);
+}
+
+std::string pattern_error(std::string_view pattern) {
+  return detail::compile_pattern(pattern).error;
+}
+
+std::size_t code_points(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u;
+  }));
+}
+
+}  // namespace conform::schema
