@@ -18,8 +18,7 @@
 #include "openapi/loader.hpp"
 #include "reference/server.hpp"
 #include "reports/console.hpp"
-#include "reports/json.hpp"
-#include "reports/junit.hpp"
+#include "reports/registry.hpp"
 #include "suites/registry.hpp"
 #include "suites/workflows/workflows.hpp"
 
@@ -81,18 +80,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     out << run_help();
     return 0;
   }
-  const harness::check_registry registry = suites::builtin_checks();
   // Every run says which workflow files it adds (none: the shipped ones).
   suites::register_workflow_files(opts.workflows);
-  const harness::scenario_registry scenarios = suites::builtin_scenarios();
+  const harness::check_catalogue catalogue = suites::builtin_checks();
   if (opts.list_checks) {
-    for (const auto& c : registry.all()) {
-      out << c.name << "\n    " << c.description << " (" << c.rule << ")\n";
-    }
-    for (const auto& s : scenarios.all()) {
-      for (const auto& c : s.checks) {
-        out << c.name << "\n    " << c.description << " (" << c.rule << ")\n";
-      }
+    for (const auto& c : catalogue.all()) {
+      out << c.info->name << "\n    " << c.info->description << " (" << c.info->rule << ")\n";
     }
     return 0;
   }
@@ -119,28 +112,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
     return 2;
   }
-  auto enable_scenario_check = [&config](const harness::scenario* s, const std::string& name) {
-    if (std::find(config.scenarios.begin(), config.scenarios.end(), s) == config.scenarios.end()) {
-      config.scenarios.push_back(s);
+  {
+    std::string unknown;
+    auto selection = catalogue.select(opts.checks, unknown);
+    if (!selection) {
+      err << "conform run: --checks: unknown check '" << unknown << "' (see --list-checks)\n";
+      return 2;
     }
-    config.scenario_checks.push_back(name);
-  };
-  if (opts.checks.empty()) {
-    for (const auto& c : registry.all()) config.checks.push_back(&c);
-    for (const auto& s : scenarios.all()) {
-      for (const auto& c : s.checks) enable_scenario_check(&s, c.name);
-    }
-  } else {
-    for (const auto& name : opts.checks) {
-      if (const auto* c = registry.find(name)) {
-        config.checks.push_back(c);
-      } else if (const auto* s = scenarios.find_check(name)) {
-        enable_scenario_check(s, name);
-      } else {
-        err << "conform run: --checks: unknown check '" << name << "' (see --list-checks)\n";
-        return 2;
-      }
-    }
+    config.checks = std::move(*selection);
   }
 
   // The target: a profile, or the in-process reference server.
@@ -195,19 +174,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
 
   // Reports.
-  harness::multi_listener listeners;
+  harness::event_stream listeners;
   const bool interactive = opts.progress && ::isatty(STDOUT_FILENO) && &out == &std::cout;
   listeners.add(std::make_unique<reports::console_writer>(out, interactive));
-  reports::junit_writer* junit = nullptr;
-  reports::json_writer* json = nullptr;
-  if (!opts.junit.empty()) {
-    auto w = std::make_unique<reports::junit_writer>(opts.junit);
-    junit = w.get();
-    listeners.add(std::move(w));
-  }
-  if (!opts.json.empty()) {
-    auto w = std::make_unique<reports::json_writer>(opts.json);
-    json = w.get();
+  std::vector<std::pair<std::string, const reports::file_writer*>> files;
+  for (const auto& [format_name, path] : opts.reports) {
+    // parse_run_options took known formats only.
+    auto w = reports::make_writer(*reports::find_report_format(format_name), path);
+    files.emplace_back(format_name, w.get());
     listeners.add(std::move(w));
   }
 
@@ -228,19 +202,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
   info.examples = opts.examples;
   info.workers = opts.workers;
-  for (const auto* c : config.checks) info.checks.push_back(c->name);
-  for (const auto& name : config.scenario_checks) info.checks.push_back(name);
+  info.checks = config.checks.names();
   info.started_at = utc_now();
 
   const harness::run_report report = harness::run(api, view, config, client, listeners);
 
   int status = report.exit_code();
-  if (junit && !junit->error().empty()) {
-    err << "conform run: --junit: " << junit->error() << "\n";
-    status = 2;
-  }
-  if (json && !json->error().empty()) {
-    err << "conform run: --json: " << json->error() << "\n";
+  for (const auto& [format_name, writer] : files) {
+    if (writer->error().empty()) continue;
+    err << "conform run: --" << format_name << ": " << writer->error() << "\n";
     status = 2;
   }
   return status;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "http/rate_limiter.hpp"
+#include "reports/registry.hpp"
 
 namespace conform::cli {
 namespace {
@@ -63,6 +64,7 @@ reference server in-process on a free loopback port and tests that.
                        suites/workflows/README.md says what is supported)
   --junit FILE         write a JUnit XML report
   --json FILE          write a JSON report (docs/report-format.md)
+  --report FORMAT=FILE write a report of FORMAT (junit, json) to FILE; repeatable
   --timeout SECONDS    per-request timeout (default 30)
   --workers N          concurrent connections (default 4)
   --rate-limit N/s     at most N requests per second (or N/min) to the target
@@ -121,10 +123,25 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       if (!take(opts.permissions)) return std::nullopt;
     } else if (name == "--profile") {
       if (!take(opts.profile)) return std::nullopt;
-    } else if (name == "--junit") {
-      if (!take(opts.junit)) return std::nullopt;
-    } else if (name == "--json") {
-      if (!take(opts.json)) return std::nullopt;
+    } else if (name == "--junit" || name == "--json") {
+      if (!take(v)) return std::nullopt;
+      opts.reports.emplace_back(name.substr(2), v);
+    } else if (name == "--report") {
+      if (!take(v)) return std::nullopt;
+      const auto eq = v.find('=');
+      std::string formats;
+      for (const auto& f : reports::report_formats()) {
+        formats += (formats.empty() ? "" : ", ") + std::string(f.name);
+      }
+      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+        error = "--report takes FORMAT=FILE (formats: " + formats + "), got '" + v + "'";
+        return std::nullopt;
+      }
+      if (!reports::find_report_format(v.substr(0, eq))) {
+        error = "--report: unknown format '" + v.substr(0, eq) + "' (formats: " + formats + ")";
+        return std::nullopt;
+      }
+      opts.reports.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (name == "--include") {
       if (!take(v)) return std::nullopt;
       opts.include.push_back(v);

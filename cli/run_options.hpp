@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace conform::cli {
@@ -18,7 +19,9 @@ struct run_options {
   std::vector<std::string> include, exclude;  // operationId, tag or "METHOD /path" (globs)
   std::vector<std::string> checks;            // empty: every check
   std::vector<std::string> workflows;         // Arazzo files run besides the shipped ones
-  std::string junit, json;
+  /// Report files to write: (format name, path), in the order given
+  /// (--junit FILE, --json FILE, --report FORMAT=FILE).
+  std::vector<std::pair<std::string, std::string>> reports;
   double timeout_seconds = 30;
   unsigned workers = 4;
   double rate_limit = 0;      // requests per second, 0 = unlimited

@@ -543,6 +543,13 @@ std::string_view to_string(request_mutation m) {
   return "unknown";
 }
 
+std::string request_mode::key() const {
+  if (valid()) return {};
+  std::string out(to_string(mutation));
+  if (!where.empty()) out += " " + where;
+  return out;
+}
+
 std::string generated_request::target() const {
   if (query.empty()) return path;
   return path + "?" + encode_query(query);

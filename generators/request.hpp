@@ -36,6 +36,10 @@ enum class request_mutation : std::uint8_t {
 /// "none", "invalid_query_param", ...
 std::string_view to_string(request_mutation m);
 
+/// Whether a request is generated to conform to the description or to
+/// break it in one way: the axis the engine plans along.
+enum class request_kind : std::uint8_t { valid, invalid };
+
 /// The mode a request was made in, and where it was broken.
 struct request_mode {
   request_mutation mutation = request_mutation::none;
@@ -43,6 +47,10 @@ struct request_mode {
   std::string description;  // one line for reports
   std::optional<mutation_kind> value_mutation;  // the value-level mutation, when there is one
   bool valid() const { return mutation == request_mutation::none; }
+  request_kind kind() const { return valid() ? request_kind::valid : request_kind::invalid; }
+  /// What was broken, as a stable key: "invalid_query_param query per_page"
+  /// ("" for a valid request).
+  std::string key() const;
 };
 
 /// One request, ready for the transport (the runner adds credentials).

@@ -11,14 +11,27 @@
 
 #include "http/curl.hpp"
 #include "http/message.hpp"
-#include "harness/check.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::profile {
+struct credential;
 struct profile;
 }  // namespace conform::profile
 
 namespace conform::harness {
+
+/// How a request was authenticated: a scheme of the operation and the
+/// profile credential used for it, or none for an operation without security.
+struct auth_model {
+  std::string name;                                  // "jwt", "tenant_key", "partner_key", "none"
+  const openapi::security_scheme* scheme = nullptr;  // nullptr for "none"
+  const profile::credential* credential = nullptr;   // nullptr for "none"
+  std::string credential_name;
+  std::string tenant_id;  // the effective tenant, when the operation has one
+
+  /// "tenant_key (tenant-all)", or "none".
+  std::string label() const;
+};
 
 /// A profile tenant as the runner needs it.
 struct tenant_view {

@@ -1,7 +1,10 @@
 #pragma once
-// A check is a small pure function of one exchange (the request sent, what
-// came back, and the context it was sent in), registered by name. The runner
-// applies every enabled check to every exchange; suites/ registers them.
+// A check: described once (its name, what it expects, the rule it enforces)
+// and run in one of two ways. A per-exchange check is a pure function of one
+// request, what came back and the context it was sent in; the engine applies
+// it to every generated exchange. A scenario check is reported by a
+// procedure that sends requests of its own (scenario.hpp). The catalogue
+// (catalogue.hpp) holds both kinds under one namespace of names.
 
 #include <boost/json/value.hpp>
 
@@ -9,42 +12,40 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "http/message.hpp"
+#include "generators/request.hpp"
+#include "harness/auth.hpp"
 #include "harness/outcome.hpp"
+#include "http/message.hpp"
 #include "openapi/model.hpp"
-
-namespace conform::profile {
-struct credential;
-}  // namespace conform::profile
 
 namespace conform::harness {
 
-/// How a request was authenticated: a scheme of the operation and the
-/// profile credential used for it, or none for an operation without security.
-struct auth_model {
-  std::string name;                                  // "jwt", "tenant_key", "partner_key", "none"
-  const openapi::security_scheme* scheme = nullptr;  // nullptr for "none"
-  const profile::credential* credential = nullptr;   // nullptr for "none"
-  std::string credential_name;
-  std::string tenant_id;  // the effective tenant, when the operation has one
-
-  /// "tenant_key (tenant-all)", or "none".
-  std::string label() const;
+/// What a check is: its name, one line of what it expects, and the rule it
+/// enforces (the description's extension, the OpenAPI field or the RFC).
+struct check_info {
+  std::string name;         // "status_code_conformance"
+  std::string description;  // one line: what it sends and expects
+  std::string rule;         // "OpenAPI responses; x-error-codes"
 };
 
-/// Whether the request was generated to conform to the description or to
-/// break it in one way.
-enum class request_mode : std::uint8_t { valid, invalid };
+using generators::request_kind;
+
+/// Which generated requests a per-exchange check judges.
+enum class applies_to : std::uint8_t { valid, invalid, both };
+
+/// True when a check that applies to `to` judges a request of `kind`.
+inline bool applies(applies_to to, request_kind kind) {
+  return to == applies_to::both || (to == applies_to::valid) == (kind == request_kind::valid);
+}
 
 /// One request sent and what came back, with the context checks need.
 struct exchange {
   const openapi::api_spec& spec;
   const openapi::operation& op;
   const auth_model& auth;
-  request_mode mode;
-  std::string_view mutation;  // invalid mode: what was broken, and where
+  /// How the request was generated: valid, or broken in one way (`mode.key()` says how).
+  const generators::request_mode& mode;
   const http::request& request;
   const http::result& result;
   /// The response body parsed as JSON, or nullptr when it is not JSON (or
@@ -53,25 +54,11 @@ struct exchange {
   std::string_view json_error;
 };
 
-/// A named check.
-struct check {
-  std::string name;         // "status_code_conformance"
-  std::string description;  // one line: what it expects
-  std::string rule;         // the description section or decision it enforces
-  enum class applies : std::uint8_t { valid, invalid, both } to = applies::both;
+/// A check of one exchange.
+struct exchange_check {
+  check_info info;
+  applies_to to = applies_to::both;
   std::function<check_verdict(const exchange&)> run;
-};
-
-/// Checks by name, in registration order.
-class check_registry {
- public:
-  /// Adds a check; a second check of the same name replaces the first.
-  void add(check c);
-  const check* find(std::string_view name) const;
-  const std::vector<check>& all() const { return checks_; }
-
- private:
-  std::vector<check> checks_;
 };
 
 }  // namespace conform::harness

@@ -1,12 +1,24 @@
-// The small value types of the runner: exit codes, the listener fan-out, the
-// check registry.
+// The small value types of the engine: failure modes, exit codes, phases,
+// the event stream's fan-out, auth model labels.
 #include <algorithm>
 
-#include "harness/check.hpp"
+#include "harness/auth.hpp"
 #include "harness/listener.hpp"
 #include "harness/outcome.hpp"
 
 namespace conform::harness {
+
+std::string failure_mode::to_string() const {
+  switch (what) {
+    case kind::valid:
+      return "valid";
+    case kind::invalid:
+      return "invalid: " + detail;
+    case kind::scenario:
+      return "scenario: " + detail;
+  }
+  return "valid";
+}
 
 int run_report::exit_code() const {
   if (aborted) return 2;
@@ -16,39 +28,57 @@ int run_report::exit_code() const {
   return counts.checks_passed == 0 ? 2 : 0;
 }
 
-void multi_listener::run_started(const run_info& info, std::uint64_t planned) {
-  for (auto& l : listeners_) l->run_started(info, planned);
+std::string_view to_string(phase p) {
+  switch (p) {
+    case phase::scenarios:
+      return "scenarios";
+    case phase::exchanges:
+      return "exchanges";
+    case phase::shrinking:
+      return "shrinking";
+  }
+  return "?";
 }
-void multi_listener::exchange_done(std::uint64_t done, std::uint64_t planned) {
-  for (auto& l : listeners_) l->exchange_done(done, planned);
+
+void event_stream::add(std::unique_ptr<listener> l) {
+  all_.push_back(l.get());
+  owned_.push_back(std::move(l));
 }
-void multi_listener::failure_found(const failure& f) {
-  for (auto& l : listeners_) l->failure_found(f);
+
+template <typename F>
+void event_stream::each(F&& f) {
+  std::lock_guard lock(mutex_);
+  for (auto* l : all_) f(*l);
 }
-void multi_listener::run_finished(const run_report& report) {
-  for (auto& l : listeners_) l->run_finished(report);
+
+void event_stream::run_started(const run_info& info, std::uint64_t planned) {
+  each([&](listener& l) { l.run_started(info, planned); });
+}
+void event_stream::phase_started(phase p, std::uint64_t planned) {
+  each([&](listener& l) { l.phase_started(p, planned); });
+}
+void event_stream::exchange_done(std::uint64_t done, std::uint64_t planned) {
+  each([&](listener& l) { l.exchange_done(done, planned); });
+}
+void event_stream::phase_finished(phase p) {
+  each([&](listener& l) { l.phase_finished(p); });
+}
+void event_stream::cell_finished(const check_tally& cell) {
+  each([&](listener& l) { l.cell_finished(cell); });
+}
+void event_stream::failure_found(const failure& f) {
+  each([&](listener& l) { l.failure_found(f); });
+}
+void event_stream::not_run(const harness::not_run& n) {
+  each([&](listener& l) { l.not_run(n); });
+}
+void event_stream::run_finished(const run_report& report) {
+  each([&](listener& l) { l.run_finished(report); });
 }
 
 std::string auth_model::label() const {
   if (credential_name.empty()) return name;
   return name + " (" + credential_name + ")";
-}
-
-void check_registry::add(check c) {
-  auto it = std::find_if(checks_.begin(), checks_.end(),
-                         [&](const check& existing) { return existing.name == c.name; });
-  if (it != checks_.end()) {
-    *it = std::move(c);
-  } else {
-    checks_.push_back(std::move(c));
-  }
-}
-
-const check* check_registry::find(std::string_view name) const {
-  for (const auto& c : checks_) {
-    if (c.name == name) return &c;
-  }
-  return nullptr;
 }
 
 }  // namespace conform::harness

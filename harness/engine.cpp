@@ -15,9 +15,10 @@
 #include <random>
 #include <thread>
 
+#include "core/text.hpp"
 #include "generators/request.hpp"
 #include "harness/detail/build.hpp"
-#include "core/text.hpp"
+#include "harness/results.hpp"
 
 namespace conform::harness {
 namespace {
@@ -28,14 +29,12 @@ using clock = std::chrono::steady_clock;
 struct cell {
   const openapi::operation* op = nullptr;
   const auth_choice* auth = nullptr;
-  request_mode mode = request_mode::valid;
+  request_kind kind = request_kind::valid;
   rc::Gen<generators::generated_request> gen;
-  /// Per enabled check, its tally index for (op, auth), or npos when the
-  /// check has no cell there.
-  std::shared_ptr<const std::vector<std::size_t>> tally_of_check;
+  /// Per enabled per-exchange check, its results cell for (op, auth), or
+  /// nullptr when the check has no cell there.
+  std::shared_ptr<const std::vector<results_sink::cell_id>> cell_of_check;
 };
-
-constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
 /// Everything one exchange produced that checks and reports need.
 struct sent {
@@ -84,6 +83,7 @@ class engine {
         config_(config),
         client_(client),
         events_(events),
+        results_(spec, events_),
         redactor_(make_redactor(spec, target)) {}
 
   run_report run();
@@ -94,8 +94,8 @@ class engine {
   void main_phase();
   void worker_main(unsigned worker);
   sent send(unsigned worker, const cell& c, const generators::generated_request& g);
-  check_verdict evaluate(const cell& c, const check& k, const generators::generated_request& g,
-                         const sent& s) const;
+  check_verdict evaluate(const cell& c, const exchange_check& k,
+                         const generators::generated_request& g, const sent& s) const;
   void shrink_phase();
   failure shrink(unsigned worker, candidate& cand);
   void add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d);
@@ -107,14 +107,13 @@ class engine {
   const target_view& target_;
   const run_config& config_;
   http::client& client_;
-  listener& events_;
+  event_stream events_;  // the caller's listener, one event at a time
+  results_sink results_;
   http::secret_redactor redactor_;
 
   std::vector<std::vector<auth_choice>> auth_;  // per operation
   std::vector<cell> cells_;
   run_report report_;
-  std::vector<std::atomic<std::uint64_t>> passed_, failed_;
-  std::vector<std::atomic<std::int64_t>> tally_time_;
 
   std::atomic<std::uint64_t> next_item_{0};
   std::uint64_t planned_ = 0;
@@ -124,10 +123,9 @@ class engine {
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   std::atomic<std::uint64_t> sends_{0};
 
-  scenario_results scenario_results_;
   std::uint64_t scenario_requests_ = 0, scenario_retries_429_ = 0;
 
-  std::mutex mutex_;  // guards candidates_, report_.timings, events_
+  std::mutex mutex_;  // guards candidates_, report_.timings
   std::map<failure_key, candidate> candidates_;
 };
 
@@ -137,68 +135,64 @@ void engine::add_time(std::chrono::nanoseconds run_timings::*field, clock::durat
 }
 
 void engine::plan() {
-  const auto n_checks = config_.checks.size();
+  const auto& checks = config_.checks.exchange;
   auth_.reserve(config_.operations.size());
   for (const auto* op : config_.operations) {
     auth_.push_back(auth_models_for(spec_, *op, target_));
   }
   for (std::size_t o = 0; o < config_.operations.size(); ++o) {
     const auto* op = config_.operations[o];
-    const std::string method_path = op->method_path();
     for (const auto& choice : auth_[o]) {
       const std::string label = choice.model.label();
-      // Which modes can run: valid always; invalid when the description
+      // Which kinds can run: valid always; invalid when the description
       // gives something to break.
       std::optional<rc::Gen<generators::generated_request>> gens[2];
       std::string why[2];
       if (!choice.not_run_why) {
-        for (auto mode : {request_mode::valid, request_mode::invalid}) {
-          auto made = detail::make_generator(spec_, *op, choice, mode);
+        for (auto kind : {request_kind::valid, request_kind::invalid}) {
+          auto made = detail::make_generator(spec_, *op, choice, kind);
           if (made.gen) {
-            gens[static_cast<int>(mode)] = std::move(*made.gen);
+            gens[static_cast<int>(kind)] = std::move(*made.gen);
           } else {
-            why[static_cast<int>(mode)] = made.why;
+            why[static_cast<int>(kind)] = made.why;
           }
         }
       }
-      auto tally_of_check = std::make_shared<std::vector<std::size_t>>(n_checks, npos);
-      for (std::size_t ki = 0; ki < n_checks; ++ki) {
-        const auto* k = config_.checks[ki];
-        check_tally t{op->operation_id, method_path, label, k->name, 0, 0, std::nullopt, {}};
+      auto cell_of_check =
+          std::make_shared<std::vector<results_sink::cell_id>>(checks.size(), nullptr);
+      for (std::size_t ki = 0; ki < checks.size(); ++ki) {
+        const exchange_check& k = *checks[ki];
         const bool valid_runs = gens[0].has_value(), invalid_runs = gens[1].has_value();
-        const bool runs = (k->to != check::applies::invalid && valid_runs) ||
-                          (k->to != check::applies::valid && invalid_runs);
+        const bool runs = (k.to != applies_to::invalid && valid_runs) ||
+                          (k.to != applies_to::valid && invalid_runs);
+        std::optional<std::string> not_run_why;
         if (choice.not_run_why) {
-          t.not_run_why = *choice.not_run_why;
+          not_run_why = *choice.not_run_why;
         } else if (!runs) {
-          // A check of a mode that cannot run here: not a cell at all when the
+          // A check of a kind that cannot run here: not a cell at all when the
           // description gives nothing to break; otherwise say why.
-          const std::string& reason = k->to == check::applies::invalid ? why[1] : why[0];
-          if (k->to == check::applies::invalid && reason.empty()) continue;
-          t.not_run_why = reason.empty() ? "no request could be generated" : reason;
+          const std::string& reason = k.to == applies_to::invalid ? why[1] : why[0];
+          if (k.to == applies_to::invalid && reason.empty()) continue;
+          not_run_why = reason.empty() ? "no request could be generated" : reason;
         }
-        (*tally_of_check)[ki] = report_.tallies.size();
-        report_.tallies.push_back(std::move(t));
+        const auto id = results_.cell(op, label, k.info.name, results_sink::origin::exchanges);
+        if (not_run_why) results_.not_run(id, std::move(*not_run_why), /*say=*/false);
+        (*cell_of_check)[ki] = id;
       }
       if (choice.not_run_why) {
-        report_.not_runs.push_back({"*", op->operation_id, label, *choice.not_run_why});
+        results_.not_run({"*", op->operation_id, label, *choice.not_run_why});
         continue;
       }
       for (int m = 0; m < 2; ++m) {
         if (!gens[m]) {
-          if (!why[m].empty() && m == 0) {
-            report_.not_runs.push_back({"*", op->operation_id, label, why[m]});
-          }
+          if (!why[m].empty() && m == 0) results_.not_run({"*", op->operation_id, label, why[m]});
           continue;
         }
         cells_.push_back(
-            {op, &choice, static_cast<request_mode>(m), std::move(*gens[m]), tally_of_check});
+            {op, &choice, static_cast<request_kind>(m), std::move(*gens[m]), cell_of_check});
       }
     }
   }
-  passed_ = std::vector<std::atomic<std::uint64_t>>(report_.tallies.size());
-  failed_ = std::vector<std::atomic<std::uint64_t>>(report_.tallies.size());
-  tally_time_ = std::vector<std::atomic<std::int64_t>>(report_.tallies.size());
   planned_ = cells_.size() * static_cast<std::uint64_t>(config_.examples);
 }
 
@@ -234,47 +228,44 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
   return s;
 }
 
-check_verdict engine::evaluate(const cell& c, const check& k,
+check_verdict engine::evaluate(const cell& c, const exchange_check& k,
                                const generators::generated_request& g, const sent& s) const {
-  // What was broken, as a stable key ("invalid_query_param query per_page").
-  std::string mutation;
-  if (!g.mode.valid()) {
-    mutation = std::string(generators::to_string(g.mode.mutation));
-    if (!g.mode.where.empty()) mutation += " " + g.mode.where;
-  }
-  const exchange e{spec_,       *c.op,     c.auth->model, c.mode,
-                   mutation,    s.request, s.result,      s.json ? &*s.json : nullptr,
-                   s.json_error};
+  const exchange e{
+      spec_,       *c.op, c.auth->model, g.mode, s.request, s.result, s.json ? &*s.json : nullptr,
+      s.json_error};
   return k.run(e);
 }
 
 void engine::scenario_phase() {
-  if (config_.scenarios.empty()) return;
+  const auto& selection = config_.checks;
+  if (selection.scenarios.empty()) return;
+  events_.phase_started(phase::scenarios, selection.scenarios.size());
   const auto t0 = clock::now();
   scenario_context ctx(spec_, target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes));
-  const auto& enabled_names = config_.scenario_checks;
-  const std::function<bool(std::string_view)> enabled = [&enabled_names](std::string_view name) {
-    return std::find(enabled_names.begin(), enabled_names.end(), name) != enabled_names.end();
+  const check_enabled enabled = [&selection](std::string_view name) {
+    return selection.enabled(name);
   };
   // One after another: a scenario reads state (a value, a resource's
   // status) that another's requests would move.
-  for (const auto* s : config_.scenarios) {
+  for (const auto* s : selection.scenarios) {
     try {
-      s->run(ctx, scenario_results_, enabled);
+      s->run(ctx, results_, enabled);
     } catch (const std::exception& ex) {
       // A scenario that throws is a harness fault: said, never a silent pass.
       for (const auto& c : s->checks) {
         if (enabled(c.name)) {
-          scenario_results_.not_run(nullptr, "", c.name,
-                                    "the " + s->name + " scenario stopped: " + ex.what());
+          results_.not_run(nullptr, "", c.name,
+                           "the " + s->name + " scenario stopped: " + ex.what());
         }
       }
     }
+    results_.finish(results_sink::origin::scenarios);
   }
   scenario_requests_ = ctx.requests();
   scenario_retries_429_ = ctx.retries_429();
   add_time(&run_timings::transport, clock::now() - t0);
+  events_.phase_finished(phase::scenarios);
 }
 
 void engine::worker_main(unsigned worker) {
@@ -286,7 +277,7 @@ void engine::worker_main(unsigned worker) {
     const auto example = static_cast<std::uint32_t>(item % examples);
     const cell& c = cells_[cell_index];
     const std::uint64_t seed =
-        example_seed(config_.seed, c.op->operation_id, c.auth->model.label(), c.mode, example);
+        example_seed(config_.seed, c.op->operation_id, c.auth->model.label(), c.kind, example);
 
     const auto g0 = clock::now();
     std::optional<rc::Shrinkable<generators::generated_request>> value;
@@ -304,37 +295,27 @@ void engine::worker_main(unsigned worker) {
     add_time(&run_timings::generation, clock::now() - g0);
     if (!value) {
       // Said once per (operation, auth model): the first example that failed.
-      std::lock_guard lock(mutex_);
-      const std::string label = c.auth->model.label();
-      const bool said =
-          std::any_of(report_.not_runs.begin(), report_.not_runs.end(), [&](const not_run& n) {
-            return n.operation_id == c.op->operation_id && n.auth_model == label;
-          });
-      if (!said) {
-        report_.not_runs.push_back(
-            {"*", c.op->operation_id, label,
-             "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
-      }
+      results_.not_run(
+          {"*", c.op->operation_id, c.auth->model.label(),
+           "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
     } else {
       const auto& g = *generated;
       sent s = send(worker, c, g);
       const auto k0 = clock::now();
-      for (std::size_t k = 0; k < config_.checks.size(); ++k) {
-        const check& chk = *config_.checks[k];
-        const std::size_t tally = (*c.tally_of_check)[k];
-        if (tally == npos) continue;
-        const bool applies = chk.to == check::applies::both ||
-                             (chk.to == check::applies::valid) == (c.mode == request_mode::valid);
-        if (!applies) continue;
+      const auto& checks = config_.checks.exchange;
+      for (std::size_t k = 0; k < checks.size(); ++k) {
+        const exchange_check& chk = *checks[k];
+        const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
+        if (!cell_id || !applies(chk.to, c.kind)) continue;
         const auto t0 = clock::now();
         check_verdict v = evaluate(c, chk, g, s);
-        tally_time_[tally].fetch_add((clock::now() - t0).count(), std::memory_order_relaxed);
+        results_sink::add_time(cell_id, clock::now() - t0);
         if (v.what == check_verdict::kind::pass) {
-          passed_[tally].fetch_add(1, std::memory_order_relaxed);
+          results_sink::pass(cell_id);
         } else if (v.what == check_verdict::kind::violation) {
-          failed_[tally].fetch_add(1, std::memory_order_relaxed);
+          results_sink::count_failure(cell_id);
           std::lock_guard lock(mutex_);
-          failure_key key{c.op->operation_id, c.auth->model.label(), chk.name, v.cause};
+          failure_key key{c.op->operation_id, c.auth->model.label(), chk.info.name, v.cause};
           auto it = candidates_.find(key);
           if (it == candidates_.end()) {
             candidates_.emplace(key, candidate{item, cell_index, example, k, seed, *value,
@@ -359,22 +340,24 @@ void engine::worker_main(unsigned worker) {
       add_time(&run_timings::checking, clock::now() - k0);
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
-    std::lock_guard lock(mutex_);
     events_.exchange_done(done, planned_);
   }
 }
 
 void engine::main_phase() {
+  events_.phase_started(phase::exchanges, planned_);
   const unsigned workers = std::max(1u, client_.workers());
   std::vector<std::thread> threads;
   threads.reserve(workers);
   for (unsigned w = 0; w < workers; ++w) threads.emplace_back([this, w] { worker_main(w); });
   for (auto& t : threads) t.join();
+  results_.finish(results_sink::origin::exchanges);
+  events_.phase_finished(phase::exchanges);
 }
 
 failure engine::shrink(unsigned worker, candidate& cand) {
   const cell& c = cells_[cand.cell_index];
-  const check& chk = *config_.checks[cand.check_index];
+  const exchange_check& chk = *config_.checks.exchange[cand.check_index];
   rc::Shrinkable<generators::generated_request> current = cand.value;
   check_verdict verdict = cand.verdict;
   unsigned steps = 0, budget = config_.max_shrinks;
@@ -421,11 +404,13 @@ failure engine::shrink(unsigned worker, candidate& cand) {
     last = *cand.original;
   }
   failure f;
-  f.check = chk.name;
+  f.check = chk.info.name;
   f.operation_id = c.op->operation_id;
   f.method_path = c.op->method_path();
   f.auth_model = c.auth->model.label();
-  f.mode = c.mode == request_mode::valid ? "valid" : "invalid: " + current_value.mode.description;
+  f.mode = c.kind == request_kind::valid
+               ? failure_mode{failure_mode::kind::valid, {}}
+               : failure_mode{failure_mode::kind::invalid, current_value.mode.description};
   f.expected = verdict.expected;
   f.seen = redact(verdict.seen);
   f.cause = verdict.cause;
@@ -448,21 +433,24 @@ void engine::shrink_phase() {
   std::sort(pending.begin(), pending.end(), [](const candidate* a, const candidate* b) {
     return std::tie(a->item, a->check_index) < std::tie(b->item, b->check_index);
   });
-  std::vector<failure> found(pending.size());
+  if (pending.empty()) return;
+  events_.phase_started(phase::shrinking, pending.size());
   std::atomic<std::size_t> next{0};
   const unsigned workers = std::max(1u, std::min<unsigned>(client_.workers(), pending.size()));
   std::vector<std::thread> threads;
   for (unsigned w = 0; w < workers; ++w) {
     threads.emplace_back([&, w] {
       for (std::size_t i; (i = next.fetch_add(1)) < pending.size();) {
-        found[i] = shrink(w, *pending[i]);
-        std::lock_guard lock(mutex_);
-        events_.failure_found(found[i]);
+        const candidate& cand = *pending[i];
+        const results_sink::cell_id cell_id =
+            (*cells_[cand.cell_index].cell_of_check)[cand.check_index];
+        // Kept in the plan's order (`i`), whichever worker finishes first.
+        results_.report(cell_id, shrink(w, *pending[i]), i);
       }
     });
   }
   for (auto& t : threads) t.join();
-  report_.failures = std::move(found);
+  events_.phase_finished(phase::shrinking);
 }
 
 run_report engine::run() {
@@ -473,17 +461,7 @@ run_report engine::run() {
   scenario_phase();
   main_phase();
   shrink_phase();
-  for (std::size_t i = 0; i < report_.tallies.size(); ++i) {
-    auto& t = report_.tallies[i];
-    t.passed = passed_[i].load();
-    t.failed = failed_[i].load();
-    t.time = std::chrono::nanoseconds(tally_time_[i].load());
-    report_.counts.checks_passed += t.passed;
-    report_.counts.checks_failed += t.failed;
-    if (t.not_run_why) ++report_.counts.cells_not_run;
-    t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
-  }
-  scenario_results_.merge_into(report_, spec_, config_.seed);
+  results_.fold_into(report_);
   report_.counts.requests = requests_.load() + scenario_requests_;
   report_.counts.transport_errors = transport_errors_.load();
   report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_;
@@ -495,12 +473,12 @@ run_report engine::run() {
 }  // namespace
 
 std::uint64_t example_seed(std::uint64_t run_seed, std::string_view operation_id,
-                           std::string_view auth_model, request_mode mode, std::uint32_t example) {
+                           std::string_view auth_model, request_kind kind, std::uint32_t example) {
   std::uint64_t h = 14695981039346656037ull;
   h = core::fnv1a(operation_id, h);
   h = core::fnv1a("\x1f", h);
   h = core::fnv1a(auth_model, h);
-  h = mix(h ^ mix(run_seed) ^ (static_cast<std::uint64_t>(mode) << 32) ^ example);
+  h = mix(h ^ mix(run_seed) ^ (static_cast<std::uint64_t>(kind) << 32) ^ example);
   return h;
 }
 

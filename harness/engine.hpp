@@ -11,10 +11,9 @@
 
 #include "http/client.hpp"
 #include "harness/auth.hpp"
-#include "harness/check.hpp"
+#include "harness/catalogue.hpp"
 #include "harness/listener.hpp"
 #include "harness/outcome.hpp"
-#include "harness/scenario.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness {
@@ -24,12 +23,9 @@ struct run_config {
   std::uint32_t examples = 10;  // per operation, auth model and mode
   unsigned max_shrinks = 64;    // requests spent shrinking one failure at most
   std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
-  std::vector<const check*> checks;                   // enabled checks
-  /// Scenarios to run first, and which of their checks are enabled.
-  std::vector<const scenario*> scenarios;
-  std::vector<std::string> scenario_checks;
-  unsigned scenario_lanes = 4;  // connections scenarios may send on at once
-  run_info info;                // written into the report as is (seed, target, ...)
+  check_selection checks;                             // from the catalogue
+  unsigned scenario_lanes = 4;                        // connections scenarios may send on at once
+  run_info info;  // written into the report as is (seed, target, ...)
 };
 
 /// Runs the plan against `client`'s target and returns the report; events go
@@ -39,6 +35,6 @@ run_report run(const openapi::api_spec& spec, const target_view& target, const r
 
 /// The per-example seed: a hash of the run seed and the example's identity.
 std::uint64_t example_seed(std::uint64_t run_seed, std::string_view operation_id,
-                           std::string_view auth_model, request_mode mode, std::uint32_t example);
+                           std::string_view auth_model, request_kind kind, std::uint32_t example);
 
 }  // namespace conform::harness

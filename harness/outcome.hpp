@@ -29,14 +29,30 @@ struct check_verdict {
   }
 };
 
+/// How the request that showed a failure came about.
+struct failure_mode {
+  enum class kind : std::uint8_t {
+    valid,     // a generated request that conforms to the description
+    invalid,   // a generated request broken in one way (`detail` says how)
+    scenario,  // requests a scenario sent (`detail` says what it did)
+  } what = kind::valid;
+  std::string detail;
+
+  /// "valid", "invalid: <detail>" or "scenario: <detail>", as reports print it.
+  std::string to_string() const;
+  /// True when the failure went through shrinking (generated requests only).
+  bool shrinkable() const { return what != kind::scenario; }
+  friend bool operator==(const failure_mode&, const failure_mode&) = default;
+};
+
 /// A reported failure: the check, where, what was expected and seen, and how
 /// to reproduce it (the run's seed and a curl command).
 struct failure {
   std::string check;
   std::string operation_id;
-  std::string method_path;  // "DELETE /follow-ups/{id}"
+  std::string method_path;  // "DELETE /items/{id}"
   std::string auth_model;   // "tenant_key (tenant-all)"
-  std::string mode;         // "valid" or "invalid: <mutation>"
+  failure_mode mode;
   std::string expected;
   std::string seen;
   std::string cause;

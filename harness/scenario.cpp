@@ -11,14 +11,6 @@
 #include "core/text.hpp"
 
 namespace conform::harness {
-namespace {
-
-std::string method_path(const openapi::operation& op) {
-  return op.method_path();
-}
-
-}  // namespace
-
 unsigned probe::status() const {
   return result.ok() ? result.value().status : 0;
 }
@@ -120,7 +112,7 @@ std::vector<auth_choice> scenario_context::sufficient(const openapi::operation& 
 std::optional<generators::generated_request> scenario_context::valid_request(
     const openapi::operation& op, const auth_choice& auth, std::string_view salt,
     std::string* why) const {
-  auto made = detail::make_generator(spec_, op, auth, request_mode::valid);
+  auto made = detail::make_generator(spec_, op, auth, request_kind::valid);
   if (!made.gen) {
     if (why) *why = made.why.empty() ? "no valid request could be generated" : made.why;
     return std::nullopt;
@@ -167,137 +159,30 @@ std::string scenario_context::curl(const http::request& req) const {
   return http::to_curl(req, client_.base(), redactor_);
 }
 
-scenario_results::cell& scenario_results::cell_for(const openapi::operation* op,
-                                                   std::string_view auth, std::string_view check) {
-  const std::string id = op ? op->operation_id : std::string();
-  for (auto& c : cells_) {
-    if (c.operation_id == id && c.auth == auth && c.check == check) return c;
-  }
-  cells_.push_back({id, op ? method_path(*op) : std::string(), std::string(auth),
-                    std::string(check), 0, 0, std::nullopt});
-  return cells_.back();
-}
-
-void scenario_results::pass(const openapi::operation& op, std::string_view auth,
-                            std::string_view check) {
-  std::lock_guard lock(mutex_);
-  ++cell_for(&op, auth, check).passed;
-}
-
-void scenario_results::fail(const openapi::operation& op, std::string_view auth,
-                            std::string_view check, const scenario_failure& f,
-                            const scenario_context& ctx) {
-  std::lock_guard lock(mutex_);
-  ++cell_for(&op, auth, check).failed;
-  auto key = std::make_tuple(op.operation_id, std::string(auth), std::string(check), f.cause);
-  if (auto it = failures_.find(key); it != failures_.end()) {
-    ++it->second.occurrences;
-    return;
-  }
+failure scenario_context::to_failure(const openapi::operation& op, std::string_view auth,
+                                     std::string_view check, const scenario_failure& f) const {
   failure out;
   out.check = std::string(check);
   out.operation_id = op.operation_id;
-  out.method_path = method_path(op);
+  out.method_path = op.method_path();
   out.auth_model = std::string(auth);
-  out.mode = "scenario: " + f.steps;
+  out.mode = {failure_mode::kind::scenario, f.steps};
   // Workflow documents and servers both feed these texts: all redacted.
-  out.expected = ctx.redact(f.expected);
-  out.seen = ctx.redact(f.seen);
-  out.cause = ctx.redact(f.cause);
-  if (!f.reproduce.empty()) out.curl = ctx.redact(f.reproduce);
+  out.expected = redact(f.expected);
+  out.seen = redact(f.seen);
+  out.cause = redact(f.cause);
+  out.seed = seed_;
+  if (!f.reproduce.empty()) out.curl = redact(f.reproduce);
   for (const probe* p : f.evidence) {
     if (!p || !f.reproduce.empty()) continue;
     if (!out.curl.empty()) out.curl += "\n";
-    out.curl += ctx.curl(p->request);
+    out.curl += curl(p->request);
   }
   if (!f.evidence.empty() && f.evidence.back() && f.evidence.back()->answered()) {
     out.status = f.evidence.back()->status();
-    out.response_excerpt = ctx.redact(core::utf8_prefix(f.evidence.back()->body(), 300));
+    out.response_excerpt = redact(core::utf8_prefix(f.evidence.back()->body(), 300));
   }
-  failures_.emplace(key, std::move(out));
-  failure_order_.push_back(std::move(key));
-}
-
-void scenario_results::not_run(const openapi::operation* op, std::string_view auth,
-                               std::string_view check, std::string why) {
-  std::lock_guard lock(mutex_);
-  auto& c = cell_for(op, auth, check);
-  if (!c.not_run_why) c.not_run_why = why;
-  for (const auto& n : not_runs_) {
-    if (n.check == check && n.operation_id == c.operation_id && n.auth_model == auth) return;
-  }
-  not_runs_.push_back({std::string(check), c.operation_id, std::string(auth), std::move(why)});
-}
-
-void scenario_results::merge_into(run_report& report, const openapi::api_spec& spec,
-                                  std::uint64_t seed) {
-  std::lock_guard lock(mutex_);
-  for (auto& c : cells_) {
-    check_tally t;
-    t.operation_id = c.operation_id;
-    t.method_path = c.method_path;
-    t.auth_model = c.auth;
-    t.check = c.check;
-    t.passed = c.passed;
-    t.failed = c.failed;
-    // A cell that also passed or failed somewhere ran: its not-run is kept
-    // in not_runs only.
-    if (c.passed == 0 && c.failed == 0) t.not_run_why = c.not_run_why;
-    t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
-    report.counts.checks_passed += t.passed;
-    report.counts.checks_failed += t.failed;
-    if (t.not_run_why) ++report.counts.cells_not_run;
-    report.tallies.push_back(std::move(t));
-  }
-  for (const auto& key : failure_order_) {
-    auto f = std::move(failures_.at(key));
-    f.seed = seed;
-    report.failures.push_back(std::move(f));
-  }
-  for (auto& n : not_runs_) report.not_runs.push_back(std::move(n));
-  cells_.clear();
-  failures_.clear();
-  failure_order_.clear();
-  not_runs_.clear();
-  // Keep the report's order: operations in spec order (run-wide cells first).
-  auto rank = [&spec](const std::string& id) -> std::size_t {
-    if (id.empty()) return 0;
-    for (std::size_t i = 0; i < spec.operations.size(); ++i) {
-      if (spec.operations[i].operation_id == id) return i + 1;
-    }
-    return spec.operations.size() + 1;
-  };
-  std::stable_sort(report.tallies.begin(), report.tallies.end(),
-                   [&](const check_tally& a, const check_tally& b) {
-                     return rank(a.operation_id) < rank(b.operation_id);
-                   });
-  std::stable_sort(report.failures.begin(), report.failures.end(),
-                   [&](const failure& a, const failure& b) {
-                     return rank(a.operation_id) < rank(b.operation_id);
-                   });
-}
-
-void scenario_registry::add(scenario s) {
-  auto it = std::find_if(scenarios_.begin(), scenarios_.end(),
-                         [&](const scenario& existing) { return existing.name == s.name; });
-  if (it != scenarios_.end()) {
-    *it = std::move(s);
-  } else {
-    scenarios_.push_back(std::move(s));
-  }
-}
-
-const scenario* scenario_registry::find_check(std::string_view check,
-                                              const scenario_check** out) const {
-  for (const auto& s : scenarios_) {
-    for (const auto& c : s.checks) {
-      if (c.name == check) {
-        if (out) *out = &c;
-        return &s;
-      }
-    }
-  }
-  return nullptr;
+  return out;
 }
 
 }  // namespace conform::harness

@@ -3,9 +3,10 @@
 // a paginated list, a replay of an idempotent request, a move of a state
 // machine, the scope matrix). A scenario reads everything it tests from the
 // description and the profile, sends through a scenario_context, and reports
-// per (operation, auth model, check) cell into scenario_results: passes,
-// failures with every request needed to reproduce them as curl commands, and
-// "not run: why" for what the profile or the description did not allow.
+// per (operation, auth model, check) cell into the run's results sink
+// (results.hpp): passes, failures with every request needed to reproduce
+// them as curl commands, and "not run: why" for what the profile or the
+// description did not allow.
 //
 // The engine runs the scenarios one after another, before the per-exchange
 // phase, so that no scenario's state (a value it reads, a resource it moves)
@@ -16,20 +17,19 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include "generators/request.hpp"
 #include "http/client.hpp"
 #include "http/curl.hpp"
 #include "harness/auth.hpp"
+#include "harness/check.hpp"
 #include "harness/outcome.hpp"
+#include "harness/results.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness {
@@ -64,12 +64,18 @@ struct probe {
   std::string summary() const;
 };
 
-/// A check a scenario reports under: its name and what it enforces, for
-/// --list-checks and docs/checks.md.
-struct scenario_check {
-  std::string name;         // "auth_scope_matrix"
-  std::string description;  // one line: what it sends and expects
-  std::string rule;         // the description section or decision it enforces
+/// A failure a scenario saw: what the description expects, what came back, a
+/// stable cause (one report per operation, auth model, check and cause), and
+/// the requests that show it, in order.
+struct scenario_failure {
+  std::string expected;
+  std::string seen;
+  std::string cause;
+  std::string steps;  // one line: what the scenario did ("replayed the request with the same key")
+  std::vector<const probe*> evidence;  // the last one's answer is quoted in the report
+  /// When set, the reproduction shown instead of the evidence's curl
+  /// commands (a body too large to quote, built by a shell pipeline).
+  std::string reproduce;
 };
 
 /// What a scenario sends through: the target, request building from the
@@ -123,6 +129,10 @@ class scenario_context {
 
   /// `req` as a curl command, credentials as ${ENV} references.
   std::string curl(const http::request& req) const;
+  /// The reported form of `f`, seen in the (`op`, `auth`, `check`) cell:
+  /// every text redacted, the evidence as curl commands, the run's seed.
+  failure to_failure(const openapi::operation& op, std::string_view auth, std::string_view check,
+                     const scenario_failure& f) const;
   /// `text` with every credential value replaced by its ${ENV} reference.
   std::string redact(std::string text) const {
     return redact_credentials(target_, std::move(text));
@@ -144,71 +154,15 @@ class scenario_context {
   std::atomic<std::uint64_t> requests_{0}, retries_429_{0};
 };
 
-/// A failure a scenario saw: what the description expects, what came back, a
-/// stable cause (one report per operation, auth model, check and cause), and
-/// the requests that show it, in order.
-struct scenario_failure {
-  std::string expected;
-  std::string seen;
-  std::string cause;
-  std::string steps;  // one line: what the scenario did ("replayed the request with the same key")
-  std::vector<const probe*> evidence;  // the last one's answer is quoted in the report
-  /// When set, the reproduction shown instead of the evidence's curl
-  /// commands (a body too large to quote, built by a shell pipeline).
-  std::string reproduce;
-};
+/// Whether a check is enabled in this run (a scenario runs only those).
+using check_enabled = std::function<bool(std::string_view)>;
 
-/// Where scenarios report, per (operation, auth model, check) cell. Thread-safe.
-class scenario_results {
- public:
-  /// The cell judged one more thing and it held.
-  void pass(const openapi::operation& op, std::string_view auth, std::string_view check);
-  /// The cell saw `f` (kept once per cause, with a count).
-  void fail(const openapi::operation& op, std::string_view auth, std::string_view check,
-            const scenario_failure& f, const scenario_context& ctx);
-  /// The cell (or, with `op` nullptr, the whole check) could not run.
-  void not_run(const openapi::operation* op, std::string_view auth, std::string_view check,
-               std::string why);
-
-  /// Moves what was recorded into `report` (tallies, failures, not-runs),
-  /// cells in spec order; `seed` goes into every failure.
-  void merge_into(run_report& report, const openapi::api_spec& spec, std::uint64_t seed);
-
- private:
-  struct cell {
-    std::string operation_id, method_path, auth, check;
-    std::uint64_t passed = 0, failed = 0;
-    std::optional<std::string> not_run_why;
-  };
-  cell& cell_for(const openapi::operation* op, std::string_view auth, std::string_view check);
-
-  std::mutex mutex_;
-  std::vector<cell> cells_;
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, failure> failures_;
-  std::vector<std::tuple<std::string, std::string, std::string, std::string>> failure_order_;
-  std::vector<harness::not_run> not_runs_;
-};
-
-/// A scenario: the checks it reports under and the code that runs it.
+/// A scenario: the checks it reports under and the procedure that runs them.
 struct scenario {
   std::string name;  // the concern: "auth", "pagination"
-  std::vector<scenario_check> checks;
-  /// Runs every enabled check of the scenario (`enabled(name)` says which).
-  std::function<void(scenario_context&, scenario_results&,
-                     const std::function<bool(std::string_view)>& enabled)>
-      run;
-};
-
-/// Scenarios by name, in registration order.
-class scenario_registry {
- public:
-  void add(scenario s);
-  const std::vector<scenario>& all() const { return scenarios_; }
-  /// The scenario that reports `check`, and the check, or nullptr.
-  const scenario* find_check(std::string_view check, const scenario_check** out = nullptr) const;
-
- private:
-  std::vector<scenario> scenarios_;
+  std::vector<check_info> checks;
+  /// Runs every enabled check of the scenario.
+  std::function<void(scenario_context&, results_sink&, const check_enabled& enabled)> run;
 };
 
 }  // namespace conform::harness

@@ -124,14 +124,14 @@ void console_writer::run_finished(const harness::run_report& report) {
   if (!report.failures.empty()) out_ << "\nFailures\n";
   for (const auto& f : report.failures) {
     out_ << "\nFAIL " << f.check << ": " << f.operation_id << " (" << f.method_path << ") as "
-         << f.auth_model << ", " << f.mode << "\n"
+         << f.auth_model << ", " << f.mode.to_string() << "\n"
          << "  expected: " << f.expected << "\n"
          << "  seen:     " << f.seen << "\n";
     if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
     // A scenario's failure is not shrunk and may take several requests (one
     // curl command per line); its scenario may need other operations than
     // the failing one, so the reproduce line does not narrow them.
-    const bool scenario = f.mode.rfind("scenario:", 0) == 0;
+    const bool scenario = !f.mode.shrinkable();
     out_ << "  seen " << f.occurrences << " time(s)";
     if (!scenario) out_ << "; shrunk in " << f.shrink_steps << " step(s)";
     out_ << "\n  reproduce: conform run --seed " << f.seed

@@ -16,7 +16,7 @@ boost::json::object failure_json(const harness::failure& f) {
           {"operation_id", f.operation_id},
           {"method_path", f.method_path},
           {"auth_model", f.auth_model},
-          {"mode", f.mode},
+          {"mode", f.mode.to_string()},
           {"expected", f.expected},
           {"seen", f.seen},
           {"cause", f.cause},

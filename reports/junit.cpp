@@ -23,10 +23,10 @@ std::string failure_text(const harness::failure& f) {
   std::ostringstream text;
   text << "expected: " << f.expected << "\n"
        << "seen:     " << f.seen << "\n"
-       << "mode:     " << f.mode << "\n";
+       << "mode:     " << f.mode.to_string() << "\n";
   if (!f.response_excerpt.empty()) text << "response: " << f.response_excerpt << "\n";
   text << "seen " << f.occurrences << " time(s)";
-  if (f.mode.rfind("scenario:", 0) != 0) text << "; shrunk in " << f.shrink_steps << " step(s)";
+  if (f.mode.shrinkable()) text << "; shrunk in " << f.shrink_steps << " step(s)";
   text << "\n"
        << "seed:     " << f.seed << " (example " << f.example << ")\n"
        << "curl:     " << f.curl << "\n";

@@ -11,25 +11,20 @@
 
 namespace conform::suites {
 
-harness::check_registry builtin_checks() {
-  harness::check_registry registry;
-  register_response_checks(registry);
-  return registry;
-}
-
-harness::scenario_registry builtin_scenarios() {
-  harness::scenario_registry registry;
-  // In the order they run: the read-only concerns first, then those that
-  // move state (idempotent effects, state machines, workflows), then the
-  // rate limit, which leaves its credential throttled for a while.
-  register_auth_scenarios(registry);
-  register_tenants_scenarios(registry);
-  register_pagination_scenarios(registry);
-  register_idempotency_scenarios(registry);
-  register_states_scenarios(registry);
-  register_workflows_scenarios(registry);
-  register_protocol_scenarios(registry);
-  return registry;
+harness::check_catalogue builtin_checks() {
+  harness::check_catalogue catalogue;
+  register_response_checks(catalogue);
+  // Scenarios, in the order they run: the read-only concerns first, then
+  // those that move state (idempotent effects, state machines, workflows),
+  // then the rate limit, which leaves its credential throttled for a while.
+  register_auth_scenarios(catalogue);
+  register_tenants_scenarios(catalogue);
+  register_pagination_scenarios(catalogue);
+  register_idempotency_scenarios(catalogue);
+  register_states_scenarios(catalogue);
+  register_workflows_scenarios(catalogue);
+  register_protocol_scenarios(catalogue);
+  return catalogue;
 }
 
 }  // namespace conform::suites

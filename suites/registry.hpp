@@ -1,16 +1,12 @@
 #pragma once
-// Every built-in check, grouped by concern in suites/<concern>/.
+// The built-in check catalogue: every check of every concern in
+// suites/<concern>/, per-exchange and scenario checks alike.
 
-#include "harness/check.hpp"
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// A registry with every built-in check, in the order reports list them.
-harness::check_registry builtin_checks();
-
-/// A registry with every built-in scenario (checks of more than one
-/// exchange), in the order they run.
-harness::scenario_registry builtin_scenarios();
+/// Every built-in check, in the order reports list them and scenarios run.
+harness::check_catalogue builtin_checks();
 
 }  // namespace conform::suites

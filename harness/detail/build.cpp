@@ -46,11 +46,11 @@ generators::fixture_lookup lookup_for(const openapi::operation& op, const auth_c
 }  // namespace
 
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
-                              const auth_choice& auth, request_mode mode) {
+                              const auth_choice& auth, request_kind kind) {
   made_generator out;
   const auto options = options_for(spec, op, auth);
   const auto fixtures = lookup_for(op, auth);
-  if (mode == request_mode::valid) {
+  if (kind == request_kind::valid) {
     out.gen = generators::valid_request(op, fixtures, options);
     return out;
   }

@@ -7,8 +7,9 @@
 #include <string>
 
 #include "generators/request.hpp"
-#include "http/message.hpp"
 #include "harness/auth.hpp"
+#include "harness/check.hpp"
+#include "http/message.hpp"
 
 namespace conform::harness::detail {
 
@@ -20,7 +21,7 @@ struct made_generator {
 };
 
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
-                              const auth_choice& auth, request_mode mode);
+                              const auth_choice& auth, request_kind kind);
 
 /// The request to send: the generated parts plus the runner's headers.
 /// `idempotency_key` must be unique per send (a replay or a reuse would

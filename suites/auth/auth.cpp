@@ -4,7 +4,7 @@
 
 namespace conform::suites {
 
-void register_auth_scenarios(harness::scenario_registry& registry) {
+void register_auth_scenarios(harness::check_catalogue& catalogue) {
   namespace c = auth_checks;
   harness::scenario s;
   s.name = "auth";
@@ -32,15 +32,15 @@ void register_auth_scenarios(harness::scenario_registry& registry) {
        "operation); a sufficient credential expects neither 401 nor 403",
        "D2.1; D2.4; D2.5; section 5 rules 1, 3, 5"},
   };
-  s.run = [](harness::scenario_context& ctx, harness::scenario_results& results,
-             const std::function<bool(std::string_view)>& enabled) {
+  s.run = [](harness::scenario_context& ctx, harness::results_sink& results,
+             const harness::check_enabled& enabled) {
     if (enabled(c::unauthenticated)) c::run_unauthenticated(ctx, results);
     if (enabled(c::credential_rejected)) c::run_credential_rejected(ctx, results);
     if (enabled(c::jwt_tampering)) c::run_jwt_tampering(ctx, results);
     if (enabled(c::jwt_only)) c::run_jwt_only(ctx, results);
     if (enabled(c::scope_matrix)) c::run_scope_matrix(ctx, results);
   };
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 }  // namespace conform::suites

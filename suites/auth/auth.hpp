@@ -1,11 +1,11 @@
 #pragma once
 // The auth scenarios (see docs/checks.md).
 
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the auth scenario to `registry`.
-void register_auth_scenarios(harness::scenario_registry& registry);
+/// Adds the auth scenario to `catalogue`.
+void register_auth_scenarios(harness::check_catalogue& catalogue);
 
 }  // namespace conform::suites

@@ -15,9 +15,9 @@ namespace as = auth_support;
 using harness::auth_choice;
 using harness::credential_view;
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 
 std::vector<const openapi::operation*> authenticated(const scenario_context& ctx) {
   std::vector<const openapi::operation*> out;
@@ -57,7 +57,7 @@ auth_choice base_choice(const scenario_context& ctx, const openapi::operation& o
 
 /// Passes the cell when `p` is `want`, else reports it; an unanswered probe
 /// makes the cell not run (a refusal cannot be judged without an answer).
-void judge(scenario_context& ctx, scenario_results& results, const openapi::operation& op,
+void judge(scenario_context& ctx, results_sink& results, const openapi::operation& op,
            const std::string& label, std::string_view check, const as::expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
            const std::string& steps) {
@@ -94,7 +94,7 @@ const credential_view* usable_jwt(const scenario_context& ctx, const openapi::op
 
 }  // namespace
 
-void run_unauthenticated(scenario_context& ctx, scenario_results& results) {
+void run_unauthenticated(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   for (const auto* op : authenticated(ctx)) {
     const auth_choice base = base_choice(ctx, *op);
@@ -151,7 +151,7 @@ void run_unauthenticated(scenario_context& ctx, scenario_results& results) {
   }
 }
 
-void run_credential_rejected(scenario_context& ctx, scenario_results& results) {
+void run_credential_rejected(scenario_context& ctx, results_sink& results) {
   std::vector<const credential_view*> rejected;
   for (const auto& c : ctx.target().credentials) {
     if (c.expired || c.other_environment) rejected.push_back(&c);
@@ -182,7 +182,7 @@ void run_credential_rejected(scenario_context& ctx, scenario_results& results) {
   }
 }
 
-void run_jwt_tampering(scenario_context& ctx, scenario_results& results) {
+void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   if (!usable_jwt(ctx, nullptr, nullptr)) {
     results.not_run(nullptr, "jwt", jwt_tampering,
                     "the profile has no usable JWT (compact form, not expired, of this "
@@ -253,7 +253,7 @@ void run_jwt_tampering(scenario_context& ctx, scenario_results& results) {
   }
 }
 
-void run_jwt_only(scenario_context& ctx, scenario_results& results) {
+void run_jwt_only(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     if (!op->jwt_only) continue;
     if (op->jwt_only_status == 0) {

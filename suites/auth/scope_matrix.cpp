@@ -15,9 +15,9 @@ namespace {
 namespace as = auth_support;
 using harness::credential_view;
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 
 /// What the description says `c` gets on `op`: a refusal and why, that it is
 /// let through, or that the profile does not say enough to tell.
@@ -90,7 +90,7 @@ expectation expect(const openapi::operation& op, const credential_view& c) {
   return e;
 }
 
-void judge(scenario_context& ctx, scenario_results& results, const openapi::operation& op,
+void judge(scenario_context& ctx, results_sink& results, const openapi::operation& op,
            const std::string& label, const expectation& e, const probe& p,
            const std::string& steps) {
   // A 429 may come before the scope check (D6.3): it says nothing either way.
@@ -115,7 +115,7 @@ void judge(scenario_context& ctx, scenario_results& results, const openapi::oper
 
 }  // namespace
 
-void run_scope_matrix(scenario_context& ctx, scenario_results& results) {
+void run_scope_matrix(scenario_context& ctx, results_sink& results) {
   bool any_credential = false;
   for (const auto& c : ctx.target().credentials) any_credential = any_credential || as::usable(c);
   if (!any_credential) {

@@ -18,9 +18,9 @@ namespace conform::suites {
 namespace {
 
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 using idempotency_detail::effect_reader;
 using idempotency_detail::format_change;
 using idempotency_detail::reading;
@@ -74,7 +74,7 @@ struct subject {
   const probe& send(scenario_context& ctx, const http::request& req) {
     return probes.emplace_back(ctx.send(req));
   }
-  void fail(scenario_results& results, scenario_context& ctx, std::string_view check,
+  void fail(results_sink& results, scenario_context& ctx, std::string_view check,
             scenario_failure f) {
     results.fail(*op, label, check, f, ctx);
   }
@@ -136,7 +136,7 @@ std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, b
   return kept;
 }
 
-void judge_replay(scenario_context& ctx, scenario_results& results, subject& s,
+void judge_replay(scenario_context& ctx, results_sink& results, subject& s,
                   const first_exchange& fx, const probe& replay) {
   const auto& idem = s.idem();
   const probe& first = *fx.answer;
@@ -175,7 +175,7 @@ void judge_replay(scenario_context& ctx, scenario_results& results, subject& s,
   if (!failed) results.pass(*s.op, s.label, replay_check);
 }
 
-void judge_effect(scenario_context& ctx, scenario_results& results, subject& s,
+void judge_effect(scenario_context& ctx, results_sink& results, subject& s,
                   const first_exchange& fx, const reading& after_replay, const probe& replay) {
   if (!fx.reader) {
     results.not_run(s.op, s.label, effect_check, fx.reader_why);
@@ -287,7 +287,7 @@ std::optional<harness::auth_choice> other_credential(scenario_context& ctx, cons
   return std::nullopt;
 }
 
-void run_key_reuse(scenario_context& ctx, scenario_results& results, subject& s,
+void run_key_reuse(scenario_context& ctx, results_sink& results, subject& s,
                    const first_exchange& fx) {
   const auto& idem = s.idem();
   bool judged = false, failed = false;
@@ -351,7 +351,7 @@ void run_key_reuse(scenario_context& ctx, scenario_results& results, subject& s,
   if (judged && !failed) results.pass(*s.op, s.label, reuse_check);
 }
 
-void run_concurrency(scenario_context& ctx, scenario_results& results, subject& s,
+void run_concurrency(scenario_context& ctx, results_sink& results, subject& s,
                      const first_exchange& fx) {
   const auto& idem = s.idem();
   const std::string key = ctx.fresh_key();
@@ -449,7 +449,7 @@ void run_concurrency(scenario_context& ctx, scenario_results& results, subject& 
   if (!failed) results.pass(*s.op, s.label, concurrency_check);
 }
 
-void run_key_required(scenario_context& ctx, scenario_results& results, subject& s) {
+void run_key_required(scenario_context& ctx, results_sink& results, subject& s) {
   const auto& idem = s.idem();
   if (idem.missing_status == 0) {
     results.not_run(s.op, s.label, required_check,
@@ -484,8 +484,8 @@ void run_key_required(scenario_context& ctx, scenario_results& results, subject&
           {&p}});
 }
 
-void run_subject(scenario_context& ctx, scenario_results& results,
-                 const std::function<bool(std::string_view)>& enabled, subject& s) {
+void run_subject(scenario_context& ctx, results_sink& results,
+                 const harness::check_enabled& enabled, subject& s) {
   const auto& idem = s.idem();
   const bool declared_effect = !idem.effect.operation_id.empty();
   if (idem.required && enabled(required_check)) run_key_required(ctx, results, s);
@@ -512,8 +512,8 @@ void run_subject(scenario_context& ctx, scenario_results& results,
   if (enabled(concurrency_check)) run_concurrency(ctx, results, s, *fx);
 }
 
-void run_idempotency(scenario_context& ctx, scenario_results& results,
-                     const std::function<bool(std::string_view)>& enabled) {
+void run_idempotency(scenario_context& ctx, results_sink& results,
+                     const harness::check_enabled& enabled) {
   const std::vector<std::string_view> all = {replay_check, effect_check, reuse_check,
                                              concurrency_check, required_check};
   for (const auto* op : ctx.operations()) {
@@ -541,7 +541,7 @@ void run_idempotency(scenario_context& ctx, scenario_results& results,
 
 }  // namespace
 
-void register_idempotency_scenarios(harness::scenario_registry& registry) {
+void register_idempotency_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "idempotency";
   s.checks = {
@@ -567,7 +567,7 @@ void register_idempotency_scenarios(harness::scenario_registry& registry) {
        "D4.1"},
   };
   s.run = run_idempotency;
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 }  // namespace conform::suites

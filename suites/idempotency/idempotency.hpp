@@ -1,11 +1,11 @@
 #pragma once
 // The idempotency scenarios (see docs/checks.md).
 
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the idempotency scenario to `registry`.
-void register_idempotency_scenarios(harness::scenario_registry& registry);
+/// Adds the idempotency scenario to `catalogue`.
+void register_idempotency_scenarios(harness::check_catalogue& catalogue);
 
 }  // namespace conform::suites

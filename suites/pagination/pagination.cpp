@@ -18,9 +18,9 @@ namespace conform::suites {
 namespace {
 
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 using namespace pagination_detail;
 
 constexpr std::string_view page_walk_check = "pagination_page_walk";
@@ -28,7 +28,7 @@ constexpr std::string_view page_bounds_check = "pagination_page_bounds";
 constexpr std::string_view cursor_walk_check = "pagination_cursor_walk";
 constexpr std::string_view cursor_integrity_check = "pagination_cursor_integrity";
 
-void report(scenario_results& results, scenario_context& ctx, const list_target& t,
+void report(results_sink& results, scenario_context& ctx, const list_target& t,
             std::string_view check, const finding& f) {
   results.fail(*t.op, t.label, check,
                scenario_failure{f.expected, f.seen, f.cause, f.steps, f.evidence}, ctx);
@@ -45,7 +45,7 @@ struct outcome {
 /// Reports every finding of a cell first, then why a part of it could not
 /// be judged; the cell passes only when something was judged, nothing was
 /// found and nothing was left unjudged.
-void conclude(scenario_results& results, scenario_context& ctx, const list_target& t,
+void conclude(results_sink& results, scenario_context& ctx, const list_target& t,
               std::string_view check, const outcome& o) {
   for (const auto& f : o.findings) report(results, ctx, t, check, f);
   if (!o.not_run.empty()) {
@@ -77,7 +77,7 @@ void add_findings(outcome& o, const walk& w) {
   o.findings.insert(o.findings.end(), w.findings.begin(), w.findings.end());
 }
 
-void run_page_walk(scenario_context& ctx, scenario_results& results, const list_target& t) {
+void run_page_walk(scenario_context& ctx, results_sink& results, const list_target& t) {
   const auto& paging = t.paging();
   outcome o;
   walk large = walk_pages(ctx, t, largest_size(paging));
@@ -134,7 +134,7 @@ const std::vector<std::string>* validation_codes(const openapi::operation& op) {
   return r ? &r->error_codes : nullptr;
 }
 
-void run_page_bounds(scenario_context& ctx, scenario_results& results, const list_target& t) {
+void run_page_bounds(scenario_context& ctx, results_sink& results, const list_target& t) {
   const auto& paging = t.paging();
   if (paging.max_size <= 0 || paging.size_param.empty()) {
     results.not_run(t.op, t.label, page_bounds_check,
@@ -206,7 +206,7 @@ void run_page_bounds(scenario_context& ctx, scenario_results& results, const lis
   conclude(results, ctx, t, page_bounds_check, o);
 }
 
-void run_cursor_walk(scenario_context& ctx, scenario_results& results, const list_target& t) {
+void run_cursor_walk(scenario_context& ctx, results_sink& results, const list_target& t) {
   const auto& paging = t.paging();
   outcome o;
   walk large = walk_cursor(ctx, t, largest_size(paging));
@@ -297,7 +297,7 @@ std::optional<harness::auth_choice> other_tenant(scenario_context& ctx, const li
   return std::nullopt;
 }
 
-void run_cursor_integrity(scenario_context& ctx, scenario_results& results, const list_target& t) {
+void run_cursor_integrity(scenario_context& ctx, results_sink& results, const list_target& t) {
   const auto& paging = t.paging();
   if (paging.invalid_cursor_status == 0) {
     results.not_run(t.op, t.label, cursor_integrity_check,
@@ -462,8 +462,8 @@ void run_cursor_integrity(scenario_context& ctx, scenario_results& results, cons
   conclude(results, ctx, t, cursor_integrity_check, o);
 }
 
-void run_pagination(scenario_context& ctx, scenario_results& results,
-                    const std::function<bool(std::string_view)>& enabled) {
+void run_pagination(scenario_context& ctx, results_sink& results,
+                    const harness::check_enabled& enabled) {
   for (const auto* op : ctx.operations()) {
     if (!op->paging) continue;
     const bool page_style = op->paging->kind == openapi::pagination::style::page;
@@ -489,7 +489,7 @@ void run_pagination(scenario_context& ctx, scenario_results& results,
 
 }  // namespace
 
-void register_pagination_scenarios(harness::scenario_registry& registry) {
+void register_pagination_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "pagination";
   s.checks = {
@@ -513,7 +513,7 @@ void register_pagination_scenarios(harness::scenario_registry& registry) {
        "D3.2"},
   };
   s.run = run_pagination;
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 }  // namespace conform::suites

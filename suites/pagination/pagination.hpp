@@ -1,11 +1,11 @@
 #pragma once
 // The pagination scenarios (see docs/checks.md).
 
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the pagination scenario to `registry`.
-void register_pagination_scenarios(harness::scenario_registry& registry);
+/// Adds the pagination scenario to `catalogue`.
+void register_pagination_scenarios(harness::check_catalogue& catalogue);
 
 }  // namespace conform::suites

@@ -7,8 +7,8 @@
 namespace conform::suites::pagination_detail {
 
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
-using harness::scenario_results;
 
 std::optional<std::int64_t> as_integer(const boost::json::value* v) {
   if (!v) return std::nullopt;
@@ -100,7 +100,7 @@ probe send(scenario_context& ctx, const list_target& t, const query_list& extra)
   return ctx.send(ctx.build(*t.op, t.auth, with_query(t, extra)));
 }
 
-std::vector<list_target> targets_for(scenario_context& ctx, scenario_results& results,
+std::vector<list_target> targets_for(scenario_context& ctx, results_sink& results,
                                      const openapi::operation& op,
                                      const std::vector<std::string_view>& checks) {
   std::vector<list_target> out;

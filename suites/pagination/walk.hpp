@@ -44,8 +44,7 @@ struct list_target {
 
 /// The list targets of `op`: one per auth model with a sufficient credential;
 /// the others are recorded as not run for `checks`.
-std::vector<list_target> targets_for(harness::scenario_context& ctx,
-                                     harness::scenario_results& results,
+std::vector<list_target> targets_for(harness::scenario_context& ctx, harness::results_sink& results,
                                      const openapi::operation& op,
                                      const std::vector<std::string_view>& checks);
 

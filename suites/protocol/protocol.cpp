@@ -18,9 +18,9 @@ namespace {
 
 using harness::auth_choice;
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 
 constexpr std::string_view k_method_not_allowed = "method_not_allowed";
 constexpr std::string_view k_payload_too_large = "payload_too_large";
@@ -69,7 +69,7 @@ std::optional<auth_choice> first_sufficient(const scenario_context& ctx,
 
 // Undocumented methods on known paths (D6.1, D6.3): 405 with the error
 // envelope, before credentials are looked at, so none are sent.
-void check_method_not_allowed(scenario_context& ctx, scenario_results& results) {
+void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   const auto* expected = generic_error(spec, 405, true);
   if (!expected) {
@@ -136,7 +136,7 @@ void check_method_not_allowed(scenario_context& ctx, scenario_results& results) 
 // Bodies over the declared limits (D6.1): 413 with its code. D6.3 puts 413
 // before credentials, but a sufficient credential is sent all the same so
 // that nothing else could be the reason for a refusal.
-void check_payload_too_large(scenario_context& ctx, scenario_results& results) {
+void check_payload_too_large(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   const auto* expected = generic_error(spec, 413, false);
   if (!expected) {
@@ -254,7 +254,7 @@ bool looks_like_http_date(std::string_view v) {
 // Rate limits (D6.1, D6.2): a credential the profile marks rate-limited gets
 // 429 with the error envelope, the declared code and Retry-After, and is
 // served again once Retry-After has passed.
-void check_rate_limit(scenario_context& ctx, scenario_results& results) {
+void check_rate_limit(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   const auto& rules = spec.rules;
   if (rules.rate_limited_status == 0) {
@@ -391,7 +391,7 @@ std::string without_request_id(const openapi::api_spec& spec, const probe& p) {
 
 // A delivery the description marks repeatable (x-repeatable) gets the same
 // answer when it comes again (D5.6).
-void check_repeat_delivery(scenario_context& ctx, scenario_results& results) {
+void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     if (!op->repeatable) continue;
     auth_choice auth;
@@ -440,7 +440,7 @@ void check_repeat_delivery(scenario_context& ctx, scenario_results& results) {
 
 }  // namespace
 
-void register_protocol_scenarios(harness::scenario_registry& registry) {
+void register_protocol_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "protocol";
   s.checks = {
@@ -460,15 +460,14 @@ void register_protocol_scenarios(harness::scenario_registry& registry) {
        "an operation marked x-repeatable sent twice: the same status and body (request ids aside)",
        "D5.6"},
   };
-  s.run = [](scenario_context& ctx, scenario_results& results,
-             const std::function<bool(std::string_view)>& enabled) {
+  s.run = [](scenario_context& ctx, results_sink& results, const harness::check_enabled& enabled) {
     if (enabled(k_method_not_allowed)) check_method_not_allowed(ctx, results);
     if (enabled(k_payload_too_large)) check_payload_too_large(ctx, results);
     if (enabled(k_repeat)) check_repeat_delivery(ctx, results);
     // Last: it leaves its credential throttled for a while.
     if (enabled(k_rate_limit)) check_rate_limit(ctx, results);
   };
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 }  // namespace conform::suites

@@ -14,7 +14,7 @@ namespace {
 
 using core::join;
 
-using harness::check;
+using check_fn = harness::check_verdict (*)(const harness::exchange&);
 using harness::check_verdict;
 using harness::exchange;
 
@@ -227,9 +227,9 @@ check_verdict negative_data_rejection(const exchange& e) {
   if (!r || r->status >= 500) return check_verdict::not_applicable();  // not_a_server_error says so
   if (rate_limited(e, r->status)) return check_verdict::not_applicable();
   if (r->status >= 400) return check_verdict::pass();
-  return check_verdict::violation(
-      "a 4xx refusal of the invalid request (" + std::string(e.mutation) + ")",
-      "status " + std::to_string(r->status), "accepted invalid: " + std::string(e.mutation));
+  return check_verdict::violation("a 4xx refusal of the invalid request (" + e.mode.key() + ")",
+                                  "status " + std::to_string(r->status),
+                                  "accepted invalid: " + e.mode.key());
 }
 
 check_verdict positive_data_acceptance(const exchange& e) {
@@ -283,28 +283,34 @@ bool status_documented(const openapi::api_spec& spec, const openapi::operation& 
   return status == spec.rules.rate_limited_status && op.needs_credentials();
 }
 
-void register_response_checks(harness::check_registry& registry) {
-  using applies = check::applies;
-  registry.add({"response_received", "a response comes back (no transport failure)",
-                "section 7: every request is answered", applies::both, response_received});
-  registry.add({"not_a_server_error", "no 5xx answer", "section 7 (5xx INTERNAL_ERROR)",
-                applies::both, not_a_server_error});
-  registry.add({"status_code_conformance", "the status is documented for the operation",
-                "section 4, x-errors", applies::both, status_code_conformance});
-  registry.add({"error_code_conformance", "error_code is one documented for that status",
-                "section 7, x-error-codes", applies::both, error_code_conformance});
-  registry.add({"content_type_conformance", "Content-Type is a documented media type",
-                "section 1 (JSON bodies)", applies::both, content_type_conformance});
-  registry.add({"response_schema_conformance", "the body matches the documented schema",
-                "sections 2.1, 2.2, D1", applies::both, response_schema_conformance});
-  registry.add({"request_id_conformance",
-                "the x-request-id header is sent and agrees with the body's", "D1.5", applies::both,
-                request_id_conformance});
-  registry.add({"negative_data_rejection", "a request invalid by the description gets 4xx",
-                "section 7 (422 VALIDATION_ERROR)", applies::invalid, negative_data_rejection});
-  registry.add({"positive_data_acceptance",
-                "a valid request with a sufficient credential is not refused as invalid",
-                "sections 4, 5", applies::valid, positive_data_acceptance});
+void register_response_checks(harness::check_catalogue& catalogue) {
+  using harness::applies_to;
+  auto add = [&catalogue](std::string name, std::string description, std::string rule,
+                          applies_to to, check_fn run) {
+    catalogue.add({{std::move(name), std::move(description), std::move(rule)}, to, run});
+  };
+  add("response_received", "a response comes back (no transport failure)",
+      "RFC 9110 section 6: a request is answered", applies_to::both, response_received);
+  add("not_a_server_error", "no 5xx answer", "RFC 9110 section 15.6 (5xx: the server failed)",
+      applies_to::both, not_a_server_error);
+  add("status_code_conformance", "the status is documented for the operation",
+      "OpenAPI responses; x-errors", applies_to::both, status_code_conformance);
+  add("error_code_conformance", "the error envelope's code is one documented for that status",
+      "x-error-codes; x-error-envelope", applies_to::both, error_code_conformance);
+  add("content_type_conformance", "Content-Type is a documented media type",
+      "OpenAPI responses.content; RFC 9110 section 8.3", applies_to::both,
+      content_type_conformance);
+  add("response_schema_conformance", "the body matches the documented schema",
+      "OpenAPI responses.content.schema (JSON Schema 2020-12)", applies_to::both,
+      response_schema_conformance);
+  add("request_id_conformance", "the x-request-id header is sent and agrees with the body's",
+      "x-request-id", applies_to::both, request_id_conformance);
+  add("negative_data_rejection", "a request invalid by the description gets 4xx",
+      "OpenAPI parameters and requestBody; RFC 9110 section 15.5 (4xx)", applies_to::invalid,
+      negative_data_rejection);
+  add("positive_data_acceptance",
+      "a valid request with a sufficient credential is not refused as invalid",
+      "OpenAPI parameters, requestBody and security", applies_to::valid, positive_data_acceptance);
 }
 
 }  // namespace conform::suites

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/check.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the response checks to `registry`.
-void register_response_checks(harness::check_registry& registry);
+/// Adds the response checks to `catalogue`.
+void register_response_checks(harness::check_catalogue& catalogue);
 
 /// The error_code values the operation documents for `status`: its own
 /// response's x-error-codes when it documents the status, else the

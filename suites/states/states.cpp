@@ -17,9 +17,9 @@ namespace {
 using core::join;
 
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 using states::machine_access;
 using states::state_read;
 
@@ -52,7 +52,7 @@ std::vector<const openapi::operation*> moving_operations(const openapi::api_spec
 /// the walk has covered so far.
 class machine_test {
  public:
-  machine_test(scenario_context& ctx, scenario_results& results, const openapi::state_machine& m,
+  machine_test(scenario_context& ctx, results_sink& results, const openapi::state_machine& m,
                std::vector<const openapi::operation*> ops, const harness::tenant_view& tenant,
                const harness::credential_view& credential, const openapi::operation& read_op)
       : ctx_(ctx),
@@ -113,7 +113,7 @@ class machine_test {
                     const std::string& fixture, state_read& before);
 
   scenario_context& ctx_;
-  scenario_results& results_;
+  results_sink& results_;
   const openapi::state_machine& m_;
   std::vector<const openapi::operation*> ops_;
   machine_access access_;
@@ -518,7 +518,7 @@ std::pair<const harness::tenant_view*, const harness::credential_view*> pick_act
   return {nullptr, nullptr};
 }
 
-void run_machine(scenario_context& ctx, scenario_results& results, const openapi::state_machine& m,
+void run_machine(scenario_context& ctx, results_sink& results, const openapi::state_machine& m,
                  bool transitions, bool preconditions) {
   std::vector<const openapi::operation*> ops;
   for (const auto* op : moving_operations(ctx.spec(), m)) {
@@ -574,7 +574,7 @@ void run_machine(scenario_context& ctx, scenario_results& results, const openapi
 
 }  // namespace
 
-void register_states_scenarios(harness::scenario_registry& registry) {
+void register_states_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "states";
   s.checks = {
@@ -590,8 +590,7 @@ void register_states_scenarios(harness::scenario_registry& registry) {
        "expects the refused status with the precondition's error_code, state unchanged",
        "D5.1"},
   };
-  s.run = [](scenario_context& ctx, scenario_results& results,
-             const std::function<bool(std::string_view)>& enabled) {
+  s.run = [](scenario_context& ctx, results_sink& results, const harness::check_enabled& enabled) {
     const bool transitions = enabled(transitions_check);
     const bool preconditions = enabled(preconditions_check);
     if (!transitions && !preconditions) return;
@@ -599,7 +598,7 @@ void register_states_scenarios(harness::scenario_registry& registry) {
       run_machine(ctx, results, m, transitions, preconditions);
     }
   };
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 }  // namespace conform::suites

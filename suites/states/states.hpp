@@ -1,11 +1,11 @@
 #pragma once
 // The states scenarios (see docs/checks.md).
 
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the states scenario to `registry`.
-void register_states_scenarios(harness::scenario_registry& registry);
+/// Adds the states scenario to `catalogue`.
+void register_states_scenarios(harness::check_catalogue& catalogue);
 
 }  // namespace conform::suites

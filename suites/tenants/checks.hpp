@@ -11,12 +11,12 @@ inline constexpr std::string_view foreign_resource = "tenant_foreign_resource";
 inline constexpr std::string_view list_isolation = "tenant_list_isolation";
 
 /// The tenant header naming an unreachable tenant or no tenant: 403.
-void run_header_enforcement(harness::scenario_context& ctx, harness::scenario_results& results);
+void run_header_enforcement(harness::scenario_context& ctx, harness::results_sink& results);
 /// Multi-tenant callers leaving the tenant header out: x-tenant-context's missing answer.
-void run_context_required(harness::scenario_context& ctx, harness::scenario_results& results);
+void run_context_required(harness::scenario_context& ctx, harness::results_sink& results);
 /// Another tenant's resource id answers like an unknown one: 404 with its code.
-void run_foreign_resource(harness::scenario_context& ctx, harness::scenario_results& results);
+void run_foreign_resource(harness::scenario_context& ctx, harness::results_sink& results);
 /// No item of one tenant's list appears in another tenant's.
-void run_list_isolation(harness::scenario_context& ctx, harness::scenario_results& results);
+void run_list_isolation(harness::scenario_context& ctx, harness::results_sink& results);
 
 }  // namespace conform::suites::tenant_checks

@@ -18,9 +18,9 @@ namespace {
 namespace as = auth_support;
 using harness::auth_choice;
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 using harness::tenant_view;
 
 /// A real server may page forever (a cursor that never ends): walks stop here.
@@ -68,7 +68,7 @@ struct seen_item {
 
 }  // namespace
 
-void run_list_isolation(scenario_context& ctx, scenario_results& results) {
+void run_list_isolation(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     if (!op->paging || op->tenant.from == openapi::tenant_context::source::none ||
         !op->needs_credentials()) {

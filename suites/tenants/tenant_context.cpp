@@ -15,9 +15,9 @@ namespace as = auth_support;
 using harness::auth_choice;
 using harness::credential_view;
 using harness::probe;
+using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::scenario_results;
 using harness::tenant_view;
 
 bool reaches(const credential_view& c, const tenant_view& t) {
@@ -26,8 +26,7 @@ bool reaches(const credential_view& c, const tenant_view& t) {
 }
 
 /// The sufficient auth models of `op`; the others become not-run cells of `check`.
-std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx,
-                                               scenario_results& results,
+std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx, results_sink& results,
                                                const openapi::operation& op,
                                                std::string_view check) {
   std::vector<auth_choice> out;
@@ -41,7 +40,7 @@ std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx,
   return out;
 }
 
-void report(scenario_context& ctx, scenario_results& results, const openapi::operation& op,
+void report(scenario_context& ctx, results_sink& results, const openapi::operation& op,
             const std::string& label, std::string_view check, std::string expected, const probe& p,
             std::string cause, std::string steps, std::vector<const probe*> evidence) {
   scenario_failure f;
@@ -55,7 +54,7 @@ void report(scenario_context& ctx, scenario_results& results, const openapi::ope
 
 }  // namespace
 
-void run_header_enforcement(scenario_context& ctx, scenario_results& results) {
+void run_header_enforcement(scenario_context& ctx, results_sink& results) {
   const auto& tenants = ctx.target().tenants;
   for (const auto* op : ctx.operations()) {
     const std::string header = as::tenant_header(*op);
@@ -117,7 +116,7 @@ void run_header_enforcement(scenario_context& ctx, scenario_results& results) {
   }
 }
 
-void run_context_required(scenario_context& ctx, scenario_results& results) {
+void run_context_required(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     if (op->tenant.from != openapi::tenant_context::source::header || !op->needs_credentials()) {
       continue;
@@ -177,7 +176,7 @@ void run_context_required(scenario_context& ctx, scenario_results& results) {
   }
 }
 
-void run_foreign_resource(scenario_context& ctx, scenario_results& results) {
+void run_foreign_resource(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     std::vector<const openapi::parameter*> ids;
     for (const auto& p : op->parameters) {

@@ -4,7 +4,7 @@
 
 namespace conform::suites {
 
-void register_tenants_scenarios(harness::scenario_registry& registry) {
+void register_tenants_scenarios(harness::check_catalogue& catalogue) {
   namespace c = tenant_checks;
   harness::scenario s;
   s.name = "tenants";
@@ -28,14 +28,14 @@ void register_tenants_scenarios(harness::scenario_registry& registry) {
        "sufficient credential; expects no item identity in two tenants' lists",
        "D2.6; D2.7"},
   };
-  s.run = [](harness::scenario_context& ctx, harness::scenario_results& results,
-             const std::function<bool(std::string_view)>& enabled) {
+  s.run = [](harness::scenario_context& ctx, harness::results_sink& results,
+             const harness::check_enabled& enabled) {
     if (enabled(c::header_enforcement)) c::run_header_enforcement(ctx, results);
     if (enabled(c::context_required)) c::run_context_required(ctx, results);
     if (enabled(c::foreign_resource)) c::run_foreign_resource(ctx, results);
     if (enabled(c::list_isolation)) c::run_list_isolation(ctx, results);
   };
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 }  // namespace conform::suites

@@ -1,11 +1,11 @@
 #pragma once
 // The tenants scenarios (see docs/checks.md).
 
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the tenants scenario to `registry`.
-void register_tenants_scenarios(harness::scenario_registry& registry);
+/// Adds the tenants scenario to `catalogue`.
+void register_tenants_scenarios(harness::check_catalogue& catalogue);
 
 }  // namespace conform::suites

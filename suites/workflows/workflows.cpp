@@ -186,8 +186,7 @@ std::variant<generators::generated_request, build_error> make_request(
 
 class workflow_run {
  public:
-  workflow_run(harness::scenario_context& ctx, harness::scenario_results& results,
-               const workflow& w)
+  workflow_run(harness::scenario_context& ctx, harness::results_sink& results, const workflow& w)
       : ctx_(ctx), results_(results), w_(w), label_("workflow " + w.id), first_(*w.steps[0].op) {}
 
   void run() {
@@ -291,7 +290,7 @@ class workflow_run {
   }
 
   harness::scenario_context& ctx_;
-  harness::scenario_results& results_;
+  harness::results_sink& results_;
   const workflow& w_;
   const std::string label_;
   const openapi::operation& first_;
@@ -303,7 +302,7 @@ class workflow_run {
 
 /// Runs every workflow of `doc`; `ids` maps the workflowIds run so far to
 /// their files, since one id in two files would merge two workflows' cells.
-void run_document(harness::scenario_context& ctx, harness::scenario_results& results,
+void run_document(harness::scenario_context& ctx, harness::results_sink& results,
                   const document& doc, std::map<std::string, std::string>& ids) {
   if (!doc.errors.empty()) {
     results.not_run(nullptr, "workflow " + doc.file, check_name,
@@ -328,8 +327,8 @@ void run_document(harness::scenario_context& ctx, harness::scenario_results& res
   }
 }
 
-void run_workflows(harness::scenario_context& ctx, harness::scenario_results& results,
-                   const std::function<bool(std::string_view)>& enabled) {
+void run_workflows(harness::scenario_context& ctx, harness::results_sink& results,
+                   const harness::check_enabled& enabled) {
   if (!enabled(check_name)) return;
   std::map<std::string, std::string> ids;
   for (const auto& e : embedded_documents()) {
@@ -345,7 +344,7 @@ void run_workflows(harness::scenario_context& ctx, harness::scenario_results& re
 
 }  // namespace
 
-void register_workflows_scenarios(harness::scenario_registry& registry) {
+void register_workflows_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "workflows";
   s.checks.push_back(
@@ -355,7 +354,7 @@ void register_workflows_scenarios(harness::scenario_registry& registry) {
        "to hold",
        "D5.1, D5.2, D5.4, D1.6 and D3.1 as the shipped workflow documents cite them"});
   s.run = run_workflows;
-  registry.add(std::move(s));
+  catalogue.add(std::move(s));
 }
 
 void register_workflow_files(std::vector<std::string> paths) {

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenario.hpp"
+#include "harness/catalogue.hpp"
 
 namespace conform::suites {
 
-/// Adds the workflows scenario to `registry`.
-void register_workflows_scenarios(harness::scenario_registry& registry);
+/// Adds the workflows scenario to `catalogue`.
+void register_workflows_scenarios(harness::check_catalogue& catalogue);
 
 /// Workflow files to run besides the shipped ones, from the next run on
 /// (replaces the list given before; an empty list runs the shipped ones only).

@@ -30,13 +30,15 @@ harness::run_report run_against(fault f, std::uint64_t seed = 7, unsigned worker
   auto p = profile::parse_profile(server.profile_yaml(with_fixture), "mini profile");
   EXPECT_TRUE(p.ok());
   const auto view = harness::make_target_view(*p.value);
-  static const auto registry = suites::builtin_checks();
+  static const auto catalogue = suites::builtin_checks();
   harness::run_config config;
   config.seed = seed;
   config.examples = examples;
   config.max_shrinks = 16;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
-  for (const auto& c : registry.all()) config.checks.push_back(&c);
+  for (const auto& c : catalogue.all()) {
+    if (c.exchange) config.checks.exchange.push_back(c.exchange);  // the per-exchange checks only
+  }
   http::client_options opts;
   opts.workers = workers;
   http::client client(p.value->base_url, opts);
@@ -125,11 +127,13 @@ TEST(runner, a_profile_without_credentials_runs_nothing_and_says_why) {
                              "gone");
   ASSERT_TRUE(p.ok());
   const auto view = harness::make_target_view(*p.value);
-  const auto registry = suites::builtin_checks();
+  const auto catalogue = suites::builtin_checks();
   harness::run_config config;
   config.examples = 2;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
-  for (const auto& c : registry.all()) config.checks.push_back(&c);
+  for (const auto& c : catalogue.all()) {
+    if (c.exchange) config.checks.exchange.push_back(c.exchange);  // the per-exchange checks only
+  }
   http::client client(p.value->base_url, {});
   harness::listener quiet;
   auto r = harness::run(*loaded.spec, view, config, client, quiet);
@@ -192,14 +196,14 @@ TEST(runner, an_operation_whose_fixture_is_missing_is_not_run_rather_than_sent_r
 
 TEST(runner, example_seeds_depend_on_every_part_of_the_identity) {
   using harness::example_seed;
-  using harness::request_mode;
-  const auto base = example_seed(1, "op", "jwt", request_mode::valid, 0);
-  EXPECT_EQ(base, example_seed(1, "op", "jwt", request_mode::valid, 0));
-  EXPECT_NE(base, example_seed(2, "op", "jwt", request_mode::valid, 0));
-  EXPECT_NE(base, example_seed(1, "op2", "jwt", request_mode::valid, 0));
-  EXPECT_NE(base, example_seed(1, "op", "tenant_key", request_mode::valid, 0));
-  EXPECT_NE(base, example_seed(1, "op", "jwt", request_mode::invalid, 0));
-  EXPECT_NE(base, example_seed(1, "op", "jwt", request_mode::valid, 1));
+  using harness::request_kind;
+  const auto base = example_seed(1, "op", "jwt", request_kind::valid, 0);
+  EXPECT_EQ(base, example_seed(1, "op", "jwt", request_kind::valid, 0));
+  EXPECT_NE(base, example_seed(2, "op", "jwt", request_kind::valid, 0));
+  EXPECT_NE(base, example_seed(1, "op2", "jwt", request_kind::valid, 0));
+  EXPECT_NE(base, example_seed(1, "op", "tenant_key", request_kind::valid, 0));
+  EXPECT_NE(base, example_seed(1, "op", "jwt", request_kind::invalid, 0));
+  EXPECT_NE(base, example_seed(1, "op", "jwt", request_kind::valid, 1));
 }
 
 }  // namespace

@@ -24,17 +24,40 @@ struct fixture {
   profile::load_result profile = profile::parse_profile(server.profile_yaml(true), "mini");
   harness::target_view view = harness::make_target_view(*profile.value);
 
-  harness::run_report run(const harness::scenario& s, std::vector<std::string> enabled) {
+  harness::run_report run(const harness::scenario& s, std::vector<std::string> enabled,
+                          harness::listener* events = nullptr) {
     harness::run_config config;
     config.seed = 5;
     config.examples = 0;  // the scenario alone
     for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
-    config.scenarios = {&s};
-    config.scenario_checks = std::move(enabled);
+    config.checks.scenarios = {&s};
+    config.checks.scenario_checks = std::move(enabled);
     http::client client(profile.value->base_url, {});
     harness::listener quiet;
-    return harness::run(*loaded.spec, view, config, client, quiet);
+    return harness::run(*loaded.spec, view, config, client, events ? *events : quiet);
   }
+};
+
+/// Every event of a run, one line each, in the order they came.
+struct recorder final : harness::listener {
+  std::vector<std::string> lines;
+  void run_started(const harness::run_info&, std::uint64_t) override {
+    lines.push_back("run_started");
+  }
+  void phase_started(harness::phase p, std::uint64_t) override {
+    lines.push_back("phase_started " + std::string(to_string(p)));
+  }
+  void phase_finished(harness::phase p) override {
+    lines.push_back("phase_finished " + std::string(to_string(p)));
+  }
+  void cell_finished(const harness::check_tally& t) override {
+    lines.push_back("cell_finished " + t.check);
+  }
+  void failure_found(const harness::failure& f) override {
+    lines.push_back("failure_found " + f.check);
+  }
+  void not_run(const harness::not_run& n) override { lines.push_back("not_run " + n.check); }
+  void run_finished(const harness::run_report&) override { lines.push_back("run_finished"); }
 };
 
 /// Sends the first operation twice with its sufficient credential: passes
@@ -45,8 +68,8 @@ harness::scenario sample_scenario() {
   s.checks = {{"echo_ok", "passes", "test"},
               {"echo_fail", "fails", "test"},
               {"echo_skip", "not run", "test"}};
-  s.run = [](harness::scenario_context& ctx, harness::scenario_results& results,
-             const std::function<bool(std::string_view)>& enabled) {
+  s.run = [](harness::scenario_context& ctx, harness::results_sink& results,
+             const harness::check_enabled& enabled) {
     const auto& op = *ctx.operations().front();
     auto auth = ctx.sufficient(op).front();
     auto g = ctx.valid_request(op, auth, "sample");
@@ -82,7 +105,7 @@ TEST(scenarios, what_a_scenario_records_becomes_cells_failures_and_not_runs) {
   EXPECT_EQ(f.check, "echo_fail");
   EXPECT_EQ(f.occurrences, 2u);
   EXPECT_EQ(f.seed, 5u);
-  EXPECT_EQ(f.mode, "scenario: sent the request twice");
+  EXPECT_EQ(f.mode.to_string(), "scenario: sent the request twice");
   // Both requests, one curl command per line, the secret by its variable.
   EXPECT_EQ(std::count(f.curl.begin(), f.curl.end(), '\n'), 1) << f.curl;
   EXPECT_EQ(f.curl.find(test_support::mini_key), std::string::npos) << f.curl;
@@ -105,6 +128,29 @@ TEST(scenarios, what_a_scenario_records_becomes_cells_failures_and_not_runs) {
   EXPECT_EQ(r.counts.requests, 2u);
 }
 
+TEST(scenarios, findings_reach_the_listeners_as_they_happen_within_their_phase) {
+  fixture fx;
+  const auto s = sample_scenario();
+  recorder events;
+  fx.run(s, {"echo_ok", "echo_fail", "echo_skip"}, &events);
+  // The failure (once per cause) and the not-run come while the scenario
+  // runs, before its cells are announced and long before the run ends.
+  const std::vector<std::string> expected = {
+      "run_started",
+      "phase_started scenarios",
+      "failure_found echo_fail",
+      "not_run echo_skip",
+      "cell_finished echo_ok",
+      "cell_finished echo_fail",
+      "cell_finished echo_skip",
+      "phase_finished scenarios",
+      "phase_started exchanges",
+      "phase_finished exchanges",
+      "run_finished",
+  };
+  EXPECT_EQ(events.lines, expected);
+}
+
 TEST(scenarios, only_the_enabled_checks_run) {
   fixture fx;
   const auto s = sample_scenario();
@@ -121,8 +167,7 @@ TEST(scenarios, a_scenario_that_throws_says_not_run_for_each_enabled_check) {
   harness::scenario s;
   s.name = "broken";
   s.checks = {{"broken_a", "", ""}, {"broken_b", "", ""}};
-  s.run = [](harness::scenario_context&, harness::scenario_results&,
-             const std::function<bool(std::string_view)>&) {
+  s.run = [](harness::scenario_context&, harness::results_sink&, const harness::check_enabled&) {
     throw std::runtime_error("cannot go on");
   };
   auto r = fx.run(s, {"broken_a"});
@@ -138,8 +183,8 @@ TEST(scenarios, a_reproduction_given_by_the_scenario_replaces_the_curl_commands_
   s.name = "override";
   s.checks = {{"override_check", "", ""}};
   const std::string secret = fx.view.credentials.front().value;
-  s.run = [secret](harness::scenario_context& ctx, harness::scenario_results& results,
-                   const std::function<bool(std::string_view)>&) {
+  s.run = [secret](harness::scenario_context& ctx, harness::results_sink& results,
+                   const harness::check_enabled&) {
     const auto& op = *ctx.operations().front();
     harness::scenario_failure f;
     f.cause = "c";

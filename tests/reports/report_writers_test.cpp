@@ -52,7 +52,7 @@ harness::run_report sample_report() {
   f.operation_id = "getVoiceSession";
   f.method_path = "GET /voice_sessions/{id}";
   f.auth_model = "tenant_key (tenant-all)";
-  f.mode = "valid";
+  f.mode = {harness::failure_mode::kind::valid, {}};
   f.expected = "error_code for 404 one of SESSION_NOT_FOUND";
   f.seen = "error_code NOT_FOUND";
   f.cause = "404 NOT_FOUND";
