@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Builds every target of a preset (default: dev) and runs every test.
+# Builds every target of a preset (default: dev), validates the description
+# with a validator other than Conform's (scripts/validate-spec.sh: fails,
+# never passes silently, when it cannot run) and runs every test.
 # This is the README's test command and what .ci/run calls.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
 bash scripts/build.sh "$preset"
+echo "== description (OpenAPI 3.1 meta-schema)"
+bash scripts/validate-spec.sh
 ctest --preset "$preset"
