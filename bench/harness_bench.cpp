@@ -27,8 +27,7 @@ using namespace conform;
 struct fixture {
   openapi::api_spec api;
   std::unique_ptr<reference::server> server;
-  profile::profile target;
-  harness::target_view view;
+  profile::target view;
   std::vector<harness::auth_choice> auth;
 
   static fixture& get() {
@@ -42,8 +41,7 @@ struct fixture {
     if (!loaded.ok()) throw std::runtime_error("spec does not load");
     api = std::move(*loaded.spec);
     server = std::make_unique<reference::server>(reference::server_config{});
-    target = std::move(*profile::parse_profile(server->profile_yaml(), "reference").value);
-    view = harness::make_target_view(target);
+    view = std::move(*profile::parse_profile(server->profile_yaml(), "reference").value);
   }
 };
 
@@ -54,7 +52,7 @@ const openapi::operation& op_named(const char* id) {
 void bm_generate(benchmark::State& state, const char* operation_id, harness::request_kind mode) {
   auto& f = fixture::get();
   const auto& op = op_named(operation_id);
-  auto choices = harness::auth_models_for(f.api, op, f.view);
+  auto choices = harness::credential_selector(f.api, f.view).auth_models(op);
   auto made = harness::detail::make_generator(f.api, op, choices.front(), mode);
   if (!made.gen) {
     state.SkipWithError("no generator for this mode");
@@ -83,11 +81,11 @@ BENCHMARK_CAPTURE(bm_generate, invalid_updateKnowledgeBaseSource, "updateKnowled
 /// A real page of 25 campaigns from the reference server.
 std::string campaign_page() {
   auto& f = fixture::get();
-  http::client client(f.target.base_url, {});
+  http::client client(f.view.base_url, {});
   http::request req;
   req.target = "/bulk_call_campaigns?per_page=25";
   for (const auto& c : f.view.credentials) {
-    if (c.name == "t1-all") req.add_header("X-Api-Key", c.value);
+    if (c.name == "t1-all") req.add_header("X-Api-Key", c.value.reveal());
   }
   auto r = client.send(0, req);
   if (!r.ok() || r.value().status != 200) throw std::runtime_error("no campaign page");
@@ -111,7 +109,7 @@ void bm_parse_and_check_page(benchmark::State& state) {
   const auto& op = op_named("listCampaigns");
   const auto catalogue = suites::builtin_checks();
   const generators::request_mode valid;
-  auto choices = harness::auth_models_for(f.api, op, f.view);
+  auto choices = harness::credential_selector(f.api, f.view).auth_models(op);
   http::request req;
   http::result result;
   http::response resp;
@@ -134,7 +132,7 @@ BENCHMARK(bm_parse_and_check_page);
 
 void bm_round_trip_health(benchmark::State& state) {
   auto& f = fixture::get();
-  http::client client(f.target.base_url, {});
+  http::client client(f.view.base_url, {});
   http::request req;
   req.target = "/health";
   for (auto _ : state) {

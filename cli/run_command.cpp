@@ -63,7 +63,7 @@ std::string utc_now() {
 }
 
 void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
-  for (const auto& d : diags) err << profile::format_diagnostic(d) << "\n";
+  for (const auto& d : diags) err << core::to_string(d) << "\n";
 }
 
 }  // namespace
@@ -124,7 +124,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 
   // The target: a profile, or the in-process reference server.
   std::unique_ptr<reference::server> reference_server;
-  std::optional<profile::profile> target;
+  std::optional<profile::target> target;
   if (!opts.profile.empty()) {
     auto p = profile::load_profile(opts.profile);
     print_diagnostics(p.diagnostics, err);
@@ -151,7 +151,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     target = std::move(*p.value);
   }
-  const harness::target_view view = harness::make_target_view(*target);
+  const profile::target& view = *target;
 
   // The client, and a first request to see that the target answers at all.
   http::client_options client_opts;

@@ -15,7 +15,7 @@ bool has_all(const std::vector<std::string>& have, const std::vector<std::string
 }
 
 bool role_may(const openapi::operation& op, const openapi::security_scheme& scheme,
-              const credential_view& c) {
+              const profile::credential& c) {
   if (op.access != openapi::access_kind::write || c.role.empty()) return true;
   const auto& ro = scheme.read_only_roles;
   return std::find(ro.begin(), ro.end(), c.role) == ro.end();
@@ -23,37 +23,14 @@ bool role_may(const openapi::operation& op, const openapi::security_scheme& sche
 
 }  // namespace
 
-target_view make_target_view(const profile::profile& p) {
-  target_view view;
-  view.base_url = p.base_url.to_string();
-  view.environment = std::string(profile::to_string(p.env));
-  view.tenants.reserve(p.tenants.size());
-  for (const auto& t : p.tenants) view.tenants.push_back({t.name, t.id, t.fixtures});
-  view.credentials.reserve(p.credentials.size());
-  for (const auto& c : p.credentials) {
-    credential_view cv;
-    cv.name = c.name;
-    cv.kind = c.scheme;
-    for (std::size_t index : c.tenants) {
-      if (index < view.tenants.size()) cv.tenants.push_back(&view.tenants[index]);
-    }
-    cv.scopes = c.scopes;
-    if (c.role) cv.role = std::string(profile::to_string(*c.role));
-    cv.expired = c.expired;
-    cv.other_environment = p.environment_of(c) != p.env;
-    cv.rate_limited = c.rate_limited;
-    cv.value = c.value.reveal();
-    cv.env_reference = c.value.env_name();
-    view.credentials.push_back(std::move(cv));
-  }
-  return view;
+bool credential_selector::usable(const profile::credential& c) {
+  return !c.expired && !c.other_environment && !c.rate_limited;
 }
 
-bool is_sufficient(const openapi::operation& op, const openapi::security_scheme& scheme,
-                   const credential_view& c) {
-  if (c.kind != scheme.credential || c.expired || c.other_environment || c.rate_limited) {
-    return false;
-  }
+bool credential_selector::sufficient(const openapi::operation& op,
+                                     const openapi::security_scheme& scheme,
+                                     const profile::credential& c) {
+  if (c.kind != scheme.credential || !usable(c)) return false;
   auto needed = op.scopes_for(scheme);
   if (!needed) return false;
   if (!needed->empty() && (!c.scopes || !has_all(*c.scopes, *needed))) return false;
@@ -95,12 +72,11 @@ std::vector<std::string> fixtures_needed(const openapi::operation& op) {
   return out;
 }
 
-std::vector<auth_choice> auth_models_for(const openapi::api_spec& spec,
-                                         const openapi::operation& op, const target_view& target) {
-  (void)spec;
+std::vector<auth_choice> credential_selector::auth_models(const openapi::operation& op) const {
+  const profile::target& target = target_;
   std::vector<auth_choice> out;
   const std::vector<std::string> fixtures = fixtures_needed(op);
-  auto has_fixtures = [&](const tenant_view* t) {
+  auto has_fixtures = [&](const profile::tenant* t) {
     return std::all_of(fixtures.begin(), fixtures.end(),
                        [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });
   };
@@ -128,12 +104,11 @@ std::vector<auth_choice> auth_models_for(const openapi::api_spec& spec,
     // role matters, one whose role is stated.
     const bool role_matters =
         op.access == openapi::access_kind::write && !scheme->read_only_roles.empty();
-    const credential_view* best = nullptr;
-    const credential_view* sufficient_without_fixtures = nullptr;
+    const profile::credential* best = nullptr;
+    const profile::credential* sufficient_without_fixtures = nullptr;
     for (const auto& c : target.credentials) {
-      if (!is_sufficient(op, *scheme, c)) continue;
-      const tenant_view* home = c.tenants.empty() ? nullptr : c.tenants.front();
-      if (!fixtures.empty() && !has_fixtures(home)) {
+      if (!sufficient(op, *scheme, c)) continue;
+      if (!fixtures.empty() && !has_fixtures(c.home())) {
         if (!sufficient_without_fixtures) sufficient_without_fixtures = &c;
         continue;
       }
@@ -165,12 +140,39 @@ std::vector<auth_choice> auth_models_for(const openapi::api_spec& spec,
   return out;
 }
 
+std::vector<auth_choice> credential_selector::sufficient_models(
+    const openapi::operation& op) const {
+  std::vector<auth_choice> out;
+  for (auto& choice : auth_models(op)) {
+    if (!choice.not_run_why) out.push_back(std::move(choice));
+  }
+  return out;
+}
+
+auth_choice credential_selector::auth_for(const openapi::operation& op,
+                                          const profile::credential& c,
+                                          const profile::tenant* tenant) const {
+  auth_choice choice;
+  const openapi::security_scheme* scheme = nullptr;
+  for (const auto* s : op.accepted_schemes()) {
+    if (s->credential == c.kind) scheme = s;
+  }
+  if (!scheme) scheme = spec_.find_scheme(c.kind);
+  choice.model.name = std::string(openapi::to_string(c.kind));
+  choice.model.scheme = scheme;
+  choice.model.credential_name = c.name;
+  choice.credential = &c;
+  choice.tenant = tenant ? tenant : c.home();
+  if (choice.tenant) choice.model.tenant_id = choice.tenant->id;
+  return choice;
+}
+
 void apply_credential(http::request& req, const openapi::security_scheme& scheme,
-                      const credential_view& c) {
+                      const profile::credential& c) {
   if (scheme.kind == openapi::security_scheme::type::http_bearer) {
-    req.add_header("Authorization", "Bearer " + c.value);
+    req.add_header("Authorization", "Bearer " + c.value.reveal());
   } else {
-    req.add_header(scheme.header, c.value);
+    req.add_header(scheme.header, c.value.reveal());
   }
 }
 
@@ -197,19 +199,21 @@ std::string jws_signature(const std::string& value) {
 
 }  // namespace
 
-std::string redact_credentials(const target_view& target, std::string text) {
+std::string redact_credentials(const profile::target& target, std::string text) {
   for (const auto& c : target.credentials) {
     if (c.value.empty()) continue;
-    replace_all(text, c.value, "${" + c.env_reference + "}");
-    replace_all(text, jws_signature(c.value), "SIGNATURE-OF-" + c.env_reference);
+    const std::string& value = c.value.reveal();
+    replace_all(text, value, "${" + c.value.env_name() + "}");
+    replace_all(text, jws_signature(value), "SIGNATURE-OF-" + c.value.env_name());
   }
   return text;
 }
 
-http::secret_redactor make_redactor(const openapi::api_spec& spec, const target_view& target) {
-  (void)spec;
+http::secret_redactor make_redactor(const profile::target& target) {
   http::secret_redactor redactor;
-  for (const auto& c : target.credentials) redactor.secret_value(c.value, c.env_reference);
+  for (const auto& c : target.credentials) {
+    if (!c.value.empty()) redactor.secret_value(c.value.reveal(), c.value.env_name());
+  }
   return redactor;
 }
 

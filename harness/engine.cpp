@@ -76,15 +76,16 @@ int size_for(std::uint32_t example, std::uint32_t examples) {
 
 class engine {
  public:
-  engine(const openapi::api_spec& spec, const target_view& target, const run_config& config,
+  engine(const openapi::api_spec& spec, const profile::target& target, const run_config& config,
          http::client& client, listener& events)
       : spec_(spec),
         target_(target),
+        credentials_(spec, target),
         config_(config),
         client_(client),
         events_(events),
         results_(spec, events_),
-        redactor_(make_redactor(spec, target)) {}
+        redactor_(make_redactor(target)) {}
 
   run_report run();
 
@@ -104,7 +105,8 @@ class engine {
   }
 
   const openapi::api_spec& spec_;
-  const target_view& target_;
+  const profile::target& target_;
+  credential_selector credentials_;
   const run_config& config_;
   http::client& client_;
   event_stream events_;  // the caller's listener, one event at a time
@@ -138,7 +140,7 @@ void engine::plan() {
   const auto& checks = config_.checks.exchange;
   auth_.reserve(config_.operations.size());
   for (const auto* op : config_.operations) {
-    auth_.push_back(auth_models_for(spec_, *op, target_));
+    auth_.push_back(credentials_.auth_models(*op));
   }
   for (std::size_t o = 0; o < config_.operations.size(); ++o) {
     const auto* op = config_.operations[o];
@@ -482,8 +484,8 @@ std::uint64_t example_seed(std::uint64_t run_seed, std::string_view operation_id
   return h;
 }
 
-run_report run(const openapi::api_spec& spec, const target_view& target, const run_config& config,
-               http::client& client, listener& events) {
+run_report run(const openapi::api_spec& spec, const profile::target& target,
+               const run_config& config, http::client& client, listener& events) {
   engine e(spec, target, config, client, events);
   return e.run();
 }

@@ -30,8 +30,8 @@ struct run_config {
 
 /// Runs the plan against `client`'s target and returns the report; events go
 /// to `events` as they happen. Never throws for what the target answers.
-run_report run(const openapi::api_spec& spec, const target_view& target, const run_config& config,
-               http::client& client, listener& events);
+run_report run(const openapi::api_spec& spec, const profile::target& target,
+               const run_config& config, http::client& client, listener& events);
 
 /// The per-example seed: a hash of the run seed and the example's identity.
 std::uint64_t example_seed(std::uint64_t run_seed, std::string_view operation_id,

@@ -56,13 +56,14 @@ std::string probe::summary() const {
   return out;
 }
 
-scenario_context::scenario_context(const openapi::api_spec& spec, const target_view& target,
+scenario_context::scenario_context(const openapi::api_spec& spec, const profile::target& target,
                                    std::uint64_t seed,
                                    std::vector<const openapi::operation*> operations,
                                    const http::url& base, http::client_options options,
                                    unsigned lanes)
     : spec_(spec),
       target_(target),
+      credentials_(spec, target),
       seed_(seed),
       operations_(std::move(operations)),
       client_(base,
@@ -70,7 +71,7 @@ scenario_context::scenario_context(const openapi::api_spec& spec, const target_v
                 options.workers = std::max(2u, lanes);
                 return options;
               }()),
-      redactor_(make_redactor(spec, target)),
+      redactor_(make_redactor(target)),
       nonce_((static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}()) {}
 
 bool scenario_context::covers(const openapi::operation& op) const {
@@ -82,31 +83,6 @@ const openapi::operation* scenario_context::covered(std::string_view operation_i
     if (op->operation_id == operation_id) return op;
   }
   return nullptr;
-}
-
-auth_choice scenario_context::auth_for(const openapi::operation& op, const credential_view& c,
-                                       const tenant_view* tenant) const {
-  auth_choice choice;
-  const openapi::security_scheme* scheme = nullptr;
-  for (const auto* s : op.accepted_schemes()) {
-    if (s->credential == c.kind) scheme = s;
-  }
-  if (!scheme) scheme = spec_.find_scheme(c.kind);
-  choice.model.name = std::string(openapi::to_string(c.kind));
-  choice.model.scheme = scheme;
-  choice.model.credential_name = c.name;
-  choice.credential = &c;
-  choice.tenant = tenant ? tenant : (c.tenants.empty() ? nullptr : c.tenants.front());
-  if (choice.tenant) choice.model.tenant_id = choice.tenant->id;
-  return choice;
-}
-
-std::vector<auth_choice> scenario_context::sufficient(const openapi::operation& op) const {
-  std::vector<auth_choice> out;
-  for (auto& choice : auth_models_for(spec_, op, target_)) {
-    if (!choice.not_run_why) out.push_back(std::move(choice));
-  }
-  return out;
 }
 
 std::optional<generators::generated_request> scenario_context::valid_request(

@@ -84,12 +84,12 @@ class scenario_context {
  public:
   /// `lanes` connections to the target with `options` (at least 2, so that
   /// scenarios can send concurrently).
-  scenario_context(const openapi::api_spec& spec, const target_view& target, std::uint64_t seed,
+  scenario_context(const openapi::api_spec& spec, const profile::target& target, std::uint64_t seed,
                    std::vector<const openapi::operation*> operations, const http::url& base,
                    http::client_options options, unsigned lanes = 4);
 
   const openapi::api_spec& spec() const { return spec_; }
-  const target_view& target() const { return target_; }
+  const profile::target& target() const { return target_; }
   std::uint64_t seed() const { return seed_; }
   /// The operations the run covers (--include/--exclude applied), in spec order.
   const std::vector<const openapi::operation*>& operations() const { return operations_; }
@@ -97,13 +97,8 @@ class scenario_context {
   /// The operation of `operation_id` when the run covers it, else nullptr.
   const openapi::operation* covered(std::string_view operation_id) const;
 
-  /// The auth model `op` gets with credential `c` acting for `tenant`
-  /// (nullptr: the credential's first tenant), sufficient or not. The scheme
-  /// is the one of `c`'s kind (nullptr when the description has none).
-  auth_choice auth_for(const openapi::operation& op, const credential_view& c,
-                       const tenant_view* tenant = nullptr) const;
-  /// The sufficient auth models of `op` (auth_models_for without the not-runs).
-  std::vector<auth_choice> sufficient(const openapi::operation& op) const;
+  /// Which credential requests go out with (the engine asks the same one).
+  const credential_selector& credentials() const { return credentials_; }
 
   /// A valid request for `op` under `auth`, the same for the same run seed and
   /// `salt`; nullopt (with `why`) when none can be generated.
@@ -144,7 +139,8 @@ class scenario_context {
 
  private:
   const openapi::api_spec& spec_;
-  const target_view& target_;
+  const profile::target& target_;
+  credential_selector credentials_;
   std::uint64_t seed_;
   std::vector<const openapi::operation*> operations_;
   http::client client_;

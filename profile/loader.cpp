@@ -36,7 +36,7 @@ class builder {
             "the profile must be a mapping with base_url, environment, tenants and credentials");
       return finish(std::nullopt);
     }
-    profile p;
+    target p;
     p.file = file_;
     // Optional nodes: a default YAML::Node counts as defined, and assigning to
     // one rebinds the document, so keep copies in optionals.
@@ -95,17 +95,11 @@ class builder {
     diags_.push_back({pos(m), severity::warning, std::move(message)});
   }
 
-  load_result finish(std::optional<profile> p) {
+  load_result finish(std::optional<target> p) {
     load_result out;
     out.diagnostics = std::move(diags_);
-    if (p && !spec_has_errors(out.diagnostics)) out.value = std::move(p);
+    if (p && !core::has_errors(out.diagnostics)) out.value = std::move(p);
     return out;
-  }
-  static bool spec_has_errors(const std::vector<diagnostic>& d) {
-    for (const auto& x : d) {
-      if (x.level == severity::error) return true;
-    }
-    return false;
   }
 
   /// Calls `f(key, key_node, value_node)` per entry, reporting duplicate keys.
@@ -162,7 +156,7 @@ class builder {
     return out;
   }
 
-  void read_tenants(const YAML::Node& node, profile& p) {
+  void read_tenants(const YAML::Node& node, target& p) {
     if (!node.IsMap()) {
       error(node.Mark(), "tenants: expected a mapping from tenant name to {id, fixtures}");
       return;
@@ -210,7 +204,7 @@ class builder {
         });
   }
 
-  void read_credentials(const YAML::Node& node, profile& p) {
+  void read_credentials(const YAML::Node& node, target& p) {
     if (!node.IsSequence()) {
       error(node.Mark(), "credentials: expected a list of credentials");
       return;
@@ -221,7 +215,7 @@ class builder {
     }
   }
 
-  void read_credential(const YAML::Node& node, std::size_t index, profile& p) {
+  void read_credential(const YAML::Node& node, std::size_t index, target& p) {
     std::string where = "credentials[" + std::to_string(index) + "]";
     if (!node.IsMap()) {
       error(node.Mark(), where + ": expected a mapping with name, scheme, value or value_env");
@@ -236,7 +230,8 @@ class builder {
       if (!node["name"]) error(node.Mark(), where + ".name: missing");
     } else {
       where += " (" + c.name + ")";
-      if (p.find_credential(c.name))
+      if (std::any_of(p.credentials.begin(), p.credentials.end(),
+                      [&c](const credential& other) { return other.name == c.name; }))
         error(node["name"].Mark(), where + ": duplicate credential name");
     }
     std::optional<YAML::Node> value, value_env, tenant_node, tenants_node, role_node, scheme_node;
@@ -249,7 +244,7 @@ class builder {
             scheme_node.emplace(v);
             if (auto s = scalar(v, where + ".scheme")) {
               if (auto parsed = parse_scheme(*s)) {
-                c.scheme = *parsed;
+                c.kind = *parsed;
                 scheme_ok = true;
               } else {
                 error(v.Mark(),
@@ -275,8 +270,8 @@ class builder {
           } else if (key == "role") {
             role_node.emplace(v);
             if (auto s = scalar(v, where + ".role")) {
-              if (auto r = parse_role(*s)) {
-                c.role = *r;
+              if (parse_role(*s)) {
+                c.role = *s;
               } else {
                 error(v.Mark(), where + ".role: '" + *s + "' is not one of admin, member, viewer");
               }
@@ -288,7 +283,7 @@ class builder {
           } else if (key == "environment") {
             if (auto s = scalar(v, where + ".environment")) {
               if (auto e = parse_environment(*s)) {
-                c.env = *e;
+                c.other_environment = *e != p.env;
               } else {
                 error(v.Mark(),
                       where + ".environment: '" + *s + "' is not one of sandbox, production");
@@ -307,7 +302,7 @@ class builder {
         });
     if (!scheme_node)
       error(node.Mark(), where + ".scheme: missing (jwt, tenant_key or partner_key)");
-    if (role_node && scheme_ok && c.scheme != credential_kind::jwt) {
+    if (role_node && scheme_ok && c.kind != credential_kind::jwt) {
       error(role_node->Mark(), where + ".role: only a jwt credential has a role");
     }
     read_secret(node, value, value_env, where, c);
@@ -358,7 +353,7 @@ class builder {
 
   void read_reach(const YAML::Node& node, const std::optional<YAML::Node>& tenant_node,
                   const std::optional<YAML::Node>& tenants_node, const std::string& where,
-                  bool scheme_ok, const profile& p, credential& c) {
+                  bool scheme_ok, const target& p, credential& c) {
     if (tenant_node && tenants_node) {
       error(tenants_node->Mark(), where + ": give either tenant or tenants, not both");
       return;
@@ -384,22 +379,25 @@ class builder {
       }
     }
     for (const auto& [name, mark] : names) {
-      const tenant* t = p.find_tenant(name);
-      if (!t) {
+      const auto it = std::find_if(p.tenants.begin(), p.tenants.end(),
+                                   [&name](const tenant& t) { return t.name == name; });
+      if (it == p.tenants.end()) {
         std::string known;
         for (const auto& k : p.tenants) known += (known.empty() ? "" : ", ") + k.name;
         error(mark, where + ": unknown tenant '" + name +
                         "' (tenants: " + (known.empty() ? "none" : known) + ")");
         continue;
       }
-      const auto index = static_cast<std::size_t>(t - p.tenants.data());
-      if (std::find(c.tenants.begin(), c.tenants.end(), index) != c.tenants.end()) {
+      // The tenants are all read by now: these pointers stay valid, also
+      // when the target is moved.
+      const tenant* t = &*it;
+      if (std::find(c.tenants.begin(), c.tenants.end(), t) != c.tenants.end()) {
         error(mark, where + ": tenant '" + name + "' named twice");
         continue;
       }
-      c.tenants.push_back(index);
+      c.tenants.push_back(t);
     }
-    if (scheme_ok && c.scheme == credential_kind::tenant_key && names.size() > 1) {
+    if (scheme_ok && c.kind == credential_kind::tenant_key && names.size() > 1) {
       error((tenants_node ? *tenants_node : node).Mark(),
             where + ": a tenant_key belongs to exactly one tenant");
     }
@@ -434,16 +432,6 @@ load_result load_profile(const std::filesystem::path& path, const env_lookup& en
 load_result parse_profile(std::string_view text, const std::string& display_name,
                           const env_lookup& env) {
   return builder(display_name, env).run(text);
-}
-
-std::string format_diagnostic(const core::diagnostic& d) {
-  std::string out = d.pos.file;
-  if (d.pos.line > 0) {
-    out += ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column);
-  }
-  out += d.level == severity::error ? ": error: " : ": warning: ";
-  out += d.message;
-  return out;
 }
 
 }  // namespace conform::profile

@@ -14,9 +14,9 @@
 
 namespace conform::profile {
 
-/// A loaded profile, or the errors that stopped it; warnings either way.
+/// The target a profile describes, or the errors that stopped it; warnings either way.
 struct load_result {
-  std::optional<profile> value;  // nullopt when any error was found
+  std::optional<target> value;  // nullopt when any error was found
   std::vector<core::diagnostic> diagnostics;
   bool ok() const { return value.has_value(); }
 };
@@ -33,8 +33,5 @@ load_result load_profile(const std::filesystem::path& path, const env_lookup& en
 /// Parses profile YAML `text`; positions name `display_name` as the file.
 load_result parse_profile(std::string_view text, const std::string& display_name,
                           const env_lookup& env = process_env);
-
-/// "file:line:col: error: message" (printed here, so callers need not link conform_spec).
-std::string format_diagnostic(const core::diagnostic& d);
 
 }  // namespace conform::profile

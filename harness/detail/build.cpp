@@ -6,7 +6,7 @@ namespace {
 generators::request_options options_for(const openapi::api_spec& spec, const openapi::operation& op,
                                         const auth_choice& auth) {
   generators::request_options o;
-  const tenant_view* tenant = auth.tenant;
+  const profile::tenant* tenant = auth.tenant;
   o.values.fixture = [tenant](std::string_view name) -> std::optional<std::string> {
     if (!tenant) return std::nullopt;
     if (name == "tenant_id") return tenant->id;
@@ -29,7 +29,7 @@ generators::request_options options_for(const openapi::api_spec& spec, const ope
 }
 
 generators::fixture_lookup lookup_for(const openapi::operation& op, const auth_choice& auth) {
-  const tenant_view* tenant = auth.tenant;
+  const profile::tenant* tenant = auth.tenant;
   const openapi::tenant_context* context = &op.tenant;
   return [tenant, context](const openapi::parameter& p) -> std::optional<std::string> {
     if (!tenant) return std::nullopt;

@@ -13,11 +13,11 @@ namespace {
 
 namespace as = auth_support;
 using harness::auth_choice;
-using harness::credential_view;
 using harness::probe;
 using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
+using profile::credential;
 
 std::vector<const openapi::operation*> authenticated(const scenario_context& ctx) {
   std::vector<const openapi::operation*> out;
@@ -47,7 +47,7 @@ void put_credential(http::request& req, const openapi::api_spec& spec,
 /// A sufficient auth model of `op` (fixtures from its tenant), else one with
 /// the profile's first tenant and no credential.
 auth_choice base_choice(const scenario_context& ctx, const openapi::operation& op) {
-  auto sufficient = ctx.sufficient(op);
+  auto sufficient = ctx.credentials().sufficient_models(op);
   if (!sufficient.empty()) return sufficient.front();
   auth_choice bare;
   bare.model.name = "none";
@@ -80,13 +80,14 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
 
 /// The first usable JWT of the profile in compact form, preferring one
 /// sufficient for `op` (so that only the tampering can explain a refusal).
-const credential_view* usable_jwt(const scenario_context& ctx, const openapi::operation* op,
-                                  const openapi::security_scheme* scheme) {
-  const credential_view* fallback = nullptr;
+const profile::credential* usable_jwt(const scenario_context& ctx, const openapi::operation* op,
+                                      const openapi::security_scheme* scheme) {
+  const profile::credential* fallback = nullptr;
   for (const auto& c : ctx.target().credentials) {
-    if (c.kind != openapi::credential_kind::jwt || !as::usable(c)) continue;
-    if (!jwt::compact_token::parse(c.value)) continue;
-    if (!op || !scheme || harness::is_sufficient(*op, *scheme, c)) return &c;
+    if (c.kind != openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
+      continue;
+    if (!jwt::compact_token::parse(c.value.reveal())) continue;
+    if (!op || !scheme || harness::credential_selector::sufficient(*op, *scheme, c)) return &c;
     if (!fallback) fallback = &c;
   }
   return fallback;
@@ -118,7 +119,7 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
       std::string unknown, malformed, form = "a JWT signed with another key";
       if (scheme->kind == openapi::security_scheme::type::http_bearer) {
         const auto* real = usable_jwt(ctx, nullptr, nullptr);
-        auto token = real ? jwt::compact_token::parse(real->value) : std::nullopt;
+        auto token = real ? jwt::compact_token::parse(real->value.reveal()) : std::nullopt;
         if (!token) {
           token = jwt::compact_token{jwt::base64url_encode(R"({"alg":"HS256","typ":"JWT"})"),
                                      jwt::base64url_encode(R"({"sub":"conform","exp":4102444800})"),
@@ -127,7 +128,7 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
         unknown = jwt::wrong_signature(*token, as::seeded_hex(ctx.seed(), salt, 64)).text();
         malformed = as::seeded_hex(ctx.seed(), salt + ":malformed", 40);
       } else {
-        auto prefix = scheme->key_prefixes.find(ctx.target().environment);
+        auto prefix = scheme->key_prefixes.find(std::string(profile::to_string(ctx.target().env)));
         const std::string p = prefix == scheme->key_prefixes.end() ? "" : prefix->second;
         unknown = p + as::seeded_hex(ctx.seed(), salt, 32);
         form = p.empty() ? "an unknown key (no prefix declared for this environment)"
@@ -152,7 +153,7 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
 }
 
 void run_credential_rejected(scenario_context& ctx, results_sink& results) {
-  std::vector<const credential_view*> rejected;
+  std::vector<const profile::credential*> rejected;
   for (const auto& c : ctx.target().credentials) {
     if (c.expired || c.other_environment) rejected.push_back(&c);
   }
@@ -166,7 +167,7 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
   for (const auto* op : authenticated(ctx)) {
     for (const auto* c : rejected) {
       if (!as::accepted_scheme(*op, c->kind)) continue;
-      const auth_choice choice = ctx.auth_for(*op, *c);
+      const auth_choice choice = ctx.credentials().auth_for(*op, *c);
       const std::string label = choice.model.label();
       auto made = as::make_safe_request(ctx, *op, choice, "auth-rejected");
       if (!made.request) {
@@ -192,8 +193,8 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   for (const auto* op : authenticated(ctx)) {
     const auto* scheme = as::accepted_scheme(*op, openapi::credential_kind::jwt);
     if (!scheme) continue;
-    const credential_view* c = usable_jwt(ctx, op, scheme);
-    const auth_choice choice = ctx.auth_for(*op, *c);
+    const profile::credential* c = usable_jwt(ctx, op, scheme);
+    const auth_choice choice = ctx.credentials().auth_for(*op, *c);
     const std::string label = choice.model.label();
     auto made = as::make_safe_request(ctx, *op, choice, "auth-tampering");
     if (!made.request) {
@@ -208,7 +209,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
                           baseline.summary() + "), so a refusal of a tampered one shows nothing");
       continue;
     }
-    const auto token = *jwt::compact_token::parse(c->value);
+    const auto token = *jwt::compact_token::parse(c->value.reveal());
     // A role the token does not hold, preferring one that may write: the
     // claim a caller would forge.
     std::string claim, value;
@@ -245,7 +246,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
       probe shown = p;
       if (v.keeps_signature) {
         put_credential(shown.request, ctx.spec(), scheme,
-                       jwt::shown_without_signature(v.forged, c->env_reference));
+                       jwt::shown_without_signature(v.forged, c->value.env_name()));
       }
       judge(ctx, results, *op, label, jwt_tampering, unauthorized(*op), v.what, "D2.1", shown, p,
             "sent a valid request with " + v.what + " (from " + c->name + ")");
@@ -267,8 +268,9 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
                                         : std::vector<std::string>{op->jwt_only_code}};
     bool any = false;
     for (const auto& c : ctx.target().credentials) {
-      if (c.kind == openapi::credential_kind::jwt || !as::usable(c)) continue;
-      const auth_choice choice = ctx.auth_for(*op, c);
+      if (c.kind == openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
+        continue;
+      const auth_choice choice = ctx.credentials().auth_for(*op, c);
       if (!choice.model.scheme) continue;
       any = true;
       const std::string label = choice.model.label();

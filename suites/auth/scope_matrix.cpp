@@ -13,11 +13,11 @@ namespace conform::suites::auth_checks {
 namespace {
 
 namespace as = auth_support;
-using harness::credential_view;
 using harness::probe;
 using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
+using profile::credential;
 
 /// What the description says `c` gets on `op`: a refusal and why, that it is
 /// let through, or that the profile does not say enough to tell.
@@ -28,7 +28,7 @@ struct expectation {
   std::optional<std::string> cannot_tell;  // the cell cannot run: why
 };
 
-expectation expect(const openapi::operation& op, const credential_view& c) {
+expectation expect(const openapi::operation& op, const profile::credential& c) {
   expectation e;
   const auto* scheme = as::accepted_scheme(op, c.kind);
   const std::string kind(openapi::to_string(c.kind));
@@ -117,7 +117,8 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
 
 void run_scope_matrix(scenario_context& ctx, results_sink& results) {
   bool any_credential = false;
-  for (const auto& c : ctx.target().credentials) any_credential = any_credential || as::usable(c);
+  for (const auto& c : ctx.target().credentials)
+    any_credential = any_credential || harness::credential_selector::usable(c);
   if (!any_credential) {
     results.not_run(nullptr, "", scope_matrix,
                     "the profile has no usable credential (not expired, of this environment, not "
@@ -129,8 +130,8 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
     for (const auto& c : ctx.target().credentials) {
       // Expired and other-environment credentials are auth_credential_rejected's;
       // rate-limited ones belong to the rate-limit checks.
-      if (!as::usable(c)) continue;
-      const auto choice = ctx.auth_for(*op, c);
+      if (!harness::credential_selector::usable(c)) continue;
+      const auto choice = ctx.credentials().auth_for(*op, c);
       const std::string label = choice.model.label();
       if (!choice.model.scheme) {
         results.not_run(op, label, scope_matrix,

@@ -18,10 +18,6 @@ std::uint64_t splitmix(std::uint64_t& state) {
 
 }  // namespace
 
-bool usable(const harness::credential_view& c) {
-  return !c.expired && !c.other_environment && !c.rate_limited;
-}
-
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
                                                 openapi::credential_kind kind) {
   for (const auto* s : op.accepted_schemes()) {
@@ -118,7 +114,7 @@ safe_request make_safe_request(const harness::scenario_context& ctx, const opena
       }
     }
     if (moved) {
-      out.tenant_copy = std::make_shared<harness::tenant_view>(*auth.tenant);
+      out.tenant_copy = std::make_shared<profile::tenant>(*auth.tenant);
       auto& fixture = out.tenant_copy->fixtures[moved->resource->fixture];
       fixture = unknown_id(fixture, ctx.seed(), std::string("safe:") + std::string(salt));
       out.auth.tenant = out.tenant_copy.get();

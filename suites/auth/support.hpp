@@ -15,9 +15,6 @@
 
 namespace conform::suites::auth_support {
 
-/// Not expired, of the target's environment, not rate-limited.
-bool usable(const harness::credential_view& c);
-
 /// The scheme of `op` that takes credentials of `kind`, or nullptr.
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
                                                 openapi::credential_kind kind);
@@ -59,7 +56,7 @@ struct safe_request {
   std::string why;  // when there is no request
   /// The auth model the request was made with (its tenant may be a copy).
   harness::auth_choice auth;
-  std::shared_ptr<harness::tenant_view> tenant_copy;  // keeps `auth.tenant` alive
+  std::shared_ptr<profile::tenant> tenant_copy;  // keeps `auth.tenant` alive
 };
 safe_request make_safe_request(const harness::scenario_context& ctx, const openapi::operation& op,
                                const harness::auth_choice& auth, std::string_view salt);

@@ -40,21 +40,22 @@ std::optional<std::string> match_at(const boost::json::value& item, const std::s
   return match_text(*v);
 }
 
-bool sees(const harness::credential_view& c, const harness::tenant_view* tenant) {
+bool sees(const profile::credential& c, const profile::tenant* tenant) {
   if (!tenant) return true;
   return std::any_of(c.tenants.begin(), c.tenants.end(),
-                     [&](const harness::tenant_view* t) { return t && t->id == tenant->id; });
+                     [&](const profile::tenant* t) { return t && t->id == tenant->id; });
 }
 
 /// A sufficient auth model for `list` with credential `c`, or nullopt.
 std::optional<harness::auth_choice> auth_with(harness::scenario_context& ctx,
                                               const openapi::operation& list,
-                                              const harness::credential_view& c,
-                                              const harness::tenant_view* tenant) {
+                                              const profile::credential& c,
+                                              const profile::tenant* tenant) {
   if (!sees(c, tenant)) return std::nullopt;
   for (const auto* scheme : list.accepted_schemes()) {
-    if (scheme->credential == c.kind && harness::is_sufficient(list, *scheme, c)) {
-      return ctx.auth_for(list, c, tenant);
+    if (scheme->credential == c.kind &&
+        harness::credential_selector::sufficient(list, *scheme, c)) {
+      return ctx.credentials().auth_for(list, c, tenant);
     }
   }
   return std::nullopt;
@@ -149,7 +150,7 @@ std::unique_ptr<effect_reader> effect_reader::make(harness::scenario_context& ct
                 " to find the effect's item by");
   }
   // The tenant whose item is read: the one the body names, else the request's.
-  const harness::tenant_view* tenant = auth.tenant;
+  const profile::tenant* tenant = auth.tenant;
   for (const auto& t : ctx.target().tenants) {
     if (t.id == *match) tenant = &t;
   }

@@ -231,7 +231,7 @@ std::optional<other_request> different_request(scenario_context& ctx, subject& s
   if (!s.auth.credential) return std::nullopt;
   for (const auto* tenant : s.auth.credential->tenants) {
     if (!tenant || (s.auth.tenant && tenant->id == s.auth.tenant->id)) continue;
-    auto other = ctx.auth_for(*s.op, *s.auth.credential, tenant);
+    auto other = ctx.credentials().auth_for(*s.op, *s.auth.credential, tenant);
     auto g = ctx.valid_request(*s.op, other, "idempotency-other-tenant");
     if (!g) continue;
     if (moves_something(*s.op)) g = with_small_numbers(*s.op, std::move(*g), 0);
@@ -248,10 +248,10 @@ std::optional<other_request> different_request(scenario_context& ctx, subject& s
       const auto schemes = op->accepted_schemes();
       const bool usable = std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
         return scheme->credential == s.auth.credential->kind &&
-               harness::is_sufficient(*op, *scheme, *s.auth.credential);
+               harness::credential_selector::sufficient(*op, *scheme, *s.auth.credential);
       });
       if (!usable) continue;
-      auto other = ctx.auth_for(*op, *s.auth.credential, s.auth.tenant);
+      auto other = ctx.credentials().auth_for(*op, *s.auth.credential, s.auth.tenant);
       auto g = ctx.valid_request(*op, other, "idempotency-other-operation");
       if (!g) continue;
       if (moving) g = with_small_numbers(*op, std::move(*g), 0);
@@ -268,8 +268,8 @@ std::optional<other_request> different_request(scenario_context& ctx, subject& s
 /// one of another kind first, since two user sessions of one user may
 /// fairly count as one credential.
 std::optional<harness::auth_choice> other_credential(scenario_context& ctx, const subject& s) {
-  const harness::credential_view* mine = s.auth.credential;
-  const harness::credential_view* same_kind = nullptr;
+  const profile::credential* mine = s.auth.credential;
+  const profile::credential* same_kind = nullptr;
   for (const auto& c : ctx.target().credentials) {
     if (mine && (c.name == mine->name || (!c.value.empty() && c.value == mine->value))) continue;
     const bool same_tenant =
@@ -278,12 +278,14 @@ std::optional<harness::auth_choice> other_credential(scenario_context& ctx, cons
         });
     if (!same_tenant) continue;
     for (const auto* scheme : s.op->accepted_schemes()) {
-      if (scheme->credential != c.kind || !harness::is_sufficient(*s.op, *scheme, c)) continue;
-      if (!mine || c.kind != mine->kind) return ctx.auth_for(*s.op, c, s.auth.tenant);
+      if (scheme->credential != c.kind ||
+          !harness::credential_selector::sufficient(*s.op, *scheme, c))
+        continue;
+      if (!mine || c.kind != mine->kind) return ctx.credentials().auth_for(*s.op, c, s.auth.tenant);
       if (!same_kind) same_kind = &c;
     }
   }
-  if (same_kind) return ctx.auth_for(*s.op, *same_kind, s.auth.tenant);
+  if (same_kind) return ctx.credentials().auth_for(*s.op, *same_kind, s.auth.tenant);
   return std::nullopt;
 }
 
@@ -527,7 +529,7 @@ void run_idempotency(scenario_context& ctx, results_sink& results,
       checks.push_back(check);
     }
     if (checks.empty()) continue;
-    for (auto& choice : harness::auth_models_for(ctx.spec(), *op, ctx.target())) {
+    for (auto& choice : ctx.credentials().auth_models(*op)) {
       const std::string label = choice.model.label();
       if (choice.not_run_why) {
         for (auto check : checks) results.not_run(op, label, check, *choice.not_run_why);

@@ -271,20 +271,20 @@ std::optional<std::pair<std::string, std::vector<std::string>>> rebinding_param(
 /// `t`'s: the same credential first, then any other.
 std::optional<harness::auth_choice> other_tenant(scenario_context& ctx, const list_target& t) {
   if (!t.auth.tenant) return std::nullopt;
-  auto usable = [&](const harness::credential_view& c) {
+  auto sufficient_here = [&](const profile::credential& c) {
     const auto schemes = t.op->accepted_schemes();
     return std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
-      return scheme->credential == c.kind && harness::is_sufficient(*t.op, *scheme, c);
+      return scheme->credential == c.kind &&
+             harness::credential_selector::sufficient(*t.op, *scheme, c);
     });
   };
   // A tenant key acts for its own tenant only, whatever a header names.
-  auto try_credential =
-      [&](const harness::credential_view& c) -> std::optional<harness::auth_choice> {
-    if (!usable(c)) return std::nullopt;
+  auto try_credential = [&](const profile::credential& c) -> std::optional<harness::auth_choice> {
+    if (!sufficient_here(c)) return std::nullopt;
     for (const auto* tenant : c.tenants) {
       if (!tenant || tenant->id == t.auth.tenant->id) continue;
       if (tenant != c.tenants.front() && c.kind == openapi::credential_kind::tenant_key) continue;
-      return ctx.auth_for(*t.op, c, tenant);
+      return ctx.credentials().auth_for(*t.op, c, tenant);
     }
     return std::nullopt;
   };

@@ -105,7 +105,7 @@ std::vector<list_target> targets_for(scenario_context& ctx, results_sink& result
                                      const std::vector<std::string_view>& checks) {
   std::vector<list_target> out;
   const auto& paging = *op.paging;
-  for (auto& choice : harness::auth_models_for(ctx.spec(), op, ctx.target())) {
+  for (auto& choice : ctx.credentials().auth_models(op)) {
     const std::string label = choice.model.label();
     if (choice.not_run_why) {
       for (auto check : checks) results.not_run(&op, label, check, *choice.not_run_why);

@@ -62,7 +62,7 @@ std::optional<std::string> envelope_problem(const openapi::api_spec& spec, const
 /// The first sufficient auth model of `op`, or nullopt.
 std::optional<auth_choice> first_sufficient(const scenario_context& ctx,
                                             const openapi::operation& op) {
-  auto all = ctx.sufficient(op);
+  auto all = ctx.credentials().sufficient_models(op);
   if (all.empty()) return std::nullopt;
   return std::move(all.front());
 }
@@ -267,14 +267,14 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
     any = true;
     // An operation the credential could call if it were not throttled; a
     // read, so that hammering it changes nothing.
-    harness::credential_view unthrottled = c;
+    profile::credential unthrottled = c;
     unthrottled.rate_limited = false;
     // Never a write: hundreds of them would create or move as many records.
     const openapi::operation* chosen = nullptr;
     for (const auto* op : ctx.operations()) {
       if (!op->needs_credentials() || op->access != openapi::access_kind::read) continue;
       for (const auto* scheme : op->accepted_schemes()) {
-        if (harness::is_sufficient(*op, *scheme, unthrottled)) chosen = op;
+        if (harness::credential_selector::sufficient(*op, *scheme, unthrottled)) chosen = op;
       }
       if (chosen) break;
     }
@@ -284,7 +284,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
                       "no covered read operation accepts the rate-limited credential " + c.name);
       continue;
     }
-    auto auth = ctx.auth_for(*chosen, c);
+    auto auth = ctx.credentials().auth_for(*chosen, c);
     std::string why;
     auto g = ctx.valid_request(*chosen, auth, "429", &why);
     if (!g) {

@@ -103,9 +103,8 @@ const openapi::parameter* resource_parameter(const openapi::operation& op,
 }
 
 machine_access::machine_access(harness::scenario_context& ctx,
-                               const openapi::state_machine& machine,
-                               const harness::tenant_view& tenant,
-                               const harness::credential_view& credential,
+                               const openapi::state_machine& machine, const profile::tenant& tenant,
+                               const profile::credential& credential,
                                const openapi::operation& read_op)
     : ctx_(ctx), machine_(machine), tenant_(tenant), credential_(credential), read_op_(read_op) {
   if (!read_op.paging) {
@@ -114,7 +113,7 @@ machine_access::machine_access(harness::scenario_context& ctx,
 }
 
 harness::auth_choice machine_access::auth(const openapi::operation& op) const {
-  return ctx_.auth_for(op, credential_, &tenant_);
+  return ctx_.credentials().auth_for(op, credential_, &tenant_);
 }
 
 std::optional<http::request> machine_access::request_on(const openapi::operation& op,
@@ -128,7 +127,7 @@ std::optional<http::request> machine_access::request_on(const openapi::operation
   }
   // The generator takes path ids from the tenant's fixtures: a copy of the
   // tenant whose fixture for this parameter is the resource under test.
-  harness::tenant_view with_resource = tenant_;
+  profile::tenant with_resource = tenant_;
   with_resource.fixtures[param->resource->fixture] = id;
   harness::auth_choice choice = auth(op);
   choice.tenant = &with_resource;

@@ -27,11 +27,11 @@ struct state_read {
 class machine_access {
  public:
   machine_access(harness::scenario_context& ctx, const openapi::state_machine& machine,
-                 const harness::tenant_view& tenant, const harness::credential_view& credential,
+                 const profile::tenant& tenant, const profile::credential& credential,
                  const openapi::operation& read_op);
 
   const openapi::state_machine& machine() const { return machine_; }
-  const harness::tenant_view& tenant() const { return tenant_; }
+  const profile::tenant& tenant() const { return tenant_; }
   /// The auth model `op` gets here (the credential acting for the tenant).
   harness::auth_choice auth(const openapi::operation& op) const;
 
@@ -51,8 +51,8 @@ class machine_access {
 
   harness::scenario_context& ctx_;
   const openapi::state_machine& machine_;
-  const harness::tenant_view& tenant_;
-  const harness::credential_view& credential_;
+  const profile::tenant& tenant_;
+  const profile::credential& credential_;
   const openapi::operation& read_op_;
   /// Where a single read's record sits in its body (JSON pointer), found
   /// from the 2xx response schema; nullopt when the schema does not say.

@@ -53,8 +53,8 @@ std::vector<const openapi::operation*> moving_operations(const openapi::api_spec
 class machine_test {
  public:
   machine_test(scenario_context& ctx, results_sink& results, const openapi::state_machine& m,
-               std::vector<const openapi::operation*> ops, const harness::tenant_view& tenant,
-               const harness::credential_view& credential, const openapi::operation& read_op)
+               std::vector<const openapi::operation*> ops, const profile::tenant& tenant,
+               const profile::credential& credential, const openapi::operation& read_op)
       : ctx_(ctx),
         results_(results),
         m_(m),
@@ -492,7 +492,7 @@ void machine_test::preconditions() {
 
 /// The first tenant (profile order) with a fixture of `m` and the first
 /// credential acting for it that is sufficient for every operation in `ops`.
-std::pair<const harness::tenant_view*, const harness::credential_view*> pick_actor(
+std::pair<const profile::tenant*, const profile::credential*> pick_actor(
     const scenario_context& ctx, const openapi::state_machine& m,
     const std::vector<const openapi::operation*>& ops) {
   for (const auto& tenant : ctx.target().tenants) {
@@ -509,8 +509,9 @@ std::pair<const harness::tenant_view*, const harness::credential_view*> pick_act
                                         [&](const auto* t) { return t && t->id == tenant.id; });
       if (!acts_for) continue;
       const bool enough = std::all_of(ops.begin(), ops.end(), [&](const auto* op) {
-        const auto choice = ctx.auth_for(*op, c, &tenant);
-        return choice.model.scheme && harness::is_sufficient(*op, *choice.model.scheme, c);
+        const auto choice = ctx.credentials().auth_for(*op, c, &tenant);
+        return choice.model.scheme &&
+               harness::credential_selector::sufficient(*op, *choice.model.scheme, c);
       });
       if (enough) return {&tenant, &c};
     }

@@ -21,13 +21,13 @@ using harness::probe;
 using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::tenant_view;
+using profile::tenant;
 
 /// A real server may page forever (a cursor that never ends): walks stop here.
 constexpr int max_pages = 40;
 
 struct walker {
-  const tenant_view* tenant = nullptr;
+  const profile::tenant* tenant = nullptr;
   auth_choice auth;
   std::string label;
 };
@@ -38,13 +38,13 @@ std::vector<walker> walkers_for(const scenario_context& ctx, const openapi::oper
   for (const auto& t : ctx.target().tenants) {
     for (const auto& c : ctx.target().credentials) {
       const auto* scheme = as::accepted_scheme(op, c.kind);
-      if (!scheme || !harness::is_sufficient(op, *scheme, c)) continue;
+      if (!scheme || !harness::credential_selector::sufficient(op, *scheme, c)) continue;
       const bool mine = std::any_of(c.tenants.begin(), c.tenants.end(),
-                                    [&](const tenant_view* x) { return x && x->id == t.id; });
+                                    [&](const profile::tenant* x) { return x && x->id == t.id; });
       if (!mine) continue;
       walker w;
       w.tenant = &t;
-      w.auth = ctx.auth_for(op, c, &t);
+      w.auth = ctx.credentials().auth_for(op, c, &t);
       w.label = w.auth.model.label();
       out.push_back(std::move(w));
       break;

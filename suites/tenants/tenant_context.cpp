@@ -13,16 +13,16 @@ namespace {
 
 namespace as = auth_support;
 using harness::auth_choice;
-using harness::credential_view;
 using harness::probe;
 using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using harness::tenant_view;
+using profile::credential;
+using profile::tenant;
 
-bool reaches(const credential_view& c, const tenant_view& t) {
+bool reaches(const profile::credential& c, const profile::tenant& t) {
   return std::any_of(c.tenants.begin(), c.tenants.end(),
-                     [&](const tenant_view* mine) { return mine && mine->id == t.id; });
+                     [&](const profile::tenant* mine) { return mine && mine->id == t.id; });
 }
 
 /// The sufficient auth models of `op`; the others become not-run cells of `check`.
@@ -30,7 +30,7 @@ std::vector<auth_choice> sufficient_or_not_run(const scenario_context& ctx, resu
                                                const openapi::operation& op,
                                                std::string_view check) {
   std::vector<auth_choice> out;
-  for (auto& choice : harness::auth_models_for(ctx.spec(), op, ctx.target())) {
+  for (auto& choice : ctx.credentials().auth_models(op)) {
     if (choice.not_run_why) {
       results.not_run(&op, choice.model.label(), check, *choice.not_run_why);
     } else if (choice.credential) {
@@ -61,7 +61,7 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
     if (header.empty() || !op->needs_credentials()) continue;
     const auto want = as::refusal(*op, 403);
     for (const auto& choice : sufficient_or_not_run(ctx, results, *op, header_enforcement)) {
-      const credential_view& c = *choice.credential;
+      const profile::credential& c = *choice.credential;
       const std::string label = choice.model.label();
       auto made = as::make_safe_request(ctx, *op, choice, "tenant-header");
       if (!made.request) {
@@ -69,7 +69,7 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
         continue;
       }
       const http::request base = ctx.build(*op, made.auth, *made.request);
-      const tenant_view* other = nullptr;
+      const profile::tenant* other = nullptr;
       for (const auto& t : tenants) {
         if (!reaches(c, t)) {
           other = &t;
@@ -125,9 +125,11 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
       const auto* scheme = as::accepted_scheme(*op, kind);
       if (!scheme) continue;
       const std::string kind_name(openapi::to_string(kind));
-      const credential_view* caller = nullptr;
+      const profile::credential* caller = nullptr;
       for (const auto& c : ctx.target().credentials) {
-        if (c.kind != kind || !as::usable(c) || !harness::is_sufficient(*op, *scheme, c)) continue;
+        if (c.kind != kind || !harness::credential_selector::usable(c) ||
+            !harness::credential_selector::sufficient(*op, *scheme, c))
+          continue;
         // A JWT of one membership may leave the header out (D2.6).
         if (kind == openapi::credential_kind::jwt && c.tenants.size() < 2) continue;
         caller = &c;
@@ -140,7 +142,7 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
                             " for this operation: add one");
         continue;
       }
-      const auth_choice choice = ctx.auth_for(*op, *caller);
+      const auth_choice choice = ctx.credentials().auth_for(*op, *caller);
       const std::string label = choice.model.label();
       if (op->tenant.missing_status == 0) {
         results.not_run(
@@ -184,7 +186,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
     }
     if (ids.empty() || !op->needs_credentials()) continue;
     for (const auto& choice : sufficient_or_not_run(ctx, results, *op, foreign_resource)) {
-      const credential_view& c = *choice.credential;
+      const profile::credential& c = *choice.credential;
       const std::string label = choice.model.label();
       if (!choice.tenant) {
         results.not_run(op, label, foreign_resource, "the credential " + c.name + " has no tenant");
@@ -198,7 +200,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
                           "tenant " + choice.tenant->name + " has no fixture " + ref.fixture);
           continue;
         }
-        const tenant_view* other = nullptr;
+        const profile::tenant* other = nullptr;
         for (const auto& t : ctx.target().tenants) {
           auto theirs = t.fixtures.find(ref.fixture);
           if (!reaches(c, t) && theirs != t.fixtures.end() && theirs->second != mine->second) {
@@ -214,7 +216,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
         }
         // The same request twice, only the id differing: another tenant's, then nobody's.
         auto with_id = [&](const std::string& id, std::string_view salt) -> std::optional<probe> {
-          auto copy = std::make_shared<tenant_view>(*choice.tenant);
+          auto copy = std::make_shared<profile::tenant>(*choice.tenant);
           copy->fixtures[ref.fixture] = id;
           auth_choice swapped = choice;
           swapped.tenant = copy.get();

@@ -33,21 +33,21 @@ std::vector<std::string> extra_files;
 /// it acts for `t`, else the first sufficient credential that may act for it.
 std::optional<harness::auth_choice> auth_for_tenant(const harness::scenario_context& ctx,
                                                     const openapi::operation& op,
-                                                    const harness::tenant_view& t) {
+                                                    const profile::tenant& t) {
   if (!op.needs_credentials()) {
     harness::auth_choice none;
     none.model.name = "none";
     none.tenant = &t;
     return none;
   }
-  for (auto& choice : ctx.sufficient(op)) {
+  for (auto& choice : ctx.credentials().sufficient_models(op)) {
     if (choice.tenant == &t) return choice;
   }
   for (const auto* scheme : op.accepted_schemes()) {
     for (const auto& c : ctx.target().credentials) {
-      if (!harness::is_sufficient(op, *scheme, c)) continue;
+      if (!harness::credential_selector::sufficient(op, *scheme, c)) continue;
       if (std::find(c.tenants.begin(), c.tenants.end(), &t) == c.tenants.end()) continue;
-      return ctx.auth_for(op, c, &t);
+      return ctx.credentials().auth_for(op, c, &t);
     }
   }
   return std::nullopt;
@@ -55,7 +55,7 @@ std::optional<harness::auth_choice> auth_for_tenant(const harness::scenario_cont
 
 /// The tenant a workflow runs as, with an auth model per step.
 struct plan {
-  const harness::tenant_view* tenant = nullptr;
+  const profile::tenant* tenant = nullptr;
   std::vector<harness::auth_choice> auths;
   std::map<std::string, json::value> inputs;
 };

@@ -29,7 +29,7 @@ harness::run_report run_against(fault f, std::uint64_t seed = 7, unsigned worker
   test_support::mini_server server(f);
   auto p = profile::parse_profile(server.profile_yaml(with_fixture), "mini profile");
   EXPECT_TRUE(p.ok());
-  const auto view = harness::make_target_view(*p.value);
+  const profile::target& view = *p.value;
   static const auto catalogue = suites::builtin_checks();
   harness::run_config config;
   config.seed = seed;
@@ -126,7 +126,7 @@ TEST(runner, a_profile_without_credentials_runs_nothing_and_says_why) {
                                  "/api/v1\nenvironment: sandbox\ntenants: {}\ncredentials: []\n",
                              "gone");
   ASSERT_TRUE(p.ok());
-  const auto view = harness::make_target_view(*p.value);
+  const profile::target& view = *p.value;
   const auto catalogue = suites::builtin_checks();
   harness::run_config config;
   config.examples = 2;

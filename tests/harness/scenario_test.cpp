@@ -22,7 +22,7 @@ struct fixture {
   openapi::load_result loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
   test_support::mini_server server{fault::none};
   profile::load_result profile = profile::parse_profile(server.profile_yaml(true), "mini");
-  harness::target_view view = harness::make_target_view(*profile.value);
+  const profile::target& view = *profile.value;
 
   harness::run_report run(const harness::scenario& s, std::vector<std::string> enabled,
                           harness::listener* events = nullptr) {
@@ -71,7 +71,7 @@ harness::scenario sample_scenario() {
   s.run = [](harness::scenario_context& ctx, harness::results_sink& results,
              const harness::check_enabled& enabled) {
     const auto& op = *ctx.operations().front();
-    auto auth = ctx.sufficient(op).front();
+    auto auth = ctx.credentials().sufficient_models(op).front();
     auto g = ctx.valid_request(op, auth, "sample");
     if (!g) throw std::runtime_error("no request");
     harness::probe first = ctx.send(ctx.build(op, auth, *g));
@@ -182,7 +182,7 @@ TEST(scenarios, a_reproduction_given_by_the_scenario_replaces_the_curl_commands_
   harness::scenario s;
   s.name = "override";
   s.checks = {{"override_check", "", ""}};
-  const std::string secret = fx.view.credentials.front().value;
+  const std::string secret = fx.view.credentials.front().value.reveal();
   s.run = [secret](harness::scenario_context& ctx, harness::results_sink& results,
                    const harness::check_enabled&) {
     const auto& op = *ctx.operations().front();
@@ -202,17 +202,16 @@ TEST(scenarios, a_reproduction_given_by_the_scenario_replaces_the_curl_commands_
 namespace {
 
 TEST(redaction, a_credential_and_the_signature_of_a_token_are_named_not_shown) {
-  conform::harness::target_view target;
-  conform::harness::credential_view key;
-  key.value = "tk_test_0123456789abcdef";
-  key.env_reference = "CONFORM_KEY";
-  conform::harness::credential_view jwt;
-  jwt.value = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
-  jwt.env_reference = "CONFORM_JWT";
+  conform::profile::target target;
+  const std::string token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
+  conform::profile::credential key;
+  key.value = conform::profile::secret("tk_test_0123456789abcdef", "CONFORM_KEY", true);
+  conform::profile::credential jwt;
+  jwt.value = conform::profile::secret(token, "CONFORM_JWT", true);
   target.credentials = {key, jwt};
   // A server that echoes the key, the token, and a forged token that kept
   // the real signature.
-  const std::string echoed = "key tk_test_0123456789abcdef token " + jwt.value +
+  const std::string echoed = "key tk_test_0123456789abcdef token " + token +
                              " forged eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9." +
                              "c2lnbmF0dXJlLW9mLXRoZS10b2tlbg";
   const std::string shown = conform::harness::redact_credentials(target, echoed);
@@ -221,6 +220,26 @@ TEST(redaction, a_credential_and_the_signature_of_a_token_are_named_not_shown) {
   EXPECT_NE(shown.find("${CONFORM_KEY}"), std::string::npos) << shown;
   EXPECT_NE(shown.find("${CONFORM_JWT}"), std::string::npos) << shown;
   EXPECT_NE(shown.find("SIGNATURE-OF-CONFORM_JWT"), std::string::npos) << shown;
+}
+
+TEST(redaction, curl_lines_name_every_credential_of_the_target_by_its_variable) {
+  auto p = conform::profile::parse_profile(
+      "base_url: http://127.0.0.1:9/api\nenvironment: sandbox\ntenants: {t1: {id: '1'}}\n"
+      "credentials:\n"
+      "  - {name: viewer, scheme: jwt, value_env: CONFORM_JWT_VIEWER, tenants: [t1]}\n"
+      "  - {name: partner, scheme: partner_key, value: pk_test_inline, tenants: [t1]}\n",
+      "inline", [](const std::string&) { return std::optional<std::string>("jwt-secret-value"); });
+  ASSERT_TRUE(p.ok());
+  conform::http::request req;
+  req.target = "/x";
+  req.add_header("Authorization", "Bearer jwt-secret-value");
+  req.add_header("X-Partner-Key", "pk_test_inline");
+  const std::string line =
+      conform::http::to_curl(req, p.value->base_url, conform::harness::make_redactor(*p.value));
+  EXPECT_EQ(line.find("jwt-secret-value"), std::string::npos) << line;
+  EXPECT_EQ(line.find("pk_test_inline"), std::string::npos) << line;
+  EXPECT_NE(line.find("${CONFORM_JWT_VIEWER}"), std::string::npos) << line;
+  EXPECT_NE(line.find("${CONFORM_SECRET_PARTNER}"), std::string::npos) << line;
 }
 
 }  // namespace
