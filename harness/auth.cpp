@@ -38,10 +38,12 @@ bool credential_selector::sufficient(const openapi::operation& op,
   return op.tenant.from == openapi::tenant_context::source::none || !c.tenants.empty();
 }
 
-std::vector<std::string> fixtures_needed(const openapi::operation& op) {
+std::vector<std::string> fixtures_needed(const openapi::api_spec& spec,
+                                         const openapi::operation& op) {
   std::vector<std::string> out;
   auto add = [&](const std::string& name) {
-    if (name != "tenant_id" && std::find(out.begin(), out.end(), name) == out.end()) {
+    if (name != spec.rules.tenant_id_fixture &&
+        std::find(out.begin(), out.end(), name) == out.end()) {
       out.push_back(name);
     }
   };
@@ -75,7 +77,7 @@ std::vector<std::string> fixtures_needed(const openapi::operation& op) {
 std::vector<auth_choice> credential_selector::auth_models(const openapi::operation& op) const {
   const profile::target& target = target_;
   std::vector<auth_choice> out;
-  const std::vector<std::string> fixtures = fixtures_needed(op);
+  const std::vector<std::string> fixtures = fixtures_needed(spec_, op);
   auto has_fixtures = [&](const profile::tenant* t) {
     return std::all_of(fixtures.begin(), fixtures.end(),
                        [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });

@@ -36,8 +36,10 @@ struct auth_choice {
 };
 
 /// The profile fixtures `op` names: its path parameters' x-resource and the
-/// x-fixture properties of its bodies ("tenant_id", the tenant's own id, aside).
-std::vector<std::string> fixtures_needed(const openapi::operation& op);
+/// x-fixture properties of its bodies (x-tenant-id-fixture, the tenant's own
+/// id, aside).
+std::vector<std::string> fixtures_needed(const openapi::api_spec& spec,
+                                         const openapi::operation& op);
 
 /// Which profile credential a request goes out with: the one service the
 /// engine and the scenarios ask, so that both judge "sufficient" alike.

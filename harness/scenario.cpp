@@ -29,8 +29,8 @@ const boost::json::value* probe::at(std::string_view pointer) const {
 }
 
 std::string probe::error_code() const {
-  if (!json || !json->is_object()) return {};
-  const auto* code = json->as_object().if_contains("error_code");
+  if (code_pointer.empty()) return {};
+  const auto* code = at(code_pointer);
   if (!code || !code->is_string()) return {};
   return std::string(code->as_string());
 }
@@ -119,6 +119,7 @@ std::string scenario_context::fresh_key() {
 probe scenario_context::send(const http::request& req, unsigned lane, bool once) {
   probe p;
   p.request = req;
+  p.code_pointer = spec_.rules.error_code_pointer;
   lane = lane % client_.workers();
   p.result = once ? client_.send_once(lane, req) : client_.send(lane, req);
   requests_.fetch_add(1 + p.result.retries_429, std::memory_order_relaxed);

@@ -56,8 +56,10 @@ struct probe {
   const std::string& body() const;
   /// The value at JSON pointer `pointer` ("/a/b") of the body, or nullptr.
   const boost::json::value* at(std::string_view pointer) const;
-  /// The error envelope's `error_code`, or "" when there is none.
+  /// The error body's code (at x-error-envelope.code), or "" when there is none.
   std::string error_code() const;
+  /// Where the error body carries its code (set by scenario_context::send).
+  std::string_view code_pointer;
   /// The first value of response header `name`, or nullptr.
   const std::string* header(std::string_view name) const;
   /// "403 FORBIDDEN", "200", "no response (connection refused)".

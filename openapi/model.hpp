@@ -324,6 +324,15 @@ struct api_rules {
   /// answer is checked against.
   const schema::schema* success_envelope = nullptr;
   const schema::schema* error_envelope = nullptr;
+  /// x-error-envelope.code: JSON pointer of the machine-readable code in an
+  /// error body ("/error_code"); "" when the description does not say.
+  std::string error_code_pointer;
+  /// x-error-envelope.validation_codes: the codes that say a request was
+  /// refused as invalid (with 400, 415 and 422 answers).
+  std::vector<std::string> validation_codes;
+  /// x-tenant-id-fixture: the fixture name (x-fixture) that stands for the
+  /// acting tenant's own id rather than a profile fixture ("" = none).
+  std::string tenant_id_fixture;
   /// x-environments: environment names and which one a sandbox/production server runs as.
   std::vector<std::string> environments;
 };

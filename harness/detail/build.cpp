@@ -7,9 +7,10 @@ generators::request_options options_for(const openapi::api_spec& spec, const ope
                                         const auth_choice& auth) {
   generators::request_options o;
   const profile::tenant* tenant = auth.tenant;
-  o.values.fixture = [tenant](std::string_view name) -> std::optional<std::string> {
+  const std::string& own_id = spec.rules.tenant_id_fixture;
+  o.values.fixture = [tenant, &own_id](std::string_view name) -> std::optional<std::string> {
     if (!tenant) return std::nullopt;
-    if (name == "tenant_id") return tenant->id;
+    if (!own_id.empty() && name == own_id) return tenant->id;
     auto it = tenant->fixtures.find(std::string(name));
     if (it == tenant->fixtures.end()) return std::nullopt;
     return it->second;

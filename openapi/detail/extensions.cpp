@@ -389,14 +389,39 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
       }
     }
   }
-  for (const auto* key : {"x-success-envelope", "x-error-envelope"}) {
-    YAML::Node env = yaml_reader::child(root, key);
-    if (!env.IsDefined()) continue;
-    auto ref = r.str(doc, env, key);
-    if (!ref) continue;
-    const schema::schema* s = schemas.resolve(doc, *ref, yaml_reader::pos(doc, env));
-    (std::string_view(key) == "x-success-envelope" ? rules.success_envelope
-                                                   : rules.error_envelope) = s;
+  if (YAML::Node env = yaml_reader::child(root, "x-success-envelope"); env.IsDefined()) {
+    if (auto ref = r.str(doc, env, "x-success-envelope")) {
+      rules.success_envelope = schemas.resolve(doc, *ref, yaml_reader::pos(doc, env));
+    }
+  }
+  // x-error-envelope: a schema reference, or {schema, code, validation_codes}.
+  if (YAML::Node env = yaml_reader::child(root, "x-error-envelope"); env.IsDefined()) {
+    // Not `ref_node = ...` on a bound node: yaml-cpp would write into the document.
+    const YAML::Node ref_node =
+        env.IsMap() ? r.required(doc, env, "schema", "x-error-envelope") : env;
+    if (env.IsMap()) {
+      warn_unknown_keys(r, doc, env, "x-error-envelope", {"schema", "code", "validation_codes"});
+      if (get_str(r, doc, env, "code", "x-error-envelope", rules.error_code_pointer) &&
+          !rules.error_code_pointer.empty() && rules.error_code_pointer.front() != '/') {
+        r.error(yaml_reader::pos(doc, yaml_reader::child(env, "code")),
+                "x-error-envelope.code must be a JSON pointer into the error body, like "
+                "'/error_code', not '" +
+                    rules.error_code_pointer + "'");
+      }
+      if (YAML::Node codes = yaml_reader::child(env, "validation_codes"); codes.IsDefined()) {
+        if (auto list = r.strings(doc, codes, "x-error-envelope.validation_codes")) {
+          rules.validation_codes = std::move(*list);
+        }
+      }
+    }
+    if (ref_node.IsDefined()) {
+      if (auto ref = r.str(doc, ref_node, "x-error-envelope")) {
+        rules.error_envelope = schemas.resolve(doc, *ref, yaml_reader::pos(doc, ref_node));
+      }
+    }
+  }
+  if (YAML::Node f = yaml_reader::child(root, "x-tenant-id-fixture"); f.IsDefined()) {
+    if (auto name = r.str(doc, f, "x-tenant-id-fixture")) rules.tenant_id_fixture = *name;
   }
 }
 

@@ -1,4 +1,3 @@
-#include "core/text.hpp"
 #include "suites/response/response_checks.hpp"
 
 #include <boost/json.hpp>
@@ -7,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/text.hpp"
 #include "schema/validator.hpp"
 
 namespace conform::suites {
@@ -128,17 +128,25 @@ check_verdict status_code_conformance(const exchange& e) {
                                   "undocumented status " + std::to_string(status));
 }
 
+/// The error body's code (a string at x-error-envelope.code), or nullptr.
+const boost::json::string* error_code_of(const exchange& e) {
+  const auto& pointer = e.spec.rules.error_code_pointer;
+  if (pointer.empty() || !e.json) return nullptr;
+  boost::system::error_code ec;
+  const auto* code = e.json->find_pointer(pointer, ec);
+  return !ec && code && code->is_string() ? &code->as_string() : nullptr;
+}
+
 check_verdict error_code_conformance(const exchange& e) {
   const auto* r = response_of(e);
   if (!r || r->status < 400 || !e.json || !e.json->is_object())
     return check_verdict::not_applicable();
-  const auto* code = e.json->as_object().if_contains("error_code");
-  if (!code || !code->is_string())
-    return check_verdict::not_applicable();  // the schema check says so
+  const auto* code = error_code_of(e);
+  if (!code) return check_verdict::not_applicable();  // the schema check says so
   const int status = static_cast<int>(r->status);
   auto allowed = documented_error_codes(e.spec, e.op, status);
   if (!allowed || allowed->empty()) return check_verdict::not_applicable();
-  const std::string seen(code->as_string());
+  const std::string seen(*code);
   if (std::find(allowed->begin(), allowed->end(), seen) != allowed->end()) {
     return check_verdict::pass();
   }
@@ -236,15 +244,14 @@ check_verdict positive_data_acceptance(const exchange& e) {
   const auto* r = response_of(e);
   if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
   const unsigned status = r->status;
-  std::string code;
-  if (e.json && e.json->is_object()) {
-    if (const auto* c = e.json->as_object().if_contains("error_code"); c && c->is_string()) {
-      code = std::string(c->as_string());
-    }
-  }
+  const auto* c = error_code_of(e);
+  const std::string code = c ? std::string(*c) : std::string();
+  const auto& validation = e.spec.rules.validation_codes;
   const bool auth_refusal = status == 401 || status == 403;
-  const bool invalid_refusal = status == 400 || status == 415 ||
-                               (status == 422 && (code.empty() || code == "VALIDATION_ERROR"));
+  const bool invalid_refusal =
+      status == 400 || status == 415 ||
+      (status == 422 &&
+       (code.empty() || std::find(validation.begin(), validation.end(), code) != validation.end()));
   if (!auth_refusal && !invalid_refusal) return check_verdict::pass();
   std::string seen = "status " + std::to_string(status) + (code.empty() ? "" : " " + code);
   if (e.json && e.json->is_object()) {

@@ -1,4 +1,3 @@
-#include "core/text.hpp"
 #include "suites/states/states.hpp"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.hpp"
 #include "suites/states/machine_access.hpp"
 
 namespace conform::suites {

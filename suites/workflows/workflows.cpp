@@ -1,4 +1,3 @@
-#include "core/text.hpp"
 #include "suites/workflows/workflows.hpp"
 
 #include <boost/json.hpp>
@@ -11,6 +10,7 @@
 #include <mutex>
 #include <variant>
 
+#include "core/text.hpp"
 #include "generators/detail/wire.hpp"
 #include "suites/workflows/document.hpp"
 #include "suites/workflows/embedded.hpp"

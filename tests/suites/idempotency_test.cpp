@@ -121,6 +121,7 @@ harness::probe answered(unsigned status, std::string body = "") {
   r.body = std::move(body);
   p.result.outcome = std::move(r);
   if (!p.body().empty()) p.json = boost::json::parse(p.body());
+  p.code_pointer = "/error_code";  // as the shipped description's x-error-envelope says
   return p;
 }
 
