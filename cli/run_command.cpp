@@ -80,8 +80,6 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     out << run_help();
     return 0;
   }
-  // Every run says which workflow files it adds (none: the shipped ones).
-  suites::register_workflow_files(opts.workflows);
   const harness::check_catalogue catalogue = suites::builtin_checks();
   if (opts.list_checks) {
     for (const auto& c : catalogue.all()) {
@@ -188,6 +186,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   config.seed =
       opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
   config.examples = opts.examples;
+  // The Arazzo documents shipped beside the description for it, then the user's.
+  config.workflow_files = suites::shipped_workflows(spec_path);
+  config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
+                               opts.workflows.end());
   config.max_shrinks = opts.max_shrinks;
   auto& info = config.info;
   info.tool_version = CONFORM_VERSION;

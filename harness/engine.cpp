@@ -244,7 +244,8 @@ void engine::scenario_phase() {
   events_.phase_started(phase::scenarios, selection.scenarios.size());
   const auto t0 = clock::now();
   scenario_context ctx(spec_, target_, config_.seed, config_.operations, client_.base(),
-                       client_.options(), std::max(2u, config_.scenario_lanes));
+                       client_.options(), std::max(2u, config_.scenario_lanes),
+                       config_.workflow_files);
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
   };

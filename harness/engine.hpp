@@ -25,6 +25,7 @@ struct run_config {
   std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
   check_selection checks;                             // from the catalogue
   unsigned scenario_lanes = 4;                        // connections scenarios may send on at once
+  std::vector<std::string> workflow_files;            // Arazzo documents for the workflows scenario
   run_info info;  // written into the report as is (seed, target, ...)
 };
 

@@ -60,12 +60,13 @@ scenario_context::scenario_context(const openapi::api_spec& spec, const profile:
                                    std::uint64_t seed,
                                    std::vector<const openapi::operation*> operations,
                                    const http::url& base, http::client_options options,
-                                   unsigned lanes)
+                                   unsigned lanes, std::vector<std::string> workflow_files)
     : spec_(spec),
       target_(target),
       credentials_(spec, target),
       seed_(seed),
       operations_(std::move(operations)),
+      workflow_files_(std::move(workflow_files)),
       client_(base,
               [&] {
                 options.workers = std::max(2u, lanes);

@@ -88,7 +88,8 @@ class scenario_context {
   /// scenarios can send concurrently).
   scenario_context(const openapi::api_spec& spec, const profile::target& target, std::uint64_t seed,
                    std::vector<const openapi::operation*> operations, const http::url& base,
-                   http::client_options options, unsigned lanes = 4);
+                   http::client_options options, unsigned lanes = 4,
+                   std::vector<std::string> workflow_files = {});
 
   const openapi::api_spec& spec() const { return spec_; }
   const profile::target& target() const { return target_; }
@@ -96,6 +97,8 @@ class scenario_context {
   /// The operations the run covers (--include/--exclude applied), in spec order.
   const std::vector<const openapi::operation*>& operations() const { return operations_; }
   bool covers(const openapi::operation& op) const;
+  /// The Arazzo documents the run hands to the workflows scenario.
+  const std::vector<std::string>& workflow_files() const { return workflow_files_; }
   /// The operation of `operation_id` when the run covers it, else nullptr.
   const openapi::operation* covered(std::string_view operation_id) const;
 
@@ -145,6 +148,7 @@ class scenario_context {
   credential_selector credentials_;
   std::uint64_t seed_;
   std::vector<const openapi::operation*> operations_;
+  std::vector<std::string> workflow_files_;
   http::client client_;
   http::secret_redactor redactor_;
   std::uint64_t nonce_;

@@ -460,6 +460,21 @@ document load_document(std::string_view text, const std::string& file,
   return loader(file, spec).load(text);
 }
 
+std::vector<std::string> source_urls(const std::string& path) {
+  std::vector<std::string> out;
+  try {
+    const YAML::Node root = YAML::LoadFile(path);
+    const YAML::Node sources = root.IsMap() ? root["sourceDescriptions"] : YAML::Node();
+    if (!sources || !sources.IsSequence()) return out;
+    for (const auto& s : sources) {
+      if (s.IsMap() && s["url"] && s["url"].IsScalar()) out.push_back(s["url"].Scalar());
+    }
+  } catch (const YAML::Exception&) {
+    // Unreadable: it names nothing, and the run does not take it.
+  }
+  return out;
+}
+
 document load_file(const std::string& path, const openapi::api_spec& spec) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -87,6 +87,10 @@ struct document {
 document load_document(std::string_view text, const std::string& file,
                        const openapi::api_spec& spec);
 
+/// The `url` of every sourceDescriptions entry of the Arazzo file at `path`
+/// (empty when it cannot be read or names none).
+std::vector<std::string> source_urls(const std::string& path);
+
 /// Reads and loads the file at `path`.
 document load_file(const std::string& path, const openapi::api_spec& spec);
 

@@ -7,13 +7,12 @@
 #include <cstdio>
 #include <deque>
 #include <map>
-#include <mutex>
+#include <filesystem>
 #include <variant>
 
 #include "core/text.hpp"
 #include "generators/detail/wire.hpp"
 #include "suites/workflows/document.hpp"
-#include "suites/workflows/embedded.hpp"
 
 namespace conform::suites {
 namespace {
@@ -25,9 +24,6 @@ namespace json = boost::json;
 using namespace workflows;
 
 constexpr std::string_view check_name = "workflow_conformance";
-
-std::mutex extra_mutex;
-std::vector<std::string> extra_files;
 
 /// A sufficient auth model of `op` acting for `t`: the run's own choice when
 /// it acts for `t`, else the first sufficient credential that may act for it.
@@ -330,16 +326,16 @@ void run_document(harness::scenario_context& ctx, harness::results_sink& results
 void run_workflows(harness::scenario_context& ctx, harness::results_sink& results,
                    const harness::check_enabled& enabled) {
   if (!enabled(check_name)) return;
+  if (ctx.workflow_files().empty()) {
+    results.not_run(nullptr, "", check_name,
+                    "the run has no workflow document (none ships beside the description; "
+                    "add one with --workflows FILE)");
+    return;
+  }
   std::map<std::string, std::string> ids;
-  for (const auto& e : embedded_documents()) {
-    run_document(ctx, results, load_document(e.text, e.name, ctx.spec()), ids);
+  for (const auto& path : ctx.workflow_files()) {
+    run_document(ctx, results, load_file(path, ctx.spec()), ids);
   }
-  std::vector<std::string> extra;
-  {
-    std::lock_guard lock(extra_mutex);
-    extra = extra_files;
-  }
-  for (const auto& path : extra) run_document(ctx, results, load_file(path, ctx.spec()), ids);
 }
 
 }  // namespace
@@ -349,17 +345,36 @@ void register_workflows_scenarios(harness::check_catalogue& catalogue) {
   s.name = "workflows";
   s.checks.push_back(
       {std::string(check_name),
-       "runs each Arazzo 1.0 workflow (suites/workflows/*.arazzo.yaml and the user's) as one "
+       "runs each Arazzo 1.0 workflow (those beside the description, specs/workflows/, and the "
+       "user's) as one "
        "profile tenant, step by step with sufficient credentials; expects every successCriteria "
        "to hold",
-       "D5.1, D5.2, D5.4, D1.6 and D3.1 as the shipped workflow documents cite them"});
+       "Arazzo 1.0 successCriteria; x-conform-precondition"});
   s.run = run_workflows;
   catalogue.add(std::move(s));
 }
 
-void register_workflow_files(std::vector<std::string> paths) {
-  std::lock_guard lock(extra_mutex);
-  extra_files = std::move(paths);
+std::vector<std::string> shipped_workflows(const std::filesystem::path& description) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::error_code ec;
+  const fs::path folder = description.parent_path() / "workflows";
+  if (!fs::is_directory(folder, ec)) return out;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const fs::path& file = entry.path();
+    const std::string name = file.filename().string();
+    const std::string_view suffix = ".arazzo.yaml";
+    if (name.size() <= suffix.size() || !name.ends_with(suffix)) continue;
+    for (const auto& url : source_urls(file.string())) {
+      // Relative URLs resolve against the document's folder.
+      if (fs::equivalent(file.parent_path() / url, description, ec)) {
+        out.push_back(file.string());
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace conform::suites

@@ -1,8 +1,9 @@
 #pragma once
-// The workflows scenario (see docs/checks.md): Arazzo 1.0 workflow documents
-// run against the target, the shipped ones (suites/workflows/*.arazzo.yaml,
-// embedded at build time) and those a user names.
+// The workflows scenario (see docs/checks.md): the Arazzo 1.0 workflow
+// documents the run's configuration names (those shipped beside the
+// description, specs/workflows/, and those a user adds) run against the target.
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,9 @@ namespace conform::suites {
 /// Adds the workflows scenario to `catalogue`.
 void register_workflows_scenarios(harness::check_catalogue& catalogue);
 
-/// Workflow files to run besides the shipped ones, from the next run on
-/// (replaces the list given before; an empty list runs the shipped ones only).
-/// A file that cannot be read or loaded is reported as not run, with why.
-void register_workflow_files(std::vector<std::string> paths);
+/// The Arazzo documents shipped beside `description` (its folder's
+/// workflows/*.arazzo.yaml) that were written for it: a sourceDescriptions
+/// url names that very file. Sorted; empty when there are none.
+std::vector<std::string> shipped_workflows(const std::filesystem::path& description);
 
 }  // namespace conform::suites
