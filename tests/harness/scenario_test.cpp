@@ -11,7 +11,7 @@
 #include "profile/loader.hpp"
 #include "harness/engine.hpp"
 #include "openapi/loader.hpp"
-#include "mini_server.hpp"
+#include "tests/support/mini_server.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "http/client.hpp"
-#include "test_servers.hpp"
+#include "tests/support/servers.hpp"
 
 namespace conform::http {
 namespace {
@@ -47,7 +47,7 @@ class throttled_server : public ::testing::Test {
   std::string retry_after_ = "0";
   std::atomic<int> limited_left_{1};
   std::atomic<int> calls_{0};
-  test::httplib_runner runner_;
+  test_support::httplib_runner runner_;
 };
 
 TEST_F(throttled_server, retries_429_after_retry_after) {

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "http/connection.hpp"
-#include "test_servers.hpp"
+#include "tests/support/servers.hpp"
 
 namespace conform::http {
 namespace {
@@ -70,8 +70,8 @@ class plain_server : public ::testing::Test {
     return client_ports_.size();
   }
 
-  test::gate stall_;
-  test::httplib_runner runner_;
+  test_support::gate stall_;
+  test_support::httplib_runner runner_;
   std::mutex mutex_;
   std::set<int> client_ports_;
 };
@@ -219,10 +219,10 @@ TEST(connection, unresolvable_host_is_a_resolve_error_value) {
 constexpr const char* ok_response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
 TEST(connection, reconnects_when_the_server_closed_an_idle_connection) {
-  test::gate closed;
-  test::raw_server server([&](test::raw_server::socket& s, int index) {
-    if (test::raw_server::read_request(s).empty()) return;
-    test::raw_server::write(s, ok_response);
+  test_support::gate closed;
+  test_support::raw_server server([&](test_support::raw_server::socket& s, int index) {
+    if (test_support::raw_server::read_request(s).empty()) return;
+    test_support::raw_server::write(s, ok_response);
     s.close();
     if (index == 0) closed.open();
   });
@@ -245,19 +245,20 @@ TEST(connection, reconnects_when_the_server_closed_an_idle_connection) {
 /// The first connection answers one request, then reads the next and drops it.
 struct drop_second_request {
   std::atomic<int> requests{0};
-  void operator()(test::raw_server::socket& s, int index) {
+  void operator()(test_support::raw_server::socket& s, int index) {
     for (int n = 0;; ++n) {
-      if (test::raw_server::read_request(s).empty()) return;
+      if (test_support::raw_server::read_request(s).empty()) return;
       ++requests;
       if (index == 0 && n == 1) return;  // read it, answer nothing, close
-      test::raw_server::write(s, ok_response);
+      test_support::raw_server::write(s, ok_response);
     }
   }
 };
 
 TEST(connection, idempotent_request_is_resent_once_after_a_silent_close) {
   drop_second_request script;
-  test::raw_server server([&](test::raw_server::socket& s, int i) { script(s, i); });
+  test_support::raw_server server(
+      [&](test_support::raw_server::socket& s, int i) { script(s, i); });
   connection c(local(server.port()));
   ASSERT_TRUE(c.send(get("/a")).ok());
   const result second = c.send(get("/b"));
@@ -269,7 +270,8 @@ TEST(connection, idempotent_request_is_resent_once_after_a_silent_close) {
 
 TEST(connection, non_idempotent_request_is_not_resent_after_a_silent_close) {
   drop_second_request script;
-  test::raw_server server([&](test::raw_server::socket& s, int i) { script(s, i); });
+  test_support::raw_server server(
+      [&](test_support::raw_server::socket& s, int i) { script(s, i); });
   connection c(local(server.port()));
   ASSERT_TRUE(c.send(get("/a")).ok());
   request post;
@@ -284,9 +286,9 @@ TEST(connection, non_idempotent_request_is_not_resent_after_a_silent_close) {
 }
 
 TEST(connection, garbage_is_a_protocol_error) {
-  test::raw_server server([](test::raw_server::socket& s, int) {
-    if (test::raw_server::read_request(s).empty()) return;
-    test::raw_server::write(s, "SSH-2.0-OpenSSH_9.2\r\n\r\n");
+  test_support::raw_server server([](test_support::raw_server::socket& s, int) {
+    if (test_support::raw_server::read_request(s).empty()) return;
+    test_support::raw_server::write(s, "SSH-2.0-OpenSSH_9.2\r\n\r\n");
   });
   connection c(local(server.port()));
   const result res = c.send(get("/a"));
@@ -295,9 +297,9 @@ TEST(connection, garbage_is_a_protocol_error) {
 }
 
 TEST(connection, truncated_response_is_closed_mid_response) {
-  test::raw_server server([](test::raw_server::socket& s, int) {
-    if (test::raw_server::read_request(s).empty()) return;
-    test::raw_server::write(s, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort");
+  test_support::raw_server server([](test_support::raw_server::socket& s, int) {
+    if (test_support::raw_server::read_request(s).empty()) return;
+    test_support::raw_server::write(s, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort");
   });
   connection c(local(server.port()));
   const result res = c.send(get("/a"));
@@ -307,9 +309,9 @@ TEST(connection, truncated_response_is_closed_mid_response) {
 }
 
 TEST(connection, connection_close_from_server_is_honoured) {
-  test::raw_server server([](test::raw_server::socket& s, int) {
-    if (test::raw_server::read_request(s).empty()) return;
-    test::raw_server::write(s, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
+  test_support::raw_server server([](test_support::raw_server::socket& s, int) {
+    if (test_support::raw_server::read_request(s).empty()) return;
+    test_support::raw_server::write(s, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
   });
   connection c(local(server.port()));
   const result res = c.send(get("/a"));

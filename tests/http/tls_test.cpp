@@ -4,7 +4,7 @@
 
 #include "http/client.hpp"
 #include "http/connection.hpp"
-#include "test_servers.hpp"
+#include "tests/support/servers.hpp"
 
 namespace conform::http {
 namespace {
@@ -13,7 +13,8 @@ namespace {
 class tls_server : public ::testing::Test {
  protected:
   tls_server()
-      : cert_(test::make_self_signed_certificate()), runner_(test::make_tls_server(cert_)) {
+      : cert_(test_support::make_self_signed_certificate()),
+        runner_(test_support::make_tls_server(cert_)) {
     runner_.server().Get("/api/v1/health", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"data":{"status":"ok"}})", "application/json");
     });
@@ -27,8 +28,8 @@ class tls_server : public ::testing::Test {
     return r;
   }
 
-  test::test_certificate cert_;
-  test::httplib_runner runner_;
+  test_support::test_certificate cert_;
+  test_support::httplib_runner runner_;
 };
 
 TEST_F(tls_server, untrusted_certificate_is_a_tls_error_when_verifying) {

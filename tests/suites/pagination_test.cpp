@@ -9,10 +9,12 @@
 #include <thread>
 
 #include "reference/server.hpp"
-#include "tests/suites/scripted_server.hpp"
+#include "tests/support/servers.hpp"
 
 namespace conform::suites::testing {
 namespace {
+
+using test_support::scripted_server;
 
 const std::string all_checks =
     "pagination_page_walk,pagination_page_bounds,pagination_cursor_walk,"

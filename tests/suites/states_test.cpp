@@ -16,15 +16,15 @@
 #include <vector>
 
 #include "reference/server.hpp"
-#include "scripted_server.hpp"
+#include "tests/support/servers.hpp"
 #include "support.hpp"
 
 namespace conform::suites {
 namespace {
 
+using test_support::scripted_server;
 using testing::conform_result;
 using testing::run_conform;
-using testing::scripted_server;
 
 const std::string checks = "state_transitions,state_preconditions";
 

@@ -19,7 +19,7 @@
 #include "suites/workflows/document.hpp"
 #include "suites/workflows/expression.hpp"
 #include "suites/workflows/workflows.hpp"
-#include "tests/suites/scripted_server.hpp"
+#include "tests/support/servers.hpp"
 #include "tests/suites/support.hpp"
 
 namespace conform::suites {
@@ -301,8 +301,8 @@ TEST(WorkflowsSuite, APreconditionThatDoesNotHoldIsNotRunNeverAFailure) {
 /// it is there) and then either every request with 429 and "Retry-After: 0"
 /// (the client's retries end at once with the rate limit still on) or, when
 /// `slow`, nothing within the run's timeout.
-testing::scripted_server odd_server(bool slow) {
-  return testing::scripted_server([slow](const httplib::Request& req, httplib::Response& res) {
+test_support::scripted_server odd_server(bool slow) {
+  return test_support::scripted_server([slow](const httplib::Request& req, httplib::Response& res) {
     if (req.path == "/api/v1/" || req.path == "/api/v1") return;
     if (slow) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1500));

@@ -1,7 +1,9 @@
 #pragma once
-// In-test servers: cpp-httplib on an ephemeral port (normal HTTP and TLS),
-// and a raw socket server whose sessions a test scripts byte by byte (to
-// close connections at chosen moments). No fixed ports, no sleeps.
+// The servers the tests share: cpp-httplib on an ephemeral port (plain HTTP
+// and TLS) run by httplib_runner, a scripted server whose every answer one
+// handler decides, and a raw socket server whose sessions a test scripts
+// byte by byte (to close connections at chosen moments). No fixed ports, no
+// sleeps. The mini items API (mini_server.hpp) runs on httplib_runner too.
 
 #include <boost/asio/ip/tcp.hpp>
 
@@ -16,9 +18,11 @@
 
 namespace httplib {
 class Server;
-}
+struct Request;
+struct Response;
+}  // namespace httplib
 
-namespace conform::http::test {
+namespace conform::test_support {
 
 /// A flag a test opens once; waiters block until then.
 class gate {
@@ -50,6 +54,21 @@ class httplib_runner {
   std::unique_ptr<httplib::Server> server_;
   unsigned short port_ = 0;
   std::thread thread_;
+};
+
+/// A loopback HTTP server whose every answer, for every method and path, one
+/// handler decides: for targets that answer what no correct server would
+/// (only 429s, HTML, nothing in time).
+class scripted_server {
+ public:
+  using handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+  explicit scripted_server(handler h);
+  unsigned short port() const { return runner_.port(); }
+  /// The base URL a profile names: the API under /api/v1.
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port()) + "/api/v1"; }
+
+ private:
+  httplib_runner runner_;
 };
 
 /// A blocking socket server; each accepted connection runs `session` in turn.
@@ -93,4 +112,4 @@ test_certificate make_self_signed_certificate();
 /// An httplib TLS server for `cert`.
 std::unique_ptr<httplib::Server> make_tls_server(const test_certificate& cert);
 
-}  // namespace conform::http::test
+}  // namespace conform::test_support

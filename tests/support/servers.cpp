@@ -1,4 +1,4 @@
-#include "test_servers.hpp"
+#include "tests/support/servers.hpp"
 
 #include <httplib.h>
 #include <openssl/evp.h>
@@ -12,7 +12,7 @@
 
 #include <stdexcept>
 
-namespace conform::http::test {
+namespace conform::test_support {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
@@ -45,6 +45,22 @@ httplib_runner::~httplib_runner() {
   server_->stop();
   thread_.join();
 }
+
+namespace {
+
+std::unique_ptr<httplib::Server> answering_everything(scripted_server::handler h) {
+  auto server = std::make_unique<httplib::Server>();
+  server->Get(".*", h);
+  server->Post(".*", h);
+  server->Put(".*", h);
+  server->Patch(".*", h);
+  server->Delete(".*", h);
+  return server;
+}
+
+}  // namespace
+
+scripted_server::scripted_server(handler h) : runner_(answering_everything(std::move(h))) {}
 
 raw_server::raw_server(session_fn session)
     : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
@@ -152,4 +168,4 @@ std::unique_ptr<httplib::Server> make_tls_server(const test_certificate& cert) {
   return server;
 }
 
-}  // namespace conform::http::test
+}  // namespace conform::test_support

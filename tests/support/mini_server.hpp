@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "schema/validator.hpp"
+#include "tests/support/servers.hpp"
 
 namespace conform::test_support {
 
@@ -32,8 +33,21 @@ inline constexpr const char* mini_key = "tk_test_mini_secret_value";
 
 class mini_server {
  public:
-  explicit mini_server(fault f) : fault_(f) {
-    server_.Get(R"(/api/v1/items/([^/]+))", [this](const httplib::Request& req,
+  explicit mini_server(fault f) : fault_(f), runner_(routes()) {}
+  int port() const { return runner_.port(); }
+  std::string profile_yaml(bool with_fixture = true) const {
+    return "base_url: http://127.0.0.1:" + std::to_string(port()) +
+           "/api/v1\nenvironment: sandbox\ntenants:\n  t1:\n    id: \"1\"\n    fixtures: { " +
+           std::string(with_fixture ? "item_id" : "other_id") +
+           ": \"7\" }\n"
+           "credentials:\n  - name: all\n    scheme: tenant_key\n    value: " +
+           mini_key + "\n    tenant: t1\n    scopes: [items:read, items:write]\n";
+  }
+
+ private:
+  std::unique_ptr<httplib::Server> routes() {
+    auto server = std::make_unique<httplib::Server>();
+    server->Get(R"(/api/v1/items/([^/]+))", [this](const httplib::Request& req,
                                                    httplib::Response& res) {
       if (!authorised(req, res)) return;
       const std::string id = req.matches[1];
@@ -52,7 +66,7 @@ class mini_server {
       reply(res, 200, body,
             fault_ == fault::wrong_content_type ? "text/plain" : "application/json");
     });
-    server_.Post("/api/v1/items", [this](const httplib::Request& req, httplib::Response& res) {
+    server->Post("/api/v1/items", [this](const httplib::Request& req, httplib::Response& res) {
       if (!authorised(req, res)) return;
       if (fault_ == fault::server_error)
         return reply(res, 500, R"({"error":"boom","error_code":"INTERNAL_ERROR"})");
@@ -69,28 +83,10 @@ class mini_server {
       reply(res, 201,
             R"({"data":{"id":"8","name":"x"},"message":null,"meta":null,"request_id":"r1"})");
     });
-    server_.set_tcp_nodelay(true);
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // The socket listens already (connections queue in its backlog); wait
-    // until the accept loop runs.
-    while (!server_.is_running()) std::this_thread::yield();
-  }
-  ~mini_server() {
-    server_.stop();
-    thread_.join();
-  }
-  int port() const { return port_; }
-  std::string profile_yaml(bool with_fixture = true) const {
-    return "base_url: http://127.0.0.1:" + std::to_string(port_) +
-           "/api/v1\nenvironment: sandbox\ntenants:\n  t1:\n    id: \"1\"\n    fixtures: { " +
-           std::string(with_fixture ? "item_id" : "other_id") +
-           ": \"7\" }\n"
-           "credentials:\n  - name: all\n    scheme: tenant_key\n    value: " +
-           mini_key + "\n    tenant: t1\n    scopes: [items:read, items:write]\n";
+    server->set_tcp_nodelay(true);
+    return server;
   }
 
- private:
   void reply(httplib::Response& res, int status, const std::string& body,
              const char* type = "application/json") {
     res.status = status;
@@ -131,9 +127,7 @@ class mini_server {
   }
 
   fault fault_;
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
+  test_support::httplib_runner runner_;  // last: it serves until destroyed
 };
 
 }  // namespace conform::test_support
