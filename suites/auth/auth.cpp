@@ -13,24 +13,24 @@ void register_auth_scenarios(harness::check_catalogue& catalogue) {
        "per operation and accepted scheme: no credential, an unknown one of the scheme's form "
        "(environment key prefix, or a JWT signed with another key), a malformed one; expects the "
        "operation's 401 with a documented 401 code",
-       "section 5 rule 6; D2.5; D6.3"},
+       "OpenAPI security; RFC 9110 section 15.5.2 (401)"},
       {std::string(c::credential_rejected),
        "each profile credential marked expired or of the other environment, on the operations "
        "accepting its kind; expects 401 with a documented 401 code",
-       "D2.1; D2.3; section 5 rule 7"},
+       "x-key-prefixes; RFC 7519 section 4.1.4 (exp)"},
       {std::string(c::jwt_tampering),
        "a usable JWT of the profile with its signature replaced, its signature stripped, alg none, "
        "or a claim changed under the old signature; expects 401 with a documented 401 code",
-       "D2.1"},
+       "bearerFormat: JWT; RFC 7515 (JWS signatures)"},
       {std::string(c::jwt_only),
        "operations marked x-jwt-only, called with every usable tenant and partner key; expects "
        "x-jwt-only's status and error code",
-       "D2.2; section 5 rule 6"},
+       "x-jwt-only"},
       {std::string(c::scope_matrix),
        "every operation with every usable credential: a kind not accepted, a missing scope or a "
        "read-only role writing expects 403 (x-jwt-only's answer for keys on a JWT-only "
        "operation); a sufficient credential expects neither 401 nor 403",
-       "D2.1; D2.4; D2.5; section 5 rules 1, 3, 5"},
+       "OpenAPI security scopes; x-roles; the permission matrix"},
   };
   s.run = [](harness::scenario_context& ctx, harness::results_sink& results,
              const harness::check_enabled& enabled) {

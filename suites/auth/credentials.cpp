@@ -110,7 +110,7 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
     http::request bare = template_req;
     put_credential(bare, spec, nullptr, "");
     const probe none = ctx.send(bare);
-    judge(ctx, results, *op, "none", unauthenticated, want, "no credential", "section 5 rule 6",
+    judge(ctx, results, *op, "none", unauthenticated, want, "no credential", "OpenAPI security",
           none, none, "sent a valid request without any credential");
 
     for (const auto* scheme : op->accepted_schemes()) {
@@ -140,13 +140,13 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
       put_credential(unknown_req, spec, scheme, unknown);
       const probe u = ctx.send(unknown_req);
       judge(ctx, results, *op, label, unauthenticated, want, "unknown credential",
-            "section 5 rule 6; D2.5", u, u, "sent a valid request with " + form);
+            "OpenAPI security", u, u, "sent a valid request with " + form);
 
       http::request malformed_req = template_req;
       put_credential(malformed_req, spec, scheme, malformed);
       const probe m = ctx.send(malformed_req);
       judge(ctx, results, *op, label, unauthenticated, want, "malformed credential",
-            "section 5 rule 6", m, m,
+            "OpenAPI security", m, m,
             "sent a valid request with a credential not of the scheme's form");
     }
   }
@@ -178,7 +178,8 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
       const std::string what =
           c->expired ? "an expired credential" : "a credential of the other environment";
       judge(ctx, results, *op, label, credential_rejected, unauthorized(*op), what,
-            c->expired ? "D2.1" : "D2.3", p, p, "sent a valid request with " + what);
+            c->expired ? "RFC 7519 section 4.1.4 (exp)" : "x-key-prefixes", p, p,
+            "sent a valid request with " + what);
     }
   }
 }
@@ -248,7 +249,8 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
         put_credential(shown.request, ctx.spec(), scheme,
                        jwt::shown_without_signature(v.forged, c->value.env_name()));
       }
-      judge(ctx, results, *op, label, jwt_tampering, unauthorized(*op), v.what, "D2.1", shown, p,
+      judge(ctx, results, *op, label, jwt_tampering, unauthorized(*op), v.what,
+            "RFC 7515 (JWS signatures)", shown, p,
             "sent a valid request with " + v.what + " (from " + c->name + ")");
     }
   }
@@ -281,7 +283,7 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
       }
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
       judge(ctx, results, *op, label, jwt_only, want,
-            "a " + choice.model.name + " on a JWT-only operation", "D2.2", p, p,
+            "a " + choice.model.name + " on a JWT-only operation", "x-jwt-only", p, p,
             "sent a valid request with " + c.name);
     }
     if (!any) {

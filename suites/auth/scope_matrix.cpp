@@ -37,12 +37,12 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
       e.refused = as::expected_refusal{op.jwt_only_status, {}};
       if (!op.jwt_only_code.empty()) e.refused->codes.push_back(op.jwt_only_code);
       e.reason = "a " + kind + " on a JWT-only operation";
-      e.rule = "D2.2";
+      e.rule = "x-jwt-only";
       return e;
     }
     e.refused = as::refusal(op, 403);
     e.reason = "a " + kind + ", a credential type the operation does not accept";
-    e.rule = "D2.5; section 5 rule 1";
+    e.rule = "OpenAPI security";
     return e;
   }
   const auto needed = op.scopes_for(*scheme).value_or(std::vector<std::string>{});
@@ -62,7 +62,7 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
       e.refused = as::refusal(op, 403);
       e.reason = c.scopes->empty() ? "a credential without scopes (needs " + as::join(needed) + ")"
                                    : "scope " + as::join(missing) + " missing";
-      e.rule = c.scopes->empty() ? "D2.5; section 5 rule 5" : "D2.4; D2.5; section 5 rule 3";
+      e.rule = "OpenAPI security scopes";
       return e;
     }
   }
@@ -76,7 +76,7 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
     if (std::find(ro.begin(), ro.end(), c.role) != ro.end()) {
       e.refused = as::refusal(op, 403);
       e.reason = "the read-only role " + c.role + " on a write operation";
-      e.rule = "D2.1";
+      e.rule = "x-roles";
       return e;
     }
   }
@@ -86,7 +86,7 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
     return e;
   }
   e.reason = "a sufficient credential";
-  e.rule = "D2.4; D2.5; section 5";
+  e.rule = "OpenAPI security scopes; x-roles";
   return e;
 }
 

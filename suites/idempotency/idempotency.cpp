@@ -129,7 +129,7 @@ std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, b
   if (!kept) {
     why = "the first request was answered " + last_summary +
           " on every try; the idempotency store keeps only answers below 500 given after the " +
-          "credential, rate limit, tenant context and media type are accepted (D4.2, D6.3)";
+          "credential, rate limit, tenant context and media type are accepted (x-idempotency)";
     return std::nullopt;
   }
   if (kept->reader) kept->after = kept->reader->read(ctx);
@@ -154,23 +154,23 @@ void judge_replay(scenario_context& ctx, results_sink& results, subject& s,
   }
   if (replay.status() != first.status()) {
     fail("the replay's status differs from the first answer's",
-         "status " + std::to_string(first.status()) + " again (D4.2)", replay.summary());
+         "status " + std::to_string(first.status()) + " again (x-idempotency)", replay.summary());
   } else if (replay.body() != first.body()) {
     fail("the replay's body differs from the first answer's",
-         "the first answer's body byte for byte (D4.2)",
+         "the first answer's body byte for byte (x-idempotency)",
          "a body of " + std::to_string(replay.body().size()) + " bytes that differs from the " +
              std::to_string(first.body().size()) + " bytes of the first");
   }
   if (!idem.replayed_header.empty() && !marked_replay(replay, idem)) {
     const auto* v = replay.header(idem.replayed_header);
-    fail("the replay is not marked", idem.replayed_header + ": true (D4.2)",
+    fail("the replay is not marked", idem.replayed_header + ": true (x-idempotency)",
          v ? idem.replayed_header + ": " + *v : "no " + idem.replayed_header + " header");
   }
   const auto& rid = ctx.spec().rules.request_id_header;
   if (!rid.empty() && first.header(rid) && replay.header(rid) &&
       *first.header(rid) != *replay.header(rid)) {
     fail("the replay's request id differs from the first answer's",
-         "the first answer's " + rid + " header again (D4.2)", "another " + rid);
+         "the first answer's " + rid + " header again (x-idempotency)", "another " + rid);
   }
   if (!failed) results.pass(*s.op, s.label, replay_check);
 }
@@ -199,7 +199,8 @@ void judge_effect(scenario_context& ctx, results_sink& results, subject& s,
     return;
   }
   s.fail(results, ctx, effect_check,
-         {fx.reader->what() + " unchanged by the replay: no second effect (D4.2); the first " +
+         {fx.reader->what() +
+              " unchanged by the replay: no second effect (x-idempotency); the first " +
               "request (" + fx.answer->summary() + ") changed it by " + format_change(first_change),
           "the replay changed it by " + format_change(replay_change),
           "the replay had a second effect",
@@ -306,7 +307,7 @@ void run_key_reuse(scenario_context& ctx, results_sink& results, subject& s,
       if (!is_answer(p, idem.reused_status, idem.reused_code)) {
         failed = true;
         s.fail(results, ctx, reuse_check,
-               {answer_text(idem.reused_status, idem.reused_code) + " (D4.2)",
+               {answer_text(idem.reused_status, idem.reused_code) + " (x-idempotency)",
                 p.summary(),
                 "a key reused with a different request is not refused",
                 "sent a valid request with a fresh " + idem.header + ", then " + other->how +
@@ -336,7 +337,7 @@ void run_key_reuse(scenario_context& ctx, results_sink& results, subject& s,
       if (replayed || reused) {
         failed = true;
         s.fail(results, ctx, reuse_check,
-               {"a fresh answer: keys are scoped to the credential that sent them (D4.2)",
+               {"a fresh answer: keys are scoped to the credential that sent them (x-idempotency)",
                 replayed ? p.summary() + " marked " + idem.replayed_header : p.summary(),
                 replayed ? "another credential's key is answered as a replay"
                          : "another credential's key is refused as reused",
@@ -348,7 +349,7 @@ void run_key_reuse(scenario_context& ctx, results_sink& results, subject& s,
   } else {
     results.not_run(s.op, s.label, reuse_check,
                     "no second credential of the profile is sufficient for the operation and acts "
-                    "for the same tenant, so keys per credential (D4.2) were not checked");
+                    "for the same tenant, so keys per credential (x-idempotency) were not checked");
   }
   if (judged && !failed) results.pass(*s.op, s.label, reuse_check);
 }
@@ -413,7 +414,7 @@ void run_concurrency(scenario_context& ctx, results_sink& results, subject& s,
       failed = true;
       s.fail(results, ctx, concurrency_check,
              {"one answer, the others its byte-for-byte replay or " +
-                  answer_text(idem.conflict_status, idem.conflict_code) + " (D4.2)",
+                  answer_text(idem.conflict_status, idem.conflict_code) + " (x-idempotency)",
               original->summary() + " and " + a->summary() + " with different bodies",
               "concurrent sends with one key got different answers",
               steps,
@@ -424,7 +425,7 @@ void run_concurrency(scenario_context& ctx, results_sink& results, subject& s,
   if (!original) {
     failed = true;
     s.fail(results, ctx, concurrency_check,
-           {"one send processed, the others its replay or a conflict (D4.2)",
+           {"one send processed, the others its replay or a conflict (x-idempotency)",
             "every send answered " + answer_text(idem.conflict_status, idem.conflict_code),
             "every concurrent send was refused as a conflict", steps, evidence});
   }
@@ -441,7 +442,7 @@ void run_concurrency(scenario_context& ctx, results_sink& results, subject& s,
       shown.push_back(after.where);
       s.fail(results, ctx, concurrency_check,
              {fx.reader->what() + " changed once, by " + format_change(one) +
-                  " as one request changes it (D4.2)",
+                  " as one request changes it (x-idempotency)",
               "changed by " + format_change(seen),
               "concurrent sends with one key had more "
               "than one effect",
@@ -479,7 +480,7 @@ void run_key_required(scenario_context& ctx, results_sink& results, subject& s) 
     return;
   }
   s.fail(results, ctx, required_check,
-         {answer_text(idem.missing_status, idem.missing_code) + " (D4.1)",
+         {answer_text(idem.missing_status, idem.missing_code) + " (x-idempotency.required)",
           p.summary(),
           "a request without the required key is not refused",
           "sent a valid request without " + idem.header,
@@ -551,22 +552,22 @@ void register_idempotency_scenarios(harness::check_catalogue& catalogue) {
        "sends a valid request with a fresh key, then the identical request with the same key: "
        "the same status and body byte for byte (and request id), marked with the replayed "
        "header",
-       "D4.2"},
+       "x-idempotency"},
       {std::string(effect_check),
        "reads the declared effect field before and after a request and after its replay: the "
        "replay does not change it",
-       "D4.2, D4.3"},
+       "x-idempotency"},
       {std::string(reuse_check),
        "sends the key of an answered request with a different valid request: the reused answer; "
        "the same request and key from another credential: not a replay, not reused",
-       "D4.2"},
+       "x-idempotency"},
       {std::string(concurrency_check),
        "sends one request with one key on several connections at once: one answer, the others "
        "its replay or the conflict answer, and (where declared) exactly one effect",
-       "D4.2"},
+       "x-idempotency"},
       {std::string(required_check),
        "sends a valid request without the key where the key is required: the missing-key answer",
-       "D4.1"},
+       "x-idempotency.required"},
   };
   s.run = run_idempotency;
   catalogue.add(std::move(s));

@@ -113,7 +113,7 @@ void run_page_walk(scenario_context& ctx, results_sink& results, const list_targ
       o.not_run.push_back(steps + ", past the last: " + *why);
     } else if (!p.succeeded()) {
       o.findings.push_back({"a page past the last is not answered 2xx",
-                            "2xx with empty items (D3.1)",
+                            "2xx with empty items (x-pagination)",
                             p.summary(),
                             steps,
                             {&p}});
@@ -175,14 +175,14 @@ void run_page_bounds(scenario_context& ctx, results_sink& results, const list_ta
           for (const auto& c : *codes) want += " " + c;
         }
         o.findings.push_back({"an out-of-range page size is not refused as documented",
-                              want + " (D3.1)",
+                              want + " (x-pagination)",
                               p.summary(),
                               steps,
                               {&p}});
       }
     } else if (p.status() < 400) {
       o.findings.push_back({"an out-of-range page size is not refused with 4xx",
-                            "a 4xx validation refusal (D3.1)",
+                            "a 4xx validation refusal (x-pagination)",
                             p.summary(),
                             steps,
                             {&p}});
@@ -199,8 +199,11 @@ void run_page_bounds(scenario_context& ctx, results_sink& results, const list_ta
     }
     o.judged = true;
     if (!p.succeeded()) {
-      o.findings.push_back(
-          {"a page size within the bounds is refused", "2xx (D3.1)", p.summary(), steps, {&p}});
+      o.findings.push_back({"a page size within the bounds is refused",
+                            "2xx (x-pagination)",
+                            p.summary(),
+                            steps,
+                            {&p}});
     }
   }
   conclude(results, ctx, t, page_bounds_check, o);
@@ -219,7 +222,7 @@ void run_cursor_walk(scenario_context& ctx, results_sink& results, const list_ta
     add_findings(o, small);
     if (!stopped(small, o) && small.complete && large.seen_ids != small.seen_ids) {
       o.findings.push_back({"two page sizes yield different items",
-                            "the same items with either size (no gap, D3.2)",
+                            "the same items with either size (no gap, x-pagination)",
                             difference(large, small),
                             "walked the list with two page sizes and compared the items",
                             {&large.probes.front(), &small.probes.back()}});
@@ -307,7 +310,7 @@ void run_cursor_integrity(scenario_context& ctx, results_sink& results, const li
   const std::string want =
       std::to_string(paging.invalid_cursor_status) +
       (paging.invalid_cursor_code.empty() ? std::string() : " " + paging.invalid_cursor_code) +
-      " (D3.2)";
+      " (x-pagination)";
   auto refused = [&](const probe& p) {
     return p.status() == static_cast<unsigned>(paging.invalid_cursor_status) &&
            (paging.invalid_cursor_code.empty() || p.error_code() == paging.invalid_cursor_code);
@@ -452,7 +455,7 @@ void run_cursor_integrity(scenario_context& ctx, results_sink& results, const li
           seen = core::utf8_prefix(seen, 200);
         }
         o.findings.push_back({"an ignored parameter changes the answer",
-                              "the same items with or without " + names + " (D3.2)",
+                              "the same items with or without " + names + " (x-pagination)",
                               seen,
                               "sent the first page without and with " + names,
                               {&plain, &with}});
@@ -497,20 +500,20 @@ void register_pagination_scenarios(harness::check_catalogue& catalogue) {
        "walks pages 1..pages with a small and with the largest page size, then one past the "
        "last: count, pages and page agree with the walk, every page but the last is full, no "
        "item twice, both sizes yield the same items, past the last is 2xx and empty",
-       "D3.1"},
+       "x-pagination (page style)"},
       {std::string(page_bounds_check),
        "asks for page sizes just outside and at the bounds: outside is 422 with a documented "
        "code, the bounds themselves are 2xx",
-       "D3.1"},
+       "x-pagination (page style)"},
       {std::string(cursor_walk_check),
        "follows next cursors to the end with a small and with the largest page size: pages "
        "within the size, no cursor twice, no item twice, both sizes yield the same items",
-       "D3.2"},
+       "x-pagination (cursor style)"},
       {std::string(cursor_integrity_check),
        "sends a tampered cursor, a cursor for another tenant and a cursor reused with another "
        "filter or sort value: the invalid-cursor answer; parameters the route ignores leave the "
        "items unchanged",
-       "D3.2"},
+       "x-pagination (cursor style)"},
   };
   s.run = run_pagination;
   catalogue.add(std::move(s));

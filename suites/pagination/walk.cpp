@@ -222,7 +222,7 @@ walk walk_pages(scenario_context& ctx, const list_target& t, std::int64_t size) 
       if (w.add(item, paging.item_id) && !reported_duplicate) {
         reported_duplicate = true;
         w.findings.push_back({"an item appears twice in the walk",
-                              "every item exactly once (D3.1)",
+                              "every item exactly once (x-pagination)",
                               "item " + w.ids.back() + " again on page " + std::to_string(page),
                               steps,
                               {&p}});
@@ -302,9 +302,9 @@ walk walk_cursor(scenario_context& ctx, const list_target& t, std::int64_t size,
         std::vector<const probe*> evidence;
         if (w.probes.size() > 1) evidence.push_back(&w.probes[w.probes.size() - 2]);
         evidence.push_back(&p);
-        w.findings.push_back({"an item appears twice in the walk", "every item exactly once (D3.2)",
-                              "item " + w.ids.back() + " again on page " + std::to_string(page),
-                              steps, evidence});
+        w.findings.push_back(
+            {"an item appears twice in the walk", "every item exactly once (x-pagination)",
+             "item " + w.ids.back() + " again on page " + std::to_string(page), steps, evidence});
       }
     }
     cursor = next_cursor(p, paging);

@@ -447,18 +447,18 @@ void register_protocol_scenarios(harness::check_catalogue& catalogue) {
       {std::string(k_method_not_allowed),
        "every method a path does not document, without credentials: 405 with the declared code "
        "and the error envelope",
-       "D6.1, D6.3"},
+       "x-errors (scope: route); RFC 9110 section 15.5.6 (405)"},
       {std::string(k_payload_too_large),
        "a body one byte over x-limits (JSON and multipart limits apart): 413 with the declared "
        "code",
-       "D6.1, D6.3"},
+       "x-limits; RFC 9110 section 15.5.14 (413)"},
       {std::string(k_rate_limit),
        "requests with a credential the profile marks rate_limited until refused: 429 with the "
        "declared code, Retry-After and the error envelope; served again after Retry-After",
-       "D6.1, D6.2"},
+       "x-rate-limit; RFC 6585 section 4 (429); RFC 9110 section 10.2.3 (Retry-After)"},
       {std::string(k_repeat),
        "an operation marked x-repeatable sent twice: the same status and body (request ids aside)",
-       "D5.6"},
+       "x-repeatable"},
   };
   s.run = [](scenario_context& ctx, results_sink& results, const harness::check_enabled& enabled) {
     if (enabled(k_method_not_allowed)) check_method_not_allowed(ctx, results);

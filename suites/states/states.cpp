@@ -585,11 +585,11 @@ void register_states_scenarios(harness::check_catalogue& catalogue) {
        "one, else that state's fixture); expects the refused status and code (or a precondition "
        "code of the operation) with the state unchanged, and for an allowed move 2xx and then "
        "the `to` state (states read through read_operation)",
-       "D5.1, D5.2"},
+       "x-state-machines; x-transition"},
       {std::string(preconditions_check),
        "sends each precondition's operation to its fixture (a resource on which it fails); "
        "expects the refused status with the precondition's error_code, state unchanged",
-       "D5.1"},
+       "x-state-machines preconditions"},
   };
   s.run = [](scenario_context& ctx, results_sink& results, const harness::check_enabled& enabled) {
     const bool transitions = enabled(transitions_check);

@@ -157,7 +157,7 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
           const auto& first = walkers[it->second.walker];
           scenario_failure f;
           f.expected = "no item of tenant " + first.tenant->name + "'s list in tenant " +
-                       walk.tenant->name + "'s (D2.6, D2.7)";
+                       walk.tenant->name + "'s (x-tenant-context)";
           f.seen = "item " + id + " in both lists";
           f.cause = "an item of another tenant's list appears in this tenant's list";
           f.steps = "walked the list as " + first.label + ", then as " + walk.label;

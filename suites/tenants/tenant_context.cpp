@@ -106,11 +106,11 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
           results.pass(*op, label, header_enforcement);
           continue;
         }
-        report(
-            ctx, results, *op, label, header_enforcement,
-            want.text() + " for " + n.what + ", never 2xx: the header never widens rights (D2.6)",
-            p, n.what + ": answered " + as::outcome_class(p),
-            "sent a valid request with " + c.name + " and " + n.what, {&p});
+        report(ctx, results, *op, label, header_enforcement,
+               want.text() + " for " + n.what +
+                   ", never 2xx: the header never widens rights (x-tenant-context)",
+               p, n.what + ": answered " + as::outcome_class(p),
+               "sent a valid request with " + c.name + " and " + n.what, {&p});
       }
     }
   }
@@ -130,7 +130,7 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
         if (c.kind != kind || !harness::credential_selector::usable(c) ||
             !harness::credential_selector::sufficient(*op, *scheme, c))
           continue;
-        // A JWT of one membership may leave the header out (D2.6).
+        // A JWT of one membership may leave the header out (x-tenant-context).
         if (kind == openapi::credential_kind::jwt && c.tenants.size() < 2) continue;
         caller = &c;
         break;
@@ -168,11 +168,11 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
       } else if (want.matches(p)) {
         results.pass(*op, label, context_required);
       } else {
-        report(
-            ctx, results, *op, label, context_required,
-            want.text() + " for a " + kind_name + " that must name its tenant and did not (D2.6)",
-            p, "tenant header left out: answered " + as::outcome_class(p),
-            "sent a valid request with " + caller->name + " without the tenant header", {&p});
+        report(ctx, results, *op, label, context_required,
+               want.text() + " for a " + kind_name +
+                   " that must name its tenant and did not (x-tenant-context)",
+               p, "tenant header left out: answered " + as::outcome_class(p),
+               "sent a valid request with " + caller->name + " without the tenant header", {&p});
       }
     }
   }
@@ -246,7 +246,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
         const std::string steps = "sent a valid request with " + c.name + " naming in " +
                                   param->name + " " + what + ", then an unknown id";
         const std::string expected =
-            want.text() + " for " + what + ", exactly as for an unknown id (D2.7)";
+            want.text() + " for " + what + ", exactly as for an unknown id (x-resource)";
         if (!want.matches(*foreign)) {
           report(ctx, results, *op, label, foreign_resource, expected, *foreign,
                  what + ": answered " + as::outcome_class(*foreign), steps, {&*foreign});

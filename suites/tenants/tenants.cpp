@@ -13,20 +13,20 @@ void register_tenants_scenarios(harness::check_catalogue& catalogue) {
        "operations reading the tenant from a header, with a sufficient credential of each kind: "
        "the header naming a profile tenant the credential cannot reach, then an id of no tenant; "
        "expects 403 with a documented 403 code, never 2xx",
-       "D2.6; section 5 rule 2"},
+       "x-tenant-context"},
       {std::string(c::context_required),
        "operations taking the tenant from a header, called by partner keys and JWTs of several "
        "tenants without the header; expects x-tenant-context's missing status and code",
-       "D2.6"},
+       "x-tenant-context (missing)"},
       {std::string(c::foreign_resource),
        "each path parameter with x-resource set to the same fixture of a tenant the credential "
        "cannot reach, then to an unknown id; expects 404 with the resource's not-found code for "
        "both, the foreign id answered like the unknown one",
-       "D2.7"},
+       "x-resource; x-tenant-context"},
       {std::string(c::list_isolation),
        "every paginated operation with tenant context, walked as each profile tenant with a "
        "sufficient credential; expects no item identity in two tenants' lists",
-       "D2.6; D2.7"},
+       "x-tenant-context; x-pagination; x-resource"},
   };
   s.run = [](harness::scenario_context& ctx, harness::results_sink& results,
              const harness::check_enabled& enabled) {
