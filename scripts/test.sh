@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
 bash scripts/build.sh "$preset"
-ctest --preset "$preset"
+# Every core (the preset says 2, the least a machine has).
+ctest --preset "$preset" -j "$(nproc 2>/dev/null || echo 2)"
