@@ -166,7 +166,10 @@ void diff_tenant(diff_sink& sink, const tenant_context& o, const tenant_context&
   renamed(sink, change_level::breaking, "tenant-context-name-changed", "x-tenant-context.name",
           "tenant " + std::string(tenant_source_text(n.from)) + " name", o.name, n.name);
   // A header that is now also read must agree: a client that never sent it is unaffected.
-  renamed(sink, o.header_name.empty() ? change_level::warning : change_level::breaking,
+  renamed(sink,
+          o.header_name.empty()   ? change_level::warning
+          : n.header_name.empty() ? change_level::info
+                                  : change_level::breaking,
           "tenant-context-header-changed", "x-tenant-context.header", "agreeing tenant header",
           o.header_name, n.header_name);
   answer(sink, "tenant-context-missing-answer-changed", "x-tenant-context.missing",
