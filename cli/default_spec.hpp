@@ -13,7 +13,8 @@ inline constexpr const char* default_spec_name = "specs/voice-api.yaml";
 /// The description to load for `given` (empty = none given): `given` as it
 /// is when not empty; else `specs/voice-api.yaml` under the current
 /// directory when it exists there, else the shipped copy in the source tree
-/// (CONFORM_DEFAULT_SPEC_DIR). `conform run` and `conform spec lint` share it.
+/// (CONFORM_DEFAULT_SPEC_DIR). `conform spec lint` uses it; `conform run`'s
+/// resolve_spec (cli/run_command.cpp) does the same and is to call this.
 std::filesystem::path resolve_default_spec(const std::string& given);
 
 }  // namespace conform::cli
