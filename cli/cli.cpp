@@ -9,6 +9,7 @@ commands:
   run                 test a target against the description (--help for options)
   serve               run the reference server standalone and write its profile
   spec lint [FILE]    load and check a description and its permission matrix
+  spec diff OLD NEW   classify every change between two descriptions (breaking or not)
   version             print the version
 
 See README.md and docs/ for the profile format, the checks and the reports.
@@ -26,8 +27,11 @@ int main_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (command == "run") return run_command(rest, out, err);
   if (command == "serve") return serve_command(rest, out, err);
   if (command == "spec") {
+    if (!rest.empty() && rest[0] == "diff")
+      return spec_diff_command({rest.begin() + 1, rest.end()}, out, err);
     if (rest.empty() || rest[0] != "lint") {
-      err << "conform spec: the only subcommand is 'lint' (conform spec lint [FILE])\n";
+      err << "conform spec: the subcommands are 'lint' (conform spec lint [FILE]) and 'diff' "
+             "(conform spec diff OLD NEW)\n";
       return 2;
     }
     return lint_command(std::vector<std::string>(rest.begin() + 1, rest.end()), out, err);

@@ -22,4 +22,9 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
 /// description; diagnostics on `err`, the summary on `out`; 0 or 2.
 int lint_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// `conform spec diff OLD NEW ...` (args after "diff"): every change between
+/// two descriptions, classified for clients; 0 nothing breaking, 1 something
+/// breaking, 2 a bad description (the loader's diagnostics on `err`) or usage.
+int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 }  // namespace conform::cli

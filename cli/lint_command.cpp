@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "cli/default_spec.hpp"
 #include "openapi/lint.hpp"
 #include "openapi/loader.hpp"
 
@@ -44,7 +45,8 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
       return 2;
     }
   }
-  if (file.empty()) file = "specs/voice-api.yaml";
+  // No FILE: the shipped description, from any directory (as `conform run`).
+  file = resolve_default_spec(file).string();
 
   const openapi::load_result res = openapi::load(file, opts);
   std::size_t errors = 0, warnings = 0;

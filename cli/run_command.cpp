@@ -11,6 +11,7 @@
 #include <random>
 
 #include "cli/cli.hpp"
+#include "cli/default_spec.hpp"
 #include "cli/run_options.hpp"
 #include "http/client.hpp"
 #include "profile/loader.hpp"
@@ -26,14 +27,6 @@ namespace conform::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// The spec to load: as given, or for the default name, the copy in the
-/// source tree when the current directory has none.
-fs::path resolve_spec(const run_options& opts) {
-  fs::path p(opts.spec);
-  if (fs::exists(p) || opts.spec != run_options{}.spec) return p;
-  return fs::path(CONFORM_DEFAULT_SPEC_DIR) / "voice-api.yaml";
-}
 
 bool operation_selected(const openapi::operation& op, const run_options& opts) {
   const std::string method_path = op.method_path();
@@ -89,7 +82,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
 
   // The description.
-  const fs::path spec_path = resolve_spec(opts);
+  const fs::path spec_path = resolve_default_spec(opts.spec);
   openapi::load_options load_opts;
   load_opts.permissions = opts.permissions;
   auto loaded = openapi::load(spec_path, load_opts);

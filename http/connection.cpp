@@ -93,17 +93,21 @@ struct connection::impl {
     if (target.scheme == url_scheme::https && !tls) {
       tls = make_tls_context(opts.tls, tls_error);
     }
+    // The name the certificate must carry: the URL's host unless the
+    // options name another (a target reached by address).
+    tls_name = opts.tls.server_name.empty() ? target.host : opts.tls.server_name;
     boost::system::error_code ec;
-    (void)asio::ip::make_address(target.host, ec);
-    host_is_ip = !ec;
+    (void)asio::ip::make_address(tls_name, ec);
+    tls_name_is_ip = !ec;
   }
 
   url target;
   connection_options opts;
   std::shared_ptr<tls_context> tls;
   std::string tls_error;
-  std::string where;  // "host:port" for messages
-  bool host_is_ip = false;
+  std::string where;     // "host:port" for messages
+  std::string tls_name;  // sent as SNI and verified against the certificate
+  bool tls_name_is_ip = false;
 
   asio::io_context ioc{1};  // never run: supplies the executor and the resolver
   std::optional<tcp::resolver::results_type> endpoints;
@@ -160,12 +164,12 @@ struct connection::impl {
     if (target.scheme == url_scheme::https) {
       secure.emplace(socket, tls->ctx);
       SSL* ssl = secure->native_handle();
-      if (!host_is_ip) SSL_set_tlsext_host_name(ssl, target.host.c_str());
+      if (!tls_name_is_ip) SSL_set_tlsext_host_name(ssl, tls_name.c_str());
       if (tls->verify) {
-        if (host_is_ip) {
-          X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), target.host.c_str());
+        if (tls_name_is_ip) {
+          X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), tls_name.c_str());
         } else {
-          SSL_set1_host(ssl, target.host.c_str());
+          SSL_set1_host(ssl, tls_name.c_str());
         }
       }
       secure->handshake(asio::ssl::stream_base::client, ec);

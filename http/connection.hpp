@@ -22,6 +22,10 @@ struct tls_options {
   bool verify = true;   // verify the chain and the host name (off only for tests)
   std::string ca_file;  // extra trusted CAs (PEM file), beside the system store
   std::string ca_pem;   // extra trusted CAs (PEM text), beside the system store
+  /// The name sent as SNI and verified against the certificate instead of
+  /// the URL's host (a host reached by address; tests that must not depend
+  /// on the resolver). Empty: the URL's host.
+  std::string server_name;
 };
 
 /// Limits of one connection.

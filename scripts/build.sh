@@ -1,14 +1,42 @@
 #!/usr/bin/env bash
 # Configures and builds one preset (default: dev). Usage: scripts/build.sh [preset] [target...]
+# Says what it is doing, a line per stage, on stderr. With CONFORM_BUILD_LOG=FILE
+# the compiler's progress goes to FILE (its end is shown if the build fails).
+# Uses every core, and ccache when the machine has it (scripts/deps.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
 shift || true
+say() { echo "conform: $*" >&2; }
+
+say "checking the Debian packages (scripts/deps.sh)"
 bash scripts/deps.sh
-cmake --preset "$preset" >/dev/null
-jobs=$(nproc 2>/dev/null || echo 2)
-if [ $# -gt 0 ]; then
-  cmake --build --preset "$preset" -j "$jobs" --target "$@"
+
+configure=(cmake --preset "$preset")
+if command -v ccache >/dev/null 2>&1; then
+  configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  launcher=", through ccache"
 else
-  cmake --build --preset "$preset" -j "$jobs"
+  configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
+  launcher=""
 fi
+say "configuring the $preset preset"
+"${configure[@]}" >/dev/null
+
+jobs=$(nproc 2>/dev/null || echo 2)
+build=(cmake --build --preset "$preset" -j "$jobs")
+[ $# -gt 0 ] && build+=(--target "$@")
+what=${*:-everything}
+say "building $what with $jobs cores$launcher (a first dev build takes minutes: README.md)"
+start=$SECONDS
+if [ -n "${CONFORM_BUILD_LOG:-}" ]; then
+  mkdir -p "$(dirname "$CONFORM_BUILD_LOG")"
+  if ! "${build[@]}" >"$CONFORM_BUILD_LOG" 2>&1; then
+    tail -n 40 "$CONFORM_BUILD_LOG" >&2
+    say "build failed; the whole log is $CONFORM_BUILD_LOG"
+    exit 1
+  fi
+else
+  "${build[@]}"
+fi
+say "built in $((SECONDS - start)) s"

@@ -10,6 +10,8 @@ packages=(
   libgtest-dev libssl-dev
   libbenchmark-dev   # bench/: Google Benchmark, Debian's package
   clang-format
+  ca-certificates    # https:// targets: the system's trusted CAs (absent on a minimal image)
+  ccache             # scripts/build.sh compiles through it when present: rebuilds in seconds
 )
 
 missing=()

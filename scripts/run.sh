@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds conform and runs it; with no arguments, `conform run` against the
 # in-process reference server. Any arguments are passed to conform.
+# The build says what it is doing on stderr; the compiler's own output goes
+# to build/build.log (shown when the build fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh dev conform >/dev/null
+CONFORM_BUILD_LOG=build/build.log bash scripts/build.sh dev conform
 if [ $# -eq 0 ]; then
   set -- run
 fi
+echo "conform: running build/conform $*" >&2
 exec ./build/conform "$@"

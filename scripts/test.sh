@@ -9,4 +9,5 @@ preset=${1:-dev}
 bash scripts/build.sh "$preset"
 echo "== description (OpenAPI 3.1 meta-schema)"
 bash scripts/validate-spec.sh
-ctest --preset "$preset"
+# Every core (the preset says 2, the least a machine has).
+ctest --preset "$preset" -j "$(nproc 2>/dev/null || echo 2)"

@@ -9,18 +9,21 @@
 namespace conform::http {
 namespace {
 
-/// An httplib TLS server with a fresh self-signed certificate for 127.0.0.1.
+/// An httplib TLS server with a fresh self-signed certificate for 127.0.0.1
+/// and for the name conform.test. Every test connects to 127.0.0.1: a
+/// minimal machine may resolve no name at all (no /etc/hosts), so names are
+/// checked by giving the one to verify (tls_options::server_name).
 class tls_server : public ::testing::Test {
  protected:
   tls_server()
-      : cert_(test_support::make_self_signed_certificate()),
+      : cert_(test_support::make_self_signed_certificate("IP:127.0.0.1,DNS:conform.test")),
         runner_(test_support::make_tls_server(cert_)) {
     runner_.server().Get("/api/v1/health", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"data":{"status":"ok"}})", "application/json");
     });
   }
-  url base(const std::string& host = "127.0.0.1") {
-    return *parse_url("https://" + host + ":" + std::to_string(runner_.port()) + "/api/v1").value;
+  url base() {
+    return *parse_url("https://127.0.0.1:" + std::to_string(runner_.port()) + "/api/v1").value;
   }
   static request health() {
     request r;
@@ -62,10 +65,33 @@ TEST_F(tls_server, trusted_ca_verifies_chain_and_ip_address) {
   EXPECT_EQ(r.value().body, R"({"data":{"status":"ok"}})");
 }
 
+TEST_F(tls_server, trusted_ca_verifies_host_name) {
+  connection_options opts;
+  opts.tls.ca_pem = cert_.cert_pem;
+  opts.tls.server_name = "conform.test";  // in the certificate
+  connection c(base(), opts);
+  const result r = c.send(health());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().status, 200u);
+}
+
 TEST_F(tls_server, host_name_mismatch_is_a_tls_error) {
   connection_options opts;
-  opts.tls.ca_pem = cert_.cert_pem;  // trusted, but issued for 127.0.0.1 only
-  connection c(base("localhost"), opts);
+  opts.tls.ca_pem = cert_.cert_pem;     // trusted, but issued for
+  opts.tls.server_name = "other.test";  // 127.0.0.1 and conform.test only
+  connection c(base(), opts);
+  const result r = c.send(health());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().what, transport_error::kind::tls) << r.error().message;
+  EXPECT_NE(r.error().message.find("certificate verification failed"), std::string::npos)
+      << r.error().message;
+}
+
+TEST_F(tls_server, ip_address_mismatch_is_a_tls_error) {
+  connection_options opts;
+  opts.tls.ca_pem = cert_.cert_pem;
+  opts.tls.server_name = "127.0.0.2";  // an address the certificate does not carry
+  connection c(base(), opts);
   const result r = c.send(health());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().what, transport_error::kind::tls) << r.error().message;

@@ -126,5 +126,18 @@ TEST(SpecLint, DefaultFileIsSpecsVoiceApiInTheCurrentDirectory) {
   EXPECT_TRUE(contains(r.out, "scopes (specs/permissions.yaml)")) << r.out;
 }
 
+TEST(SpecLint, DefaultFileIsFoundFromAnyDirectory) {
+  // As `conform run`: outside the repository root, the shipped description.
+  const auto before = std::filesystem::current_path();
+  const auto elsewhere = std::filesystem::temp_directory_path();
+  ASSERT_FALSE(std::filesystem::exists(elsewhere / "specs" / "voice-api.yaml"));
+  std::filesystem::current_path(elsewhere);
+  const run_result r = lint({});
+  std::filesystem::current_path(before);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "voice-api.yaml: OpenAPI 3.1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "permissions.yaml)")) << r.out;
+}
+
 }  // namespace
 }  // namespace conform::openapi

@@ -114,7 +114,7 @@ void raw_server::write(socket& s, const std::string& bytes) {
   asio::write(s, asio::buffer(bytes), ec);
 }
 
-test_certificate make_self_signed_certificate() {
+test_certificate make_self_signed_certificate(const std::string& subject_alt_names) {
   EVP_PKEY* key = EVP_EC_gen("P-256");
   X509* x509 = X509_new();
   X509_set_version(x509, 2);
@@ -129,7 +129,7 @@ test_certificate make_self_signed_certificate() {
   X509V3_CTX ctx;
   X509V3_set_ctx_nodb(&ctx);
   X509V3_set_ctx(&ctx, x509, x509, nullptr, nullptr, 0);
-  for (const auto& [nid, value] : {std::pair{NID_subject_alt_name, "IP:127.0.0.1"},
+  for (const auto& [nid, value] : {std::pair{NID_subject_alt_name, subject_alt_names.c_str()},
                                    std::pair{NID_basic_constraints, "critical,CA:TRUE"}}) {
     X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value);
     X509_add_ext(x509, ext, -1);

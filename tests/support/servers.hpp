@@ -100,14 +100,16 @@ class raw_server {
   std::thread thread_;
 };
 
-/// A self-signed certificate for 127.0.0.1 (SAN IP) and its key, as PEM.
+/// A self-signed certificate and its key, as PEM.
 struct test_certificate {
   std::string cert_pem;
   std::string key_pem;
 };
 
-/// Generates a fresh EC P-256 self-signed certificate.
-test_certificate make_self_signed_certificate();
+/// Generates a fresh EC P-256 self-signed certificate for `subject_alt_names`
+/// (OpenSSL's syntax: "IP:127.0.0.1,DNS:conform.test").
+test_certificate make_self_signed_certificate(
+    const std::string& subject_alt_names = "IP:127.0.0.1");
 
 /// An httplib TLS server for `cert`.
 std::unique_ptr<httplib::Server> make_tls_server(const test_certificate& cert);

@@ -1,0 +1,19 @@
+#pragma once
+// Where a command finds the description when none is named: the shipped
+// one, from any directory (not only the repository root).
+
+#include <filesystem>
+#include <string>
+
+namespace conform::cli {
+
+/// The description's default path, as commands print it in their usage.
+inline constexpr const char* default_spec_name = "specs/voice-api.yaml";
+
+/// The description to load for `given` (empty = none given): `given` as it
+/// is when not empty; else `specs/voice-api.yaml` under the current
+/// directory when it exists there, else the shipped copy in the source tree
+/// (CONFORM_DEFAULT_SPEC_DIR). `conform run` and `conform spec lint` use it.
+std::filesystem::path resolve_default_spec(const std::string& given);
+
+}  // namespace conform::cli

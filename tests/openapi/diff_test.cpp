@@ -1,0 +1,554 @@
+// openapi::diff: one test per rule. Each starts from data/diff/base.yaml,
+// edits one spot (a text substitution), loads both sides and asserts how the
+// change is classified.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+#include "openapi/diff.hpp"
+#include "openapi/loader.hpp"
+
+namespace conform::openapi {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const std::string& base() {
+  static const std::string text = read(fs::path(CONFORM_TEST_DATA_DIR) / "diff" / "base.yaml");
+  return text;
+}
+
+/// `text` with `from` (which must occur exactly once) replaced by `to`.
+std::string edit(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "not in the description: " << from;
+  if (at == std::string::npos) return text;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "more than once: " << from;
+  return text.replace(at, from.size(), to);
+}
+
+api_spec load_text(const std::string& text, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("conform-diff-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / name;
+  std::ofstream(file) << text;
+  load_result res = load(file);
+  std::string diags;
+  for (const auto& d : res.diagnostics) diags += to_string(d) + "\n";
+  EXPECT_TRUE(res.ok()) << diags;
+  fs::remove_all(dir);
+  if (!res.spec) return api_spec{};
+  return std::move(*res.spec);
+}
+
+std::vector<spec_change> changes(const std::string& old_text, const std::string& new_text) {
+  const api_spec o = load_text(old_text, "old.yaml");
+  const api_spec n = load_text(new_text, "new.yaml");
+  return diff(o, n);
+}
+
+/// base.yaml against base.yaml with one edit.
+std::vector<spec_change> after(const std::string& from, const std::string& to) {
+  return changes(base(), edit(base(), from, to));
+}
+
+std::string dump(const std::vector<spec_change>& cs) {
+  std::string out;
+  for (const auto& c : cs) out += to_string(c) + "\n";
+  return out;
+}
+
+/// The one change of `rule` (failing unless exactly one).
+spec_change the(const std::vector<spec_change>& cs, const std::string& rule) {
+  std::vector<spec_change> hits;
+  for (const auto& c : cs) {
+    if (c.rule == rule) hits.push_back(c);
+  }
+  EXPECT_EQ(hits.size(), 1u) << "rule " << rule << " in:\n" << dump(cs);
+  return hits.empty() ? spec_change{} : hits.front();
+}
+
+void expect(const std::vector<spec_change>& cs, const std::string& rule, change_level level,
+            const std::string& where = "") {
+  const spec_change c = the(cs, rule);
+  EXPECT_EQ(c.level, level) << to_string(c);
+  if (!where.empty()) {
+    EXPECT_EQ(c.where, where) << to_string(c);
+  }
+}
+
+/// Every change is of `rule` and `level` (one schema answered by several
+/// operations reports once per operation), and there is one at least.
+void all_are(const std::vector<spec_change>& cs, const std::string& rule, change_level level) {
+  EXPECT_FALSE(cs.empty()) << "no change; expected " << rule;
+  for (const auto& c : cs) {
+    EXPECT_EQ(c.rule, rule) << dump(cs);
+    EXPECT_EQ(c.level, level) << to_string(c);
+  }
+}
+
+/// `text` without the lines from the one starting with `first` up to (not
+/// including) the one starting with `next`.
+std::string cut(const std::string& text, const std::string& first, const std::string& next) {
+  const auto a = text.find(first);
+  const auto b = text.find(next, a);
+  EXPECT_NE(a, std::string::npos);
+  EXPECT_NE(b, std::string::npos);
+  if (a == std::string::npos || b == std::string::npos) return text;
+  return text.substr(0, a) + text.substr(b);
+}
+
+constexpr auto breaking = change_level::breaking;
+constexpr auto warning = change_level::warning;
+constexpr auto info = change_level::info;
+
+const std::string item_request_name = "                name: {type: string, maxLength: 100}\n";
+const std::string state_param =
+    "        - {name: state, in: query, schema: {type: string, enum: [open, closed]}}\n";
+
+// --- the description as a whole -------------------------------------------------
+
+TEST(SpecDiff, TheSameDescriptionHasNoChanges) {
+  EXPECT_TRUE(changes(base(), base()).empty()) << dump(changes(base(), base()));
+}
+
+TEST(SpecDiff, RenamingAPathParameterIsNoChange) {
+  std::string n = edit(base(), "  /items/{id}:", "  /items/{item_id}:");
+  n = edit(n, "        - {name: id, in: path,", "        - {name: item_id, in: path,");
+  const auto cs = changes(base(), n);
+  // The parameter's name is the server's; only its identity as a parameter changed.
+  for (const auto& c : cs) EXPECT_NE(c.rule, "api-removed") << dump(cs);
+}
+
+TEST(SpecDiff, RemovedOperationIsBreaking) {
+  const auto cs = after("  /items/{id}:\n    get:", "  /things/{id}:\n    get:");
+  const spec_change c = the(cs, "api-removed");
+  EXPECT_EQ(c.level, breaking);
+  EXPECT_EQ(c.operation, "GET /items/{id}");
+  EXPECT_EQ(c.operation_id, "getItem");
+  expect(cs, "endpoint-added", info);
+}
+
+TEST(SpecDiff, ChangedOperationIdIsInfo) {
+  expect(after("operationId: getItem", "operationId: fetchItem"), "api-operation-id-changed", info);
+}
+
+// --- parameters ------------------------------------------------------------------
+
+TEST(SpecDiff, RemovedParameterIsAWarning) {
+  expect(after(state_param, ""), "request-parameter-removed", warning, "query parameter 'state'");
+}
+
+TEST(SpecDiff, NewRequiredParameterIsBreaking) {
+  expect(after(state_param, state_param + "        - {name: q, in: query, required: true, "
+                                          "schema: {type: string}}\n"),
+         "new-required-request-parameter", breaking, "query parameter 'q'");
+}
+
+TEST(SpecDiff, NewOptionalParameterIsInfo) {
+  expect(
+      after(state_param, state_param + "        - {name: q, in: query, schema: {type: string}}\n"),
+      "new-optional-request-parameter", info);
+}
+
+TEST(SpecDiff, ParameterBecomingRequiredIsBreaking) {
+  expect(
+      after("{name: state, in: query, schema", "{name: state, in: query, required: true, schema"),
+      "request-parameter-became-required", breaking);
+}
+
+TEST(SpecDiff, ParameterEnumValueRemovedIsBreaking) {
+  expect(after("{name: state, in: query, schema: {type: string, enum: [open, closed]}}",
+               "{name: state, in: query, schema: {type: string, enum: [open]}}"),
+         "request-parameter-enum-value-removed", breaking);
+}
+
+TEST(SpecDiff, ParameterEnumValueAddedIsInfo) {
+  expect(after("{name: state, in: query, schema: {type: string, enum: [open, closed]}}",
+               "{name: state, in: query, schema: {type: string, enum: [open, closed, gone]}}"),
+         "request-parameter-enum-value-added", info);
+}
+
+TEST(SpecDiff, ParameterMaximumLoweredIsBreaking) {
+  expect(after("minimum: 1, maximum: 100}}", "minimum: 1, maximum: 50}}"),
+         "request-parameter-max-decreased", breaking, "query parameter 'per_page'");
+}
+
+TEST(SpecDiff, ParameterMaximumRaisedIsInfo) {
+  expect(after("minimum: 1, maximum: 100}}", "minimum: 1, maximum: 500}}"),
+         "request-parameter-max-increased", info);
+}
+
+TEST(SpecDiff, ParameterMinLengthSetIsBreaking) {
+  expect(
+      after("{name: state, in: query, schema: {type: string, enum: [open, closed]}}",
+            "{name: state, in: query, schema: {type: string, enum: [open, closed], minLength: 2}}"),
+      "request-parameter-min-length-set", breaking);
+}
+
+TEST(SpecDiff, ParameterTypeChangedIsBreaking) {
+  expect(after("{name: page, in: query, schema: {type: integer, minimum: 1}}",
+               "{name: page, in: query, schema: {type: string, minimum: 1}}"),
+         "request-parameter-type-changed", breaking);
+}
+
+TEST(SpecDiff, ParameterDefaultChangedIsBreaking) {
+  expect(after("default: asc}", "default: desc}"), "request-parameter-default-value-changed",
+         breaking);
+}
+
+// --- request bodies ----------------------------------------------------------------
+
+TEST(SpecDiff, RemovedRequestPropertyIsAWarning) {
+  expect(after("                note: {type: string}\n", ""), "request-property-removed", warning,
+         "request body application/json /note");
+}
+
+TEST(SpecDiff, NewRequiredRequestPropertyIsBreaking) {
+  std::string n =
+      edit(base(), "              required: [name]\n", "              required: [name, owner]\n");
+  n = edit(n, item_request_name, item_request_name + "                owner: {type: string}\n");
+  expect(changes(base(), n), "new-required-request-property", breaking,
+         "request body application/json /owner");
+}
+
+TEST(SpecDiff, NewOptionalRequestPropertyIsInfo) {
+  expect(after(item_request_name, item_request_name + "                owner: {type: string}\n"),
+         "new-optional-request-property", info);
+}
+
+TEST(SpecDiff, RequestPropertyBecomingRequiredIsBreaking) {
+  expect(after("              required: [name]\n", "              required: [name, note]\n"),
+         "request-property-became-required", breaking);
+}
+
+TEST(SpecDiff, RequestPropertyBecomingRequiredWithADefaultIsInfo) {
+  std::string n =
+      edit(base(), "              required: [name]\n", "              required: [name, note]\n");
+  n = edit(n, "                note: {type: string}\n",
+           "                note: {type: string, default: none}\n");
+  expect(changes(base(), n), "request-property-became-required-with-default", info);
+}
+
+TEST(SpecDiff, RequestPropertyTypeChangedIsBreaking) {
+  expect(after("                note: {type: string}\n", "                note: {type: integer}\n"),
+         "request-property-type-changed", breaking);
+}
+
+TEST(SpecDiff, RequestPropertyTypeGeneralizedIsInfo) {
+  expect(after("size: {type: number, minimum: 1", "size: {type: [number, string], minimum: 1"),
+         "request-property-type-generalized", info);
+}
+
+TEST(SpecDiff, RequestPropertyNoLongerNullableIsBreaking) {
+  const std::string o = edit(base(), "                note: {type: string}\n",
+                             "                note: {type: [string, 'null']}\n");
+  expect(changes(o, base()), "request-property-became-not-nullable", breaking);
+}
+
+TEST(SpecDiff, RequestMaxLengthLoweredIsBreaking) {
+  expect(after(item_request_name, "                name: {type: string, maxLength: 50}\n"),
+         "request-property-max-length-decreased", breaking, "request body application/json /name");
+}
+
+TEST(SpecDiff, RequestMaxItemsLoweredIsBreaking) {
+  expect(after("maxItems: 5}", "maxItems: 3}"), "request-property-max-items-decreased", breaking,
+         "request body application/json /tags");
+}
+
+TEST(SpecDiff, RequestMinimumRaisedIsBreaking) {
+  expect(after("size: {type: number, minimum: 1,", "size: {type: number, minimum: 2,"),
+         "request-property-min-increased", breaking);
+}
+
+TEST(SpecDiff, RequestExclusiveMaximumAtTheSameValueIsBreaking) {
+  expect(after("minimum: 1, maximum: 50}", "minimum: 1, exclusiveMaximum: 50}"),
+         "request-property-max-decreased", breaking);
+}
+
+TEST(SpecDiff, RequestPatternAddedIsBreaking) {
+  expect(after("                note: {type: string}\n",
+               "                note: {type: string, pattern: '^[a-z]+$'}\n"),
+         "request-property-pattern-added", breaking);
+}
+
+TEST(SpecDiff, RequestPatternChangedIsAWarning) {
+  const std::string o = edit(base(), "                note: {type: string}\n",
+                             "                note: {type: string, pattern: '^[a-z]+$'}\n");
+  const std::string n = edit(base(), "                note: {type: string}\n",
+                             "                note: {type: string, pattern: '^[a-z0-9]+$'}\n");
+  expect(changes(o, n), "request-property-pattern-changed", warning);
+}
+
+TEST(SpecDiff, RequestFormatAddedIsBreaking) {
+  expect(after("                note: {type: string}\n",
+               "                note: {type: string, format: email}\n"),
+         "request-property-format-added", breaking);
+}
+
+TEST(SpecDiff, RequestEnumValueRemovedIsBreaking) {
+  expect(after("kind: {type: string, enum: [a, b]}", "kind: {type: string, enum: [a]}"),
+         "request-property-enum-value-removed", breaking);
+}
+
+TEST(SpecDiff, RequestEnumValueAddedIsInfo) {
+  expect(after("kind: {type: string, enum: [a, b]}", "kind: {type: string, enum: [a, b, c]}"),
+         "request-property-enum-value-added", info);
+}
+
+TEST(SpecDiff, RequestPropertyBecomingAnEnumIsBreaking) {
+  expect(after("                note: {type: string}\n",
+               "                note: {type: string, enum: [x]}\n"),
+         "request-property-became-enum", breaking);
+}
+
+TEST(SpecDiff, ReadOnlyRequestPropertiesAreNotJudged) {
+  const auto cs = after("id: {type: string, readOnly: true}",
+                        "id: {type: integer, readOnly: true, maxLength: 1}");
+  EXPECT_TRUE(cs.empty()) << dump(cs);
+}
+
+TEST(SpecDiff, RequestMediaTypeRemovedIsBreaking) {
+  const std::string o = edit(base(),
+                             "        content:\n          application/json:\n            schema:\n "
+                             "             type: object\n              required: [name]",
+                             "        content:\n          text/plain: {schema: {type: string}}\n   "
+                             "       application/json:\n            schema:\n              type: "
+                             "object\n              required: [name]");
+  expect(changes(o, base()), "request-body-media-type-removed", breaking,
+         "request body text/plain");
+}
+
+TEST(SpecDiff, RequestBodyBecomingRequiredIsBreaking) {
+  const std::string o = edit(base(), "      requestBody:\n        required: true\n",
+                             "      requestBody:\n        required: false\n");
+  expect(changes(o, base()), "request-body-became-required", breaking);
+}
+
+// --- responses -----------------------------------------------------------------------
+
+TEST(SpecDiff, RemovedRequiredResponsePropertyIsBreaking) {
+  std::string n = edit(base(), "      required: [id, name]\n", "      required: [id]\n");
+  n = edit(n, "        id: {type: string}\n        name: {type: string, maxLength: 100}\n",
+           "        id: {type: string}\n");
+  const auto cs = changes(base(), n);
+  all_are(cs, "response-required-property-removed", breaking);
+  EXPECT_EQ(cs.front().where, "response 200 application/json /data[]/name");
+}
+
+TEST(SpecDiff, RemovedOptionalResponsePropertyIsAWarning) {
+  all_are(after("        label: {type: string}\n", ""), "response-optional-property-removed",
+          warning);
+}
+
+TEST(SpecDiff, ResponsePropertyBecomingOptionalIsBreaking) {
+  all_are(after("      required: [id, name]\n", "      required: [id]\n"),
+          "response-property-became-optional", breaking);
+}
+
+TEST(SpecDiff, ResponseEnumValueAddedIsAWarning) {
+  // Items are answered by two operations: each reports its own.
+  const auto cs = after("state: {type: string, enum: [open, closed]}",
+                        "state: {type: string, enum: [open, closed, archived]}");
+  std::size_t hits = 0;
+  for (const auto& c : cs) {
+    if (c.rule != "response-property-enum-value-added") continue;
+    EXPECT_EQ(c.level, warning) << to_string(c);
+    ++hits;
+  }
+  EXPECT_EQ(hits, 3u) << dump(cs);  // listItems, createItem, getItem
+}
+
+TEST(SpecDiff, ResponseEnumValueRemovedIsInfo) {
+  all_are(
+      after("state: {type: string, enum: [open, closed]}", "state: {type: string, enum: [open]}"),
+      "response-property-enum-value-removed", info);
+}
+
+TEST(SpecDiff, ResponseMaximumRaisedIsBreaking) {
+  all_are(after("count: {type: integer, minimum: 0, maximum: 10}",
+                "count: {type: integer, minimum: 0, maximum: 20}"),
+          "response-property-max-increased", breaking);
+}
+
+TEST(SpecDiff, ResponseMaxLengthRemovedIsBreaking) {
+  all_are(after("        id: {type: string}\n        name: {type: string, maxLength: 100}\n",
+                "        id: {type: string}\n        name: {type: string}\n"),
+          "response-property-max-length-unset", breaking);
+}
+
+TEST(SpecDiff, ResponsePropertyBecomingNullableIsBreaking) {
+  all_are(after("        label: {type: string}\n", "        label: {type: [string, 'null']}\n"),
+          "response-property-became-nullable", breaking);
+}
+
+TEST(SpecDiff, ResponseTypeNarrowedIsInfo) {
+  all_are(after("        label: {type: string}\n", "        label: {type: string, enum: [x]}\n"),
+          "response-property-became-enum", info);
+}
+
+TEST(SpecDiff, RemovedSuccessStatusIsBreaking) {
+  expect(after("        '201':\n          description: Created\n",
+               "        '202':\n          description: Created\n"),
+         "response-success-status-removed", breaking, "response 201");
+}
+
+TEST(SpecDiff, RemovedErrorStatusIsInfo) {
+  expect(after("        '422':\n          description: Refused\n", ""),
+         "response-non-success-status-removed", info, "response 422");
+}
+
+TEST(SpecDiff, RemovedResponseMediaTypeIsBreaking) {
+  expect(after("          content:\n            application/json:\n              schema: {$ref: "
+               "'#/components/schemas/Item'}\n        '422'",
+               "          content:\n            application/xml:\n              schema: {$ref: "
+               "'#/components/schemas/Item'}\n        '422'"),
+         "response-media-type-removed", breaking, "response 201 application/json");
+}
+
+TEST(SpecDiff, RemovedRequiredResponseHeaderIsBreaking) {
+  expect(after("            Location: {required: true, schema: {type: string}}\n",
+               "            X-Other: {schema: {type: string}}\n"),
+         "required-response-header-removed", breaking, "response 201 header 'Location'");
+}
+
+TEST(SpecDiff, NewErrorCodeIsAWarning) {
+  expect(after("x-error-codes: [NOT_FOUND]", "x-error-codes: [NOT_FOUND, GONE]"),
+         "response-error-code-added", warning, "response 404 x-error-codes");
+}
+
+// --- security and extensions --------------------------------------------------------
+
+TEST(SpecDiff, SchemeNoLongerAcceptedIsBreaking) {
+  expect(after("      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}, "
+               "{tenantKey: ['items:read']}]",
+               "      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}]"),
+         "security-scheme-removed", breaking, "security");
+}
+
+TEST(SpecDiff, NewSchemeAcceptedIsInfo) {
+  expect(
+      after("      operationId: createItem\n      x-family: Items\n      security: [{bearer: []}]",
+            "      operationId: createItem\n      x-family: Items\n      security: [{bearer: []}, "
+            "{tenantKey: ['items:write']}]"),
+      "security-scheme-added", info);
+}
+
+TEST(SpecDiff, ScopeAddedIsBreaking) {
+  expect(after("      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}, "
+               "{tenantKey: ['items:read']}]",
+               "      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}, "
+               "{tenantKey: ['items:read', 'items:admin']}]"),
+         "security-scope-added", breaking, "security.tenantKey");
+}
+
+TEST(SpecDiff, AnonymousNoLongerAllowedIsBreaking) {
+  const std::string o = edit(base(),
+                             "      operationId: getItem\n      x-family: Items\n      security: "
+                             "[{bearer: []}, {tenantKey: ['items:read']}]",
+                             "      operationId: getItem\n      x-family: Items\n      security: "
+                             "[{}, {bearer: []}, {tenantKey: ['items:read']}]");
+  expect(changes(o, base()), "security-became-required", breaking);
+}
+
+TEST(SpecDiff, JwtOnlyAddedIsBreaking) {
+  expect(after("      operationId: getItem\n      x-family: Items\n",
+               "      operationId: getItem\n      x-family: Items\n      x-jwt-only: {status: 401, "
+               "error_code: JWT_REQUIRED}\n"),
+         "jwt-only-added", breaking, "x-jwt-only");
+}
+
+TEST(SpecDiff, ReadBecomingWriteIsBreaking) {
+  expect(after("      operationId: getItem\n      x-family: Items\n",
+               "      operationId: getItem\n      x-family: Items\n      x-access: write\n"),
+         "access-became-write", breaking);
+}
+
+TEST(SpecDiff, TenantSourceChangedIsBreaking) {
+  expect(after("x-tenant-context: {source: header, name: X-Tenant-Id}",
+               "x-tenant-context: {source: none}"),
+         "tenant-context-source-changed", breaking, "x-tenant-context.source");
+}
+
+TEST(SpecDiff, PaginationStyleChangedIsBreaking) {
+  std::string n = edit(base(), "        style: page\n        page_param: page\n",
+                       "        style: cursor\n        cursor_param: page\n");
+  n = edit(n, "        count: /meta/count\n        pages: /meta/pages\n        page: /meta/page\n",
+           "        next_cursor: /meta/next\n");
+  expect(changes(base(), n), "pagination-style-changed", breaking, "x-pagination.style");
+}
+
+TEST(SpecDiff, SmallerLargestPageIsBreaking) {
+  expect(after("        max_size: 100\n", "        max_size: 50\n"),
+         "pagination-max-size-decreased", breaking, "x-pagination.max_size");
+}
+
+TEST(SpecDiff, PaginationAddedIsBreaking) {
+  // listItems without x-pagination (its page parameters stay).
+  const std::string o = cut(base(), "      x-pagination:\n", "      parameters:\n");
+  expect(changes(o, base()), "pagination-added", breaking);
+  expect(changes(base(), o), "pagination-removed", breaking);
+}
+
+TEST(SpecDiff, PageFieldMovedIsBreaking) {
+  expect(after("        count: /meta/count\n", "        count: /meta/total\n"),
+         "pagination-response-field-moved", breaking, "x-pagination.count");
+}
+
+TEST(SpecDiff, IdempotencyKeyBecomingRequiredIsBreaking) {
+  expect(after("x-idempotency: {header: Idempotency-Key, required: false, max_key_length: 255}",
+               "x-idempotency: {header: Idempotency-Key, required: true, max_key_length: 255, "
+               "missing: {status: 422, error_code: IDEMPOTENCY_KEY_REQUIRED}}"),
+         "idempotency-key-became-required", breaking);
+}
+
+TEST(SpecDiff, IdempotencyRemovedIsBreaking) {
+  expect(
+      after(
+          "      x-idempotency: {header: Idempotency-Key, required: false, max_key_length: 255}\n",
+          ""),
+      "idempotency-removed", breaking);
+}
+
+TEST(SpecDiff, SchemeHeaderChangedIsBreaking) {
+  const auto cs = after("      name: X-Api-Key\n", "      name: X-Key\n");
+  const spec_change c = the(cs, "security-scheme-header-changed");
+  EXPECT_EQ(c.level, breaking);
+  EXPECT_EQ(c.operation, "");
+  EXPECT_EQ(c.where, "security scheme 'tenantKey'");
+}
+
+TEST(SpecDiff, RoleBecomingReadOnlyIsBreaking) {
+  expect(after("read_only: [viewer]", "read_only: [viewer, admin]"),
+         "security-scheme-role-became-read-only", breaking);
+}
+
+TEST(SpecDiff, SmallerBodyLimitIsBreaking) {
+  expect(after("x-limits: {max_body_bytes: 1000}", "x-limits: {max_body_bytes: 500}"),
+         "limit-decreased", breaking, "x-limits.max_body_bytes");
+}
+
+TEST(SpecDiff, LinesSayLevelOperationWhereAndWhat) {
+  const auto cs = after("maxItems: 5}", "maxItems: 3}");
+  ASSERT_EQ(cs.size(), 1u) << dump(cs);
+  EXPECT_EQ(to_string(cs[0]),
+            "breaking  POST /items  request body application/json /tags  changed from maxItems 5 "
+            "to maxItems 3 [request-property-max-items-decreased]");
+}
+
+}  // namespace
+}  // namespace conform::openapi
