@@ -185,6 +185,11 @@ check_verdict response_schema_conformance(const exchange& e) {
   }
   auto result = schema::validate(*s, *e.json, {.max_errors = 4});
   if (result.ok()) return check_verdict::pass();
+  // Not run, never a pass: the harness has no per-exchange "not run" verdict
+  // yet, so the reason travels as the cause of a not_applicable verdict.
+  if (result.undecided) {
+    return {check_verdict::kind::not_applicable, {}, {}, "not run: " + result.undecided->message};
+  }
   const auto& first = result.errors.front();
   std::string seen;
   for (const auto& err : result.errors) {
