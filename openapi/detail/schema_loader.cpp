@@ -355,6 +355,7 @@ std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc,
 
 void schema_loader::finish() {
   std::set<const schema::schema*> reported;
+  std::set<const schema::schema*> cleared;  // pure-$ref chains that end in a schema
   for (const schema::schema* start : ref_nodes_) {
     if (reported.count(start) != 0) continue;
     std::vector<const schema::schema*> chain{start};
@@ -366,11 +367,18 @@ void schema_loader::finish() {
         cycle = true;
         break;
       }
-      if (!seen.insert(cur).second) break;
+      if (cleared.count(cur) != 0 || !seen.insert(cur).second) break;
       chain.push_back(cur);
       cur = cur->ref;
     }
-    if (!cycle) continue;
+    if (!cycle) {
+      // Not on a cycle of its own: a later walk reaching it stops there, so
+      // a long chain of $refs costs one walk, not one per link.
+      if (cur == nullptr || cur->ref == nullptr || cleared.count(cur) != 0) {
+        cleared.insert(chain.begin(), chain.end());
+      }
+      continue;
+    }
     std::string path;
     for (const schema::schema* n : chain) {
       reported.insert(n);

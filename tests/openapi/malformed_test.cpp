@@ -162,7 +162,7 @@ TEST(SpecMalformedExtra, HugeInputsAreRefusedWithAPosition) {
   };
   // 40,000 digits: std::regex overflowed the stack classifying them.
   expect_error(with("digits.yaml",
-                    "        id: {type: integer, maximum: " + std::string(400000, '9') + "}\n"),
+                    "        id: {type: integer, maximum: " + std::string(50000, '9') + "}\n"),
                11, "maximum must be a number");
   // 40,000 nested groups: std::regex's compiler overflowed the stack.
   expect_error(
@@ -173,13 +173,13 @@ TEST(SpecMalformedExtra, HugeInputsAreRefusedWithAPosition) {
   expect_error(with("scalar.yaml", "        id: {type: string, example: '" +
                                        std::string((1u << 20) + 1, 'x') + "'}\n"),
                11, "more than the limit of 1 MiB");
-  // A chain of 5,000 $refs loads without exhausting the stack.
+  // A chain of 1,000 $refs (queued past 32 nested) loads without exhausting the stack.
   std::string chain;
-  for (int i = 0; i < 5000; ++i) {
+  for (int i = 0; i < 1000; ++i) {
     chain += "    C" + std::to_string(i) + ": {$ref: '#/components/schemas/C" +
              std::to_string(i + 1) + "'}\n";
   }
-  chain += "    C5000: {type: string}\n";
+  chain += "    C1000: {type: string}\n";
   std::string text = valid;
   text.replace(text.find("  schemas:\n"), 11, "  schemas:\n" + chain);
   std::ofstream(tmp / "chain.yaml", std::ios::binary) << text;
