@@ -13,8 +13,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <regex>
-#include <sstream>
+
+#include "core/limits.hpp"
+#include "core/yaml_guard.hpp"
 
 namespace conform::core {
 
@@ -24,17 +25,47 @@ std::string describe_scalar(const YAML::Node& n) {
   if (!n.IsDefined() || n.IsNull()) return "null";
   if (n.IsMap()) return "a mapping";
   if (n.IsSequence()) return "a sequence";
-  return "'" + n.Scalar() + "'";
+  return "'" + utf8_prefix(n.Scalar(), 80) + "'";  // a huge scalar is not echoed whole
 }
 
-const std::regex& int_re() {
-  static const std::regex re("[-+]?[0-9]+");
-  return re;
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
 }
 
-const std::regex& float_re() {
-  static const std::regex re(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  return re;
+/// The number of digits at `s[i]...`.
+std::size_t digits(std::string_view s, std::size_t i) {
+  std::size_t n = 0;
+  while (i + n < s.size() && is_digit(s[i + n])) ++n;
+  return n;
+}
+
+/// `[-+]?[0-9]+`, in one linear pass (std::regex recursed once per character).
+bool looks_integer(std::string_view s) {
+  const std::size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  const std::size_t n = digits(s, sign);
+  return n > 0 && sign + n == s.size();
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, in one linear pass.
+bool looks_float(std::string_view s) {
+  std::size_t i = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  const std::size_t whole = digits(s, i);
+  i += whole;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t frac = digits(s, i + 1);
+    if (whole == 0 && frac == 0) return false;
+    i += 1 + frac;
+  } else if (whole == 0) {
+    return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    const std::size_t exp = digits(s, i);
+    if (exp == 0) return false;
+    i += exp;
+  }
+  return i == s.size();
 }
 
 std::optional<std::int64_t> parse_int(const std::string& s) {
@@ -66,8 +97,8 @@ scalar_kind classify(const YAML::Node& n) {
   if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE") {
     return scalar_kind::boolean;
   }
-  if (std::regex_match(s, int_re()) && parse_int(s)) return scalar_kind::integer;
-  if (std::regex_match(s, float_re()) && parse_double(s)) return scalar_kind::number;
+  if (looks_integer(s) && parse_int(s)) return scalar_kind::integer;
+  if (looks_float(s) && parse_double(s)) return scalar_kind::number;
   return scalar_kind::string;
 }
 
@@ -263,32 +294,72 @@ boost::json::value yaml_reader::to_json(const YAML::Node& n) {
 doc_cache::doc_cache() = default;
 doc_cache::~doc_cache() = default;
 
+namespace {
+
+/// Reads at most limits::max_file_bytes of a regular file; nullopt and an
+/// error at `where` otherwise.
+std::optional<std::string> read_bounded(const std::filesystem::path& file, yaml_reader& r,
+                                        const source_pos& where) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    r.error(where, "cannot read '" + file.string() +
+                       "': " + (ec ? ec.message() : std::string("No such file or directory")));
+    return std::nullopt;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    r.error(where, "cannot read '" + file.string() + "': not a regular file");
+    return std::nullopt;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    const int err = errno;
+    r.error(where, "cannot read '" + file.string() +
+                       "': " + (err != 0 ? std::strerror(err) : "not a readable file"));
+    return std::nullopt;
+  }
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  std::string bytes(
+      ec ? limits::max_file_bytes + 1 : std::min<std::uintmax_t>(size, limits::max_file_bytes + 1),
+      '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  if ((!ec && size > limits::max_file_bytes) || bytes.size() > limits::max_file_bytes) {
+    r.error(where, "'" + file.string() + "' is larger than the limit of " +
+                       std::to_string(limits::max_file_bytes >> 20) + " MiB");
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+}  // namespace
+
 const yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,
                                 yaml_reader& r, const std::optional<source_pos>& at) {
   std::error_code ec;
   std::filesystem::path canon = std::filesystem::weakly_canonical(file, ec);
   const std::string key = ec ? file.string() : canon.string();
+  if (root_dir_.empty()) root_dir_ = ec ? file.parent_path() : canon.parent_path();
   if (auto it = docs_.find(key); it != docs_.end()) return it->second.get();
   const source_pos where = at.value_or(source_pos{display, 0, 0});
   if (std::find(failed_.begin(), failed_.end(), key) != failed_.end()) return nullptr;
 
-  std::ifstream in(file, std::ios::binary);
-  if (!in || std::filesystem::is_directory(file, ec)) {
-    const int err = errno;
+  std::optional<std::string> bytes = read_bounded(file, r, where);
+  if (!bytes) {
     failed_.push_back(key);
-    r.error(where, "cannot read '" + file.string() +
-                       "': " + (err != 0 ? std::strerror(err) : "not a readable file"));
     return nullptr;
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  std::string bytes = buf.str();
+  if (auto bad = check_yaml_text(*bytes, display)) {
+    failed_.push_back(key);
+    r.error(bad->pos, bad->message);
+    return nullptr;
+  }
 
   auto doc = std::make_unique<yaml_doc>();
   doc->path = file;
   doc->display = display;
   try {
-    doc->root.reset(YAML::Load(bytes));
+    doc->root.reset(YAML::Load(*bytes));
   } catch (const YAML::Exception& e) {
     failed_.push_back(key);
     source_pos p{display, 0, 0};
@@ -299,7 +370,7 @@ const yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::st
     r.error(p, "invalid YAML: " + e.msg);
     return nullptr;
   }
-  all_bytes_ += bytes;
+  all_bytes_ += *bytes;
   const yaml_doc* out = doc.get();
   docs_.emplace(key, std::move(doc));
   return out;
@@ -307,7 +378,24 @@ const yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::st
 
 const yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relative,
                                        yaml_reader& r, const source_pos& at) {
-  const std::filesystem::path file = base.path.parent_path() / relative;
+  const std::filesystem::path rel(relative);
+  if (rel.is_absolute()) {
+    r.error(at, "$ref '" + relative + "': an absolute path; a $ref names a file by its path " +
+                    "relative to the description's folder");
+    return nullptr;
+  }
+  const std::filesystem::path file = base.path.parent_path() / rel;
+  // Inside the description's folder tree only, symbolic links resolved.
+  std::error_code ec;
+  const std::filesystem::path canon = std::filesystem::weakly_canonical(file, ec);
+  const std::filesystem::path root = root_dir_.empty() ? base.path.parent_path() : root_dir_;
+  const std::filesystem::path inside =
+      ec ? std::filesystem::path() : canon.lexically_relative(root);
+  if (ec || inside.empty() || *inside.begin() == "..") {
+    r.error(at, "$ref '" + relative + "' names a file outside the description's folder '" +
+                    root.string() + "'");
+    return nullptr;
+  }
   const std::filesystem::path display =
       std::filesystem::path(base.display).parent_path() / relative;
   return load(file, display.lexically_normal().string(), r, at);

@@ -94,11 +94,13 @@ class doc_cache {
   doc_cache(const doc_cache&) = delete;
   doc_cache& operator=(const doc_cache&) = delete;
 
-  /// Loads `file` (named `display` in diagnostics). On failure adds one
-  /// error, at `at` when given, and returns nullptr.
+  /// Loads `file` (named `display` in diagnostics), a regular file within
+  /// the limits of core/limits.hpp. On failure adds one error, at `at` when
+  /// given, and returns nullptr.
   const yaml_doc* load(const std::filesystem::path& file, const std::string& display,
                        yaml_reader& r, const std::optional<source_pos>& at = std::nullopt);
-  /// The file `relative` names beside `base`, loaded once.
+  /// The file `relative` names beside `base`, loaded once. Only a regular
+  /// file inside the folder of the first file loaded (the description) is read.
   const yaml_doc* load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
                               const source_pos& at);
   /// Hex sha256 of the bytes of every file loaded so far, in load order.
@@ -108,6 +110,7 @@ class doc_cache {
   std::map<std::string, std::unique_ptr<yaml_doc>> docs_;
   std::vector<std::string> failed_;
   std::string all_bytes_;
+  std::filesystem::path root_dir_;  // canonical folder of the first file loaded
 };
 
 /// The node at `pointer` ("/components/schemas/X", "" = root) of `root`; undefined if absent.

@@ -120,7 +120,13 @@ class collector {
     // Branches: breaking an allOf branch breaks the whole; an anyOf / oneOf
     // branch may not (the final check decides).
     for (const auto* list : {&r.all_of, &r.any_of, &r.one_of}) {
-      for (const node* b : *list) walk(*b, depth, pointer, embed);
+      for (const node* b : *list) {
+        // Branches do not deepen `depth`; a recursion through them stops here.
+        if (branch_walks_ >= 64) break;
+        ++branch_walks_;
+        walk(*b, depth, pointer, embed);
+        --branch_walks_;
+      }
     }
     children(r, depth, pointer, embed, valid_here);
   }
@@ -136,7 +142,7 @@ class collector {
         try {
           const value v =
               s.whole(rc::Random(static_cast<std::uint64_t>(i) * 7919 + 17), 10 + i * 4).value();
-          if (!schema::is_valid(root_, v)) {
+          if (schema::is_invalid(root_, v)) {
             kept.push_back(std::move(s));
             break;
           }
@@ -165,7 +171,7 @@ class collector {
     for (const auto& s : sites_) {
       gens.push_back(gen::map(
           gen::suchThat(s.whole,
-                        [root, keep](const value& v) { return !schema::is_valid(*root, v); }),
+                        [root, keep](const value& v) { return schema::is_invalid(*root, v); }),
           [kind = s.kind, pointer = s.pointer, what = s.description](value v) {
             invalid_value out;
             out.json = std::move(v);
@@ -191,7 +197,7 @@ class collector {
     std::vector<value> wrong;
     for (value candidate : {value(nullptr), value(true), value(12345), value(1.5), value("conform"),
                             value(boost::json::array()), value(boost::json::object())}) {
-      if (!schema::is_valid(only_types, candidate)) wrong.push_back(std::move(candidate));
+      if (schema::is_invalid(only_types, candidate)) wrong.push_back(std::move(candidate));
     }
     if (wrong.empty()) return;
     std::string admitted;
@@ -274,7 +280,7 @@ class collector {
           map_string(valid_here, [](std::string s) { return " " + s; }));
       add(mutation_kind::pattern_violated, "a string that does not match " + p,
           gen::suchThat(candidates, [p](const value& v) {
-            return v.is_string() && !schema::matches_pattern(p, v.get_string());
+            return v.is_string() && schema::search_pattern(p, v.get_string()) == false;
           }));
     }
     if (r.format) {
@@ -470,6 +476,7 @@ class collector {
   gen_options options_;
   detail::value_builder values_;
   std::vector<site> sites_;
+  int branch_walks_ = 0;  // allOf / anyOf / oneOf branches being walked, nested
   bool malformed_ = false;
 };
 

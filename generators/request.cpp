@@ -330,7 +330,7 @@ class request_builder {
                                     }),
                            [s, where, array_param](const std::pair<texts, invalid_value>& w) {
                              if (!travels(where, w.first, array_param)) return false;
-                             return !schema::is_valid(*s, detail::from_wire(*s, w.first));
+                             return schema::is_invalid(*s, detail::from_wire(*s, w.first));
                            });
     if (!can_generate(g)) return std::nullopt;
     return g;
@@ -411,10 +411,12 @@ class request_builder {
     const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
       return p.content.find(boundary) != std::string::npos;
     });
-    const bool valid = schema::is_valid(s, detail::from_parts(s, ps));
+    const schema::judgement j = schema::judge(s, detail::from_parts(s, ps));
+    const bool as_wanted =
+        j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
     body_bytes b{detail::multipart_body(ps, boundary), "multipart/form-data; boundary=" + boundary,
                  from_example};
-    return {std::move(b), !clash && valid == want_valid};
+    return {std::move(b), !clash && as_wanted};
   }
 
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,

@@ -98,6 +98,19 @@ Gen<value> value_builder::build(const node& s, int depth) {
     return failing("recursive schema at " + s.location + " has no value within depth " +
                    std::to_string(depth));
   }
+  constexpr int max_nested_builds = 32;
+  if (nested_builds_ >= max_nested_builds) {
+    return failing("schema at " + s.location + " nests compositions more than " +
+                   std::to_string(max_nested_builds) + " deep (a recursion through anyOf, " +
+                   "oneOf or allOf?)");
+  }
+  struct nested {
+    int& n;
+    explicit nested(int& count) : n(++count) {}
+    ~nested() { --n; }
+    nested(const nested&) = delete;
+    nested& operator=(const nested&) = delete;
+  } guard(nested_builds_);
   // x-fixture: the profile's id, when there is one and it fits the schema.
   const node& r = s.resolved();
   const auto& fixture = s.fixture ? s.fixture : r.fixture;

@@ -313,7 +313,10 @@ void engine::worker_main(unsigned worker) {
         const auto t0 = clock::now();
         check_verdict v = evaluate(c, chk, g, s);
         results_sink::add_time(cell_id, clock::now() - t0);
-        if (v.what == check_verdict::kind::pass) {
+        if (v.what == check_verdict::kind::not_run) {
+          // Said once per cell; the cell still counts what it did judge.
+          results_.not_run(cell_id, std::move(v.seen));
+        } else if (v.what == check_verdict::kind::pass) {
           results_sink::pass(cell_id);
         } else if (v.what == check_verdict::kind::violation) {
           results_sink::count_failure(cell_id);

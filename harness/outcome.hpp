@@ -15,7 +15,9 @@ namespace conform::harness {
 
 /// The verdict of one check on one exchange.
 struct check_verdict {
-  enum class kind : std::uint8_t { pass, violation, not_applicable } what = kind::pass;
+  /// not_applicable: the exchange is outside what the check looks at;
+  /// not_run: it is inside, but the check could not judge it (`seen` says why).
+  enum class kind : std::uint8_t { pass, violation, not_applicable, not_run } what = kind::pass;
   std::string expected;  // violation: what the description says
   std::string seen;      // violation: what came back
   /// violation: a short stable key, so that the same fault seen many times is
@@ -24,6 +26,7 @@ struct check_verdict {
 
   static check_verdict pass() { return {}; }
   static check_verdict not_applicable() { return {kind::not_applicable, {}, {}, {}}; }
+  static check_verdict not_run(std::string why) { return {kind::not_run, {}, std::move(why), {}}; }
   static check_verdict violation(std::string expected, std::string seen, std::string cause) {
     return {kind::violation, std::move(expected), std::move(seen), std::move(cause)};
   }

@@ -130,11 +130,18 @@ bool multiple_of(const value& v, double m) {
   return std::fabs(q - std::round(q)) <= 1e-12 * std::max(1.0, std::fabs(q));
 }
 
+/// The first keyword that could not be judged, shared by a walker and the
+/// walkers it starts for subschemas.
+struct undecided_note {
+  bool hit = false;
+  validation_error where;
+};
+
 class walker {
  public:
   /// `out` null: fast mode (stop at the first failure, record nothing).
-  walker(const validation_options& options, validation_result* out)
-      : options_(options), out_(out) {}
+  walker(const validation_options& options, validation_result* out, undecided_note* note)
+      : options_(options), out_(out), note_(note) {}
 
   bool check(const schema& s, const value& v, std::size_t depth) {
     if (depth > options_.max_depth) {
@@ -180,6 +187,19 @@ class walker {
       location += keyword;
     }
     out_->errors.push_back({pointer_, std::move(location), message()});
+    return false;
+  }
+
+  /// A pattern that could not be matched within its limits: noted (the
+  /// first one only), never an error, never a pass.
+  bool undecided(const schema& r, std::string_view text) {
+    if (!note_->hit) {
+      note_->hit = true;
+      note_->where = {pointer_, r.location + "/pattern",
+                      "pattern too costly: " + *r.pattern + " on a string of " +
+                          std::to_string(text.size()) + " bytes needs more than the " +
+                          "regex engine's limits (docs/limits.md)"};
+    }
     return false;
   }
 
@@ -247,12 +267,15 @@ class walker {
     }
     if (r.pattern) {
       const auto& compiled = detail::compile_pattern(*r.pattern);
-      if (!compiled.re) {
+      detail::search_outcome found = detail::search_outcome::no_match;
+      if (!compiled.ok()) {
         ok = fail(r, "pattern", [&] {
           return "the schema's pattern " + *r.pattern +
-                 " is not an ECMAScript regex: " + compiled.error;
+                 " is not an ECMAScript regex: " + compiled.error();
         });
-      } else if (!compiled.search(text)) {
+      } else if ((found = compiled.search(text)) == detail::search_outcome::too_costly) {
+        ok = undecided(r, text);
+      } else if (found == detail::search_outcome::no_match) {
         ok = fail(r, "pattern", [&] {
           return excerpt(value(text)) + " does not match the pattern " + *r.pattern;
         });
@@ -383,7 +406,7 @@ class walker {
 
   /// A fast-mode evaluation of a subschema (for anyOf, oneOf, not).
   bool matches(const schema& s, const value& v, std::size_t depth) const {
-    walker fast(options_, nullptr);
+    walker fast(options_, nullptr, note_);
     return fast.check(s, v, depth);
   }
 
@@ -392,7 +415,7 @@ class walker {
     validation_options one = options_;
     one.max_errors = 1;
     validation_result result;
-    walker sub(one, &result);
+    walker sub(one, &result, note_);
     sub.check(s, v, depth);
     if (result.errors.empty()) return "matches";
     const auto& e = result.errors.front();
@@ -451,6 +474,7 @@ class walker {
 
   const validation_options& options_;
   validation_result* out_;
+  undecided_note* note_;
   std::string pointer_;
 };
 
@@ -458,8 +482,17 @@ class walker {
 
 validation_result validate(const schema& s, const value& v, const validation_options& options) {
   validation_result result;
-  if (is_valid(s, v, options)) return result;
-  walker collector(options, &result);
+  undecided_note note;
+  walker fast(options, nullptr, &note);
+  const bool valid = fast.check(s, v, 0);
+  if (note.hit) {
+    // Under `not` or `oneOf` an unjudged pattern may turn any conclusion
+    // around: nothing is concluded.
+    result.undecided = std::move(note.where);
+    return result;
+  }
+  if (valid) return result;
+  walker collector(options, &result, &note);
   collector.check(s, v, 0);
   if (result.errors.empty()) {
     // Cannot happen when both modes agree; never report an invalid value as valid.
@@ -468,9 +501,20 @@ validation_result validate(const schema& s, const value& v, const validation_opt
   return result;
 }
 
+judgement judge(const schema& s, const value& v, const validation_options& options) {
+  undecided_note note;
+  walker fast(options, nullptr, &note);
+  const bool valid = fast.check(s, v, 0);
+  if (note.hit) return judgement::undecided;
+  return valid ? judgement::valid : judgement::invalid;
+}
+
 bool is_valid(const schema& s, const value& v, const validation_options& options) {
-  walker fast(options, nullptr);
-  return fast.check(s, v, 0);
+  return judge(s, v, options) == judgement::valid;
+}
+
+bool is_invalid(const schema& s, const value& v, const validation_options& options) {
+  return judge(s, v, options) == judgement::invalid;
 }
 
 bool json_equal(const value& a, const value& b) {
@@ -515,12 +559,19 @@ bool json_equal(const value& a, const value& b) {
 }
 
 bool matches_pattern(std::string_view pattern, std::string_view text) {
+  return search_pattern(pattern, text).value_or(false);
+}
+
+std::optional<bool> search_pattern(std::string_view pattern, std::string_view text) {
   const auto& compiled = detail::compile_pattern(pattern);
-  return compiled.re && compiled.search(text);
+  if (!compiled.ok()) return std::nullopt;
+  const detail::search_outcome found = compiled.search(text);
+  if (found == detail::search_outcome::too_costly) return std::nullopt;
+  return found == detail::search_outcome::match;
 }
 
 std::string pattern_error(std::string_view pattern) {
-  return detail::compile_pattern(pattern).error;
+  return detail::compile_pattern(pattern).error();
 }
 
 std::size_t code_points(std::string_view text) {

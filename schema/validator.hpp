@@ -5,6 +5,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,28 +27,51 @@ struct validation_options {
   std::size_t max_depth = 256;  // nesting of schema evaluations before giving up
 };
 
-/// The outcome of a validation: no errors means valid.
+/// The outcome of a validation: valid when there is no error and nothing
+/// was left undecided.
 struct validation_result {
   std::vector<validation_error> errors;
   bool truncated = false;  // more errors than max_errors existed
-  bool ok() const { return errors.empty(); }
+  /// Set when a keyword could not be judged within the limits of
+  /// core/limits.hpp (a `pattern` too costly to match): the value is then
+  /// neither valid nor invalid, `errors` is empty, and the message starts
+  /// with "pattern too costly".
+  std::optional<validation_error> undecided;
+  bool ok() const { return errors.empty() && !undecided; }
 };
 
 /// Validates `value` against `s`. A valid value costs no allocation beyond
-/// what std::regex_search needs for `pattern` keywords.
+/// what the regex engine needs for `pattern` keywords.
 validation_result validate(const schema& s, const boost::json::value& value,
                            const validation_options& options = {});
 
-/// True when `value` conforms to `s` (stops at the first failure).
+/// What a validation concluded.
+enum class judgement { valid, invalid, undecided };
+
+/// Whether `value` conforms to `s` (stops at the first failure); undecided
+/// when a pattern could not be matched within its limits.
+judgement judge(const schema& s, const boost::json::value& value,
+                const validation_options& options = {});
+
+/// True when `value` surely conforms to `s`: judge() == valid.
 bool is_valid(const schema& s, const boost::json::value& value,
               const validation_options& options = {});
+
+/// True when `value` surely does not conform to `s`: judge() == invalid.
+bool is_invalid(const schema& s, const boost::json::value& value,
+                const validation_options& options = {});
 
 /// JSON equality: numbers compare by value (1 == 1.0), objects ignore key order.
 bool json_equal(const boost::json::value& a, const boost::json::value& b);
 
-/// True when `text` contains a match of the ECMAScript `pattern` (search, not
-/// match). A pattern that does not compile matches nothing.
+/// True when `text` surely contains a match of the ECMAScript `pattern`
+/// (search, not match). A pattern that does not compile, or that is too
+/// costly to match on `text`, matches nothing.
 bool matches_pattern(std::string_view pattern, std::string_view text);
+
+/// Whether `text` contains a match of `pattern`; nullopt when the pattern
+/// does not compile or is too costly to match on `text`.
+std::optional<bool> search_pattern(std::string_view pattern, std::string_view text);
 
 /// Empty when `pattern` compiles as ECMAScript, else why not.
 std::string pattern_error(std::string_view pattern);

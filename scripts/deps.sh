@@ -8,6 +8,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev
   librapidcheck-dev libcpp-httplib-dev libyaml-cpp-dev
   libgtest-dev libssl-dev
+  libpcre2-dev       # `pattern` keywords, with match and depth limits
   libbenchmark-dev   # bench/: Google Benchmark, Debian's package
   clang-format
   ca-certificates    # https:// targets: the system's trusted CAs (absent on a minimal image)

@@ -36,6 +36,10 @@ class value_builder {
 
   gen_options options_;
   std::shared_ptr<schema::schema_arena> scratch_;
+  /// build() calls under way on this builder: compositions (allOf folds,
+  /// anyOf / oneOf branches) do not deepen `depth`, so a recursion through
+  /// them is bounded by this count instead.
+  int nested_builds_ = 0;
 };
 
 }  // namespace conform::generators::detail

@@ -1,7 +1,8 @@
 #include "openapi/detail/extensions.hpp"
 
 #include <algorithm>
-#include <regex>
+
+#include "schema/validator.hpp"
 
 namespace conform::openapi::detail {
 
@@ -351,11 +352,9 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
     get_str(r, doc, rid, "body_field", "x-request-id", rules.request_id_body_field);
     if (get_str(r, doc, rid, "pattern", "x-request-id", rules.request_id_pattern) &&
         !rules.request_id_pattern.empty()) {
-      try {
-        std::regex re(rules.request_id_pattern, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
+      if (const std::string why = schema::pattern_error(rules.request_id_pattern); !why.empty()) {
         r.error(yaml_reader::pos(doc, yaml_reader::child(rid, "pattern")),
-                "x-request-id.pattern is not a valid ECMAScript regex: " + std::string(e.what()));
+                "x-request-id.pattern is not a valid ECMAScript regex: " + why);
       }
     }
   }

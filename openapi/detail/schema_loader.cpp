@@ -1,9 +1,11 @@
 #include "openapi/detail/schema_loader.hpp"
 
 #include <algorithm>
-#include <regex>
 
+#include "core/limits.hpp"
 #include "core/text.hpp"
+#include "openapi/detail/recursion.hpp"
+#include "schema/validator.hpp"
 
 namespace conform::openapi::detail {
 
@@ -79,7 +81,21 @@ const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& 
   }
   schema::schema& s = arena_->make();
   targets_.emplace(key, &s);
+  // $refs nest one inside another only so deep: past that they are queued
+  // and resolved by the outermost call, so a long chain of $refs cannot
+  // exhaust the stack.
+  ++nesting_;
   fill(s, doc, node, pointer);
+  --nesting_;
+  if (nesting_ == 0) {
+    while (!pending_.empty()) {
+      pending_ref p = pending_.back();
+      pending_.pop_back();
+      ++nesting_;
+      p.node->ref = resolve(*p.doc, p.node->ref_text, p.at);
+      --nesting_;
+    }
+  }
   return &s;
 }
 
@@ -130,7 +146,11 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Nod
   ref_node->ref_text = *text;
   ref_pos_[ref_node] = ref_at;
   ref_nodes_.push_back(ref_node);
-  ref_node->ref = resolve(doc, *text, ref_at);
+  if (nesting_ >= core::limits::max_ref_nesting) {
+    pending_.push_back({ref_node, &doc, ref_at});
+  } else {
+    ref_node->ref = resolve(doc, *text, ref_at);
+  }
 }
 
 void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
@@ -191,12 +211,11 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
     } else if (key == "pattern") {
       auto p = r.str(doc, v, "pattern");
       if (!p) continue;
-      try {
-        std::regex re(*p, std::regex::ECMAScript);
+      if (const std::string why = schema::pattern_error(*p); why.empty()) {
         s.pattern = *p;
-      } catch (const std::regex_error& e) {
-        r.error(yaml_reader::pos(doc, v),
-                "pattern '" + *p + "' is not a valid ECMAScript regex: " + e.what());
+      } else {
+        r.error(yaml_reader::pos(doc, v), "pattern '" + core::utf8_prefix(*p, 80) +
+                                              "' is not a valid ECMAScript regex: " + why);
       }
     } else if (key == "minimum") {
       s.minimum = r.number(doc, v, "minimum");
@@ -336,6 +355,7 @@ std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc,
 
 void schema_loader::finish() {
   std::set<const schema::schema*> reported;
+  std::set<const schema::schema*> cleared;  // pure-$ref chains that end in a schema
   for (const schema::schema* start : ref_nodes_) {
     if (reported.count(start) != 0) continue;
     std::vector<const schema::schema*> chain{start};
@@ -347,11 +367,18 @@ void schema_loader::finish() {
         cycle = true;
         break;
       }
-      if (!seen.insert(cur).second) break;
+      if (cleared.count(cur) != 0 || !seen.insert(cur).second) break;
       chain.push_back(cur);
       cur = cur->ref;
     }
-    if (!cycle) continue;
+    if (!cycle) {
+      // Not on a cycle of its own: a later walk reaching it stops there, so
+      // a long chain of $refs costs one walk, not one per link.
+      if (cur == nullptr || cur->ref == nullptr || cleared.count(cur) != 0) {
+        cleared.insert(chain.begin(), chain.end());
+      }
+      continue;
+    }
     std::string path;
     for (const schema::schema* n : chain) {
       reported.insert(n);
@@ -360,6 +387,9 @@ void schema_loader::finish() {
     path += start->location;
     r_->error(ref_pos_[start], "$ref cycle with no schema in between: " + path);
   }
+  std::vector<const schema::schema*> roots;
+  for (const auto& [key, s] : targets_) roots.push_back(s);
+  check_base_cases(roots, reported, *r_);
 }
 
 }  // namespace conform::openapi::detail

@@ -50,6 +50,14 @@ class schema_loader {
   std::map<std::string, schema::schema*> targets_;  // "<file>#<pointer>" -> node
   std::map<const schema::schema*, source_pos> ref_pos_;
   std::vector<schema::schema*> ref_nodes_;
+  /// $refs left for the outermost at() to resolve (see core::limits::max_ref_nesting).
+  struct pending_ref {
+    schema::schema* node;
+    const yaml_doc* doc;
+    source_pos at;
+  };
+  std::vector<pending_ref> pending_;
+  std::size_t nesting_ = 0;
 };
 
 }  // namespace conform::openapi::detail

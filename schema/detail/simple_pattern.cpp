@@ -159,7 +159,10 @@ std::optional<simple_pattern> simple_pattern::compile(std::string_view p) {
   return out;
 }
 
-bool simple_pattern::match_from(std::size_t k, std::string_view text, std::size_t at) const {
+bool simple_pattern::match_from(std::size_t k, std::string_view text, std::size_t at,
+                                std::size_t& budget) const {
+  if (budget == 0) return false;
+  --budget;
   if (k == atoms_.size()) return at == text.size();
   const atom& a = atoms_[k];
   // Take as many as the atom allows, then give back one at a time.
@@ -170,14 +173,20 @@ bool simple_pattern::match_from(std::size_t k, std::string_view text, std::size_
   }
   if (n < a.min) return false;
   for (;;) {
-    if (match_from(k + 1, text, at + n)) return true;
-    if (n == a.min) return false;
+    if (match_from(k + 1, text, at + n, budget)) return true;
+    if (n == a.min || budget == 0) return false;
     --n;
   }
 }
 
-bool simple_pattern::matches(std::string_view text) const {
-  return match_from(0, text, 0);
+std::optional<bool> simple_pattern::matches(std::string_view text) const {
+  // Backtracking over quantified atoms can take exponential time
+  // (`^a?a?a?aaa$`): past a budget of steps the answer is left to the
+  // regex engine, which has limits of its own.
+  std::size_t budget = max_steps;
+  const bool found = match_from(0, text, 0, budget);
+  if (budget == 0) return std::nullopt;
+  return found;
 }
 
 }  // namespace conform::schema::detail

@@ -19,8 +19,11 @@ class simple_pattern {
   /// The matcher for `pattern`, or nullopt when it is not of the simple form.
   static std::optional<simple_pattern> compile(std::string_view pattern);
 
-  /// True when the whole of `text` matches.
-  bool matches(std::string_view text) const;
+  /// Whether the whole of `text` matches; nullopt when that takes more than
+  /// `max_steps` steps (the caller asks the regex engine instead).
+  std::optional<bool> matches(std::string_view text) const;
+
+  static constexpr std::size_t max_steps = 100'000;
 
  private:
   struct atom {
@@ -28,7 +31,8 @@ class simple_pattern {
     std::uint32_t min = 1;
     std::uint32_t max = 1;  // UINT32_MAX: unbounded
   };
-  bool match_from(std::size_t atom_index, std::string_view text, std::size_t at) const;
+  bool match_from(std::size_t atom_index, std::string_view text, std::size_t at,
+                  std::size_t& budget) const;
 
   std::vector<atom> atoms_;
 };

@@ -48,12 +48,13 @@ std::string status_and_code(int status, std::string_view code) {
 }
 
 /// Why `p`'s body is not the error envelope, or nullopt when it is (or when
-/// the description declares none).
+/// the description declares none); "not run: why" when it cannot be judged.
 std::optional<std::string> envelope_problem(const openapi::api_spec& spec, const probe& p) {
   if (!spec.rules.error_envelope) return std::nullopt;
   if (!p.json) return std::string("a body that is not JSON");
   auto result = schema::validate(*spec.rules.error_envelope, *p.json, {.max_errors = 2});
   if (result.ok()) return std::nullopt;
+  if (result.undecided) return "not run: " + result.undecided->message;
   const auto& e = result.errors.front();
   return "a body that is not the error envelope (" +
          (e.instance_pointer.empty() ? "/" : e.instance_pointer) + ": " + e.message + ")";
@@ -122,6 +123,10 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
         f.seen = p.summary();
         f.cause = "undocumented method: " + p.summary();
       } else if (auto problem = envelope_problem(spec, p)) {
+        if (problem->starts_with("not run: ")) {
+          results.not_run(op, "none", k_method_not_allowed, method + ": " + problem->substr(9));
+          continue;
+        }
         f.seen = *problem;
         f.cause = "undocumented method: not the error envelope";
       } else {
@@ -328,6 +333,10 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
       f.seen = rules.retry_after_header + ": " + *retry_after;
       f.cause = "429 with an unusable " + rules.retry_after_header;
     } else if (auto problem = envelope_problem(spec, p)) {
+      if (problem->starts_with("not run: ")) {
+        results.not_run(chosen, label, k_rate_limit, problem->substr(9));
+        continue;
+      }
       f.seen = *problem;
       f.cause = "429 not the error envelope";
     }

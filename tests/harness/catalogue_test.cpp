@@ -2,9 +2,14 @@
 // names, a duplicate refused loudly, and the selection --checks makes.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "harness/catalogue.hpp"
+#include "openapi/loader.hpp"
 #include "suites/registry.hpp"
 
 namespace conform::harness {
@@ -76,6 +81,49 @@ TEST(catalogue, the_builtin_checks_have_distinct_names_descriptions_and_rules) {
     EXPECT_FALSE(e.info->description.empty()) << e.info->name;
     EXPECT_FALSE(e.info->rule.empty()) << e.info->name;
   }
+}
+
+}  // namespace
+}  // namespace conform::harness
+
+namespace conform::harness {
+namespace {
+
+// A pattern the engine cannot judge within its limits makes the schema check
+// say "not run: why" for that exchange: never a pass, never a failure.
+TEST(verdicts, a_pattern_too_costly_to_judge_is_not_run) {
+  const std::string file = ::testing::TempDir() + "/costly.yaml";
+  {
+    std::string text;
+    std::ifstream in(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
+    text.assign(std::istreambuf_iterator<char>(in), {});
+    const std::string plain = "name: { type: string }";
+    text.replace(text.find(plain), plain.size(), R"(name: { type: string, pattern: '^(a*)*\1$' })");
+    std::ofstream(file) << text;
+  }
+  auto loaded = openapi::load(file);
+  ASSERT_TRUE(loaded.ok());
+  const auto& op = *loaded.spec->find_operation("getItem");
+  const auto catalogue = suites::builtin_checks();
+  const auto* check = catalogue.find("response_schema_conformance");
+  ASSERT_TRUE(check && check->exchange);
+
+  http::response answer;
+  answer.status = 200;
+  answer.body = R"({"data":{"id":"7","name":")" + std::string(100000, 'a') +
+                R"(b"},"message":null,"meta":null,"request_id":"r1"})";
+  answer.headers.push_back({http::field::content_type, "Content-Type", "application/json"});
+  http::result result;
+  result.outcome = answer;
+  const auto json = boost::json::parse(answer.body);
+  const auth_model none{"none", nullptr, {}, {}};
+  const generators::request_mode valid;
+  const http::request request;
+  const exchange e{*loaded.spec, op, none, valid, request, result, &json, {}};
+
+  const check_verdict v = check->exchange->run(e);
+  EXPECT_EQ(v.what, check_verdict::kind::not_run) << v.seen;
+  EXPECT_NE(v.seen.find("pattern"), std::string::npos) << v.seen;
 }
 
 }  // namespace

@@ -87,6 +87,21 @@ const bad_case cases[] = {
   {"matrix_disagrees.yaml", "matrix.yaml", 14, 5, "operation 'getItem' does not accept a jwt, but the permission matrix (" },
   {"valid.yaml", "matrix_opt_in_default.yaml", 3, 5, "scope 'items:read' is opt-in and must not be a default grant"},
   {"valid.yaml", "matrix_unknown_row.yaml", 6, 3, "permission matrix row 'deleteItem' names no operation of "},
+  // Hostile input (docs/limits.md).
+  {"duplicate_key.yaml", "", 12, 9, "duplicate key 'id' in a mapping"},
+  {"duplicate_root_paths.yaml", "", 26, 1, "duplicate key 'paths' in a mapping"},
+  {"second_document.yaml", "", 26, 1, "a second YAML document"},
+  {"invalid_utf8.yaml", "", 2, 17, "invalid UTF-8 (byte 0xFF)"},
+  {"nul_byte.yaml", "", 2, 18, "control character U+0000 (NUL) is not allowed in YAML"},
+  {"deep_nesting.yaml", "", 11, 95, "nesting deeper than 64 levels"},
+  {"alias_bomb.yaml", "", 9, 47, "the document expands to more than 1000000 nodes"},
+  {"alias_cycle.yaml", "", 11, 44, "an alias inside the node its anchor names"},
+  {"ref_device.yaml", "", 25, 30, "$ref '/dev/zero': an absolute path"},
+  {"ref_outside.yaml", "", 25, 30, "names a file outside the description's folder"},
+  {"recursion_no_base.yaml", "", 13, 7, "recursive schema without a base case: #/components/schemas/Id -> #/components/schemas/Id/allOf/0 -> #/components/schemas/Id"},
+  {"recursion_required.yaml", "", 9, 7, "recursive schema without a base case: #/components/schemas/Item -> #/components/schemas/Item/properties/next -> #/components/schemas/Node"},
+  {"nested_groups.yaml", "", 11, 37, "parentheses are too deeply nested"},
+  {"huge_number.yaml", "", 11, 38, "maximum must be a number, got '9999"},
 };
 // clang-format on
 
@@ -121,6 +136,56 @@ TEST(SpecMalformedExtra, WarningsDoNotFailTheLoad) {
   // The range response is left out of the model.
   ASSERT_TRUE(r.spec.has_value());
   EXPECT_EQ(r.spec->operations.at(0).responses.size(), 1u);
+}
+
+// Inputs too big to keep as files: made here, refused with a position.
+TEST(SpecMalformedExtra, HugeInputsAreRefusedWithAPosition) {
+  const auto tmp =
+      std::filesystem::temp_directory_path() / ("conform-spec-huge-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(tmp);
+  std::ifstream in(dir + "valid.yaml");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string valid = buf.str();
+  const std::string at = "        id: {type: string}\n";
+  auto with = [&](const std::string& name, const std::string& replacement) {
+    std::string text = valid;
+    text.replace(text.find(at), at.size(), replacement);
+    std::ofstream(tmp / name, std::ios::binary) << text;
+    return load(tmp / name);
+  };
+  auto expect_error = [](const load_result& r, int line, const std::string& part) {
+    EXPECT_FALSE(r.ok());
+    EXPECT_TRUE(std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [&](const auto& d) {
+      return d.pos.line == line && d.pos.column > 0 && d.message.find(part) != std::string::npos;
+    })) << messages(r);
+  };
+  // 40,000 digits: std::regex overflowed the stack classifying them.
+  expect_error(with("digits.yaml",
+                    "        id: {type: integer, maximum: " + std::string(50000, '9') + "}\n"),
+               11, "maximum must be a number");
+  // 40,000 nested groups: std::regex's compiler overflowed the stack.
+  expect_error(
+      with("groups.yaml", "        id: {type: string, pattern: '" + std::string(40000, '(') + "a" +
+                              std::string(40000, ')') + "'}\n"),
+      11, "longer than the limit of 4096 characters");
+  // A scalar over 1 MiB.
+  expect_error(with("scalar.yaml", "        id: {type: string, example: '" +
+                                       std::string((1u << 20) + 1, 'x') + "'}\n"),
+               11, "more than the limit of 1 MiB");
+  // A chain of 1,000 $refs (queued past 32 nested) loads without exhausting the stack.
+  std::string chain;
+  for (int i = 0; i < 1000; ++i) {
+    chain += "    C" + std::to_string(i) + ": {$ref: '#/components/schemas/C" +
+             std::to_string(i + 1) + "'}\n";
+  }
+  chain += "    C1000: {type: string}\n";
+  std::string text = valid;
+  text.replace(text.find("  schemas:\n"), 11, "  schemas:\n" + chain);
+  std::ofstream(tmp / "chain.yaml", std::ios::binary) << text;
+  const load_result r = load(tmp / "chain.yaml");
+  EXPECT_TRUE(r.ok()) << messages(r);
+  std::filesystem::remove_all(tmp);
 }
 
 // Damaged copies of a valid description (a line dropped, a character

@@ -52,15 +52,15 @@ RC_GTEST_PROP(simple_pattern, agrees_with_std_regex, ()) {
 TEST(simple_pattern, examples) {
   auto e164 = simple_pattern::compile("^\\+[1-9][0-9]{1,14}$");
   ASSERT_TRUE(e164);
-  EXPECT_TRUE(e164->matches("+14155550100"));
-  EXPECT_FALSE(e164->matches("+04155550100"));
-  EXPECT_FALSE(e164->matches("+1"));
-  EXPECT_FALSE(e164->matches("+1234567890123456"));
+  EXPECT_EQ(e164->matches("+14155550100"), true);
+  EXPECT_EQ(e164->matches("+04155550100"), false);
+  EXPECT_EQ(e164->matches("+1"), false);
+  EXPECT_EQ(e164->matches("+1234567890123456"), false);
   auto decimal = simple_pattern::compile("^-?[0-9]+\\.[0-9]{2,6}$");
   ASSERT_TRUE(decimal);
-  EXPECT_TRUE(decimal->matches("-12.50"));
-  EXPECT_FALSE(decimal->matches("12.5"));
-  EXPECT_FALSE(decimal->matches("12.1234567"));
+  EXPECT_EQ(decimal->matches("-12.50"), true);
+  EXPECT_EQ(decimal->matches("12.5"), false);
+  EXPECT_EQ(decimal->matches("12.1234567"), false);
 }
 
 }  // namespace

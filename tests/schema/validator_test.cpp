@@ -119,6 +119,25 @@ TEST(Validator, PatternOnALongStringDoesNotExhaustTheStack) {
   EXPECT_FALSE(valid(s, "\"" + std::string(200000, 'a') + "c\""));
 }
 
+TEST(Validator, APatternTooCostlyIsUndecidedNeitherValidNorInvalid) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "string", "pattern": "^(a*)*\\1$"})");
+  const auto v = boost::json::parse("\"" + std::string(100000, 'a') + "b\"");
+  EXPECT_EQ(judge(s, v), judgement::undecided);
+  EXPECT_FALSE(is_valid(s, v));
+  EXPECT_FALSE(is_invalid(s, v));
+  const auto r = validate(s, v);
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(r.errors.empty());
+  ASSERT_TRUE(r.undecided.has_value());
+  EXPECT_EQ(r.undecided->message.rfind("pattern too costly", 0), 0u) << r.undecided->message;
+  // Under `not`, an unjudged pattern decides nothing either.
+  const schema& n = make(R"({"not": {"pattern": "^(a*)*\\1$"}})");
+  EXPECT_EQ(judge(n, v), judgement::undecided);
+  // Short strings are judged as usual.
+  EXPECT_EQ(judge(s, boost::json::value("aaaa")), judgement::valid);
+}
+
 TEST(Validator, KeywordsOfOtherTypesDoNotApply) {
   testing::schemas make;
   const schema& s = make(R"({"minLength": 3, "minimum": 10, "minItems": 2, "required": ["a"]})");
