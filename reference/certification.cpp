@@ -73,8 +73,9 @@ struct traffic_recorder::impl {
         chain->second.erase(chain->second.begin());
         d.detail = std::to_string(d.status) + " INTERNAL_ERROR again (attempt " +
                    std::to_string(attempt + 1) + "); the next attempt is answered";
+        return d;
       }
-      return d;
+      return slow_or_none(seq);
     }
     const bool authenticated = route.op != nullptr && route.op->authenticated;
     if (authenticated && req.method == "GET") {
@@ -107,6 +108,11 @@ struct traffic_recorder::impl {
         return d;
       }
     }
+    return slow_or_none(seq);
+  }
+
+  decision slow_or_none(std::uint64_t seq) const {
+    decision d;
     if (seq == slow_a || seq == slow_b) {
       d.kind = adversity_kind::slow;
       d.detail = "answered after " + std::to_string(opts.slow.count()) + " ms";

@@ -54,6 +54,7 @@ struct cursor_walk {
   std::string kept;                            // of its first request
   std::string next;                            // next_cursor of the last answered page
   bool ended = false;                          // a page answered with no next_cursor
+  bool answered = false;                       // some page was answered 2xx
   bool broken = false;                         // already reported
 };
 
@@ -69,7 +70,8 @@ void fail(const traffic& t, const char* check, std::vector<const traffic_exchang
 }
 
 void finish_walk(const traffic& t, cursor_walk& w, harness::results_sink& sink) {
-  if (w.pages.empty() || w.broken) return;
+  // A walk whose pages were all refused (401, 422, ...) had nothing to follow.
+  if (w.pages.empty() || w.broken || !w.answered) return;
   const traffic_exchange& last = *w.pages.back();
   const auto& p = *last.op->paging;
   if (!w.ended) {
@@ -132,6 +134,7 @@ void judge_cursor(const traffic& t, harness::results_sink& sink) {
     }
     w.pages.push_back(&e);
     if (e.succeeded()) {
+      w.answered = true;
       const boost::json::value next = answer_at(e, p.next_cursor);
       if (next.is_string() && !next.as_string().empty()) {
         w.next = std::string(next.as_string());
