@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libssl-dev
   libbenchmark-dev   # bench/: Google Benchmark, Debian's package
   clang-format
+  chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
 )
 
 missing=()
