@@ -75,7 +75,8 @@ TEST(certify, the_same_seed_scripts_the_same_adversity) {
         conform({"certify", "--seed", "11", "--json", json, "--", CONFORM_EXAMPLE_CLIENT}).status,
         0);
     std::string kinds;
-    for (const auto& e : boost::json::parse(read(json)).at("adversity").at("events").as_array()) {
+    const boost::json::value report = boost::json::parse(read(json));
+    for (const auto& e : report.at("adversity").at("events").as_array()) {
       kinds += std::to_string(e.at("seq").to_number<long long>()) + ":" +
                std::string(e.at("kind").as_string()) + " ";
     }
