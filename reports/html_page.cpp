@@ -16,7 +16,7 @@ header h1 { margin: 0 0 4px; font-size: 24px; }
 header p { margin: 0; opacity: .92; }
 main { padding: 8px 32px 40px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; margin: 16px 0;
-          padding: 12px 18px; }
+          padding: 12px 18px; overflow-x: auto; }
 h2 { font-size: 17px; margin: 6px 0 10px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: left;
