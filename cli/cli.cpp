@@ -8,6 +8,8 @@ constexpr const char* usage = R"(usage: conform <command> [options]
 commands:
   run                 test a target against the description (--help for options)
   serve               run the reference server standalone and write its profile
+  certify -- COMMAND  run a partner's client against a certification server and judge it
+  certificate keygen|verify   make signing keys; check a certificate
   spec lint [FILE]    load and check a description and its permission matrix
   spec diff OLD NEW   classify every change between two descriptions (breaking or not)
   version             print the version
@@ -26,6 +28,8 @@ int main_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "run") return run_command(rest, out, err);
   if (command == "serve") return serve_command(rest, out, err);
+  if (command == "certify") return certify_command(rest, out, err);
+  if (command == "certificate") return certificate_command(rest, out, err);
   if (command == "spec") {
     if (!rest.empty() && rest[0] == "diff")
       return spec_diff_command({rest.begin() + 1, rest.end()}, out, err);

@@ -18,6 +18,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 /// 0 on a clean stop, 2 on a usage or configuration error (one line on `err`).
 int serve_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// `conform certify ...` (args after "certify"): runs a partner's client
+/// against a certification server and judges its traffic (docs/certification.md).
+/// 0 certified, 1 not, 2 usage or configuration error.
+int certify_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// `conform certificate keygen|verify ...` (args after "certificate").
+/// verify: 0 valid, 1 invalid or tampered, 2 usage error.
+int certificate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 /// `conform spec lint ...` (args after "lint"): loads and checks a
 /// description; diagnostics on `err`, the summary on `out`; 0 or 2.
 int lint_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -64,7 +64,8 @@ reference server in-process on a free loopback port and tests that.
                        suites/workflows/README.md says what is supported)
   --junit FILE         write a JUnit XML report
   --json FILE          write a JSON report (docs/report-format.md)
-  --report FORMAT=FILE write a report of FORMAT (junit, json) to FILE; repeatable
+  --html FILE          write a self-contained HTML report (operations x auth models x checks)
+  --report FORMAT=FILE write a report of FORMAT (junit, json, html) to FILE; repeatable
   --timeout SECONDS    per-request timeout (default 30)
   --workers N          concurrent connections (default 4)
   --rate-limit N/s     at most N requests per second (or N/min) to the target
@@ -123,7 +124,7 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       if (!take(opts.permissions)) return std::nullopt;
     } else if (name == "--profile") {
       if (!take(opts.profile)) return std::nullopt;
-    } else if (name == "--junit" || name == "--json") {
+    } else if (name == "--junit" || name == "--json" || name == "--html") {
       if (!take(v)) return std::nullopt;
       opts.reports.emplace_back(name.substr(2), v);
     } else if (name == "--report") {

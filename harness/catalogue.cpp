@@ -25,14 +25,20 @@ void check_catalogue::refuse_duplicate(const std::string& name) const {
 void check_catalogue::add(exchange_check c) {
   refuse_duplicate(c.info.name);
   const exchange_check& kept = exchange_checks_.emplace_back(std::move(c));
-  entries_.push_back({&kept.info, check_kind::per_exchange, &kept, nullptr});
+  entries_.push_back({&kept.info, check_kind::per_exchange, &kept, nullptr, nullptr});
+}
+
+void check_catalogue::add(traffic_check c) {
+  refuse_duplicate(c.info.name);
+  const traffic_check& kept = traffic_checks_.emplace_back(std::move(c));
+  entries_.push_back({&kept.info, check_kind::traffic, nullptr, nullptr, &kept});
 }
 
 void check_catalogue::add(scenario s) {
   const scenario& kept = scenarios_.emplace_back(std::move(s));
   for (const auto& info : kept.checks) {
     refuse_duplicate(info.name);  // also a name given twice by the same scenario
-    entries_.push_back({&info, check_kind::scenario, nullptr, &kept});
+    entries_.push_back({&info, check_kind::scenario, nullptr, &kept, nullptr});
   }
 }
 
@@ -49,6 +55,10 @@ std::optional<check_selection> check_catalogue::select(const std::vector<std::st
   auto take = [&out](const entry& e) {
     if (e.kind == check_kind::per_exchange) {
       out.exchange.push_back(e.exchange);
+      return;
+    }
+    if (e.kind == check_kind::traffic) {
+      out.traffic.push_back(e.traffic);
       return;
     }
     if (std::find(out.scenarios.begin(), out.scenarios.end(), e.procedure) == out.scenarios.end()) {

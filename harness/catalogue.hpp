@@ -1,7 +1,8 @@
 #pragma once
-// The one check catalogue: every check of the run by name, per-exchange and
-// scenario checks side by side, in the order reports list them. `--checks`
-// and `--list-checks` read it; a run takes the selection it makes.
+// The one check catalogue: every check of the run by name, per-exchange,
+// scenario and traffic checks side by side, in the order reports list them.
+// `--checks` and `--list-checks` read it; a run takes the selection it makes
+// (`conform run` the first two kinds, `conform certify` the traffic checks).
 
 #include <deque>
 #include <optional>
@@ -11,21 +12,24 @@
 
 #include "harness/check.hpp"
 #include "harness/scenario.hpp"
+#include "harness/traffic.hpp"
 
 namespace conform::harness {
 
 /// How a check runs.
-enum class check_kind : std::uint8_t { per_exchange, scenario };
+enum class check_kind : std::uint8_t { per_exchange, scenario, traffic };
 
 /// The checks a run enables, by how they run.
 struct check_selection {
   std::vector<const exchange_check*> exchange;  // applied to every generated exchange
   std::vector<const scenario*> scenarios;       // run first, one after another
   std::vector<std::string> scenario_checks;     // the enabled checks of those scenarios
+  std::vector<const traffic_check*> traffic;    // client rules: judge a recorded traffic
 
   /// True when scenario check `name` is enabled.
   bool enabled(std::string_view name) const;
-  /// Every enabled check's name: the per-exchange ones, then the scenario ones.
+  /// Every enabled check's name a run judges: the per-exchange ones, then
+  /// the scenario ones (traffic checks are conform certify's).
   std::vector<std::string> names() const;
 };
 
@@ -37,6 +41,7 @@ class check_catalogue {
     check_kind kind = check_kind::per_exchange;
     const exchange_check* exchange = nullptr;  // per_exchange
     const scenario* procedure = nullptr;       // scenario: the procedure that reports it
+    const traffic_check* traffic = nullptr;    // traffic
   };
 
   check_catalogue() = default;
@@ -50,6 +55,8 @@ class check_catalogue {
   void add(exchange_check c);
   /// Adds a scenario and every check it reports under (the same rule for names).
   void add(scenario s);
+  /// Adds a check of recorded client traffic (the same rule for names).
+  void add(traffic_check c);
 
   /// Every check, in the order added.
   const std::vector<entry>& all() const { return entries_; }
@@ -66,6 +73,7 @@ class check_catalogue {
 
   std::deque<exchange_check> exchange_checks_;  // deques: entries point into them
   std::deque<scenario> scenarios_;
+  std::deque<traffic_check> traffic_checks_;
   std::vector<entry> entries_;
 };
 

@@ -16,6 +16,8 @@ std::string failure_mode::to_string() const {
       return "invalid: " + detail;
     case kind::scenario:
       return "scenario: " + detail;
+    case kind::traffic:
+      return "client traffic: " + detail;
   }
   return "valid";
 }

@@ -38,13 +38,14 @@ struct failure_mode {
     valid,     // a generated request that conforms to the description
     invalid,   // a generated request broken in one way (`detail` says how)
     scenario,  // requests a scenario sent (`detail` says what it did)
+    traffic,   // requests a client sent under certification (`detail` says which rule)
   } what = kind::valid;
   std::string detail;
 
   /// "valid", "invalid: <detail>" or "scenario: <detail>", as reports print it.
   std::string to_string() const;
   /// True when the failure went through shrinking (generated requests only).
-  bool shrinkable() const { return what != kind::scenario; }
+  bool shrinkable() const { return what == kind::valid || what == kind::invalid; }
   friend bool operator==(const failure_mode&, const failure_mode&) = default;
 };
 
@@ -66,6 +67,9 @@ struct failure {
   std::string response_excerpt;  // start of the response body
   unsigned shrink_steps = 0;
   std::uint64_t occurrences = 1;  // how many exchanges showed the same (operation, check, cause)
+  /// Client traffic (conform certify): the requests that show the failure,
+  /// one line each with its time, in order; never a secret. Empty otherwise.
+  std::vector<std::string> evidence;
 };
 
 /// A check, or a group of checks, that could not run, and why.

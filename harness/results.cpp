@@ -96,6 +96,17 @@ check_tally results_sink::tally_of(const cell_state& c) const {
   return t;
 }
 
+std::pair<std::uint64_t, std::uint64_t> results_sink::totals(std::string_view check) {
+  std::lock_guard lock(mutex_);
+  std::pair<std::uint64_t, std::uint64_t> out{0, 0};
+  for (const auto& c : cells_) {
+    if (c.check != check) continue;
+    out.first += c.passed.load();
+    out.second += c.failed.load();
+  }
+  return out;
+}
+
 void results_sink::finish(origin from) {
   std::lock_guard lock(mutex_);
   for (auto& c : cells_) {

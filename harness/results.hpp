@@ -80,6 +80,9 @@ class results_sink {
   void not_run(const openapi::operation* op, std::string_view auth, std::string_view check,
                std::string why);
 
+  /// Exchanges passed and failed so far over every cell of `check`.
+  std::pair<std::uint64_t, std::uint64_t> totals(std::string_view check);
+
   /// Announces every cell of `from` made since the last call as finished.
   void finish(origin from);
   /// Moves the cells, failures and not-runs into `report`, operations in

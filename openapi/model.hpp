@@ -335,6 +335,16 @@ struct api_rules {
   std::string tenant_id_fixture;
   /// x-environments: environment names and which one a sandbox/production server runs as.
   std::vector<std::string> environments;
+  /// x-retry: how a client retries (section 7). Empty `retryable_statuses`:
+  /// the description says nothing, and no client retry rule can be judged.
+  struct retry_policy {
+    std::vector<int> retryable_statuses;     // retry these, with backoff (429: Retry-After)
+    bool network_failures = false;           // retry when no answer came back
+    std::vector<int> never_retry_unchanged;  // never re-send the same request after these
+    std::uint64_t min_backoff_ms = 0;  // the first wait before a retry of a 5xx/network failure
+    std::uint64_t max_backoff_ms = 0;  // cap on one wait (0 = no cap declared)
+    std::uint64_t max_retries = 0;     // retries of one request at most (0 = not declared)
+  } retry;
 };
 
 struct server {

@@ -8,6 +8,7 @@
 #include "reference/detail/context.hpp"
 #include "reference/detail/pipeline.hpp"
 #include "reference/detail/profile.hpp"
+#include "reference/detail/recording.hpp"
 #include "reference/detail/util.hpp"
 
 namespace conform::reference {
@@ -81,17 +82,20 @@ server::server(server_config config) {
   http.set_tcp_nodelay(true);
   http.set_read_timeout(5);
   http.set_write_timeout(5);
-  http.set_pre_routing_handler([state](const httplib::Request& req, httplib::Response& res) {
+  auto serve = [state, recorder = config.recorder](const httplib::Request& req,
+                                                   httplib::Response& res) {
+    if (recorder) return detail::serve_recorded(*recorder, *state, req, res);
+    detail::handle_request(*state, req, res);
+  };
+  http.set_pre_routing_handler([serve](const httplib::Request& req, httplib::Response& res) {
     // Requests without a body are served here, before cpp-httplib's regex
     // dispatch; requests with one go through it so that the body is read.
     if (has_body(req) && req.path.size() <= 1024)
       return httplib::Server::HandlerResponse::Unhandled;
-    detail::handle_request(*state, req, res);
+    serve(req, res);
     return httplib::Server::HandlerResponse::Handled;
   });
-  auto handler = [state](const httplib::Request& req, httplib::Response& res) {
-    detail::handle_request(*state, req, res);
-  };
+  auto handler = [serve](const httplib::Request& req, httplib::Response& res) { serve(req, res); };
   // Every path goes to the one router (which answers 404/405 itself); `.`
   // would not match a decoded newline in a path segment.
   static constexpr const char* any_path = R"([\s\S]*)";

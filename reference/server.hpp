@@ -16,6 +16,8 @@
 
 namespace conform::reference {
 
+class traffic_recorder;  // reference/certification.hpp
+
 /// How a reference server is set up.
 struct server_config {
   /// "sandbox" (keys tk_test_/pk_test_) or "production" (tk_live_/pk_live_).
@@ -34,6 +36,9 @@ struct server_config {
   int threads = 16;
   /// Requests per second the rate-limited credential may send (C12).
   int rate_limit_per_second = 5;
+  /// Set: a certification server, which records every exchange and scripts
+  /// adversity (reference/certification.hpp). Null: the plain reference.
+  std::shared_ptr<traffic_recorder> recorder;
 };
 
 /// A running reference server; stops cleanly when destroyed.

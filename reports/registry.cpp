@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "reports/html.hpp"
 #include "reports/json.hpp"
 #include "reports/junit.hpp"
 
@@ -13,6 +14,8 @@ constexpr std::array formats{
                   render_junit},
     report_format{"json", "JSON: every cell, failure and not-run (docs/report-format.md)",
                   render_json},
+    report_format{"html", "HTML: one self-contained page, operations x auth models x checks",
+                  render_html},
 };
 
 }  // namespace

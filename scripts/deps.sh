@@ -13,6 +13,7 @@ packages=(
   clang-format
   ca-certificates    # https:// targets: the system's trusted CAs (absent on a minimal image)
   ccache             # scripts/build.sh compiles through it when present: rebuilds in seconds
+  chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
 )
 
 missing=()

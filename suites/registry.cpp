@@ -1,6 +1,7 @@
 #include "suites/registry.hpp"
 
 #include "suites/auth/auth.hpp"
+#include "suites/client/client.hpp"
 #include "suites/idempotency/idempotency.hpp"
 #include "suites/pagination/pagination.hpp"
 #include "suites/protocol/protocol.hpp"
@@ -24,6 +25,8 @@ harness::check_catalogue builtin_checks() {
   register_states_scenarios(catalogue);
   register_workflows_scenarios(catalogue);
   register_protocol_scenarios(catalogue);
+  // Client rules: conform certify judges a client's recorded traffic with them.
+  register_client_rules(catalogue);
   return catalogue;
 }
 

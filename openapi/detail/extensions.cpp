@@ -370,6 +370,36 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
     get_int(r, doc, lim, "max_body_bytes", "x-limits", rules.max_body_bytes);
     get_int(r, doc, lim, "max_multipart_bytes", "x-limits", rules.max_multipart_bytes);
   }
+  YAML::Node retry = yaml_reader::child(root, "x-retry");
+  if (retry.IsDefined() && r.expect_map(doc, retry, "x-retry")) {
+    warn_unknown_keys(r, doc, retry, "x-retry",
+                      {"retryable_statuses", "network_failures", "never_retry_unchanged",
+                       "min_backoff_ms", "max_backoff_ms", "max_retries"});
+    auto& policy = rules.retry;
+    for (const auto* key : {"retryable_statuses", "never_retry_unchanged"}) {
+      YAML::Node list = yaml_reader::child(retry, key);
+      if (!list.IsDefined() || !r.expect_seq(doc, list, join("x-retry", key))) continue;
+      for (const auto& item : list) {
+        auto status = r.count(doc, item, join("x-retry", key));
+        if (!status) continue;
+        if (*status < 100 || *status > 599) {
+          r.error(yaml_reader::pos(doc, item),
+                  join("x-retry", key) + ": " + std::to_string(*status) + " is not an HTTP status");
+          continue;
+        }
+        (std::string_view(key) == "retryable_statuses" ? policy.retryable_statuses
+                                                       : policy.never_retry_unchanged)
+            .push_back(static_cast<int>(*status));
+      }
+    }
+    get_bool(r, doc, retry, "network_failures", "x-retry", policy.network_failures);
+    get_int(r, doc, retry, "min_backoff_ms", "x-retry", policy.min_backoff_ms);
+    get_int(r, doc, retry, "max_backoff_ms", "x-retry", policy.max_backoff_ms);
+    get_int(r, doc, retry, "max_retries", "x-retry", policy.max_retries);
+    if (policy.max_backoff_ms != 0 && policy.max_backoff_ms < policy.min_backoff_ms) {
+      r.error(yaml_reader::pos(doc, retry), "x-retry: max_backoff_ms is below min_backoff_ms");
+    }
+  }
   YAML::Node errs = yaml_reader::child(root, "x-errors");
   if (errs.IsDefined() && r.expect_seq(doc, errs, "x-errors")) {
     for (const auto& e : errs) {

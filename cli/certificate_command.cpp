@@ -1,0 +1,119 @@
+// `conform certificate keygen|verify`: Ed25519 keys for signing
+// certificates, and the check of a certificate a partner hands over.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "cli/cli.hpp"
+#include "reports/certificate.hpp"
+
+namespace conform::cli {
+
+namespace {
+
+constexpr const char* usage =
+    "usage: conform certificate keygen --private-key FILE --public-key FILE\n"
+    "       conform certificate verify CERTIFICATE --public-key FILE\n";
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), {});
+  return true;
+}
+
+bool write_file(const std::string& path, const std::string& text, mode_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  return ::close(fd) == 0 && ok;
+}
+
+}  // namespace
+
+int certificate_command(const std::vector<std::string>& args, std::ostream& out,
+                        std::ostream& err) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    (args.empty() ? err : out) << usage;
+    return args.empty() ? 2 : 0;
+  }
+  std::string private_key, public_key, certificate;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto take = [&](std::string& v) {
+      if (i + 1 >= args.size()) return false;
+      v = args[++i];
+      return true;
+    };
+    if (a == "--private-key") {
+      if (!take(private_key)) {
+        err << "conform certificate: --private-key needs a file\n";
+        return 2;
+      }
+    } else if (a == "--public-key") {
+      if (!take(public_key)) {
+        err << "conform certificate: --public-key needs a file\n";
+        return 2;
+      }
+    } else if (certificate.empty() && !a.starts_with("--")) {
+      certificate = a;
+    } else {
+      err << "conform certificate: unknown argument '" << a << "'\n" << usage;
+      return 2;
+    }
+  }
+  if (args[0] == "keygen") {
+    if (private_key.empty() || public_key.empty() || !certificate.empty()) {
+      err << "conform certificate keygen: give --private-key FILE and --public-key FILE\n";
+      return 2;
+    }
+    std::string priv, pub, error;
+    if (!reports::generate_key_pair(priv, pub, error)) {
+      err << "conform certificate keygen: " << error << "\n";
+      return 2;
+    }
+    // The private key only ever goes into its file, readable by its owner.
+    if (!write_file(private_key, priv, 0600)) {
+      err << "conform certificate keygen: cannot create '" << private_key
+          << "' (it must not exist yet)\n";
+      return 2;
+    }
+    if (!write_file(public_key, pub, 0644)) {
+      err << "conform certificate keygen: cannot create '" << public_key
+          << "' (it must not exist yet)\n";
+      return 2;
+    }
+    out << "conform certificate keygen: private key in " << private_key
+        << " (keep it secret), public key in " << public_key << "\n";
+    return 0;
+  }
+  if (args[0] == "verify") {
+    if (certificate.empty() || public_key.empty()) {
+      err << "conform certificate verify: give CERTIFICATE and --public-key FILE\n";
+      return 2;
+    }
+    std::string text, pub;
+    if (!read_file(certificate, text)) {
+      err << "conform certificate verify: cannot read '" << certificate << "'\n";
+      return 2;
+    }
+    if (!read_file(public_key, pub)) {
+      err << "conform certificate verify: cannot read '" << public_key << "'\n";
+      return 2;
+    }
+    const auto check = reports::verify_certificate(text, pub);
+    if (!check.valid) {
+      out << "INVALID: " << certificate << ": " << check.why << "\n";
+      return 1;
+    }
+    out << "VALID: " << certificate << " is signed by key " << check.key_id << " and certifies:\n"
+        << reports::describe_certificate(check.statement);
+    return 0;
+  }
+  err << "conform certificate: unknown subcommand '" << args[0] << "'\n" << usage;
+  return 2;
+}
+
+}  // namespace conform::cli

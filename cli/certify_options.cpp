@@ -1,0 +1,163 @@
+#include "cli/certify_options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace conform::cli {
+
+namespace {
+
+template <typename T>
+bool parse_number(const std::string& text, T& out) {
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+const char* certify_help() {
+  return R"(usage: conform certify [options] -- COMMAND [ARGS...]
+       conform certify --listen --profile-out FILE [options]
+
+Starts a certification server (the reference server plus scripted adversity)
+on a loopback port, runs COMMAND with CONFORM_PROFILE (a target profile with
+inline secrets, in a temporary file) and CONFORM_BASE_URL set, records every
+request the client sends, and judges the traffic with the client rules when
+COMMAND exits. With --listen, serves until SIGINT/SIGTERM instead, then judges.
+Exit status: 0 certified, 1 a client rule broken (or not exercised, or the
+client failed), 2 usage or configuration error (a COMMAND that cannot start).
+
+options:
+  --seed N              the adversity plan (default 1); the same seed and client
+                        give the same run
+  --port N              the server's port (default: a free one)
+  --json FILE           write the certification report as JSON (docs/report-format.md)
+  --junit FILE          write it as JUnit XML (a testcase per operation x auth model x rule)
+  --html FILE           write it as one self-contained HTML page
+  --certificate FILE    when certified, write a signed certificate (needs --signing-key)
+  --signing-key FILE    the Ed25519 private key (PEM; conform certificate keygen)
+  --level core|extended the certificate level: core needs every core rule exercised,
+                        extended every rule (default core)
+  --checks NAME,...     judge these client rules only (conform run --list-checks)
+  --environment E       sandbox (default) or production: whose keys the server takes
+  --no-adversity        serve without scripted adversity (a certificate needs it)
+  --timeout SECONDS     stop the client after this long (default 300)
+  --spec FILE           the description (default specs/voice-api.yaml)
+  --listen              serve until SIGINT/SIGTERM for a client started elsewhere
+  --profile-out FILE    with --listen: where to write the profile that reaches the server
+)";
+}
+
+std::optional<certify_options> parse_certify_options(const std::vector<std::string>& args,
+                                                     std::string& error) {
+  certify_options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
+    auto take = [&](std::string& v) {
+      if (i + 1 >= args.size()) {
+        error = a + " needs a value";
+        return false;
+      }
+      v = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--listen") {
+      o.listen = true;
+    } else if (a == "--no-adversity") {
+      o.adversity = false;
+    } else if (a == "--profile-out") {
+      if (!take(o.profile_out)) return std::nullopt;
+    } else if (a == "--port") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, o.port) || o.port < 0 || o.port > 65535) {
+        error = "--port must be from 0 to 65535, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (a == "--seed") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_number(v, o.seed)) {
+        error = "--seed must be a non-negative integer, not '" + v + "'";
+        return std::nullopt;
+      }
+      o.seed_given = true;
+    } else if (a == "--timeout") {
+      if (!take(v)) return std::nullopt;
+      try {
+        std::size_t used = 0;
+        o.client_timeout_seconds = std::stod(v, &used);
+        if (used != v.size() || !std::isfinite(o.client_timeout_seconds) ||
+            o.client_timeout_seconds <= 0 || o.client_timeout_seconds > 86400) {
+          throw std::invalid_argument(v);
+        }
+      } catch (const std::exception&) {
+        error = "--timeout must be a number of seconds from 0 to 86400, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (a == "--spec") {
+      if (!take(o.spec)) return std::nullopt;
+    } else if (a == "--environment") {
+      if (!take(o.environment)) return std::nullopt;
+      if (o.environment != "sandbox" && o.environment != "production") {
+        error = "--environment must be sandbox or production, not '" + o.environment + "'";
+        return std::nullopt;
+      }
+    } else if (a == "--level") {
+      if (!take(o.level)) return std::nullopt;
+      if (o.level != "core" && o.level != "extended") {
+        error = "--level must be core or extended, not '" + o.level + "'";
+        return std::nullopt;
+      }
+    } else if (a == "--checks") {
+      if (!take(v)) return std::nullopt;
+      std::size_t start = 0;
+      while (start <= v.size()) {
+        std::size_t comma = v.find(',', start);
+        if (comma == std::string::npos) comma = v.size();
+        if (comma > start) o.checks.push_back(v.substr(start, comma - start));
+        start = comma + 1;
+      }
+    } else if (a == "--json") {
+      if (!take(o.json)) return std::nullopt;
+    } else if (a == "--junit") {
+      if (!take(o.junit)) return std::nullopt;
+    } else if (a == "--html") {
+      if (!take(o.html)) return std::nullopt;
+    } else if (a == "--certificate") {
+      if (!take(o.certificate)) return std::nullopt;
+    } else if (a == "--signing-key") {
+      if (!take(o.signing_key)) return std::nullopt;
+    } else {
+      error = "unknown argument '" + a + "' (the client's command goes after --)";
+      return std::nullopt;
+    }
+  }
+  if (o.help) return o;
+  if (o.listen && !o.command.empty()) {
+    error = "--listen and a COMMAND exclude each other";
+    return std::nullopt;
+  }
+  if (o.listen && o.profile_out.empty()) {
+    error = "--listen needs --profile-out FILE (where the client finds the server)";
+    return std::nullopt;
+  }
+  if (!o.listen && o.command.empty()) {
+    error = "no client command: conform certify [options] -- COMMAND [ARGS...]";
+    return std::nullopt;
+  }
+  if (!o.certificate.empty() && o.signing_key.empty()) {
+    error = "--certificate needs --signing-key FILE (conform certificate keygen makes one)";
+    return std::nullopt;
+  }
+  return o;
+}
+
+}  // namespace conform::cli

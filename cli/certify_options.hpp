@@ -1,0 +1,36 @@
+#pragma once
+// The options of `conform certify` and their parser.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conform::cli {
+
+struct certify_options {
+  std::vector<std::string> command;  // after `--`
+  bool listen = false;               // --listen: serve until SIGINT/SIGTERM
+  std::string profile_out;           // --profile-out FILE (required with --listen)
+  int port = 0;
+  std::uint64_t seed = 1;
+  bool seed_given = false;
+  std::string spec = "specs/voice-api.yaml";
+  std::string environment = "sandbox";
+  std::string level = "core";
+  std::vector<std::string> checks;
+  std::string json, junit, html;
+  std::string certificate, signing_key;
+  bool adversity = true;
+  double client_timeout_seconds = 300;
+  bool help = false;
+};
+
+/// Parses the arguments after `certify`; nullopt with `error` (one line) on a usage error.
+std::optional<certify_options> parse_certify_options(const std::vector<std::string>& args,
+                                                     std::string& error);
+
+/// The --help text.
+const char* certify_help();
+
+}  // namespace conform::cli

@@ -1,0 +1,238 @@
+#include "harness/traffic.hpp"
+
+#include <cstdio>
+
+#include "harness/results.hpp"
+
+namespace conform::harness {
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(std::string_view s, bool plus_is_space) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out += (plus_is_space && s[i] == '+') ? ' ' : s[i];
+  }
+  return out;
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t at = s.find(sep, start);
+    out.emplace_back(s.substr(start, at == std::string_view::npos ? s.size() - start : at - start));
+    if (at == std::string_view::npos) break;
+    start = at + 1;
+  }
+  return out;
+}
+
+bool match_path(const openapi::operation& op, const std::vector<std::string>& segments,
+                std::map<std::string, std::string>& params) {
+  const std::vector<std::string> tpl = split(op.path, '/');
+  if (tpl.size() != segments.size()) return false;
+  std::map<std::string, std::string> found;
+  for (std::size_t i = 0; i < tpl.size(); ++i) {
+    const std::string& t = tpl[i];
+    if (t.size() > 2 && t.front() == '{' && t.back() == '}') {
+      if (segments[i].empty()) return false;
+      found[t.substr(1, t.size() - 2)] = percent_decode(segments[i], false);
+    } else if (t != segments[i]) {
+      return false;
+    }
+  }
+  params = std::move(found);
+  return true;
+}
+
+std::string excerpt(std::string_view s, std::size_t n) {
+  if (s.size() <= n) return std::string(s);
+  return std::string(s.substr(0, n)) + "...";
+}
+
+std::string redact(std::string text, const traffic& t) {
+  for (const auto& c : t.credentials) {
+    if (c.secret.size() < 4) continue;
+    for (std::size_t at = text.find(c.secret); at != std::string::npos;
+         at = text.find(c.secret, at)) {
+      const std::string name = "<secret of " + c.name + ">";
+      text.replace(at, c.secret.size(), name);
+      at += name.size();
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+const std::string* traffic_exchange::query_value(std::string_view name) const {
+  for (const auto& [k, v] : query) {
+    if (k == name) return &v;
+  }
+  return nullptr;
+}
+
+std::string traffic_exchange::auth_model() const {
+  if (!credential_kind) return "none";
+  std::string out(openapi::to_string(*credential_kind));
+  out += credential.empty() ? " (not in the profile)" : " (" + credential + ")";
+  return out;
+}
+
+const std::string* traffic_exchange::response_header(std::string_view name) const {
+  for (const auto& [k, v] : response_headers) {
+    if (http::iequals(k, name)) return &v;
+  }
+  return nullptr;
+}
+
+void annotate(traffic& t) {
+  for (auto& e : t.exchanges) {
+    const std::string& target = e.request.target;
+    const std::size_t q = target.find('?');
+    const std::string_view raw_path = std::string_view(target).substr(0, q);
+    e.path = percent_decode(raw_path, false);
+    e.query.clear();
+    if (q != std::string::npos) {
+      for (const auto& pair : split(std::string_view(target).substr(q + 1), '&')) {
+        if (pair.empty()) continue;
+        const std::size_t eq = pair.find('=');
+        e.query.emplace_back(
+            percent_decode(pair.substr(0, eq), true),
+            eq == std::string::npos ? "" : percent_decode(pair.substr(eq + 1), true));
+      }
+    }
+    e.op = nullptr;
+    if (t.spec) {
+      const auto segments = split(raw_path, '/');
+      for (const auto& op : t.spec->operations) {
+        if (op.method != e.request.method) continue;
+        if (match_path(op, segments, e.path_params)) {
+          e.op = &op;
+          break;
+        }
+      }
+    }
+    e.credential_kind.reset();
+    e.credential.clear();
+    e.credential_prefix.clear();
+    if (!t.spec) continue;
+    for (const auto& scheme : t.spec->schemes) {
+      const std::string* value = e.request.find_header(scheme->header);
+      if (!value) continue;
+      std::string secret = *value;
+      if (scheme->kind == openapi::security_scheme::type::http_bearer) {
+        if (secret.size() >= 7 && http::iequals(secret.substr(0, 7), "bearer ")) {
+          secret = secret.substr(7);
+        }
+      }
+      e.credential_kind = scheme->credential;
+      for (const auto& [env, prefix] : scheme->key_prefixes) {
+        if (secret.starts_with(prefix)) e.credential_prefix = prefix;
+      }
+      for (const auto& c : t.credentials) {
+        if (c.kind == scheme->credential && c.secret == secret) e.credential = c.name;
+      }
+      break;
+    }
+  }
+}
+
+std::string describe(const traffic& t, const traffic_exchange& e) {
+  char when[32];
+  std::snprintf(when, sizeof when, "%.3f s", static_cast<double>(e.sent.count()) / 1e6);
+  std::string out = "#" + std::to_string(e.seq) + " at " + when + ": " +
+                    std::string(http::method_name(e.request.method)) + " " + e.request.target;
+  std::string shown;
+  for (const char* name : {"Idempotency-Key", "X-Tenant-Id", "Content-Type"}) {
+    if (const std::string* v = e.request.find_header(name)) {
+      shown += (shown.empty() ? "" : "; ") + std::string(name) + ": " + excerpt(*v, 80);
+    }
+  }
+  if (!shown.empty()) out += " [" + shown + "]";
+  if (!e.request.body.empty()) out += " body " + excerpt(e.request.body, 160);
+  out += " as " + e.auth_model();
+  if (!e.credential_prefix.empty() && e.credential.empty()) {
+    out += " (a " + e.credential_prefix + " key)";
+  }
+  if (e.status == 0) {
+    out += " -> no answer (connection closed)";
+  } else {
+    out += " -> " + std::to_string(e.status);
+  }
+  if (!e.adversity.empty()) out += " (scripted " + e.adversity + ")";
+  return redact(std::move(out), t);
+}
+
+bool same_request(const traffic_exchange& a, const traffic_exchange& b) {
+  auto tenant = [](const traffic_exchange& e) {
+    const std::string* v = e.request.find_header("X-Tenant-Id");
+    return v ? *v : std::string();
+  };
+  return a.request.method == b.request.method && a.request.target == b.request.target &&
+         a.request.body == b.request.body && tenant(a) == tenant(b);
+}
+
+std::chrono::microseconds gap(const traffic_exchange& earlier, const traffic_exchange& later) {
+  return later.sent - earlier.answered;
+}
+
+std::string_view to_string(rule_level l) {
+  return l == rule_level::core ? "core" : "extended";
+}
+
+std::optional<rule_level> parse_rule_level(std::string_view s) {
+  if (s == "core") return rule_level::core;
+  if (s == "extended") return rule_level::extended;
+  return std::nullopt;
+}
+
+void traffic_pass(results_sink& sink, const traffic_exchange& e, std::string_view check) {
+  results_sink::pass(sink.cell(e.op, e.auth_model(), check, results_sink::origin::scenarios));
+}
+
+void traffic_fail(results_sink& sink, const traffic& t, std::string_view check,
+                  const traffic_violation& v) {
+  const traffic_exchange* last = v.evidence.empty() ? nullptr : v.evidence.back();
+  const openapi::operation* op = last ? last->op : nullptr;
+  const std::string auth = last ? last->auth_model() : std::string();
+  const auto c = sink.cell(op, auth, check, results_sink::origin::scenarios);
+  results_sink::count_failure(c);
+  failure f;
+  f.check = std::string(check);
+  if (op) {
+    f.operation_id = op->operation_id;
+    f.method_path = op->method_path();
+  }
+  f.auth_model = auth;
+  f.mode = {failure_mode::kind::traffic, std::string(check)};
+  f.expected = v.expected;
+  f.seen = redact(v.seen, t);
+  f.cause = v.cause;
+  f.seed = t.seed;
+  if (last) {
+    f.status = last->status;
+    f.response_excerpt = redact(excerpt(last->response_body, 300), t);
+  }
+  for (const auto* e : v.evidence) f.evidence.push_back(describe(t, *e));
+  sink.report(c, std::move(f), last ? last->seq : 0);
+}
+
+}  // namespace conform::harness

@@ -1,0 +1,124 @@
+#pragma once
+// A client's recorded traffic, as the client rules judge it (`conform
+// certify`): every request the client sent, in order, with its times, what
+// it got back, and what adversity the certification server scripted for it;
+// each matched once to the operation of the description it calls, its query
+// decoded and its credential named. And the third kind of check: a traffic
+// check, a pure function of the whole recording that reports to the run's
+// one results sink (results.hpp).
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "harness/check.hpp"
+#include "http/message.hpp"
+#include "openapi/model.hpp"
+
+namespace conform::harness {
+
+class results_sink;
+
+/// A credential of the target profile, as the traffic names it.
+struct traffic_credential {
+  std::string name;  // the profile's name ("partner")
+  openapi::credential_kind kind = openapi::credential_kind::tenant_key;
+  std::string secret;  // compared, never printed
+};
+
+/// One request the client sent and what it got.
+struct traffic_exchange {
+  std::uint64_t seq = 0;                  // 1-based, arrival order
+  std::chrono::microseconds sent{0};      // arrival, since the recording started
+  std::chrono::microseconds answered{0};  // the answer (or the close) handed to the socket
+  http::request request;  // target relative to the base path, with the query as sent
+  unsigned status = 0;    // 0: no answer (the connection was closed)
+  std::vector<std::pair<std::string, std::string>> response_headers;
+  std::string response_body;
+  std::string adversity;         // "" or what was scripted: "rate_limited", "server_error", ...
+  std::string adversity_detail;  // one line
+
+  // Filled by annotate():
+  const openapi::operation* op = nullptr;  // nullptr: no operation of the description
+  std::string path;                        // the target without its query, decoded
+  std::vector<std::pair<std::string, std::string>> query;  // decoded, in order
+  std::map<std::string, std::string> path_params;
+  std::optional<openapi::credential_kind> credential_kind;  // by the header it came in
+  std::string credential;         // the profile's name; "" when not one of the profile's
+  std::string credential_prefix;  // a key's first characters up to its last '_' ("pk_test_")
+
+  /// The first value of query parameter `name`, or nullptr.
+  const std::string* query_value(std::string_view name) const;
+  /// "partner_key (partner)", "jwt (viewer)", "none", as reports name auth models.
+  std::string auth_model() const;
+  /// The response header `name` (case-insensitive), or nullptr.
+  const std::string* response_header(std::string_view name) const;
+  /// True for a 2xx answer.
+  bool succeeded() const { return status >= 200 && status < 300; }
+};
+
+/// The whole recording and what it is judged against.
+struct traffic {
+  const openapi::api_spec* spec = nullptr;
+  std::string environment;  // the server's: "sandbox"
+  std::vector<traffic_credential> credentials;
+  std::vector<traffic_exchange> exchanges;
+  std::uint64_t seed = 0;
+};
+
+/// Matches every exchange to its operation, decodes its path and query and
+/// names its credential (secrets are compared, never kept elsewhere).
+void annotate(traffic& t);
+
+/// One line of evidence: "#12 at 1.204 s: POST /billing/allocate-credits
+/// [Idempotency-Key: k1, X-Tenant-Id: 101] as partner_key (partner) -> 503
+/// (scripted server_error)". Credentials appear by name, never by value.
+std::string describe(const traffic& t, const traffic_exchange& e);
+
+/// Same request: method, target, tenant header and body equal (the
+/// credential and the Idempotency-Key aside).
+bool same_request(const traffic_exchange& a, const traffic_exchange& b);
+
+/// The request's effective wait before `later`: from the answer to `earlier`
+/// to the arrival of `later`.
+std::chrono::microseconds gap(const traffic_exchange& earlier, const traffic_exchange& later);
+
+/// A rule's level: a certificate of level `core` needs every core rule
+/// exercised and kept; `extended` needs every rule.
+enum class rule_level : std::uint8_t { core, extended };
+std::string_view to_string(rule_level l);
+std::optional<rule_level> parse_rule_level(std::string_view s);
+
+/// A check of a client's recorded traffic.
+struct traffic_check {
+  check_info info;
+  rule_level level = rule_level::core;
+  /// What traffic exercises it, for "not exercised: ..." ("a call to an
+  /// operation whose x-idempotency is required").
+  std::string exercised_by;
+  /// Judges `t`: reports each judgement to `sink` (traffic_pass / traffic_fail).
+  std::function<void(const traffic& t, results_sink& sink)> run;
+};
+
+/// The rule held for exchange `e`.
+void traffic_pass(results_sink& sink, const traffic_exchange& e, std::string_view check);
+
+/// The rule was broken: `evidence` the exchanges that show it (the last one
+/// is where the cell goes), `expected` what the description says, `seen` what
+/// the client did, `cause` a short stable key.
+struct traffic_violation {
+  std::vector<const traffic_exchange*> evidence;
+  std::string expected;
+  std::string seen;
+  std::string cause;
+};
+void traffic_fail(results_sink& sink, const traffic& t, std::string_view check,
+                  const traffic_violation& v);
+
+}  // namespace conform::harness

@@ -1,0 +1,225 @@
+#include "reports/certificate.hpp"
+
+#include <boost/json.hpp>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/sha.h>
+
+#include <memory>
+
+namespace conform::reports {
+
+namespace {
+
+namespace json = boost::json;
+
+using pkey_ptr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
+using bio_ptr = std::unique_ptr<BIO, decltype(&BIO_free)>;
+using md_ptr = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+std::string base64(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(bytes.data()),
+                                static_cast<int>(bytes.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+std::optional<std::string> unbase64(std::string_view text) {
+  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
+  std::string out(3 * text.size() / 4 + 1, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(text.data()),
+                                static_cast<int>(text.size()));
+  if (n < 0) return std::nullopt;
+  std::size_t len = static_cast<std::size_t>(n);
+  for (std::size_t i = text.size(); i > 0 && text[i - 1] == '='; --i) --len;  // padding
+  out.resize(len);
+  return out;
+}
+
+std::string key_id_of(EVP_PKEY* key) {
+  unsigned char raw[64];
+  std::size_t len = sizeof raw;
+  if (EVP_PKEY_get_raw_public_key(key, raw, &len) != 1) return "";
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(raw, len, digest);
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 8; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+pkey_ptr read_key(std::string_view pem, bool is_private) {
+  bio_ptr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
+  EVP_PKEY* key = nullptr;
+  if (bio) {
+    key = is_private ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr)
+                     : PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr);
+  }
+  if (key && EVP_PKEY_get_id(key) != EVP_PKEY_ED25519) {
+    EVP_PKEY_free(key);
+    key = nullptr;
+  }
+  return pkey_ptr(key, EVP_PKEY_free);
+}
+
+json::object statement_json(const certificate_statement& s) {
+  json::array rules;
+  for (const auto& r : s.rules) rules.emplace_back(r);
+  json::object o;
+  o["description"] = {{"title", s.description_title},
+                      {"version", s.description_version},
+                      {"sha256", s.description_hash}};
+  o["client"] = s.client;
+  o["level"] = s.level;
+  o["rules_passed"] = std::move(rules);
+  o["seed"] = s.seed;
+  o["date"] = s.date;
+  o["conform_version"] = s.conform_version;
+  return o;
+}
+
+/// The statement back from its JSON; nullopt when a field is missing or of
+/// the wrong type.
+std::optional<certificate_statement> statement_from(const json::value& v) {
+  try {
+    const json::object& o = v.as_object();
+    if (o.size() != 7) return std::nullopt;
+    certificate_statement s;
+    const json::object& d = o.at("description").as_object();
+    s.description_title = d.at("title").as_string();
+    s.description_version = d.at("version").as_string();
+    s.description_hash = d.at("sha256").as_string();
+    s.client = o.at("client").as_string();
+    s.level = o.at("level").as_string();
+    for (const auto& r : o.at("rules_passed").as_array()) s.rules.emplace_back(r.as_string());
+    s.seed = o.at("seed").to_number<std::uint64_t>();
+    s.date = o.at("date").as_string();
+    s.conform_version = o.at("conform_version").as_string();
+    return s;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::string canonical_statement(const certificate_statement& s) {
+  return json::serialize(statement_json(s));
+}
+
+bool generate_key_pair(std::string& private_pem, std::string& public_pem, std::string& error) {
+  pkey_ptr key(EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519"), EVP_PKEY_free);
+  if (!key) {
+    error = "OpenSSL could not generate an Ed25519 key";
+    return false;
+  }
+  bio_ptr priv(BIO_new(BIO_s_mem()), BIO_free), pub(BIO_new(BIO_s_mem()), BIO_free);
+  if (!priv || !pub ||
+      PEM_write_bio_PrivateKey(priv.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
+      PEM_write_bio_PUBKEY(pub.get(), key.get()) != 1) {
+    error = "OpenSSL could not write the key as PEM";
+    return false;
+  }
+  auto text = [](BIO* b) {
+    char* data = nullptr;
+    const long n = BIO_get_mem_data(b, &data);
+    return std::string(data, static_cast<std::size_t>(n));
+  };
+  private_pem = text(priv.get());
+  public_pem = text(pub.get());
+  return true;
+}
+
+std::optional<std::string> sign_certificate(const certificate_statement& s,
+                                            std::string_view private_pem, std::string& error) {
+  pkey_ptr key = read_key(private_pem, true);
+  if (!key) {
+    error = "the signing key is not an Ed25519 private key in PEM";
+    return std::nullopt;
+  }
+  const std::string message = canonical_statement(s);
+  md_ptr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  unsigned char sig[64];
+  std::size_t sig_len = sizeof sig;
+  if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||
+      EVP_DigestSign(ctx.get(), sig, &sig_len,
+                     reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1) {
+    error = "OpenSSL could not sign the certificate";
+    return std::nullopt;
+  }
+  json::object file{
+      {"conform_certificate", 1},
+      {"algorithm", "Ed25519"},
+      {"key_id", key_id_of(key.get())},
+      {"statement", statement_json(s)},
+      {"signature", base64(std::string_view(reinterpret_cast<const char*>(sig), sig_len))}};
+  return json::serialize(file) + "\n";
+}
+
+certificate_check verify_certificate(std::string_view text, std::string_view public_pem) {
+  certificate_check out;
+  pkey_ptr key = read_key(public_pem, false);
+  if (!key) {
+    out.why = "the public key is not an Ed25519 public key in PEM";
+    return out;
+  }
+  boost::system::error_code ec;
+  const json::value file = json::parse(text, ec);
+  if (ec || !file.is_object()) {
+    out.why = "the certificate is not JSON";
+    return out;
+  }
+  const json::object& o = file.as_object();
+  const auto* version = o.if_contains("conform_certificate");
+  const auto* algorithm = o.if_contains("algorithm");
+  const auto* statement = o.if_contains("statement");
+  const auto* signature = o.if_contains("signature");
+  if (!version || !algorithm || !statement || !signature || !signature->is_string() ||
+      !algorithm->is_string() || algorithm->as_string() != "Ed25519") {
+    out.why =
+        "the certificate lacks conform_certificate, algorithm Ed25519, statement or "
+        "signature";
+    return out;
+  }
+  auto parsed = statement_from(*statement);
+  if (!parsed) {
+    out.why = "the statement does not have the fields of a Conform certificate";
+    return out;
+  }
+  const auto sig = unbase64(std::string(signature->as_string()));
+  const std::string message = canonical_statement(*parsed);
+  md_ptr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!sig || !ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||
+      EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(sig->data()), sig->size(),
+                       reinterpret_cast<const unsigned char*>(message.data()),
+                       message.size()) != 1 ||
+      json::serialize(*statement) != message) {
+    out.why =
+        "the signature does not match the statement and this public key "
+        "(tampered, or signed with another key)";
+    return out;
+  }
+  out.valid = true;
+  out.statement = std::move(*parsed);
+  out.key_id = key_id_of(key.get());
+  return out;
+}
+
+std::string describe_certificate(const certificate_statement& s) {
+  std::string rules;
+  for (const auto& r : s.rules) rules += "    " + r + "\n";
+  return "client:       " + s.client + "\n" + "description:  " + s.description_title + " " +
+         s.description_version + " (sha256 " + s.description_hash + ")\n" +
+         "level:        " + s.level + "\n" + "seed:         " + std::to_string(s.seed) + "\n" +
+         "date:         " + s.date + "\n" + "conform:      " + s.conform_version + "\n" +
+         "rules passed: " + std::to_string(s.rules.size()) + "\n" + rules;
+}
+
+}  // namespace conform::reports

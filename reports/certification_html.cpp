@@ -1,0 +1,174 @@
+// The certification report as one self-contained HTML page: the verdict,
+// the coverage matrix, each rule with its evidence, and the adversity
+// timeline.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "reports/certification.hpp"
+#include "reports/html_page.hpp"
+
+namespace conform::reports {
+
+namespace {
+
+using harness::rule_verdict;
+using html::badge;
+using html::escape;
+
+std::string secs(std::chrono::microseconds d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(d.count()) / 1e6);
+  return buf;
+}
+
+std::string status_badge(rule_verdict::status s) {
+  switch (s) {
+    case rule_verdict::status::passed:
+      return badge("pass", "passed");
+    case rule_verdict::status::failed:
+      return badge("fail", "failed");
+    case rule_verdict::status::not_exercised:
+      return badge("skip", "not exercised");
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string render_certification_html(const harness::certification_report& r) {
+  const auto& info = r.run.info;
+  std::string body;
+  body += std::string("<header class=\"") + (r.certified ? "pass" : "fail") + "\" id=\"verdict\">" +
+          "<h1>" + (r.certified ? "Certified" : "Not certified") + "</h1><p>" + escape(r.verdict) +
+          "</p></header>\n<main>\n";
+
+  body += "<section><h2>Certification</h2><dl class=\"facts\">";
+  auto fact = [&](std::string_view k, const std::string& v) {
+    body += "<dt>" + escape(k) + "</dt><dd>" + escape(v) + "</dd>";
+  };
+  fact("Client", r.client_command + (r.client_exit.empty() ? "" : " (" + r.client_exit + ")"));
+  fact("Description",
+       info.spec_title + " " + info.spec_version + " (sha256 " + info.spec_hash + ")");
+  fact("Level", std::string(harness::to_string(r.level)));
+  fact("Seed", std::to_string(info.seed) + " (conform certify --seed " + std::to_string(info.seed) +
+                   " reproduces the adversity)");
+  fact("Server", info.target + " (" + r.environment + ")");
+  fact("Requests", std::to_string(r.requests));
+  fact("Started", info.started_at);
+  fact("Conform", info.tool_version);
+  body += "</dl></section>\n";
+
+  // The rules.
+  body +=
+      "<section id=\"rules\"><h2>Client rules</h2><table><tr><th>rule</th><th>status</th>"
+      "<th>level</th><th>enforces</th><th class=\"num\">held</th><th class=\"num\">broken</th>"
+      "</tr>";
+  for (const auto& v : r.rules) {
+    body += "<tr data-rule=\"" + escape(v.check) + "\" data-status=\"" +
+            std::string(harness::to_string(v.what)) + "\"><td><code>" + escape(v.check) +
+            "</code><br><span class=\"muted\">" + escape(v.description) + "</span>" +
+            (v.not_exercised_why.empty()
+                 ? std::string()
+                 : "<br><span class=\"muted\">" + escape(v.not_exercised_why) + "</span>") +
+            "</td><td>" + status_badge(v.what) + "</td><td>" + escape(harness::to_string(v.level)) +
+            "</td><td>" + escape(v.rule) + "</td><td class=\"num\">" + std::to_string(v.judged) +
+            "</td><td class=\"num\">" + std::to_string(v.broken) + "</td></tr>";
+  }
+  body += "</table></section>\n";
+
+  // Failures with their evidence.
+  if (!r.run.failures.empty()) {
+    body += "<section id=\"failures\"><h2>Rules broken</h2>";
+    for (const auto& f : r.run.failures) {
+      std::string lines;
+      for (const auto& l : f.evidence) lines += l + "\n";
+      body += "<div class=\"failure\"><p>" + badge("fail", f.check) + " " + escape(f.auth_model) +
+              "</p><p><b>The description says:</b> " + escape(f.expected) +
+              "<br><b>The client did:</b> " + escape(f.seen) + "</p><pre>" + escape(lines) +
+              "</pre></div>";
+    }
+    body += "</section>\n";
+  }
+
+  // Coverage matrix: operations x auth models.
+  std::vector<std::string> auths;
+  for (const auto& c : r.coverage) {
+    if (std::find(auths.begin(), auths.end(), c.auth_model) == auths.end())
+      auths.push_back(c.auth_model);
+  }
+  std::vector<std::pair<std::string, std::string>> ops;
+  std::map<std::pair<std::string, std::string>, const harness::coverage_row*> at;
+  for (const auto& c : r.coverage) {
+    if (std::find_if(ops.begin(), ops.end(),
+                     [&](const auto& o) { return o.second == c.method_path; }) == ops.end()) {
+      ops.emplace_back(c.operation_id, c.method_path);
+    }
+    at[{c.method_path, c.auth_model}] = &c;
+  }
+  body +=
+      "<section id=\"coverage\"><h2>Coverage of the integration</h2><p class=\"muted\">Calls "
+      "per operation and auth model: " +
+      badge("pass", "answered 2xx/3xx") + " " + badge("skip", "4xx") + " " +
+      badge("fail", "5xx or no answer") +
+      "; the adversity met is listed under the counts.</p><table><tr><th>operation</th>";
+  for (const auto& a : auths) body += "<th>" + escape(a) + "</th>";
+  body += "</tr>";
+  for (const auto& [id, mp] : ops) {
+    body += "<tr><td><code>" + escape(id.empty() ? "(not in the description)" : id) +
+            "</code><br><span class=\"muted\">" + escape(mp) + "</span></td>";
+    for (const auto& a : auths) {
+      auto it = at.find({mp, a});
+      if (it == at.end()) {
+        body += "<td><span class=\"muted\">-</span></td>";
+        continue;
+      }
+      const auto& c = *it->second;
+      body += "<td>";
+      if (c.succeeded)
+        body += "<span class=\"cell pass\">" + std::to_string(c.succeeded) + "</span>";
+      if (c.client_errors)
+        body += "<span class=\"cell skip\">" + std::to_string(c.client_errors) + "</span>";
+      if (c.server_errors + c.no_answer)
+        body += "<span class=\"cell fail\">" + std::to_string(c.server_errors + c.no_answer) +
+                "</span>";
+      for (const auto& adv : c.adversity)
+        body += "<br><span class=\"muted\">" + escape(adv) + "</span>";
+      body += "</td>";
+    }
+    body += "</tr>";
+  }
+  body += "</table></section>\n";
+
+  // The adversity timeline.
+  body += "<section id=\"adversity\"><h2>Adversity</h2><ul>";
+  for (const auto& p : r.adversity_plan) body += "<li class=\"muted\">" + escape(p) + "</li>";
+  body += "</ul>";
+  std::chrono::microseconds end{1};
+  for (const auto& e : r.adversity) end = std::max(end, e.at);
+  end = end + end / 10 + std::chrono::microseconds(1);
+  body += "<div class=\"timeline\" title=\"when each adversity was met\">";
+  for (const auto& e : r.adversity) {
+    const double left =
+        100.0 * static_cast<double>(e.at.count()) / static_cast<double>(end.count());
+    char style[64];
+    std::snprintf(style, sizeof style, "left:%.2f%%", left);
+    body += std::string("<span class=\"mark ") + (e.survived ? "survived" : "lost") +
+            "\" style=\"" + style + "\" title=\"#" + std::to_string(e.seq) + " " + escape(e.kind) +
+            "\"></span>";
+  }
+  body +=
+      "</div><table><tr><th>request</th><th>at</th><th>adversity</th><th>operation</th>"
+      "<th>outcome</th></tr>";
+  for (const auto& e : r.adversity) {
+    body += "<tr><td>#" + std::to_string(e.seq) + "</td><td>" + secs(e.at) + "</td><td>" +
+            badge("info", e.kind) + "<br><span class=\"muted\">" + escape(e.detail) +
+            "</span></td><td>" + escape(e.method_path) + "</td><td>" +
+            (e.survived ? badge("pass", "survived") : badge("fail", "not survived")) + " " +
+            escape(e.outcome) + "</td></tr>";
+  }
+  body += "</table></section>\n</main>";
+  return html::page(std::string(r.certified ? "Certified" : "Not certified") + " - Conform", body);
+}
+
+}  // namespace conform::reports

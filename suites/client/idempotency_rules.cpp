@@ -1,0 +1,134 @@
+// Client rules of section 4.3 and D4: an Idempotency-Key where the
+// description requires one, one key per business intent, the same key on
+// every retry of an intent, never a key across two intents.
+#include <map>
+
+#include "harness/results.hpp"
+#include "suites/client/client.hpp"
+#include "suites/client/support.hpp"
+
+namespace conform::suites::client {
+
+namespace {
+
+using harness::traffic_violation;
+
+constexpr const char* present_name = "client_idempotency_key_present";
+constexpr const char* per_intent_name = "client_idempotency_key_per_intent";
+constexpr const char* retry_name = "client_idempotency_key_on_retry";
+
+/// The key `e` carries under its operation's x-idempotency header, or nullopt.
+std::optional<std::string> key_of(const traffic_exchange& e) {
+  if (!e.op || !e.op->idempotent) return std::nullopt;
+  const std::string* v = e.request.find_header(e.op->idempotent->header);
+  if (!v || v->empty()) return std::nullopt;
+  return *v;
+}
+
+void judge_present(const traffic& t, harness::results_sink& sink) {
+  for (const auto& e : t.exchanges) {
+    if (!e.op || !e.op->idempotent || !e.op->idempotent->required) continue;
+    const auto& idem = *e.op->idempotent;
+    const auto key = key_of(e);
+    if (key && (idem.max_key_length == 0 || key->size() <= idem.max_key_length)) {
+      harness::traffic_pass(sink, e, present_name);
+      continue;
+    }
+    traffic_violation v;
+    v.evidence = {&e};
+    v.expected =
+        "every " + e.op->method_path() + " carries " + idem.header +
+        " (x-idempotency required: true" +
+        (idem.max_key_length ? ", at most " + std::to_string(idem.max_key_length) + " characters"
+                             : std::string()) +
+        "), so that a retry cannot move money twice";
+    v.seen = key ? "a key of " + std::to_string(key->size()) + " characters"
+                 : "request #" + std::to_string(e.seq) + " has no " + idem.header + " header";
+    v.cause = key ? "key too long" : "no key";
+    harness::traffic_fail(sink, t, present_name, v);
+  }
+}
+
+void judge_per_intent(const traffic& t, harness::results_sink& sink) {
+  // (credential, key) -> the first exchange that used it.
+  std::map<std::pair<std::string, std::string>, const traffic_exchange*> first;
+  for (const auto& e : t.exchanges) {
+    const auto key = key_of(e);
+    if (!key) continue;
+    const auto scope = std::make_pair(e.auth_model(), *key);
+    auto [it, added] = first.try_emplace(scope, &e);
+    if (added || harness::same_request(*it->second, e)) {
+      harness::traffic_pass(sink, e, per_intent_name);
+      continue;
+    }
+    traffic_violation v;
+    v.evidence = {it->second, &e};
+    v.expected = "one " + e.op->idempotent->header +
+                 " per business intent, never the same key for two different requests "
+                 "(section 4.3.2; D4.2: the server answers 422 " +
+                 e.op->idempotent->reused_code + ")";
+    v.seen = "key '" + *key + "' was sent with request #" + std::to_string(it->second->seq) +
+             " and again with the different request #" + std::to_string(e.seq);
+    v.cause = "key shared by two intents";
+    harness::traffic_fail(sink, t, per_intent_name, v);
+  }
+}
+
+void judge_on_retry(const traffic& t, harness::results_sink& sink) {
+  for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
+    const traffic_exchange& e = t.exchanges[i];
+    if (!e.op || !e.op->idempotent || !outcome_unknown(t, e)) continue;
+    const auto j = next_same(t, i);
+    if (!j) continue;  // never retried: nothing to judge here
+    const traffic_exchange& retry = t.exchanges[*j];
+    const auto first_key = key_of(e);
+    const auto retry_key = key_of(retry);
+    if (first_key && retry_key && *first_key == *retry_key) {
+      harness::traffic_pass(sink, retry, retry_name);
+      continue;
+    }
+    if (!first_key) continue;  // unkeyed: client_idempotency_key_present's concern
+    traffic_violation v;
+    v.evidence = {&e, &retry};
+    const std::string what =
+        e.status == 0 ? "lost its answer (connection closed)" : "got " + std::to_string(e.status);
+    v.expected = "a retry of an intent carries the same " + e.op->idempotent->header +
+                 " as its first attempt (section 4.3.2), so that the server replays the first "
+                 "answer instead of acting twice";
+    v.seen = "request #" + std::to_string(e.seq) + " " + what + "; its retry #" +
+             std::to_string(retry.seq) + " carried " +
+             (retry_key ? "another key ('" + *retry_key + "')" : std::string("no key")) +
+             " instead of '" + *first_key + "'";
+    v.cause = retry_key ? "new key on retry" : "no key on retry";
+    harness::traffic_fail(sink, t, retry_name, v);
+  }
+}
+
+}  // namespace
+
+void add_idempotency_rules(harness::check_catalogue& catalogue) {
+  catalogue.add(harness::traffic_check{
+      {present_name,
+       "every call to an operation whose x-idempotency is required carries the key header",
+       "section 4.3.1; D4.1"},
+      harness::rule_level::core,
+      "call to an operation whose x-idempotency says required",
+      judge_present});
+  catalogue.add(harness::traffic_check{
+      {per_intent_name,
+       "a key is never sent with two different requests (method, target, tenant, body)",
+       "section 4.3.2; D4.2"},
+      harness::rule_level::core,
+      "request with an Idempotency-Key",
+      judge_per_intent});
+  catalogue.add(harness::traffic_check{
+      {retry_name,
+       "a keyed request whose answer was lost (closed connection, 5xx, 429, 409) is retried "
+       "with the same key",
+       "section 4.3.2; D4.2"},
+      harness::rule_level::core,
+      "retry of a keyed request whose answer was lost",
+      judge_on_retry});
+}
+
+}  // namespace conform::suites::client

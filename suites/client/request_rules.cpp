@@ -1,0 +1,204 @@
+// Client rules of sections 4 and 5: every request is one the description
+// documents, with valid parameters, media type and body (judged by the
+// validator the harness uses for responses); partner-key calls on tenant
+// routes name the tenant; no key of the other environment.
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include "generators/detail/wire.hpp"
+#include "harness/results.hpp"
+#include "schema/validator.hpp"
+#include "suites/client/client.hpp"
+#include "suites/client/support.hpp"
+
+namespace conform::suites::client {
+
+namespace {
+
+using harness::traffic_violation;
+
+constexpr const char* valid_name = "client_request_valid";
+constexpr const char* tenant_name = "client_tenant_header";
+constexpr const char* environment_name = "client_key_environment";
+
+std::string first_error(const schema::validation_result& r) {
+  if (r.errors.empty()) return "";
+  const auto& e = r.errors.front();
+  return (e.instance_pointer.empty() ? std::string() : e.instance_pointer + ": ") + e.message;
+}
+
+std::string media_type_of(const traffic_exchange& e) {
+  std::string ct = header_or_empty(e, "Content-Type");
+  ct = ct.substr(0, ct.find(';'));
+  while (!ct.empty() && ct.back() == ' ') ct.pop_back();
+  while (!ct.empty() && ct.front() == ' ') ct.erase(ct.begin());
+  std::transform(ct.begin(), ct.end(), ct.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ct;
+}
+
+/// What is wrong with `e` against its operation; "" when nothing.
+std::string problem_of(const traffic_exchange& e) {
+  const openapi::operation& op = *e.op;
+  // Parameters.
+  std::map<std::string, std::vector<std::string>> query;
+  for (const auto& [k, v] : e.query) query[k].push_back(v);
+  for (const auto& p : op.parameters) {
+    std::vector<std::string> texts;
+    if (p.in == openapi::param_location::path) {
+      auto it = e.path_params.find(p.name);
+      if (it != e.path_params.end()) texts.push_back(it->second);
+    } else if (p.in == openapi::param_location::query) {
+      auto it = query.find(p.name);
+      if (it != query.end()) texts = it->second;
+      query.erase(p.name);
+    } else if (p.in == openapi::param_location::header) {
+      if (const std::string* v = e.request.find_header(p.name)) texts.push_back(*v);
+    }
+    if (texts.empty()) {
+      if (p.required)
+        return "the required " + std::string(to_string(p.in)) + " parameter " + p.name +
+               " is missing";
+      continue;
+    }
+    if (!p.schema) continue;
+    const auto value = generators::detail::from_wire(*p.schema, texts);
+    const auto r = schema::validate(*p.schema, value);
+    if (!r.ok()) {
+      return std::string(to_string(p.in)) + " parameter " + p.name + "=" + texts.front() + ": " +
+             first_error(r);
+    }
+  }
+  for (const auto& [name, values] : query) {
+    const bool ignored =
+        op.paging && std::find(op.paging->ignored_params.begin(), op.paging->ignored_params.end(),
+                               name) != op.paging->ignored_params.end();
+    if (!ignored) return "query parameter " + name + " is not one " + op.operation_id + " takes";
+  }
+  // The body.
+  const std::string& body = e.request.body;
+  if (!op.body) {
+    if (!body.empty()) return op.operation_id + " takes no body, and one was sent";
+    return "";
+  }
+  if (body.empty()) {
+    return op.body->required ? op.operation_id + " requires a body, and none was sent" : "";
+  }
+  const std::string media = media_type_of(e);
+  const openapi::media_type* m = op.body->find(media);
+  if (!m) {
+    std::string accepted;
+    for (const auto& c : op.body->content) accepted += (accepted.empty() ? "" : ", ") + c.name;
+    return "Content-Type '" + media + "' is not one " + op.operation_id + " accepts (" + accepted +
+           ")";
+  }
+  if (media.find("json") == std::string::npos || !m->schema) return "";
+  boost::system::error_code ec;
+  const boost::json::value json = boost::json::parse(body, ec);
+  if (ec) return "the body is not JSON: " + ec.message();
+  const auto r = schema::validate(*m->schema, json);
+  if (!r.ok()) return "the body does not match the schema: " + first_error(r);
+  return "";
+}
+
+void judge_valid(const traffic& t, harness::results_sink& sink) {
+  for (const auto& e : t.exchanges) {
+    std::string problem;
+    if (!e.op) {
+      problem = std::string(http::method_name(e.request.method)) + " " + e.path +
+                " is no operation of the description";
+    } else {
+      problem = problem_of(e);
+    }
+    if (problem.empty()) {
+      harness::traffic_pass(sink, e, valid_name);
+      continue;
+    }
+    traffic_violation v;
+    v.evidence = {&e};
+    v.expected = e.op ? "a request " + e.op->operation_id +
+                            " documents: its parameters, media type and body valid against the "
+                            "description (section 4)"
+                      : "requests to operations the description documents (section 4)";
+    v.seen = "request #" + std::to_string(e.seq) + ": " + problem;
+    v.cause = e.op ? problem.substr(0, problem.find(':')) : "unknown operation";
+    harness::traffic_fail(sink, t, valid_name, v);
+  }
+}
+
+void judge_tenant(const traffic& t, harness::results_sink& sink) {
+  for (const auto& e : t.exchanges) {
+    if (!e.op || e.credential_kind != openapi::credential_kind::partner_key) continue;
+    const auto& tc = e.op->tenant;
+    if (tc.from != openapi::tenant_context::source::header || tc.missing_status == 0) continue;
+    if (!header_or_empty(e, tc.header_name).empty()) {
+      harness::traffic_pass(sink, e, tenant_name);
+      continue;
+    }
+    traffic_violation v;
+    v.evidence = {&e};
+    v.expected = "a partner-key call to " + e.op->operation_id + " names the tenant with " +
+                 tc.header_name + " (section 5 rule 2; D2.6; x-tenant-context), else " +
+                 std::to_string(tc.missing_status) + " " + tc.missing_code;
+    v.seen = "request #" + std::to_string(e.seq) + " has no " + tc.header_name;
+    v.cause = "no tenant header";
+    harness::traffic_fail(sink, t, tenant_name, v);
+  }
+}
+
+void judge_environment(const traffic& t, harness::results_sink& sink) {
+  for (const auto& e : t.exchanges) {
+    if (!e.credential_kind) continue;
+    const openapi::security_scheme* scheme = t.spec->find_scheme(*e.credential_kind);
+    if (!scheme || scheme->key_prefixes.empty()) continue;
+    auto own = scheme->key_prefixes.find(t.environment);
+    if (own == scheme->key_prefixes.end()) continue;
+    if (e.credential_prefix == own->second) {
+      harness::traffic_pass(sink, e, environment_name);
+      continue;
+    }
+    std::string other;
+    for (const auto& [env, prefix] : scheme->key_prefixes) {
+      if (prefix == e.credential_prefix) other = env;
+    }
+    traffic_violation v;
+    v.evidence = {&e};
+    v.expected = "only " + own->second + " keys against the " + t.environment +
+                 " server; sandbox and production keys are kept apart (section 5 rule 7; D2.3; "
+                 "x-key-prefixes)";
+    v.seen = "request #" + std::to_string(e.seq) + " sent " +
+             (other.empty() ? std::string("a key with no known environment prefix")
+                            : "a " + other + " key (" + e.credential_prefix + "...)");
+    v.cause = other.empty() ? "key of no environment" : "key of " + other;
+    harness::traffic_fail(sink, t, environment_name, v);
+  }
+}
+
+}  // namespace
+
+void add_request_rules(harness::check_catalogue& catalogue) {
+  catalogue.add(harness::traffic_check{
+      {valid_name,
+       "every request is an operation of the description with valid parameters, media type and "
+       "body (the harness's validator)",
+       "section 4; OpenAPI parameters and requestBody"},
+      harness::rule_level::core,
+      "request",
+      judge_valid});
+  catalogue.add(harness::traffic_check{
+      {tenant_name, "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
+       "section 5 rule 2; D2.6; x-tenant-context"},
+      harness::rule_level::core,
+      "partner-key call to a route that takes the tenant from a header",
+      judge_tenant});
+  catalogue.add(harness::traffic_check{
+      {environment_name,
+       "every key sent carries the prefix of the server's environment (x-key-prefixes)",
+       "section 5 rule 7; D2.3"},
+      harness::rule_level::core,
+      "request with an API key",
+      judge_environment});
+}
+
+}  // namespace conform::suites::client

@@ -1,0 +1,46 @@
+#include "suites/client/support.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace conform::suites::client {
+
+std::string seconds(std::chrono::microseconds d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(d.count()) / 1e6);
+  return buf;
+}
+
+bool retryable_failure(const traffic& t, const traffic_exchange& e) {
+  const auto& policy = t.spec->rules.retry;
+  if (e.status == 0) return policy.network_failures;
+  return std::find(policy.retryable_statuses.begin(), policy.retryable_statuses.end(),
+                   static_cast<int>(e.status)) != policy.retryable_statuses.end();
+}
+
+bool outcome_unknown(const traffic& t, const traffic_exchange& e) {
+  if (e.status == 0 || e.status >= 500) return true;
+  if (static_cast<int>(e.status) == t.spec->rules.rate_limited_status) return true;
+  return e.op && e.op->idempotent &&
+         static_cast<int>(e.status) == e.op->idempotent->conflict_status;
+}
+
+bool same_credential(const traffic_exchange& a, const traffic_exchange& b) {
+  return a.credential_kind == b.credential_kind && a.credential == b.credential &&
+         a.credential_prefix == b.credential_prefix;
+}
+
+std::optional<std::size_t> next_same(const traffic& t, std::size_t i) {
+  const traffic_exchange& e = t.exchanges[i];
+  for (std::size_t j = i + 1; j < t.exchanges.size(); ++j) {
+    if (harness::same_request(e, t.exchanges[j]) && same_credential(e, t.exchanges[j])) return j;
+  }
+  return std::nullopt;
+}
+
+std::string header_or_empty(const traffic_exchange& e, std::string_view name) {
+  const std::string* v = e.request.find_header(name);
+  return v ? *v : std::string();
+}
+
+}  // namespace conform::suites::client

@@ -1,0 +1,84 @@
+#pragma once
+// Scripted client traffic for the client-rule tests: a tiny builder of
+// recorded exchanges (times in milliseconds), and a judge that runs one rule
+// of the shipped catalogue over it and says what it found.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "harness/certification.hpp"
+#include "openapi/loader.hpp"
+#include "suites/registry.hpp"
+
+namespace conform::testing {
+
+/// The shipped description, loaded once.
+inline const openapi::api_spec& spec() {
+  static const auto loaded = [] {
+    auto l = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", {});
+    if (!l.ok()) throw std::runtime_error("the shipped description does not load");
+    return std::move(l.spec);
+  }();
+  return *loaded;
+}
+
+inline const char* partner_secret = "pk_test_partnersecret0001";
+inline const char* live_secret = "pk_live_partnersecret0002";
+
+/// Builds a traffic exchange by exchange, each sent `gap_ms` after the last answer.
+class traffic_builder {
+ public:
+  traffic_builder() {
+    t_.spec = &spec();
+    t_.environment = "sandbox";
+    t_.credentials = {{"partner", openapi::credential_kind::partner_key, partner_secret}};
+    t_.seed = 7;
+  }
+
+  /// A partner-key request; returns the exchange to set its answer.
+  harness::traffic_exchange& send(http::verb method, std::string target, unsigned status,
+                                  std::string response_body = "{}", long gap_ms = 10) {
+    harness::traffic_exchange e;
+    e.seq = t_.exchanges.size() + 1;
+    now_ += std::chrono::milliseconds(gap_ms);
+    e.sent = now_;
+    now_ += std::chrono::milliseconds(5);
+    e.answered = now_;
+    e.request.method = method;
+    e.request.target = std::move(target);
+    e.request.add_header("X-Partner-Api-Key", partner_secret);
+    e.status = status;
+    e.response_body = std::move(response_body);
+    t_.exchanges.push_back(std::move(e));
+    return t_.exchanges.back();
+  }
+
+  harness::traffic& finish() {
+    harness::annotate(t_);
+    return t_;
+  }
+
+ private:
+  harness::traffic t_;
+  std::chrono::microseconds now_{0};
+};
+
+/// What one rule found in a traffic.
+struct judged {
+  harness::rule_verdict verdict;
+  std::vector<harness::failure> failures;
+};
+
+inline judged judge(harness::traffic& t, const std::string& rule) {
+  static const harness::check_catalogue catalogue = suites::builtin_checks();
+  const auto* e = catalogue.find(rule);
+  if (!e || e->kind != harness::check_kind::traffic) throw std::runtime_error("no rule " + rule);
+  harness::event_stream events;
+  harness::run_info info;
+  auto report = harness::judge_traffic(t, {e->traffic}, harness::rule_level::core, info, events);
+  return {report.rules.at(0), report.run.failures};
+}
+
+}  // namespace conform::testing
