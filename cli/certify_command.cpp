@@ -21,6 +21,8 @@
 
 #include "cli/certify_options.hpp"
 #include "cli/cli.hpp"
+#include "cli/default_spec.hpp"
+#include "core/text.hpp"
 #include "harness/certification.hpp"
 #include "openapi/loader.hpp"
 #include "reference/certification.hpp"
@@ -38,21 +40,6 @@ namespace conform::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-fs::path resolve_spec(const std::string& spec) {
-  fs::path p(spec);
-  if (fs::exists(p) || spec != certify_options{}.spec) return p;
-  return fs::path(CONFORM_DEFAULT_SPEC_DIR) / "voice-api.yaml";
-}
 
 /// Writes `text` to `path` readable by its owner only.
 bool write_private(const std::string& path, const std::string& text) {
@@ -157,12 +144,6 @@ harness::traffic to_traffic(const std::vector<reference::recorded_exchange>& rec
   return t;
 }
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
-  return s;
-}
-
 }  // namespace
 
 int certify_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -177,7 +158,7 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     out << certify_help();
     return 0;
   }
-  const fs::path spec_path = resolve_spec(opts.spec);
+  const fs::path spec_path = resolve_default_spec(opts.spec);
   auto loaded = openapi::load(spec_path, {});
   if (!loaded.ok()) {
     err << "conform certify: the description " << spec_path.string() << " has errors\n";
@@ -306,7 +287,7 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   const auto level = *harness::parse_rule_level(opts.level);
   harness::certification_report report =
       harness::judge_traffic(traffic, rules, level, info, events);
-  report.client_command = opts.listen ? "(listening mode)" : joined(opts.command);
+  report.client_command = opts.listen ? "(listening mode)" : core::join(opts.command, " ");
   report.client_exit = client_exit;
   report.adversity_plan = recorder->plan();
   report.finished_at = utc_now();

@@ -46,15 +46,6 @@ bool operation_selected(const openapi::operation& op, const run_options& opts) {
   return true;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
   for (const auto& d : diags) err << core::to_string(d) << "\n";
 }

@@ -1,5 +1,7 @@
 #include "reports/html_page.hpp"
 
+#include "reports/detail_text.hpp"
+
 namespace conform::reports::html {
 
 namespace {
@@ -47,30 +49,8 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 }  // namespace
 
 std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  // XML's escaping is valid HTML (and shows stray control characters).
+  return detail::xml_escape(text);
 }
 
 std::string page(std::string_view title, std::string_view body) {
