@@ -1,5 +1,5 @@
 #pragma once
-// Small text helpers the runner and every suite share: joining, hashing a
+// Small text helpers every floor shares: joining, hashing a
 // name into a seed, and cutting a body for a report.
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // Whole requests for one operation of the spec model: path, query, headers
 // and body, valid or with exactly one thing wrong. Credentials are not
-// applied here (the runner adds them). Everything comes from the model.
+// applied here (the engine adds them). Everything comes from the model.
 
 #include <rapidcheck.h>
 
@@ -53,7 +53,7 @@ struct request_mode {
   std::string key() const;
 };
 
-/// One request, ready for the transport (the runner adds credentials).
+/// One request, ready for the transport (the engine adds credentials).
 struct generated_request {
   const openapi::operation* op = nullptr;
   http::verb method = http::verb::get;
@@ -81,7 +81,7 @@ struct request_options {
   int optional_body_percent = 80;   // chance a body that is not required is sent
   int example_body_percent = 50;    // chance a body is one of its schema's valid examples
   std::size_t max_body_bytes = 1 << 20;  // valid bodies above this are not generated
-  /// Header names the runner sets (any case): never generated nor broken here.
+  /// Header names the engine sets (any case): never generated nor broken here.
   std::vector<std::string> runner_headers;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The client the runner uses: one keep-alive connection per worker thread,
+// The client the engine uses: one keep-alive connection per worker thread,
 // a rate limit shared by all workers, and 429 handling (wait as Retry-After
 // says, capped, then retry a bounded number of times).
 //

@@ -17,7 +17,7 @@ generators::request_options options_for(const openapi::api_spec& spec, const ope
   };
   o.values.example_percent = 50;
   if (spec.rules.max_body_bytes > 0) o.max_body_bytes = spec.rules.max_body_bytes;
-  // Headers the runner owns: credentials, tenant context, idempotency, request id.
+  // Headers the engine owns: credentials, tenant context, idempotency, request id.
   for (const auto& scheme : spec.schemes) o.runner_headers.push_back(scheme->header);
   if (!op.tenant.name.empty() && op.tenant.from == openapi::tenant_context::source::header) {
     o.runner_headers.push_back(op.tenant.name);

@@ -1,7 +1,7 @@
 #pragma once
-// How the runner turns an operation and an auth model into a request
+// How the engine turns an operation and an auth model into a request
 // generator, and a generated request into the bytes on the wire (the
-// headers the runner owns: credentials, tenant context, idempotency key).
+// headers the engine owns: credentials, tenant context, idempotency key).
 
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@ struct made_generator {
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
                               const auth_choice& auth, request_kind kind);
 
-/// The request to send: the generated parts plus the runner's headers.
+/// The request to send: the generated parts plus the engine's headers.
 /// `idempotency_key` must be unique per send (a replay or a reuse would
 /// answer for an earlier request, not this one).
 http::request to_http_request(const openapi::api_spec& spec, const openapi::operation& op,
