@@ -12,6 +12,7 @@ commands:
   certificate keygen|verify   make signing keys; check a certificate
   spec lint [FILE]    load and check a description and its permission matrix
   spec diff OLD NEW   classify every change between two descriptions (breaking or not)
+  report diff OLD NEW compare the failures of two JSON run reports (new, fixed, flaky)
   version             print the version
 
 See README.md and docs/ for the profile format, the checks and the reports.
@@ -30,6 +31,7 @@ int main_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (command == "serve") return serve_command(rest, out, err);
   if (command == "certify") return certify_command(rest, out, err);
   if (command == "certificate") return certificate_command(rest, out, err);
+  if (command == "report") return report_command(rest, out, err);
   if (command == "spec") {
     if (!rest.empty() && rest[0] == "diff")
       return spec_diff_command({rest.begin() + 1, rest.end()}, out, err);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +20,9 @@
 #include "openapi/loader.hpp"
 #include "reference/server.hpp"
 #include "reports/console.hpp"
+#include "reports/diff.hpp"
+#include "reports/json_read.hpp"
+#include "reports/markdown.hpp"
 #include "reports/registry.hpp"
 #include "suites/registry.hpp"
 #include "suites/workflows/workflows.hpp"
@@ -70,6 +74,17 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       out << c.info->name << "\n    " << c.info->description << " (" << c.info->rule << ")\n";
     }
     return 0;
+  }
+
+  // The baseline, read first so that a bad one stops the run before it starts.
+  std::optional<harness::run_report> baseline;
+  if (!opts.baseline.empty()) {
+    std::string why;
+    baseline = reports::read_json_report(opts.baseline, why);
+    if (!baseline) {
+      err << "conform run: --baseline: " << why << "\n";
+      return 2;
+    }
   }
 
   // The description.
@@ -166,6 +181,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     files.emplace_back(format_name, w.get());
     listeners.add(std::move(w));
   }
+  if (!opts.update_baseline.empty()) {
+    auto w = reports::make_writer(*reports::find_report_format("json"), opts.update_baseline);
+    files.emplace_back("update-baseline", w.get());
+    listeners.add(std::move(w));
+  }
 
   config.seed =
       opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
@@ -194,6 +214,22 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const harness::run_report report = harness::run(api, view, config, client, listeners);
 
   int status = report.exit_code();
+  std::optional<reports::run_diff> against;
+  if (baseline) {
+    against = reports::compare(baseline->failures, report.failures);
+    out << "\nAgainst the baseline " << opts.baseline << ":\n"
+        << reports::render_diff_text(*against, true);
+    // Only new failures fail the run; a run that proved nothing still exits 2.
+    if (status != 2) status = against->exit_code();
+  }
+  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
+    std::string why;
+    if (!reports::append_file(
+            summary, reports::render_markdown(report, against ? &*against : nullptr), why)) {
+      err << "conform run: GITHUB_STEP_SUMMARY: " << why << "\n";
+      status = 2;
+    }
+  }
   for (const auto& [format_name, writer] : files) {
     if (writer->error().empty()) continue;
     err << "conform run: --" << format_name << ": " << writer->error() << "\n";

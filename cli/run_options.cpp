@@ -65,7 +65,11 @@ reference server in-process on a free loopback port and tests that.
   --junit FILE         write a JUnit XML report
   --json FILE          write a JSON report (docs/report-format.md)
   --html FILE          write a self-contained HTML report (operations x auth models x checks)
-  --report FORMAT=FILE write a report of FORMAT (junit, json, html) to FILE; repeatable
+  --report FORMAT=FILE write a report of FORMAT (junit, json, html, markdown) to FILE;
+                       repeatable
+  --baseline FILE      a JSON report of an earlier run: its failures are "known", and
+                       only new failures fail the run (docs/report-format.md)
+  --update-baseline FILE  write this run's JSON report to FILE, the next baseline
   --timeout SECONDS    per-request timeout (default 30)
   --workers N          concurrent connections (default 4)
   --rate-limit N/s     at most N requests per second (or N/min) to the target
@@ -76,8 +80,11 @@ reference server in-process on a free loopback port and tests that.
   --scale N            in-process reference only: multiply its seed data
   -h, --help           this text
 
-Exit status: 0 every check passed, 1 a check failed, 2 usage or configuration
-error (bad spec, bad profile, target unreachable).
+With GITHUB_STEP_SUMMARY set, a Markdown summary is appended to that file.
+
+Exit status: 0 every check passed, 1 a check failed (with --baseline: a new
+failure), 2 usage or configuration error (bad spec, bad profile, bad baseline,
+target unreachable).
 )";
 }
 
@@ -124,6 +131,10 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       if (!take(opts.permissions)) return std::nullopt;
     } else if (name == "--profile") {
       if (!take(opts.profile)) return std::nullopt;
+    } else if (name == "--baseline") {
+      if (!take(opts.baseline)) return std::nullopt;
+    } else if (name == "--update-baseline") {
+      if (!take(opts.update_baseline)) return std::nullopt;
     } else if (name == "--junit" || name == "--json" || name == "--html") {
       if (!take(v)) return std::nullopt;
       opts.reports.emplace_back(name.substr(2), v);

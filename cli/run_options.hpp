@@ -22,6 +22,8 @@ struct run_options {
   /// Report files to write: (format name, path), in the order given
   /// (--junit FILE, --json FILE, --report FORMAT=FILE).
   std::vector<std::pair<std::string, std::string>> reports;
+  std::string baseline;         // --baseline: a JSON report whose failures are known
+  std::string update_baseline;  // --update-baseline: write this run's JSON report there
   double timeout_seconds = 30;
   unsigned workers = 4;
   double rate_limit = 0;      // requests per second, 0 = unlimited

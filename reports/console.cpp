@@ -134,12 +134,7 @@ void console_writer::run_finished(const harness::run_report& report) {
     const bool scenario = !f.mode.shrinkable();
     out_ << "  seen " << f.occurrences << " time(s)";
     if (!scenario) out_ << "; shrunk in " << f.shrink_steps << " step(s)";
-    out_ << "\n  reproduce: conform run --seed " << f.seed
-         << (scenario ? "" : " --include " + f.operation_id) << " --checks " << f.check
-         << " --examples " << report.info.examples
-         << (report.info.spec_argument.empty() ? "" : " --spec " + report.info.spec_argument)
-         << (report.info.profile_file.empty() ? "" : " --profile " + report.info.profile_file)
-         << "\n";
+    out_ << "\n  reproduce: " << detail::reproduce_command(f, report.info) << "\n";
     std::string curl = f.curl;
     for (auto at = curl.find('\n'); at != std::string::npos; at = curl.find('\n', at + 1)) {
       curl.insert(at + 1, "        ");

@@ -65,4 +65,13 @@ bool write_file(const std::string& path, std::string_view content, std::string& 
   return true;
 }
 
+std::string reproduce_command(const harness::failure& f, const harness::run_info& info) {
+  const bool scenario = !f.mode.shrinkable();
+  return "conform run --seed " + std::to_string(f.seed) +
+         (scenario ? "" : " --include " + f.operation_id) + " --checks " + f.check +
+         " --examples " + std::to_string(info.examples) +
+         (info.spec_argument.empty() ? "" : " --spec " + info.spec_argument) +
+         (info.profile_file.empty() ? "" : " --profile " + info.profile_file);
+}
+
 }  // namespace conform::reports::detail

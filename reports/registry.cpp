@@ -5,6 +5,7 @@
 #include "reports/html.hpp"
 #include "reports/json.hpp"
 #include "reports/junit.hpp"
+#include "reports/markdown.hpp"
 
 namespace conform::reports {
 namespace {
@@ -16,6 +17,8 @@ constexpr std::array formats{
                   render_json},
     report_format{"html", "HTML: one self-contained page, operations x auth models x checks",
                   render_html},
+    report_format{"markdown", "Markdown: verdict, counts, failures with reproductions (CI pages)",
+                  render_markdown},
 };
 
 }  // namespace

@@ -1,0 +1,79 @@
+// `conform report diff OLD.json NEW.json [--json]`: the failures of two runs
+// compared by their stable keys (reports/diff.hpp). `merge` (the reports of
+// shards) is not implemented yet.
+#include <boost/json/serialize.hpp>
+
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "reports/diff.hpp"
+#include "reports/json_read.hpp"
+
+namespace conform::cli {
+namespace {
+
+constexpr const char* usage =
+    "usage: conform report diff OLD.json NEW.json [--json]\n"
+    "  compares the failures of two JSON run reports: new, fixed, still failing, and flaky\n"
+    "  (not reproduced by a re-send); a section per class, a line per failure key\n"
+    "  --json  one JSON document on stdout instead (for CI)\n"
+    "exit status: 0 nothing new, 1 a new failure, 2 a bad report or usage";
+
+int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> files;
+  bool json = false;
+  for (const auto& a : args) {
+    if (a == "--help" || a == "-h") {
+      out << usage << "\n";
+      return 0;
+    }
+    if (a == "--json") {
+      json = true;
+    } else if (!a.empty() && a.front() == '-') {
+      err << "conform report diff: unknown option '" << a << "'\n" << usage << "\n";
+      return 2;
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.size() != 2) {
+    err << "conform report diff: needs two JSON reports, OLD and NEW (got " << files.size() << ")\n"
+        << usage << "\n";
+    return 2;
+  }
+  std::string why;
+  const auto old_report = reports::read_json_report(files[0], why);
+  if (!old_report) {
+    err << "conform report diff: " << why << "\n";
+    return 2;
+  }
+  const auto new_report = reports::read_json_report(files[1], why);
+  if (!new_report) {
+    err << "conform report diff: " << why << "\n";
+    return 2;
+  }
+  const reports::run_diff d = reports::compare(old_report->failures, new_report->failures);
+  if (json) {
+    out << boost::json::serialize(reports::diff_json(d)) << "\n";
+  } else {
+    out << reports::render_diff_text(d);
+  }
+  return d.exit_code();
+}
+
+}  // namespace
+
+int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (!args.empty() && args[0] == "diff")
+    return diff_command({args.begin() + 1, args.end()}, out, err);
+  if (!args.empty() && args[0] == "merge") {
+    err << "conform report merge: not implemented yet (it will merge the reports of --shard "
+           "runs, which are not implemented either)\n";
+    return 2;
+  }
+  err << "conform report: the subcommand is 'diff' (conform report diff OLD.json NEW.json)\n";
+  return 2;
+}
+
+}  // namespace conform::cli

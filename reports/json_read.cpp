@@ -1,0 +1,225 @@
+#include "reports/json_read.hpp"
+
+#include <boost/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace conform::reports {
+namespace {
+
+namespace json = boost::json;
+
+/// Walks a parsed report; the first problem is kept with its pointer.
+class walker {
+ public:
+  explicit walker(std::string source) : source_(std::move(source)) {}
+
+  bool fail(const std::string& pointer, const std::string& what) {
+    if (error_.empty()) error_ = source_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + what;
+    return false;
+  }
+  const std::string& error() const { return error_; }
+
+  const json::object* object(const json::value& v, const std::string& pointer) {
+    if (!v.is_object()) {
+      fail(pointer, "expected an object");
+      return nullptr;
+    }
+    return &v.as_object();
+  }
+  const json::array* array(const json::object& o, const std::string& pointer,
+                           std::string_view key) {
+    const auto* v = o.if_contains(key);
+    if (!v || !v->is_array()) {
+      fail(pointer + "/" + std::string(key), v ? "expected an array" : "missing");
+      return nullptr;
+    }
+    return &v->as_array();
+  }
+  /// A string member; `required` members must be present.
+  bool text(const json::object& o, const std::string& pointer, std::string_view key,
+            std::string& out, bool required = true) {
+    const auto* v = o.if_contains(key);
+    if (!v) return required ? fail(pointer + "/" + std::string(key), "missing") : true;
+    if (!v->is_string()) return fail(pointer + "/" + std::string(key), "expected a string");
+    out = std::string(v->as_string());
+    return true;
+  }
+  /// A non-negative integer member, optional.
+  template <typename T>
+  bool number(const json::object& o, const std::string& pointer, std::string_view key, T& out) {
+    const auto* v = o.if_contains(key);
+    if (!v) return true;
+    if (v->is_uint64()) {
+      out = static_cast<T>(v->as_uint64());
+    } else if (v->is_int64() && v->as_int64() >= 0) {
+      out = static_cast<T>(v->as_int64());
+    } else {
+      return fail(pointer + "/" + std::string(key), "expected a non-negative integer");
+    }
+    return true;
+  }
+
+ private:
+  std::string source_;
+  std::string error_;
+};
+
+harness::failure_mode parse_mode(const std::string& text) {
+  using k = harness::failure_mode::kind;
+  auto after = [&](std::string_view prefix) { return text.substr(prefix.size()); };
+  if (text.rfind("invalid: ", 0) == 0) return {k::invalid, after("invalid: ")};
+  if (text.rfind("scenario: ", 0) == 0) return {k::scenario, after("scenario: ")};
+  if (text.rfind("client traffic: ", 0) == 0) return {k::traffic, after("client traffic: ")};
+  return {k::valid, {}};
+}
+
+bool read_failure(walker& w, const json::value& v, const std::string& p, harness::failure& f) {
+  const auto* o = w.object(v, p);
+  if (!o) return false;
+  std::string mode;
+  if (!w.text(*o, p, "check", f.check) || !w.text(*o, p, "operation_id", f.operation_id) ||
+      !w.text(*o, p, "auth_model", f.auth_model) || !w.text(*o, p, "cause", f.cause) ||
+      !w.text(*o, p, "method_path", f.method_path, false) || !w.text(*o, p, "mode", mode, false) ||
+      !w.text(*o, p, "expected", f.expected, false) || !w.text(*o, p, "seen", f.seen, false) ||
+      !w.text(*o, p, "response_excerpt", f.response_excerpt, false) ||
+      !w.text(*o, p, "curl", f.curl, false) || !w.number(*o, p, "status", f.status) ||
+      !w.number(*o, p, "seed", f.seed) || !w.number(*o, p, "example", f.example) ||
+      !w.number(*o, p, "shrink_steps", f.shrink_steps) ||
+      !w.number(*o, p, "occurrences", f.occurrences)) {
+    return false;
+  }
+  f.mode = parse_mode(mode);
+  return true;
+}
+
+bool read_cell(walker& w, const json::value& v, const std::string& p, harness::check_tally& t) {
+  const auto* o = w.object(v, p);
+  if (!o) return false;
+  std::string status, why;
+  if (!w.text(*o, p, "operation_id", t.operation_id) || !w.text(*o, p, "check", t.check) ||
+      !w.text(*o, p, "auth_model", t.auth_model) ||
+      !w.text(*o, p, "method_path", t.method_path, false) ||
+      !w.text(*o, p, "status", status, false) || !w.text(*o, p, "not_run_why", why, false) ||
+      !w.number(*o, p, "passed", t.passed) || !w.number(*o, p, "failed", t.failed)) {
+    return false;
+  }
+  if (status == "not_run") t.not_run_why = why;
+  t.nothing_judged = status == "nothing_judged";
+  return true;
+}
+
+bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
+  const auto* run_v = doc.if_contains("run");
+  if (!run_v) return w.fail("/run", "missing");
+  const auto* run = w.object(*run_v, "/run");
+  if (!run) return false;
+  if (!w.text(*run, "/run", "tool_version", info.tool_version, false) ||
+      !w.text(*run, "/run", "started_at", info.started_at, false) ||
+      !w.number(*run, "/run", "seed", info.seed) ||
+      !w.number(*run, "/run", "examples", info.examples) ||
+      !w.number(*run, "/run", "workers", info.workers)) {
+    return false;
+  }
+  if (const auto* spec = run->if_contains("spec"); spec && spec->is_object()) {
+    const auto& s = spec->as_object();
+    if (!w.text(s, "/run/spec", "file", info.spec_file, false) ||
+        !w.text(s, "/run/spec", "title", info.spec_title, false) ||
+        !w.text(s, "/run/spec", "version", info.spec_version, false) ||
+        !w.text(s, "/run/spec", "hash", info.spec_hash, false)) {
+      return false;
+    }
+  }
+  if (const auto* target = run->if_contains("target"); target && target->is_object()) {
+    const auto& t = target->as_object();
+    if (!w.text(t, "/run/target", "base_url", info.target, false) ||
+        !w.text(t, "/run/target", "profile", info.profile_file, false)) {
+      return false;
+    }
+    if (const auto* in = t.if_contains("in_process_reference"); in && in->is_bool()) {
+      info.in_process_reference = in->as_bool();
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<harness::run_report> parse_json_report(std::string_view text,
+                                                     const std::string& source,
+                                                     std::string& error) {
+  boost::system::error_code ec;
+  const json::value doc_v = json::parse(text, ec);
+  if (ec) {
+    error = source + ": not JSON: " + ec.message();
+    return std::nullopt;
+  }
+  walker w(source);
+  harness::run_report report;
+  const auto* doc = w.object(doc_v, "");
+  if (doc) {
+    const auto* version = doc->if_contains("format_version");
+    if (!version) {
+      w.fail("/format_version", "missing: not a conform run report");
+    } else if (!version->is_int64() || version->as_int64() != 1) {
+      w.fail("/format_version", "unsupported version " + json::serialize(*version) +
+                                    " (this conform reads version 1)");
+    } else if (doc->contains("kind")) {
+      w.fail("/kind", "a certification report, not a run report");
+    }
+  }
+  if (doc && w.error().empty() && read_info(w, *doc, report.info)) {
+    if (const auto* cells = w.array(*doc, "", "cells")) {
+      for (std::size_t i = 0; i < cells->size(); ++i) {
+        if (!read_cell(w, (*cells)[i], "/cells/" + std::to_string(i),
+                       report.tallies.emplace_back())) {
+          break;
+        }
+      }
+    }
+    if (const auto* failures = w.error().empty() ? w.array(*doc, "", "failures") : nullptr) {
+      for (std::size_t i = 0; i < failures->size(); ++i) {
+        if (!read_failure(w, (*failures)[i], "/failures/" + std::to_string(i),
+                          report.failures.emplace_back())) {
+          break;
+        }
+      }
+    }
+    if (const auto* nr = doc->if_contains("not_run"); nr && w.error().empty()) {
+      if (!nr->is_array()) w.fail("/not_run", "expected an array");
+      for (std::size_t i = 0; nr->is_array() && i < nr->as_array().size(); ++i) {
+        const std::string p = "/not_run/" + std::to_string(i);
+        const auto* o = w.object(nr->as_array()[i], p);
+        auto& n = report.not_runs.emplace_back();
+        if (!o || !w.text(*o, p, "check", n.check, false) ||
+            !w.text(*o, p, "operation_id", n.operation_id, false) ||
+            !w.text(*o, p, "auth_model", n.auth_model, false) ||
+            !w.text(*o, p, "why", n.why, false)) {
+          break;
+        }
+      }
+    }
+    if (const auto* aborted = doc->if_contains("aborted"); aborted && aborted->is_string()) {
+      report.aborted = std::string(aborted->as_string());
+    }
+  }
+  if (!w.error().empty()) {
+    error = w.error();
+    return std::nullopt;
+  }
+  return report;
+}
+
+std::optional<harness::run_report> read_json_report(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open the file";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_json_report(text.str(), path, error);
+}
+
+}  // namespace conform::reports

@@ -1,0 +1,25 @@
+#pragma once
+// Reads a JSON run report (docs/report-format.md, format version 1) back into
+// a run_report: what baselines (`conform run --baseline`) and run diffs
+// (`conform report diff`) compare. Every error says what was wrong and where:
+// the file and the JSON pointer of the offending value.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "harness/outcome.hpp"
+
+namespace conform::reports {
+
+/// Parses the text of a JSON report; `source` names it in errors. nullopt with
+/// `error` set ("<source>: <pointer>: <what>") when it is not a report.
+/// Reads the run's facts, the cells, the failures and the not-run list;
+/// counts and timings are not read back.
+std::optional<harness::run_report> parse_json_report(std::string_view text,
+                                                     const std::string& source, std::string& error);
+
+/// Reads and parses the JSON report in file `path`.
+std::optional<harness::run_report> read_json_report(const std::string& path, std::string& error);
+
+}  // namespace conform::reports

@@ -1,0 +1,95 @@
+#include "reports/markdown.hpp"
+
+#include <fstream>
+
+#include "reports/detail_text.hpp"
+
+namespace conform::reports {
+namespace {
+
+/// Text on one Markdown line or in inline code: no newline or backtick breaks it.
+std::string cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      out += ' ';
+    } else if (c == '`') {
+      out += '\'';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void failure_block(std::string& out, const harness::failure& f, const harness::run_info& info) {
+  out +=
+      "#### " + cell(f.check) + ": " + cell(f.operation_id) + " as " + cell(f.auth_model) + "\n\n";
+  out += "- mode: " + cell(f.mode.to_string()) + "\n";
+  out += "- expected: " + cell(f.expected) + "\n";
+  out += "- seen: " + cell(f.seen) + "\n";
+  out += "- key: `" + cell(failure_key(f)) + "`\n\n";
+  out += "```sh\n" + detail::reproduce_command(f, info) + "\n" + f.curl + "\n```\n\n";
+}
+
+void key_list(std::string& out, const std::string& title,
+              const std::vector<harness::failure>& list) {
+  if (list.empty()) return;
+  out += "### " + title + " (" + std::to_string(list.size()) + ")\n\n";
+  for (const auto& f : list) out += "- `" + cell(failure_key(f)) + "`\n";
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const harness::run_report& report, const run_diff* baseline) {
+  const int code = baseline && report.exit_code() != 2 ? baseline->exit_code() : report.exit_code();
+  std::string out = "## Conform: ";
+  out += code == 0 ? "PASSED" : code == 1 ? "FAILED" : "NOTHING PROVED";
+  out += " (seed " + std::to_string(report.info.seed) + ")\n\n";
+  out += "Target `" + cell(report.info.target) + "`, description `" + cell(report.info.spec_title) +
+         " " + cell(report.info.spec_version) + "`.\n\n";
+  const auto& c = report.counts;
+  out += "| requests | checks passed | checks failed | failures | not run |\n";
+  out += "|---:|---:|---:|---:|---:|\n";
+  out += "| " + std::to_string(c.requests) + " | " + std::to_string(c.checks_passed) + " | " +
+         std::to_string(c.checks_failed) + " | " + std::to_string(report.failures.size()) + " | " +
+         std::to_string(c.cells_not_run) + " |\n\n";
+  if (report.aborted) out += "**Aborted:** " + cell(*report.aborted) + "\n\n";
+  if (baseline) {
+    out += "Against the baseline: " + std::to_string(baseline->new_failures.size()) + " new, " +
+           std::to_string(baseline->still_failing.size()) + " known, " +
+           std::to_string(baseline->fixed.size()) + " fixed, " +
+           std::to_string(baseline->flaky.size()) + " flaky.\n\n";
+    if (!baseline->new_failures.empty()) {
+      out += "### New failures (" + std::to_string(baseline->new_failures.size()) + ")\n\n";
+      for (const auto& f : baseline->new_failures) failure_block(out, f, report.info);
+    }
+    key_list(out, "Flaky (not reproduced by a re-send)", baseline->flaky);
+    key_list(out, "Known", baseline->still_failing);
+    key_list(out, "Fixed", baseline->fixed);
+  } else if (!report.failures.empty()) {
+    out += "### Failures (" + std::to_string(report.failures.size()) + ")\n\n";
+    for (const auto& f : report.failures) failure_block(out, f, report.info);
+  }
+  if (!report.failures.empty()) {
+    out += "Curl commands name each credential by its `${VARIABLE}`; set them before running.\n\n";
+  }
+  return out;
+}
+
+std::string render_markdown(const harness::run_report& report) {
+  return render_markdown(report, nullptr);
+}
+
+bool append_file(const std::string& path, const std::string& text, std::string& error) {
+  std::ofstream f(path, std::ios::app | std::ios::binary);
+  if (f) f << text;
+  if (!f) {
+    error = "cannot append to " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace conform::reports

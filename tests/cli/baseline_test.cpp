@@ -1,0 +1,164 @@
+// `conform run --baseline/--update-baseline`, `conform report diff`, and the
+// GITHUB_STEP_SUMMARY summary, run in process against the in-process
+// reference server with and without a fault.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using conform::cli::main_command;
+
+struct result {
+  int status = 0;
+  std::string out, err;
+};
+
+result conform_cmd(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  result r;
+  r.status = main_command(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+std::string temp(const std::string& name) {
+  return (fs::temp_directory_path() /
+          ("conform-baseline-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// One fast run of error_code_conformance, seed 1; `fault` switches the
+/// reference's wrong_error_code on.
+result run(bool fault, std::vector<std::string> extra) {
+  std::vector<std::string> args = {
+      "run",      "--no-progress",         "--examples", "1", "--seed", "1",
+      "--checks", "error_code_conformance"};
+  if (fault) args.insert(args.end(), {"--fault", "wrong_error_code"});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return conform_cmd(args);
+}
+
+class Baseline : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ::unsetenv("GITHUB_STEP_SUMMARY");
+    // The clean baseline and the one with the fault's failures, written once.
+    ASSERT_EQ(run(false, {"--update-baseline", clean()}).status, 0);
+    const auto faulty_run = run(true, {"--update-baseline", faulty()});
+    ASSERT_EQ(faulty_run.status, 1) << faulty_run.out << faulty_run.err;
+  }
+  static void TearDownTestSuite() {
+    fs::remove(clean());
+    fs::remove(faulty());
+  }
+  static std::string clean() { return temp("clean.json"); }
+  static std::string faulty() { return temp("faulty.json"); }
+};
+
+TEST_F(Baseline, NewFailuresFailTheRun) {
+  const auto r = run(true, {"--baseline", clean()});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("Against the baseline"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("new ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| error_code_conformance | 404 NOT_FOUND"), std::string::npos) << r.out;
+}
+
+TEST_F(Baseline, KnownFailuresDoNotFailTheRun) {
+  const auto r = run(true, {"--baseline", faulty()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("known ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 new, 0 fixed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAILED"), std::string::npos);  // the console still shows them
+}
+
+TEST_F(Baseline, FailuresThatNoLongerOccurAreFixed) {
+  const auto r = run(false, {"--baseline", faulty()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("fixed ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 new, "), std::string::npos) << r.out;
+}
+
+TEST_F(Baseline, ABadBaselineIsAUsageError) {
+  const std::string bad = temp("bad.json");
+  std::ofstream(bad) << R"({"format_version":1,"run":{},"cells":[],"failures":[{"check":1}]})";
+  const auto r = conform_cmd({"run", "--no-progress", "--baseline", bad});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "conform run: --baseline: " + bad + ": /failures/0/check: expected a string\n");
+  EXPECT_EQ(r.out, "");  // nothing was run
+  fs::remove(bad);
+  const auto missing = conform_cmd({"run", "--baseline", temp("missing.json")});
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("cannot open the file"), std::string::npos) << missing.err;
+}
+
+TEST_F(Baseline, ReportDiffClassesAndExitStatus) {
+  auto r = conform_cmd({"report", "diff", clean(), faulty()});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("new ("), std::string::npos) << r.out;
+  r = conform_cmd({"report", "diff", faulty(), clean()});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("fixed ("), std::string::npos) << r.out;
+  r = conform_cmd({"report", "diff", faulty(), faulty(), "--json"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(R"("new":[])"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("still_failing":[{)"), std::string::npos) << r.out;
+}
+
+TEST_F(Baseline, ReportDiffBadInput) {
+  auto r = conform_cmd({"report", "diff", clean()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("needs two JSON reports"), std::string::npos) << r.err;
+  const std::string bad = temp("notjson.json");
+  std::ofstream(bad) << "{";
+  r = conform_cmd({"report", "diff", clean(), bad});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(bad + ": not JSON"), std::string::npos) << r.err;
+  fs::remove(bad);
+  EXPECT_EQ(conform_cmd({"report", "merge", clean()}).status, 2);
+  EXPECT_EQ(conform_cmd({"report"}).status, 2);
+}
+
+TEST_F(Baseline, StepSummaryListsNewFailuresWithReproductions) {
+  const std::string summary = temp("summary.md");
+  std::ofstream(summary) << "earlier step\n";
+  ::setenv("GITHUB_STEP_SUMMARY", summary.c_str(), 1);
+  const auto r = run(true, {"--baseline", clean()});
+  ::unsetenv("GITHUB_STEP_SUMMARY");
+  EXPECT_EQ(r.status, 1) << r.err;
+  const std::string md = slurp(summary);
+  EXPECT_EQ(md.rfind("earlier step\n## Conform: FAILED (seed 1)", 0), 0u) << md;  // appended
+  EXPECT_NE(md.find("### New failures"), std::string::npos) << md;
+  EXPECT_NE(md.find("conform run --seed 1 --include "), std::string::npos) << md;
+  EXPECT_NE(md.find("curl -sS"), std::string::npos) << md;
+  EXPECT_NE(md.find("${CONFORM_SECRET_"), std::string::npos) << md;  // secrets by name only
+  fs::remove(summary);
+}
+
+TEST_F(Baseline, MarkdownIsAReportFormat) {
+  const std::string file = temp("report.md");
+  const auto r = run(false, {"--report", "markdown=" + file});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(file).rfind("## Conform: PASSED (seed 1)", 0), 0u) << slurp(file);
+  fs::remove(file);
+}
+
+}  // namespace
