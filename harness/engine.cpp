@@ -462,6 +462,7 @@ void engine::shrink_phase() {
 run_report engine::run() {
   const auto start = clock::now();
   report_.info = config_.info;
+  report_.info.scenarios = static_cast<std::uint32_t>(config_.checks.scenarios.size());
   plan();
   events_.run_started(report_.info, planned_);
   scenario_phase();

@@ -112,6 +112,7 @@ struct run_info {
   unsigned workers = 0;
   std::vector<std::string> checks;  // enabled checks
   std::string started_at;           // RFC 3339, UTC
+  std::uint32_t scenarios = 0;      // scenario suites the run enables (set by the engine)
 };
 
 /// Counters of the run.

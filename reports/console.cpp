@@ -33,7 +33,10 @@ void console_writer::run_started(const harness::run_info& info, std::uint64_t pl
        << " (" << info.spec_file << ")\n"
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
        << "\nseed: " << info.seed << ", examples: " << info.examples
-       << ", workers: " << info.workers << ", " << planned << " requests planned\n";
+       << ", workers: " << info.workers << ", " << planned << " generated requests planned";
+  // Scenarios send requests of their own, counted when the run ends.
+  if (info.scenarios > 0) out_ << ", and " << info.scenarios << " scenario suites";
+  out_ << "\n";
   out_.flush();
 }
 
@@ -58,6 +61,7 @@ void console_writer::run_finished(const harness::run_report& report) {
   struct check_row {
     std::string check;
     std::uint64_t cells = 0, failed = 0, not_run = 0, nothing_judged = 0;
+    std::uint64_t not_run_notes = 0;  // "not run" entries of cells that ran elsewhere
   };
   std::vector<check_row> checks;
   std::map<std::string, std::size_t> check_index;
@@ -85,12 +89,18 @@ void console_writer::run_finished(const harness::run_report& report) {
     if (t.not_run_why) ++r.not_run_cells;
     if (t.nothing_judged) ++r.nothing_judged_cells;
   }
+  for (const auto& n : report.not_runs) {
+    if (auto it = check_index.find(n.check); it != check_index.end()) {
+      ++checks[it->second].not_run_notes;
+    }
+  }
   out_ << "\nChecks (cells: operation x auth model)\n";
   for (const auto& k : checks) {
     // A check that did not run everywhere is not "ok": the line says where not.
     const char* mark = k.failed                                        ? "FAIL"
                        : k.not_run                                     ? "SKIP"
                        : (k.cells == 0 || k.nothing_judged == k.cells) ? "----"
+                       : k.not_run_notes                               ? "part"
                                                                        : "ok  ";
     out_ << "  " << mark << " " << pad(k.check, 30) << " ";
     if (k.cells == 0) {
@@ -102,6 +112,9 @@ void console_writer::run_finished(const harness::run_report& report) {
     if (k.failed) out_ << ", " << k.failed << " failed";
     if (k.not_run) out_ << ", " << k.not_run << " not run";
     if (k.nothing_judged) out_ << ", " << k.nothing_judged << " had nothing to judge";
+    if (!k.not_run && k.not_run_notes) {
+      out_ << ", " << k.not_run_notes << " not run in part (see Not run)";
+    }
     out_ << "\n";
   }
 

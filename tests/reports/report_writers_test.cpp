@@ -118,6 +118,28 @@ TEST(reports, console_matches_approved) {
   expect_approved("report.approved.txt", out.str());
 }
 
+// A check whose cells passed but that also could not judge some exchanges
+// (a not-run entry of its own) is not shown as plainly "ok".
+TEST(reports, console_says_when_a_passing_check_was_not_run_in_part) {
+  harness::run_report r;
+  r.info.checks = {"response_schema_conformance"};
+  r.info.scenarios = 3;
+  r.tallies = {{"getItem", "GET /items/{id}", "none", "response_schema_conformance", 4, 0,
+                std::nullopt, milliseconds(1)}};
+  r.not_runs = {{"response_schema_conformance", "getItem", "none", "pattern too costly"}};
+  r.counts.checks_passed = 4;
+  std::ostringstream out;
+  reports::console_writer writer(out, /*interactive=*/false);
+  writer.run_started(r.info, 7);
+  writer.run_finished(r);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("7 generated requests planned, and 3 scenario suites"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("part response_schema_conformance"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 not run in part (see Not run)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ok   response_schema_conformance"), std::string::npos) << text;
+}
+
 TEST(reports, console_progress_bar_only_when_interactive) {
   std::ostringstream out;
   reports::console_writer writer(out, /*interactive=*/true);
