@@ -1,21 +1,8 @@
 #include "cli/certify_options.hpp"
 
-#include <charconv>
-#include <cmath>
-#include <stdexcept>
+#include "cli/arguments.hpp"
 
 namespace conform::cli {
-
-namespace {
-
-template <typename T>
-bool parse_number(const std::string& text, T& out) {
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end;
-}
-
-}  // namespace
 
 const char* certify_help() {
   return R"(usage: conform certify [options] -- COMMAND [ARGS...]
@@ -53,20 +40,14 @@ options:
 std::optional<certify_options> parse_certify_options(const std::vector<std::string>& args,
                                                      std::string& error) {
   certify_options o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
+  argument_reader in(args);
+  while (in.next()) {
+    const std::string& a = in.name();
     if (a == "--") {
-      o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      o.command = in.rest();
       break;
     }
-    auto take = [&](std::string& v) {
-      if (i + 1 >= args.size()) {
-        error = a + " needs a value";
-        return false;
-      }
-      v = args[++i];
-      return true;
-    };
+    auto take = [&](std::string& v) { return in.value(v, error); };
     std::string v;
     if (a == "-h" || a == "--help") {
       o.help = true;
@@ -91,14 +72,7 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
       o.seed_given = true;
     } else if (a == "--timeout") {
       if (!take(v)) return std::nullopt;
-      try {
-        std::size_t used = 0;
-        o.client_timeout_seconds = std::stod(v, &used);
-        if (used != v.size() || !std::isfinite(o.client_timeout_seconds) ||
-            o.client_timeout_seconds <= 0 || o.client_timeout_seconds > 86400) {
-          throw std::invalid_argument(v);
-        }
-      } catch (const std::exception&) {
+      if (!parse_seconds(v, o.client_timeout_seconds)) {
         error = "--timeout must be a number of seconds from 0 to 86400, not '" + v + "'";
         return std::nullopt;
       }
@@ -118,13 +92,7 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
       }
     } else if (a == "--checks") {
       if (!take(v)) return std::nullopt;
-      std::size_t start = 0;
-      while (start <= v.size()) {
-        std::size_t comma = v.find(',', start);
-        if (comma == std::string::npos) comma = v.size();
-        if (comma > start) o.checks.push_back(v.substr(start, comma - start));
-        start = comma + 1;
-      }
+      for (auto& c : split_list(v)) o.checks.push_back(std::move(c));
     } else if (a == "--json") {
       if (!take(o.json)) return std::nullopt;
     } else if (a == "--junit") {

@@ -3,47 +3,14 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
+#include "cli/arguments.hpp"
 #include "http/rate_limiter.hpp"
 #include "reports/registry.hpp"
 
 namespace conform::cli {
-namespace {
-
-template <typename T>
-bool parse_number(const std::string& text, T& out) {
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && ptr == end;
-}
-
-bool parse_seconds(const std::string& text, double& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stod(text, &used);
-    // A day at most: beyond that a "timeout" is a typo, and the value must fit
-    // the milliseconds the client counts in.
-    return used == text.size() && std::isfinite(out) && out > 0 && out <= 86400;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 const char* run_help() {
   return R"(usage: conform run [options]
@@ -95,29 +62,10 @@ bool glob_match(const std::string& pattern, const std::string& text) {
 std::optional<run_options> parse_run_options(const std::vector<std::string>& args,
                                              std::string& error) {
   run_options opts;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string name = args[i];
-    std::string value;
-    bool has_inline_value = false;
-    if (name.rfind("--", 0) == 0) {
-      if (auto eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-        has_inline_value = true;
-      }
-    }
-    auto take = [&](std::string& out) {
-      if (has_inline_value) {
-        out = value;
-        return true;
-      }
-      if (i + 1 >= args.size()) {
-        error = "option " + name + " needs a value";
-        return false;
-      }
-      out = args[++i];
-      return true;
-    };
+  argument_reader in(args);
+  while (in.next()) {
+    const std::string& name = in.name();
+    auto take = [&](std::string& out) { return in.value(out, error); };
     std::string v;
     if (name == "-h" || name == "--help") {
       opts.help = true;
@@ -224,7 +172,7 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       }
       opts.rate_limit = *rate.per_second;
     } else {
-      error = "unknown option '" + args[i] + "' (see conform run --help)";
+      error = "unknown option '" + name + "' (see conform run --help)";
       return std::nullopt;
     }
   }

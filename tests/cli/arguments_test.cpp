@@ -1,0 +1,57 @@
+// The argument reader every command's options go through: "--name value"
+// and "--name=value" alike, a missing value said by name, and what follows
+// "--" handed over untouched.
+#include <gtest/gtest.h>
+
+#include "cli/arguments.hpp"
+
+namespace conform::cli {
+namespace {
+
+TEST(arguments, reads_both_spellings_of_a_value_and_flags) {
+  const std::vector<std::string> args = {"--seed", "5", "--checks=a,,b", "--no-progress"};
+  argument_reader in(args);
+  std::string value, error;
+  ASSERT_TRUE(in.next());
+  EXPECT_EQ(in.name(), "--seed");
+  ASSERT_TRUE(in.value(value, error));
+  EXPECT_EQ(value, "5");
+  ASSERT_TRUE(in.next());
+  EXPECT_EQ(in.name(), "--checks");
+  ASSERT_TRUE(in.value(value, error));
+  EXPECT_EQ(split_list(value), (std::vector<std::string>{"a", "b"}));
+  ASSERT_TRUE(in.next());
+  EXPECT_EQ(in.name(), "--no-progress");
+  EXPECT_FALSE(in.next());
+}
+
+TEST(arguments, a_missing_value_is_named_and_the_rest_after_dashes_is_kept) {
+  const std::vector<std::string> missing = {"--timeout"};
+  argument_reader a(missing);
+  std::string value, error;
+  ASSERT_TRUE(a.next());
+  EXPECT_FALSE(a.value(value, error));
+  EXPECT_EQ(error, "option --timeout needs a value");
+
+  const std::vector<std::string> command = {"--seed=1", "--", "client", "--flag=x"};
+  argument_reader b(command);
+  ASSERT_TRUE(b.next());
+  ASSERT_TRUE(b.next());
+  EXPECT_EQ(b.name(), "--");
+  EXPECT_EQ(b.rest(), (std::vector<std::string>{"client", "--flag=x"}));
+}
+
+TEST(arguments, numbers_and_seconds_are_whole_and_bounded) {
+  int n = 0;
+  EXPECT_TRUE(parse_number(std::string("42"), n));
+  EXPECT_EQ(n, 42);
+  EXPECT_FALSE(parse_number(std::string("42x"), n));
+  double s = 0;
+  EXPECT_TRUE(parse_seconds("1.5", s));
+  EXPECT_FALSE(parse_seconds("0", s));
+  EXPECT_FALSE(parse_seconds("86401", s));
+  EXPECT_FALSE(parse_seconds("nan", s));
+}
+
+}  // namespace
+}  // namespace conform::cli
