@@ -39,7 +39,6 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
 /// `conform report diff OLD.json NEW.json [--json]` (args after "report"):
 /// new, fixed, still failing and flaky failures of two runs; 0 nothing new,
 /// 1 something new, 2 a bad report (file and JSON pointer on `err`) or usage.
-/// `merge` is not implemented yet (exit 2).
 int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace conform::cli

@@ -1,6 +1,5 @@
 // `conform report diff OLD.json NEW.json [--json]`: the failures of two runs
-// compared by their stable keys (reports/diff.hpp). `merge` (the reports of
-// shards) is not implemented yet.
+// compared by their stable keys (reports/diff.hpp).
 #include <boost/json/serialize.hpp>
 
 #include <string>
@@ -67,11 +66,6 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
 int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && args[0] == "diff")
     return diff_command({args.begin() + 1, args.end()}, out, err);
-  if (!args.empty() && args[0] == "merge") {
-    err << "conform report merge: not implemented yet (it will merge the reports of --shard "
-           "runs, which are not implemented either)\n";
-    return 2;
-  }
   err << "conform report: the subcommand is 'diff' (conform report diff OLD.json NEW.json)\n";
   return 2;
 }
