@@ -1,6 +1,7 @@
 #include "harness/results.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "harness/scenario.hpp"
 
@@ -116,16 +117,19 @@ void results_sink::finish(origin from) {
   }
 }
 
-std::size_t results_sink::rank(const std::string& operation_id) const {
-  if (operation_id.empty()) return 0;  // run-wide cells first
-  for (std::size_t i = 0; i < spec_.operations.size(); ++i) {
-    if (spec_.operations[i].operation_id == operation_id) return i + 1;
-  }
-  return spec_.operations.size() + 1;
-}
-
 void results_sink::fold_into(run_report& report) {
   std::lock_guard lock(mutex_);
+  // An operation's place in the description, looked up once per id: run-wide
+  // cells (no operation) first, unknown ids last.
+  std::unordered_map<std::string, std::size_t> place;
+  for (std::size_t i = 0; i < spec_.operations.size(); ++i) {
+    place.emplace(spec_.operations[i].operation_id, i + 1);
+  }
+  auto rank = [&place, last = spec_.operations.size() + 1](const std::string& operation_id) {
+    if (operation_id.empty()) return std::size_t{0};
+    auto it = place.find(operation_id);
+    return it == place.end() ? last : it->second;
+  };
   // Operations in spec order; for each, the per-exchange cells before the
   // scenario cells, each in the order it was made.
   std::vector<const cell_state*> cells;

@@ -96,7 +96,6 @@ class results_sink {
     std::uint64_t order;
   };
   check_tally tally_of(const cell_state& c) const;
-  std::size_t rank(const std::string& operation_id) const;
 
   const openapi::api_spec& spec_;
   listener& events_;
