@@ -41,4 +41,10 @@ std::string escape_pointer_token(std::string_view token) {
   return out;
 }
 
+std::size_t code_points(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0u) != 0x80u ? 1 : 0;
+  return n;
+}
+
 }  // namespace conform::core

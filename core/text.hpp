@@ -20,6 +20,9 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ul
 /// "..." when cut.
 std::string utf8_prefix(const std::string& text, std::size_t max);
 
+/// Unicode code points in UTF-8 `text` (what JSON Schema's lengths count).
+std::size_t code_points(std::string_view text);
+
 /// `token` escaped for a JSON pointer segment ("~" -> "~0", "/" -> "~1").
 std::string escape_pointer_token(std::string_view token);
 

@@ -40,6 +40,7 @@ struct site {
   std::string pointer;
   std::string description;
   Gen<value> whole;
+  boundary_kind edge = boundary_kind::at_minimum;  // boundary walks only
 };
 
 std::string number_text(double d) {
@@ -90,10 +91,14 @@ Gen<invalid_value> malformed_bytes(Gen<value> valid_root) {
                   });
 }
 
+/// What a walk collects: sites that break one constraint, or sites that
+/// put one value on the edge of its constraint and stay valid.
+enum class walk_mode : std::uint8_t { breaking, boundary };
+
 class collector {
  public:
-  collector(const node& root, const gen_options& options)
-      : root_(root), options_(options), values_(options) {}
+  collector(const node& root, const gen_options& options, walk_mode mode = walk_mode::breaking)
+      : root_(root), options_(options), values_(options), mode_(mode) {}
 
   void walk(const node& s, int depth, const std::string& pointer, const embed_fn& embed) {
     if (depth > options_.max_depth) return;
@@ -102,23 +107,42 @@ class collector {
     auto add = [&](mutation_kind kind, std::string what, Gen<value> local) {
       sites_.push_back({kind, pointer, std::move(what), embed(std::move(local))});
     };
+    auto edge = [&](boundary_kind kind, std::string what, Gen<value> local) {
+      sites_.push_back(
+          {mutation_kind::wrong_type, pointer, std::move(what), embed(std::move(local)), kind});
+    };
     if (r.boolean == node::boolean_form::reject_all) {
       add(mutation_kind::wrong_type, "a value where the schema is `false`", any_value(1));
       return;
     }
+    // A property the profile fills (x-fixture) has one valid value that
+    // matters: the id the server knows. Its bounds are not tested.
+    if (mode_ == walk_mode::boundary && (s.fixture || r.fixture) && options_.fixture) return;
     const Gen<value> valid_here = values_.build(s, depth);
+    if (mode_ == walk_mode::boundary) {
+      boundary_values(r, depth, valid_here, edge);
+      branches(r, depth, pointer, embed);
+      children(r, depth, pointer, embed, valid_here);
+      return;
+    }
     type_mutations(r, add);
     value_mutations(r, add);
     string_mutations(r, valid_here, add);
     number_mutations(r, valid_here, add);
     array_mutations(r, depth, valid_here, add);
     object_mutations(r, valid_here, add);
+    branch_mutations(r, add);
     if (r.not_schema != nullptr) {
       add(mutation_kind::matches_not, "a value that matches the schema under `not`",
           values_.build(*r.not_schema, depth));
     }
-    // Branches: breaking an allOf branch breaks the whole; an anyOf / oneOf
-    // branch may not (the final check decides).
+    branches(r, depth, pointer, embed);
+    children(r, depth, pointer, embed, valid_here);
+  }
+
+  /// Walks allOf / anyOf / oneOf branches. Breaking an allOf branch breaks
+  /// the whole; an anyOf / oneOf branch may not (the final check decides).
+  void branches(const node& r, int depth, const std::string& pointer, const embed_fn& embed) {
     for (const auto* list : {&r.all_of, &r.any_of, &r.one_of}) {
       for (const node* b : *list) {
         // Branches do not deepen `depth`; a recursion through them stops here.
@@ -128,7 +152,6 @@ class collector {
         --branch_walks_;
       }
     }
-    children(r, depth, pointer, embed, valid_here);
   }
 
   /// Adds the malformed-JSON site (whole value only).
@@ -142,7 +165,7 @@ class collector {
         try {
           const value v =
               s.whole(rc::Random(static_cast<std::uint64_t>(i) * 7919 + 17), 10 + i * 4).value();
-          if (schema::is_invalid(root_, v)) {
+          if (wanted(v)) {
             kept.push_back(std::move(s));
             break;
           }
@@ -152,6 +175,12 @@ class collector {
       }
     }
     sites_ = std::move(kept);
+  }
+
+  std::vector<boundary_kind> edges() const {
+    std::vector<boundary_kind> out;
+    for (const auto& s : sites_) out.push_back(s.edge);
+    return out;
   }
 
   std::vector<std::string> describe() const {
@@ -164,24 +193,41 @@ class collector {
     return out;
   }
 
-  std::optional<Gen<invalid_value>> generator() {
-    std::vector<Gen<invalid_value>> gens;
+  /// One generator per kept site, in walk order (malformed JSON last). Each
+  /// checks its values: rejected by the schema (breaking) or accepted (boundary).
+  std::vector<invalid_site> site_generators() {
+    std::vector<invalid_site> out;
     const node* root = &root_;
     auto keep = values_.scratch();
+    const bool breaking = mode_ == walk_mode::breaking;
     for (const auto& s : sites_) {
-      gens.push_back(gen::map(
-          gen::suchThat(s.whole,
-                        [root, keep](const value& v) { return schema::is_invalid(*root, v); }),
-          [kind = s.kind, pointer = s.pointer, what = s.description](value v) {
-            invalid_value out;
-            out.json = std::move(v);
-            out.kind = kind;
-            out.pointer = pointer;
-            out.description = (pointer.empty() ? std::string("/") : pointer) + ": " + what;
-            return out;
-          }));
+      const std::string where = s.pointer.empty() ? std::string("/") : s.pointer;
+      out.push_back({s.kind, s.pointer, where + ": " + s.description,
+                     gen::map(gen::suchThat(s.whole,
+                                            [root, keep, breaking](const value& v) {
+                                              return breaking ? schema::is_invalid(*root, v)
+                                                              : schema::is_valid(*root, v);
+                                            }),
+                              [kind = s.kind, pointer = s.pointer,
+                               what = where + ": " + s.description](value v) {
+                                invalid_value iv;
+                                iv.json = std::move(v);
+                                iv.kind = kind;
+                                iv.pointer = pointer;
+                                iv.description = what;
+                                return iv;
+                              })});
     }
-    if (malformed_) gens.push_back(malformed_bytes(values_.build(root_, 0)));
+    if (malformed_) {
+      out.push_back({mutation_kind::malformed_json, "", "/: bytes that are not JSON",
+                     malformed_bytes(values_.build(root_, 0))});
+    }
+    return out;
+  }
+
+  std::optional<Gen<invalid_value>> generator() {
+    std::vector<Gen<invalid_value>> gens;
+    for (auto& s : site_generators()) gens.push_back(std::move(s.gen));
     if (gens.empty()) return std::nullopt;
     const std::size_t n = gens.size();
     return gen::mapcat(detail::pick_index(n),
@@ -189,6 +235,115 @@ class collector {
   }
 
  private:
+  bool wanted(const value& v) const {
+    return mode_ == walk_mode::breaking ? schema::is_invalid(root_, v) : schema::is_valid(root_, v);
+  }
+
+  /// A value no branch of anyOf / oneOf accepts. Candidates of every type and
+  /// the valid values of each branch turned into another type; the probe and
+  /// the final check keep only those the whole schema rejects.
+  template <typename Add>
+  void branch_mutations(const node& r, Add& add) {
+    for (const auto* list : {&r.any_of, &r.one_of}) {
+      if (list->empty()) continue;
+      std::vector<value> candidates = {value(nullptr),
+                                       value(true),
+                                       value(12345),
+                                       value(1.5),
+                                       value("conform"),
+                                       value(""),
+                                       value(boost::json::array()),
+                                       value(boost::json::object())};
+      const std::vector<const node*> branches = *list;
+      std::erase_if(candidates, [&](const value& v) {
+        return std::any_of(branches.begin(), branches.end(),
+                           [&](const node* b) { return schema::is_valid(*b, v); });
+      });
+      if (candidates.empty()) continue;
+      add(mutation_kind::no_branch_matches,
+          std::string("a value no branch of ") + (list == &r.any_of ? "anyOf" : "oneOf") +
+              " accepts",
+          gen::elementOf(candidates));
+    }
+  }
+
+  /// Valid values on the edge of one constraint: the bounds themselves, the
+  /// exact lengths and counts, and an empty array where one is allowed.
+  template <typename Edge>
+  void boundary_values(const node& r, int depth, const Gen<value>& valid_here, Edge& edge) {
+    const bool strings = !r.types.any() && r.types.has(json_type::string);
+    const bool numbers = !r.types.any() && r.types.has(json_type::integer);
+    const bool arrays = !r.types.any() && r.types.has(json_type::array);
+    if (numbers) {
+      const bool integral = !r.types.has(json_type::number);
+      auto at = [&](boundary_kind k, const char* what, double d) {
+        edge(k, std::string(what) + " " + number_text(d), gen::just(number_value(d)));
+      };
+      if (r.minimum)
+        at(boundary_kind::at_minimum, "the minimum", integral ? std::ceil(*r.minimum) : *r.minimum);
+      if (r.maximum)
+        at(boundary_kind::at_maximum, "the maximum",
+           integral ? std::floor(*r.maximum) : *r.maximum);
+      if (r.exclusive_minimum && integral) {
+        at(boundary_kind::at_minimum, "just above the exclusive minimum",
+           std::floor(*r.exclusive_minimum) + 1);
+      }
+      if (r.exclusive_maximum && integral) {
+        at(boundary_kind::at_maximum, "just below the exclusive maximum",
+           std::ceil(*r.exclusive_maximum) - 1);
+      }
+    }
+    // Lengths beyond this are not worth a request of their own.
+    constexpr std::uint64_t max_exact = 1u << 18;
+    auto exactly = [](std::size_t n) {
+      return [n](value v) {
+        std::string s = v.is_string() ? std::string(v.get_string()) : std::string();
+        const std::size_t have = schema::code_points(s);
+        if (have < n) s.append(n - have, 'a');
+        return value(take_code_points(s, n));
+      };
+    };
+    if (strings) {
+      if (r.min_length && *r.min_length > 0 && *r.min_length <= max_exact) {
+        edge(boundary_kind::min_length,
+             "a string of exactly minLength " + std::to_string(*r.min_length),
+             gen::map(valid_here, exactly(*r.min_length)));
+      }
+      if (r.max_length && *r.max_length <= max_exact) {
+        edge(boundary_kind::max_length,
+             "a string of exactly maxLength " + std::to_string(*r.max_length),
+             gen::map(valid_here, exactly(*r.max_length)));
+      }
+    }
+    if (arrays) {
+      auto as_array = [](const value& v) {
+        return v.is_array() ? v.get_array() : boost::json::array();
+      };
+      const Gen<value> item =
+          r.items != nullptr ? values_.build(*r.items, depth + 1) : any_value(0);
+      auto count = [&](boundary_kind k, std::string what, std::size_t n) {
+        edge(k, std::move(what),
+             gen::map(gen::tuple(valid_here, gen::container<std::vector<value>>(n, item)),
+                      [n, as_array](std::tuple<value, std::vector<value>> t) {
+                        boost::json::array a = as_array(std::get<0>(t));
+                        a.resize(std::min(a.size(), n));
+                        for (std::size_t i = 0; a.size() < n; ++i) a.push_back(std::get<1>(t)[i]);
+                        return value(std::move(a));
+                      }));
+      };
+      if (!r.min_items || *r.min_items == 0) {
+        edge(boundary_kind::empty_array, "an empty array", gen::just(value(boost::json::array())));
+      } else if (*r.min_items <= 64) {
+        count(boundary_kind::min_items, "exactly minItems " + std::to_string(*r.min_items),
+              *r.min_items);
+      }
+      if (r.max_items && *r.max_items > 0 && *r.max_items <= 64) {
+        count(boundary_kind::max_items, "exactly maxItems " + std::to_string(*r.max_items),
+              *r.max_items);
+      }
+    }
+  }
+
   template <typename Add>
   void type_mutations(const node& r, Add& add) {
     if (r.types.any()) return;
@@ -476,12 +631,14 @@ class collector {
   gen_options options_;
   detail::value_builder values_;
   std::vector<site> sites_;
+  walk_mode mode_;
   int branch_walks_ = 0;  // allOf / anyOf / oneOf branches being walked, nested
   bool malformed_ = false;
 };
 
-collector collect(const node& s, const gen_options& options, const invalid_options& invalid) {
-  collector c(s, options);
+collector collect(const node& s, const gen_options& options, const invalid_options& invalid,
+                  walk_mode mode = walk_mode::breaking) {
+  collector c(s, options, mode);
   c.walk(s, 0, "", [](Gen<value> g) { return g; });
   c.probe(invalid.probes);
   if (invalid.malformed_json) c.add_malformed();
@@ -526,6 +683,8 @@ std::string_view to_string(mutation_kind k) {
       return "too_many_properties";
     case mutation_kind::matches_not:
       return "matches_not";
+    case mutation_kind::no_branch_matches:
+      return "no_branch_matches";
     case mutation_kind::malformed_json:
       return "malformed_json";
   }
@@ -551,6 +710,51 @@ rc::Gen<invalid_value> malformed_json(const schema::schema& s, const gen_options
 std::vector<std::string> mutation_sites(const schema::schema& s, const gen_options& options,
                                         const invalid_options& invalid) {
   return collect(s, options, invalid).describe();
+}
+
+}  // namespace conform::generators
+
+namespace conform::generators {
+
+std::string_view to_string(boundary_kind k) {
+  switch (k) {
+    case boundary_kind::at_minimum:
+      return "at_minimum";
+    case boundary_kind::at_maximum:
+      return "at_maximum";
+    case boundary_kind::min_length:
+      return "min_length";
+    case boundary_kind::max_length:
+      return "max_length";
+    case boundary_kind::min_items:
+      return "min_items";
+    case boundary_kind::max_items:
+      return "max_items";
+    case boundary_kind::empty_array:
+      return "empty_array";
+  }
+  return "unknown";
+}
+
+std::vector<invalid_site> invalid_value_sites(const schema::schema& s, const gen_options& options,
+                                              const invalid_options& invalid) {
+  return collect(s, options, invalid).site_generators();
+}
+
+std::vector<boundary_site> boundary_value_sites(const schema::schema& s, const gen_options& options,
+                                                int probes) {
+  invalid_options o;
+  o.probes = probes;
+  auto c = collect(s, options, o, walk_mode::boundary);
+  std::vector<boundary_site> out;
+  auto kinds = c.edges();
+  auto gens = c.site_generators();
+  for (std::size_t i = 0; i < gens.size(); ++i) {
+    out.push_back({kinds[i], std::move(gens[i].pointer), std::move(gens[i].description),
+                   rc::gen::map(std::move(gens[i].gen),
+                                [](invalid_value iv) { return std::move(*iv.json); })});
+  }
+  return out;
 }
 
 }  // namespace conform::generators

@@ -35,6 +35,7 @@ enum class mutation_kind : std::uint8_t {
   too_few_properties,   // below minProperties
   too_many_properties,  // above maxProperties
   matches_not,          // matches the schema under `not`
+  no_branch_matches,    // no branch of anyOf / oneOf accepts it
   malformed_json,       // bytes that are not JSON at all
 };
 
@@ -69,6 +70,50 @@ std::optional<rc::Gen<invalid_value>> invalid_values(const schema::schema& s,
 /// Bytes that do not parse as JSON (broken snippets and valid values of `s`
 /// cut short or with a trailing comma), each checked with the parser.
 rc::Gen<invalid_value> malformed_json(const schema::schema& s, const gen_options& options = {});
+
+/// One constraint of a schema and a generator of values that break exactly
+/// it (the coverage phase sends one of each).
+struct invalid_site {
+  mutation_kind kind = mutation_kind::wrong_type;
+  std::string pointer;      // where in the value ("" = the whole value)
+  std::string description;  // "/name: a string of 65 characters, above maxLength 64"
+  rc::Gen<invalid_value> gen;
+};
+
+/// The sites invalid_values picks from, in a stable order (the schema's
+/// walk order, malformed JSON last); each generator is checked like
+/// invalid_values' and may give up (rc::GenerationFailure) on a sample.
+std::vector<invalid_site> invalid_value_sites(const schema::schema& s,
+                                              const gen_options& options = {},
+                                              const invalid_options& invalid = {});
+
+/// Which edge of a constraint a valid boundary value sits on.
+enum class boundary_kind : std::uint8_t {
+  at_minimum,   // the minimum (or just inside an exclusive one, integers)
+  at_maximum,   // the maximum (or just inside an exclusive one, integers)
+  min_length,   // a string of exactly minLength code points
+  max_length,   // a string of exactly maxLength code points
+  min_items,    // exactly minItems items
+  max_items,    // exactly maxItems items
+  empty_array,  // an empty array where minItems allows it
+};
+
+/// "at_minimum", "max_length", ...
+std::string_view to_string(boundary_kind k);
+
+/// A valid value of the whole schema with one part on the edge of its constraint.
+struct boundary_site {
+  boundary_kind kind = boundary_kind::at_minimum;
+  std::string pointer;
+  std::string description;          // "/per_page: the maximum 100"
+  rc::Gen<boost::json::value> gen;  // every value is checked valid
+};
+
+/// Boundary values of `s`, one site per constraint edge that a valid value
+/// can sit on (sites that never yield a valid value in `probes` tries are
+/// dropped, e.g. maxLength under a pattern that forbids that length).
+std::vector<boundary_site> boundary_value_sites(const schema::schema& s,
+                                                const gen_options& options = {}, int probes = 24);
 
 /// The mutations invalid_values can make for `s`, as "kind at pointer" lines
 /// (what a report lists as tested).

@@ -4,6 +4,7 @@
 
 #include "generators/request.hpp"
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
@@ -53,6 +54,39 @@ struct request_site {
   std::string where;
   Gen<generated_request> gen;
 };
+
+/// An x-same-as of the body tied to the parameter it must equal.
+struct same_as_slot {
+  std::string pointer;                   // in the body
+  const schema::schema* prop = nullptr;  // the property's schema
+  std::size_t param = 0;                 // index into the operation's parameters
+  std::string where;                     // "path contact_id"
+};
+
+/// The object holding the member `pointer` names, and that member's name;
+/// nullptr when a step is missing or not an object.
+boost::json::object* parent_of(value& root, std::string_view pointer, std::string& last) {
+  std::vector<std::string> tokens;
+  for (std::size_t i = 1; i <= pointer.size();) {
+    const std::size_t j = std::min(pointer.find('/', i), pointer.size());
+    std::string t(pointer.substr(i, j - i));
+    for (std::size_t k = 0; (k = t.find('~', k)) != std::string::npos; ++k) {
+      t.replace(k, 2, k + 1 < t.size() && t[k + 1] == '1' ? "/" : "~");
+    }
+    tokens.push_back(std::move(t));
+    i = j + 1;
+  }
+  if (tokens.empty()) return nullptr;
+  value* at = &root;
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    auto* o = at->if_object();
+    if (o == nullptr) return nullptr;
+    at = o->if_contains(tokens[i]);
+    if (at == nullptr) return nullptr;
+  }
+  last = tokens.back();
+  return at->if_object();
+}
 
 bool iequal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -158,6 +192,15 @@ class request_builder {
       entries_.push_back(std::move(e));
     }
     if (op.body) media_ = pick_media(*op.body);
+    if (media_ != nullptr && media_->schema != nullptr && json_media()) {
+      for (const auto& b : openapi::same_as_bindings(*media_->schema)) {
+        for (const auto& e : entries_) {
+          if (e.p->name == b.same_as.name && openapi::to_string(e.p->in) == b.same_as.in) {
+            slots_.push_back({b.pointer, b.node, e.index, b.same_as.in + " " + b.same_as.name});
+          }
+        }
+      }
+    }
   }
 
   Gen<parts> valid_parts() const {
@@ -198,7 +241,109 @@ class request_builder {
         return out;
       });
     }
+    if (!slots_.empty()) {
+      acc = gen::map(std::move(acc), [slots = slots_, body = media_->schema](parts ps) {
+        keep_same_as(ps, slots, *body);
+        return ps;
+      });
+    }
     return acc;
+  }
+
+  /// Sets each x-same-as property the body carries to its parameter's value
+  /// (read through the property's schema), where the body stays valid.
+  static void keep_same_as(parts& ps, const std::vector<same_as_slot>& slots,
+                           const schema::schema& body) {
+    if (!ps.body) return;
+    boost::system::error_code ec;
+    value root = boost::json::parse(ps.body->bytes, ec);
+    if (ec) return;
+    bool changed = false;
+    for (const auto& slot : slots) {
+      if (!ps.params[slot.param]) continue;
+      std::string name;
+      auto* parent = parent_of(root, slot.pointer, name);
+      value* current = parent ? parent->if_contains(name) : nullptr;
+      if (current == nullptr) continue;
+      value want = detail::from_wire(*slot.prop, *ps.params[slot.param]);
+      if (schema::json_equal(*current, want)) continue;
+      value saved = std::exchange(*current, std::move(want));
+      if (schema::is_valid(body, root)) {
+        changed = true;
+      } else {
+        *current = std::move(saved);
+      }
+    }
+    if (changed) {
+      ps.body->bytes = boost::json::serialize(root);
+      ps.body->from_example = false;
+    }
+  }
+
+  /// Leaves out the body properties that mirror parameter `index` (x-same-as)
+  /// where the body stays valid: once the parameter is broken, a copy of its
+  /// old value would be a second thing wrong.
+  void drop_same_as(parts& ps, std::size_t index) const {
+    if (!ps.body) return;
+    for (const auto& slot : slots_) {
+      if (slot.param != index) continue;
+      boost::system::error_code ec;
+      value root = boost::json::parse(ps.body->bytes, ec);
+      if (ec) return;
+      std::string name;
+      auto* parent = parent_of(root, slot.pointer, name);
+      if (parent == nullptr || parent->erase(name) == 0) continue;
+      if (!schema::is_valid(*media_->schema, root)) continue;
+      ps.body->bytes = boost::json::serialize(root);
+      ps.body->from_example = false;
+    }
+  }
+
+  /// The valid parts with the x-same-as property of `slot` set to `other`,
+  /// a value that differs from the parameter; nullopt when the body cannot
+  /// carry it and stay valid by its schema.
+  static std::optional<parts> break_same_as(parts ps, const same_as_slot& slot, const value& other,
+                                            const schema::schema& body) {
+    if (!ps.body || !ps.params[slot.param]) return std::nullopt;
+    if (schema::json_equal(other, detail::from_wire(*slot.prop, *ps.params[slot.param]))) {
+      return std::nullopt;
+    }
+    boost::system::error_code ec;
+    value root = boost::json::parse(ps.body->bytes, ec);
+    if (ec) return std::nullopt;
+    std::string name;
+    auto* parent = parent_of(root, slot.pointer, name);
+    if (parent == nullptr) return std::nullopt;
+    (*parent)[name] = other;
+    if (!schema::is_valid(body, root)) return std::nullopt;
+    ps.body->bytes = boost::json::serialize(root);
+    ps.body->from_example = false;
+    return ps;
+  }
+
+  /// Requests whose x-same-as property of `slot` differs from its parameter.
+  Gen<generated_request> same_as_site(const Gen<parts>& valid,
+                                      const std::shared_ptr<request_builder>& self,
+                                      const same_as_slot& slot) const {
+    gen_options free = options_.values;
+    free.fixture = nullptr;  // a fixture would give the parameter's own value
+    const schema::schema* body = media_->schema;
+    using maybe = std::optional<parts>;
+    auto broken =
+        gen::map(gen::suchThat(gen::map(gen::tuple(valid, valid_value(*slot.prop, free)),
+                                        [slot, body](std::tuple<parts, value> t) {
+                                          return break_same_as(std::move(std::get<0>(t)), slot,
+                                                               std::get<1>(t), *body);
+                                        }),
+                               [](const maybe& m) { return m.has_value(); }),
+                 [](maybe m) { return std::move(*m); });
+    const std::string where = "body " + slot.pointer;
+    return gen::map(
+        broken, [self, where,
+                 what = where + " differs from " + slot.where + " (x-same-as)"](const parts& ps) {
+          return self->assemble(
+              ps, request_mode{request_mutation::same_as_mismatch, where, what, std::nullopt});
+        });
   }
 
   generated_request assemble(const parts& in, request_mode mode) const {
@@ -252,20 +397,7 @@ class request_builder {
                                      ? request_mutation::invalid_header_param
                                      : request_mutation::invalid_query_param;
       if (auto broken = invalid_wire(p)) {
-        sites.push_back(
-            {m, where,
-             gen::map(gen::tuple(valid, *broken),
-                      [self, index = e.index, m,
-                       where](std::tuple<parts, std::pair<texts, invalid_value>> t) {
-                        parts ps = std::move(std::get<0>(t));
-                        auto& [wire, iv] = std::get<1>(t);
-                        ps.params[index] = wire;
-                        std::erase_if(ps.fixtures_used, [&](const auto& f) {
-                          return f.first == self->op_.parameters[index].name;
-                        });
-                        request_mode mode{m, where, where + ": " + iv.description, iv.kind};
-                        return self->assemble(ps, std::move(mode));
-                      })});
+        sites.push_back({m, where, param_broken(valid, self, e.index, m, where, *broken)});
       }
       if (p.required && p.in != param_location::path) {
         sites.push_back({request_mutation::missing_param, where,
@@ -278,8 +410,40 @@ class request_builder {
       }
     }
     if (media_ != nullptr) body_sites(valid, self, sites);
+    for (const auto& slot : slots_) {
+      sites.push_back({request_mutation::same_as_mismatch, "body " + slot.pointer,
+                       same_as_site(valid, self, slot)});
+    }
     std::erase_if(sites, [](const request_site& s) { return !can_generate(s.gen); });
     return sites;
+  }
+
+  std::vector<coverage_case> coverage() const;
+
+  static request_mutation mutation_for(param_location in) {
+    return in == param_location::path     ? request_mutation::invalid_path_param
+           : in == param_location::header ? request_mutation::invalid_header_param
+                                          : request_mutation::invalid_query_param;
+  }
+
+  /// Valid parts with parameter `index` replaced by broken wire texts.
+  static Gen<generated_request> param_broken(const Gen<parts>& valid,
+                                             const std::shared_ptr<request_builder>& self,
+                                             std::size_t index, request_mutation m,
+                                             const std::string& where,
+                                             Gen<std::pair<texts, invalid_value>> broken) {
+    return gen::map(gen::tuple(valid, std::move(broken)),
+                    [self, index, m, where](std::tuple<parts, std::pair<texts, invalid_value>> t) {
+                      parts ps = std::move(std::get<0>(t));
+                      auto& [wire, iv] = std::get<1>(t);
+                      ps.params[index] = wire;
+                      self->drop_same_as(ps, index);
+                      std::erase_if(ps.fixtures_used, [&](const auto& f) {
+                        return f.first == self->op_.parameters[index].name;
+                      });
+                      request_mode mode{m, where, where + ": " + iv.description, iv.kind};
+                      return self->assemble(ps, std::move(mode));
+                    });
   }
 
  private:
@@ -320,20 +484,39 @@ class request_builder {
     if (p.schema == nullptr) return std::nullopt;
     auto bad = invalid_values(*p.schema, options_.values);
     if (!bad) return std::nullopt;
+    auto g = wired(p, *bad);
+    if (!can_generate(g)) return std::nullopt;
+    return g;
+  }
+
+  /// Invalid values of `p` as wire texts that still read back as invalid.
+  static Gen<std::pair<texts, invalid_value>> wired(const openapi::parameter& p,
+                                                    Gen<invalid_value> bad) {
     const schema::schema* s = p.schema;
     const bool array_param = is_array_param(s);
     const param_location where = p.in;
-    auto g = gen::suchThat(gen::map(*bad,
-                                    [](invalid_value iv) {
-                                      texts t = detail::to_wire(*iv.json);
-                                      return std::make_pair(std::move(t), std::move(iv));
-                                    }),
-                           [s, where, array_param](const std::pair<texts, invalid_value>& w) {
-                             if (!travels(where, w.first, array_param)) return false;
-                             return schema::is_invalid(*s, detail::from_wire(*s, w.first));
-                           });
-    if (!can_generate(g)) return std::nullopt;
-    return g;
+    return gen::suchThat(gen::map(std::move(bad),
+                                  [](invalid_value iv) {
+                                    texts t = detail::to_wire(*iv.json);
+                                    return std::make_pair(std::move(t), std::move(iv));
+                                  }),
+                         [s, where, array_param](const std::pair<texts, invalid_value>& w) {
+                           if (!travels(where, w.first, array_param)) return false;
+                           return schema::is_invalid(*s, detail::from_wire(*s, w.first));
+                         });
+  }
+
+  /// Boundary values of `p` as wire texts that still read back as valid.
+  static Gen<texts> wired_valid(const openapi::parameter& p, Gen<value> good) {
+    const schema::schema* s = p.schema;
+    const bool array_param = is_array_param(s);
+    const param_location where = p.in;
+    return gen::suchThat(
+        gen::map(std::move(good), [](const value& v) { return detail::to_wire(v); }),
+        [s, where, array_param](const texts& t) {
+          if (!travels(where, t, array_param)) return false;
+          return schema::is_valid(*s, detail::from_wire(*s, t));
+        });
   }
 
   /// The schema's own examples that validate.
@@ -422,11 +605,83 @@ class request_builder {
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;
 
+  /// Invalid values of the body as the bytes to send (JSON, or multipart
+  /// whose parts read back as invalid).
+  Gen<std::pair<body_bytes, invalid_value>> broken_body(Gen<invalid_value> bad) const {
+    const std::string media = media_->name;
+    const schema::schema* s = media_->schema;
+    if (json_media()) {
+      return gen::map(std::move(bad), [media](invalid_value iv) {
+        return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
+      });
+    }
+    return gen::map(
+        gen::suchThat(
+            gen::map(gen::tuple(std::move(bad), boundary_gen()),
+                     [s, encoding =
+                             media_->part_content_types](std::tuple<invalid_value, std::string> t) {
+                       invalid_value iv = std::move(std::get<0>(t));
+                       if (!iv.json->is_object()) {
+                         return std::make_tuple(body_bytes{}, false, std::move(iv));
+                       }
+                       auto b =
+                           finish_multipart(*s, detail::form_parts(iv.json->get_object(), encoding),
+                                            std::get<1>(t), false, false);
+                       return std::make_tuple(std::move(b.first), b.second, std::move(iv));
+                     }),
+            [](const auto& t) { return std::get<1>(t); }),
+        [](std::tuple<body_bytes, bool, invalid_value> t) {
+          return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
+        });
+  }
+
+  /// Valid parts with the body replaced by a broken one.
+  Gen<generated_request> body_broken(const Gen<parts>& valid,
+                                     const std::shared_ptr<request_builder>& self,
+                                     Gen<invalid_value> bad) const {
+    return gen::map(gen::tuple(valid, broken_body(std::move(bad))), [self](std::tuple<
+                                                                           parts,
+                                                                           std::pair<body_bytes,
+                                                                                     invalid_value>>
+                                                                               t) {
+      parts ps = std::move(std::get<0>(t));
+      auto& [bytes, iv] = std::get<1>(t);
+      ps.body = std::move(bytes);
+      const std::string where = "body " + (iv.pointer.empty() ? std::string("/") : iv.pointer);
+      request_mode mode{request_mutation::invalid_body, where, "body " + iv.description, iv.kind};
+      return self->assemble(ps, std::move(mode));
+    });
+  }
+
+  /// A valid body on the edge of one constraint, as bytes (JSON or multipart).
+  Gen<body_bytes> boundary_body(Gen<value> good) const {
+    const std::string media = media_->name;
+    const schema::schema* s = media_->schema;
+    if (json_media()) {
+      return gen::map(std::move(good), [media](const value& v) {
+        return body_bytes{boost::json::serialize(v), media, false};
+      });
+    }
+    using made = std::pair<body_bytes, bool>;
+    return gen::map(
+        gen::suchThat(
+            gen::map(gen::tuple(std::move(good), boundary_gen()),
+                     [s, encoding = media_->part_content_types](std::tuple<value, std::string> t) {
+                       const value& v = std::get<0>(t);
+                       if (!v.is_object()) return made(body_bytes{}, false);
+                       return finish_multipart(*s, detail::form_parts(v.get_object(), encoding),
+                                               std::get<1>(t), false, true);
+                     }),
+            [](const made& b) { return b.second; }),
+        [](made b) { return std::move(b.first); });
+  }
+
   const openapi::operation& op_;
   fixture_lookup fixtures_;
   request_options options_;
   std::vector<param_entry> entries_;
   const openapi::media_type* media_ = nullptr;
+  std::vector<same_as_slot> slots_;  // JSON bodies only
 };
 
 void request_builder::body_sites(const Gen<parts>& valid,
@@ -445,45 +700,7 @@ void request_builder::body_sites(const Gen<parts>& valid,
   };
   if (s != nullptr && (json_media() || multipart_media())) {
     if (auto bad = invalid_values(*s, options_.values)) {
-      Gen<std::pair<body_bytes, invalid_value>> broken =
-          json_media()
-              ? gen::map(
-                    *bad,
-                    [media](invalid_value iv) {
-                      return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
-                    })
-              : gen::map(
-                    gen::suchThat(
-                        gen::map(gen::tuple(*bad, boundary_gen()),
-                                 [s, encoding = media_->part_content_types](
-                                     std::tuple<invalid_value, std::string> t) {
-                                   invalid_value iv = std::move(std::get<0>(t));
-                                   if (!iv.json->is_object()) {
-                                     return std::make_tuple(body_bytes{}, false, std::move(iv));
-                                   }
-                                   auto b = finish_multipart(
-                                       *s, detail::form_parts(iv.json->get_object(), encoding),
-                                       std::get<1>(t), false, false);
-                                   return std::make_tuple(std::move(b.first), b.second,
-                                                          std::move(iv));
-                                 }),
-                        [](const auto& t) { return std::get<1>(t); }),
-                    [](std::tuple<body_bytes, bool, invalid_value> t) {
-                      return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
-                    });
-      sites.push_back({request_mutation::invalid_body, "body",
-                       gen::map(gen::tuple(valid, broken),
-                                [self](std::tuple<parts, std::pair<body_bytes, invalid_value>> t) {
-                                  parts ps = std::move(std::get<0>(t));
-                                  auto& [bytes, iv] = std::get<1>(t);
-                                  ps.body = std::move(bytes);
-                                  const std::string where =
-                                      "body " +
-                                      (iv.pointer.empty() ? std::string("/") : iv.pointer);
-                                  request_mode mode{request_mutation::invalid_body, where,
-                                                    "body " + iv.description, iv.kind};
-                                  return self->assemble(ps, std::move(mode));
-                                })});
+      sites.push_back({request_mutation::invalid_body, "body", body_broken(valid, self, *bad)});
     }
   }
   if (s != nullptr && json_media()) {
@@ -519,6 +736,82 @@ void request_builder::body_sites(const Gen<parts>& valid,
   }
 }
 
+std::vector<coverage_case> request_builder::coverage() const {
+  std::vector<coverage_case> out;
+  const Gen<parts> valid = valid_parts();
+  auto self = std::make_shared<request_builder>(*this);
+  auto add = [&out](request_kind kind, std::string constraint, Gen<generated_request> g) {
+    out.push_back({kind, std::move(constraint), std::move(g)});
+  };
+  auto at = [](const std::string& pointer) { return pointer.empty() ? std::string("/") : pointer; };
+  add(request_kind::valid, "valid",
+      gen::map(valid, [self](const parts& ps) { return self->assemble(ps, request_mode{}); }));
+  for (const auto& e : entries_) {
+    const openapi::parameter& p = *e.p;
+    if (p.schema == nullptr) continue;
+    const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
+    const request_mutation m = mutation_for(p.in);
+    for (auto& site : invalid_value_sites(*p.schema, options_.values)) {
+      auto broken = wired(p, std::move(site.gen));
+      // Some values cannot be written where the parameter travels (an empty
+      // array in a query is the parameter left out): not a case of their own.
+      if (!can_generate(broken, 8)) continue;
+      add(request_kind::invalid, std::string(to_string(m)) + " " + where + " " + site.description,
+          param_broken(valid, self, e.index, m, where, std::move(broken)));
+    }
+    if (e.fixture) continue;  // its valid value is the profile's, not a boundary
+    for (auto& site : boundary_value_sites(*p.schema, options_.values)) {
+      const std::string what = "boundary " + where + " " + site.description;
+      add(request_kind::valid, what,
+          gen::map(gen::tuple(valid, wired_valid(p, std::move(site.gen))),
+                   [self, index = e.index, where, what](std::tuple<parts, texts> t) {
+                     parts ps = std::move(std::get<0>(t));
+                     ps.params[index] = std::move(std::get<1>(t));
+                     return self->assemble(
+                         ps, request_mode{request_mutation::none, where, what, std::nullopt});
+                   }));
+    }
+  }
+  // The sites that break the request, not a value: required parameters and
+  // bodies left out, malformed JSON, the wrong content type, x-same-as.
+  for (auto& site : invalid_sites()) {
+    if (site.mutation == request_mutation::invalid_path_param ||
+        site.mutation == request_mutation::invalid_query_param ||
+        site.mutation == request_mutation::invalid_header_param ||
+        site.mutation == request_mutation::invalid_body) {
+      continue;  // covered constraint by constraint
+    }
+    add(request_kind::invalid, std::string(to_string(site.mutation)) + " " + site.where,
+        std::move(site.gen));
+  }
+  if (media_ == nullptr || media_->schema == nullptr || !(json_media() || multipart_media())) {
+    return out;
+  }
+  const schema::schema& body = *media_->schema;
+  for (auto& site : invalid_value_sites(body, options_.values)) {
+    // A multipart body is an object of parts: a value of another type
+    // cannot be written as one, so it is not a case of its own.
+    if (multipart_media() && !can_generate(broken_body(site.gen), 8)) continue;
+    add(request_kind::invalid, "invalid_body body " + site.description,
+        body_broken(valid, self, std::move(site.gen)));
+  }
+  for (auto& site : boundary_value_sites(body, options_.values)) {
+    const std::string what = "boundary body " + site.description;
+    const std::string where = "body " + at(site.pointer);
+    auto bytes = boundary_body(std::move(site.gen));
+    add(request_kind::valid, what,
+        gen::map(gen::tuple(valid, bytes),
+                 [self, where, what, slots = slots_, s = &body](std::tuple<parts, body_bytes> t) {
+                   parts ps = std::move(std::get<0>(t));
+                   ps.body = std::move(std::get<1>(t));
+                   keep_same_as(ps, slots, *s);
+                   return self->assemble(
+                       ps, request_mode{request_mutation::none, where, what, std::nullopt});
+                 }));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view to_string(request_mutation m) {
@@ -541,6 +834,8 @@ std::string_view to_string(request_mutation m) {
       return "malformed_body";
     case request_mutation::wrong_content_type:
       return "wrong_content_type";
+    case request_mutation::same_as_mismatch:
+      return "same_as_mismatch";
   }
   return "unknown";
 }
@@ -594,6 +889,15 @@ std::vector<std::string> request_mutations(const openapi::operation& op, fixture
   for (const auto& s : b.invalid_sites())
     out.push_back(std::string(to_string(s.mutation)) + " " + s.where);
   return out;
+}
+
+}  // namespace conform::generators
+
+namespace conform::generators {
+
+std::vector<coverage_case> coverage_cases(const openapi::operation& op, fixture_lookup fixtures,
+                                          const request_options& options) {
+  return request_builder(op, std::move(fixtures), options).coverage();
 }
 
 }  // namespace conform::generators

@@ -31,6 +31,7 @@ enum class request_mutation : std::uint8_t {
   missing_body,          // a required body left out
   malformed_body,        // the JSON body does not parse
   wrong_content_type,    // a valid body sent as text/plain
+  same_as_mismatch,      // a body property differs from the parameter x-same-as names
 };
 
 /// "none", "invalid_query_param", ...
@@ -100,6 +101,28 @@ std::optional<rc::Gen<generated_request>> invalid_request(const openapi::operati
 /// The ways invalid_request can break `op`, as "mutation where" lines.
 std::vector<std::string> request_mutations(const openapi::operation& op, fixture_lookup fixtures,
                                            const request_options& options = {});
+
+/// One case of the coverage phase: a request that tests exactly one
+/// constraint of the operation (or, for the first case, none: a plain valid
+/// request). Sampled at size 0 with a fixed seed it is already minimal.
+struct coverage_case {
+  request_kind kind = request_kind::valid;
+  /// Stable name of the constraint, unique within the operation:
+  /// "invalid_query_param query per_page /: a number above the maximum 100",
+  /// "boundary body /title: a string of exactly maxLength 500", "valid".
+  std::string constraint;
+  rc::Gen<generated_request> gen;
+};
+
+/// The coverage cases of `op`, in a stable order: a valid request; per
+/// parameter, each constraint of its schema broken once and each boundary
+/// value; the required parameters left out; per body, each constraint broken
+/// once, each boundary value, malformed JSON, the body left out or sent with
+/// the wrong content type; each x-same-as broken. A generator may give up on
+/// a sample (rc::GenerationFailure): the caller tries another seed, then
+/// reports the case as not covered.
+std::vector<coverage_case> coverage_cases(const openapi::operation& op, fixture_lookup fixtures,
+                                          const request_options& options = {});
 
 /// Query pairs as `a=1&b=x%20y` (RFC 3986 percent-encoding).
 std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query);

@@ -11,7 +11,7 @@ namespace conform::harness {
 std::string failure_mode::to_string() const {
   switch (what) {
     case kind::valid:
-      return "valid";
+      return detail.empty() ? "valid" : "valid: " + detail;
     case kind::invalid:
       return "invalid: " + detail;
     case kind::scenario:
@@ -34,6 +34,8 @@ std::string_view to_string(phase p) {
   switch (p) {
     case phase::scenarios:
       return "scenarios";
+    case phase::coverage:
+      return "coverage";
     case phase::exchanges:
       return "exchanges";
     case phase::shrinking:

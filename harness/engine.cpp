@@ -36,6 +36,22 @@ struct cell {
   std::shared_ptr<const std::vector<results_sink::cell_id>> cell_of_check;
 };
 
+/// One request of the coverage phase: a case of (operation, auth model),
+/// sent once with a fixed seed and never shrunk.
+struct coverage_item {
+  std::size_t cell_index = 0;  // the cell of its kind for (operation, auth model)
+  std::uint32_t case_index = 0;
+  std::size_t op_index = 0;    // into run_config::operations
+  std::size_t constraint = 0;  // into the operation's constraint names; npos: the valid baseline
+  rc::Gen<generators::generated_request> gen;
+};
+
+/// What became of a coverage item (each written by the one worker that ran it).
+struct coverage_outcome {
+  bool sent = false;
+  std::string why;  // not sent: the generator's reason
+};
+
 /// Everything one exchange produced that checks and reports need.
 struct sent {
   http::request request;
@@ -92,8 +108,20 @@ class engine {
  private:
   void plan();
   void scenario_phase();
+  void plan_coverage(std::size_t o, const auth_choice& choice, std::size_t first_cell);
   void main_phase();
   void worker_main(unsigned worker);
+  /// Generates item `item` of the plan (coverage items first); nullopt and
+  /// `error` when the generator gave up.
+  std::optional<rc::Shrinkable<generators::generated_request>> generate(std::uint64_t item,
+                                                                        std::size_t& cell_index,
+                                                                        std::uint32_t& example,
+                                                                        std::uint64_t& seed,
+                                                                        std::string& error) const;
+  void judge(std::uint64_t item, std::size_t cell_index, std::uint32_t example, std::uint64_t seed,
+             const rc::Shrinkable<generators::generated_request>& value,
+             const generators::generated_request& g, const sent& s);
+  void fold_coverage();
   sent send(unsigned worker, const cell& c, const generators::generated_request& g);
   check_verdict evaluate(const cell& c, const exchange_check& k,
                          const generators::generated_request& g, const sent& s) const;
@@ -115,6 +143,9 @@ class engine {
 
   std::vector<std::vector<auth_choice>> auth_;  // per operation
   std::vector<cell> cells_;
+  std::vector<coverage_item> coverage_;
+  std::vector<coverage_outcome> coverage_outcomes_;
+  std::vector<std::vector<std::string>> constraints_;  // per operation, in first-seen order
   run_report report_;
 
   std::atomic<std::uint64_t> next_item_{0};
@@ -185,6 +216,7 @@ void engine::plan() {
         results_.not_run({"*", op->operation_id, label, *choice.not_run_why});
         continue;
       }
+      const std::size_t first_cell = cells_.size();
       for (int m = 0; m < 2; ++m) {
         if (!gens[m]) {
           if (!why[m].empty() && m == 0) results_.not_run({"*", op->operation_id, label, why[m]});
@@ -193,9 +225,72 @@ void engine::plan() {
         cells_.push_back(
             {op, &choice, static_cast<request_kind>(m), std::move(*gens[m]), cell_of_check});
       }
+      plan_coverage(o, choice, first_cell);
     }
   }
-  planned_ = cells_.size() * static_cast<std::uint64_t>(config_.examples);
+  coverage_outcomes_.resize(coverage_.size());
+  planned_ = coverage_.size() + cells_.size() * static_cast<std::uint64_t>(config_.examples);
+}
+
+void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t first_cell) {
+  // Without a per-exchange check nothing would judge the cases.
+  if (config_.checks.exchange.empty()) return;
+  if (constraints_.size() <= o) constraints_.resize(config_.operations.size());
+  const auto* op = config_.operations[o];
+  auto cases = detail::make_coverage(spec_, *op, choice);
+  auto& names = constraints_[o];
+  for (std::uint32_t i = 0; i < cases.size(); ++i) {
+    auto& c = cases[i];
+    std::size_t constraint = std::string::npos;
+    if (c.constraint != "valid") {
+      auto it = std::find(names.begin(), names.end(), c.constraint);
+      constraint = static_cast<std::size_t>(it - names.begin());
+      if (it == names.end()) names.push_back(c.constraint);
+    }
+    // The cell of the case's kind; a kind the random phase does not run
+    // (nothing it could break) leaves the case uncovered, said in the report.
+    std::optional<std::size_t> cell_index;
+    for (std::size_t k = first_cell; k < cells_.size(); ++k) {
+      if (cells_[k].kind == c.kind) cell_index = k;
+    }
+    if (!cell_index) continue;
+    coverage_.push_back({*cell_index, i, o, constraint, std::move(c.gen)});
+  }
+}
+
+void engine::fold_coverage() {
+  std::vector<std::vector<std::string>> why(constraints_.size());
+  std::vector<std::vector<bool>> covered(constraints_.size());
+  for (std::size_t o = 0; o < constraints_.size(); ++o) {
+    covered[o].assign(constraints_[o].size(), false);
+    why[o].resize(constraints_[o].size());
+  }
+  for (std::size_t i = 0; i < coverage_.size(); ++i) {
+    const auto& item = coverage_[i];
+    if (item.constraint == std::string::npos) continue;
+    if (coverage_outcomes_[i].sent) {
+      covered[item.op_index][item.constraint] = true;
+    } else if (why[item.op_index][item.constraint].empty()) {
+      why[item.op_index][item.constraint] = coverage_outcomes_[i].why;
+    }
+  }
+  for (std::size_t o = 0; o < constraints_.size(); ++o) {
+    if (constraints_[o].empty()) continue;
+    operation_coverage c;
+    c.operation_id = config_.operations[o]->operation_id;
+    c.method_path = config_.operations[o]->method_path();
+    c.constraints = static_cast<std::uint32_t>(constraints_[o].size());
+    for (std::size_t k = 0; k < constraints_[o].size(); ++k) {
+      if (covered[o][k]) {
+        ++c.covered;
+      } else {
+        c.uncovered.push_back(
+            constraints_[o][k] + ": " +
+            (why[o][k].empty() ? std::string("no request of its kind runs here") : why[o][k]));
+      }
+    }
+    report_.coverage.push_back(std::move(c));
+  }
 }
 
 sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g) {
@@ -271,94 +366,143 @@ void engine::scenario_phase() {
   events_.phase_finished(phase::scenarios);
 }
 
-void engine::worker_main(unsigned worker) {
+std::optional<rc::Shrinkable<generators::generated_request>> engine::generate(
+    std::uint64_t item, std::size_t& cell_index, std::uint32_t& example, std::uint64_t& seed,
+    std::string& error) const {
+  const std::uint64_t covering = coverage_.size();
+  if (item < covering) {
+    // A coverage case: small (size 0 first) and fixed; a few seeds before
+    // giving up, since a filter may reject the first sample. Never shrunk:
+    // the case breaks one constraint of an otherwise minimal request.
+    const coverage_item& ci = coverage_[item];
+    const cell& c = cells_[ci.cell_index];
+    cell_index = ci.cell_index;
+    example = ci.case_index;
+    for (std::uint32_t attempt = 0; attempt < 4; ++attempt) {
+      seed = example_seed(config_.seed, c.op->operation_id, c.auth->model.label(), c.kind,
+                          0x80000000u + ci.case_index * 4 + attempt);
+      try {
+        auto v = ci.gen(rc::Random(seed), static_cast<int>(attempt * 10)).value();
+        return rc::shrinkable::just(std::move(v));
+      } catch (const std::exception& ex) {
+        error = ex.what();
+      }
+    }
+    return std::nullopt;
+  }
   const auto examples = config_.examples;
+  const std::uint64_t random = item - covering;
+  cell_index = static_cast<std::size_t>(random / examples);
+  example = static_cast<std::uint32_t>(random % examples);
+  const cell& c = cells_[cell_index];
+  seed = example_seed(config_.seed, c.op->operation_id, c.auth->model.label(), c.kind, example);
+  try {
+    // The generators avoid gen::exec (whose state RapidCheck keeps in
+    // process-wide statics), so workers generate in parallel.
+    auto value = c.gen(rc::Random(seed), size_for(example, examples));
+    (void)value.value();  // a generator that gave up throws here
+    return value;
+  } catch (const std::exception& ex) {
+    error = ex.what();
+  }
+  return std::nullopt;
+}
+
+void engine::worker_main(unsigned worker) {
+  const std::uint64_t covering = coverage_.size();
   for (;;) {
     const std::uint64_t item = next_item_.fetch_add(1, std::memory_order_relaxed);
     if (item >= planned_) return;
-    const std::size_t cell_index = item / examples;
-    const auto example = static_cast<std::uint32_t>(item % examples);
-    const cell& c = cells_[cell_index];
-    const std::uint64_t seed =
-        example_seed(config_.seed, c.op->operation_id, c.auth->model.label(), c.kind, example);
-
-    const auto g0 = clock::now();
-    std::optional<rc::Shrinkable<generators::generated_request>> value;
-    std::optional<generators::generated_request> generated;
+    std::size_t cell_index = 0;
+    std::uint32_t example = 0;
+    std::uint64_t seed = 0;
     std::string gen_error;
-    try {
-      // The generators avoid gen::exec (whose state RapidCheck keeps in
-      // process-wide statics), so workers generate in parallel.
-      value = c.gen(rc::Random(seed), size_for(example, examples));
-      generated = value->value();  // a generator that gave up throws here
-    } catch (const std::exception& ex) {
-      gen_error = ex.what();
-      value.reset();
-    }
+    const auto g0 = clock::now();
+    auto value = generate(item, cell_index, example, seed, gen_error);
+    std::optional<generators::generated_request> generated;
+    if (value) generated = value->value();
     add_time(&run_timings::generation, clock::now() - g0);
+    const cell& c = cells_[cell_index];
     if (!value) {
-      // Said once per (operation, auth model): the first example that failed.
-      results_.not_run(
-          {"*", c.op->operation_id, c.auth->model.label(),
-           "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
-    } else {
-      const auto& g = *generated;
-      sent s = send(worker, c, g);
-      const auto k0 = clock::now();
-      const auto& checks = config_.checks.exchange;
-      for (std::size_t k = 0; k < checks.size(); ++k) {
-        const exchange_check& chk = *checks[k];
-        const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
-        if (!cell_id || !applies(chk.to, c.kind)) continue;
-        const auto t0 = clock::now();
-        check_verdict v = evaluate(c, chk, g, s);
-        results_sink::add_time(cell_id, clock::now() - t0);
-        if (v.what == check_verdict::kind::not_run) {
-          // Said once per cell; the cell still counts what it did judge.
-          results_.not_run(cell_id, std::move(v.seen));
-        } else if (v.what == check_verdict::kind::pass) {
-          results_sink::pass(cell_id);
-        } else if (v.what == check_verdict::kind::violation) {
-          results_sink::count_failure(cell_id);
-          std::lock_guard lock(mutex_);
-          failure_key key{c.op->operation_id, c.auth->model.label(), chk.info.name, v.cause};
-          auto it = candidates_.find(key);
-          if (it == candidates_.end()) {
-            candidates_.emplace(key, candidate{item, cell_index, example, k, seed, *value,
-                                               std::move(v), 1, std::make_shared<const sent>(s)});
-          } else {
-            ++it->second.occurrences;
-            if (item < it->second.item) {
-              auto occurrences = it->second.occurrences;
-              it->second = candidate{item,
-                                     cell_index,
-                                     example,
-                                     k,
-                                     seed,
-                                     *value,
-                                     std::move(v),
-                                     occurrences,
-                                     std::make_shared<const sent>(s)};
-            }
-          }
-        }
+      if (item < covering) {
+        coverage_outcomes_[item].why = "no value could be made: " + gen_error;
+      } else {
+        // Said once per (operation, auth model): the first example that failed.
+        results_.not_run(
+            {"*", c.op->operation_id, c.auth->model.label(),
+             "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
       }
-      add_time(&run_timings::checking, clock::now() - k0);
+    } else {
+      if (item < covering) coverage_outcomes_[item].sent = true;
+      const sent s = send(worker, c, *generated);
+      judge(item, cell_index, example, seed, *value, *generated, s);
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
     events_.exchange_done(done, planned_);
   }
 }
 
+void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t example,
+                   std::uint64_t seed, const rc::Shrinkable<generators::generated_request>& value,
+                   const generators::generated_request& g, const sent& s) {
+  const cell& c = cells_[cell_index];
+  const auto k0 = clock::now();
+  const auto& checks = config_.checks.exchange;
+  for (std::size_t k = 0; k < checks.size(); ++k) {
+    const exchange_check& chk = *checks[k];
+    const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
+    if (!cell_id || !applies(chk.to, c.kind)) continue;
+    const auto t0 = clock::now();
+    check_verdict v = evaluate(c, chk, g, s);
+    results_sink::add_time(cell_id, clock::now() - t0);
+    if (v.what == check_verdict::kind::not_run) {
+      // Said once per cell; the cell still counts what it did judge.
+      results_.not_run(cell_id, std::move(v.seen));
+    } else if (v.what == check_verdict::kind::pass) {
+      results_sink::pass(cell_id);
+    } else if (v.what == check_verdict::kind::violation) {
+      results_sink::count_failure(cell_id);
+      std::lock_guard lock(mutex_);
+      failure_key key{c.op->operation_id, c.auth->model.label(), chk.info.name, v.cause};
+      auto it = candidates_.find(key);
+      if (it == candidates_.end()) {
+        candidates_.emplace(key, candidate{item, cell_index, example, k, seed, value, std::move(v),
+                                           1, std::make_shared<const sent>(s)});
+      } else {
+        ++it->second.occurrences;
+        if (item < it->second.item) {
+          auto occurrences = it->second.occurrences;
+          it->second = candidate{item,
+                                 cell_index,
+                                 example,
+                                 k,
+                                 seed,
+                                 value,
+                                 std::move(v),
+                                 occurrences,
+                                 std::make_shared<const sent>(s)};
+        }
+      }
+    }
+  }
+  add_time(&run_timings::checking, clock::now() - k0);
+}
+
 void engine::main_phase() {
+  // Coverage, then the random examples: one pool of workers takes the items
+  // in plan order (coverage items first), so the two phases overlap only
+  // while the last coverage requests are in flight.
+  if (!coverage_.empty()) events_.phase_started(phase::coverage, coverage_.size());
   events_.phase_started(phase::exchanges, planned_);
   const unsigned workers = std::max(1u, client_.workers());
   std::vector<std::thread> threads;
   threads.reserve(workers);
   for (unsigned w = 0; w < workers; ++w) threads.emplace_back([this, w] { worker_main(w); });
   for (auto& t : threads) t.join();
+  if (!coverage_.empty()) events_.phase_finished(phase::coverage);
   results_.finish(results_sink::origin::exchanges);
   events_.phase_finished(phase::exchanges);
+  fold_coverage();
 }
 
 failure engine::shrink(unsigned worker, candidate& cand) {
@@ -415,7 +559,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   f.method_path = c.op->method_path();
   f.auth_model = c.auth->model.label();
   f.mode = c.kind == request_kind::valid
-               ? failure_mode{failure_mode::kind::valid, {}}
+               ? failure_mode{failure_mode::kind::valid, current_value.mode.description}
                : failure_mode{failure_mode::kind::invalid, current_value.mode.description};
   f.expected = verdict.expected;
   f.seen = redact(verdict.seen);
@@ -464,6 +608,7 @@ run_report engine::run() {
   report_.info = config_.info;
   report_.info.scenarios = static_cast<std::uint32_t>(config_.checks.scenarios.size());
   plan();
+  report_.info.coverage_planned = coverage_.size();
   events_.run_started(report_.info, planned_);
   scenario_phase();
   main_phase();

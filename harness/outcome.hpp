@@ -42,7 +42,8 @@ struct failure_mode {
   } what = kind::valid;
   std::string detail;
 
-  /// "valid", "invalid: <detail>" or "scenario: <detail>", as reports print it.
+  /// "valid", "valid: <detail>" (a boundary value of the coverage phase),
+  /// "invalid: <detail>" or "scenario: <detail>", as reports print it.
   std::string to_string() const;
   /// True when the failure went through shrinking (generated requests only).
   bool shrinkable() const { return what == kind::valid || what == kind::invalid; }
@@ -113,6 +114,9 @@ struct run_info {
   std::vector<std::string> checks;  // enabled checks
   std::string started_at;           // RFC 3339, UTC
   std::uint32_t scenarios = 0;      // scenario suites the run enables (set by the engine)
+  /// Requests the coverage phase plans (set by the engine): one per
+  /// constraint, operation and auth model, before the random examples.
+  std::uint64_t coverage_planned = 0;
 };
 
 /// Counters of the run.
@@ -133,12 +137,26 @@ struct run_timings {
   std::chrono::nanoseconds checking{0};    // summed over workers
 };
 
+/// What the coverage phase covered of one operation, over its auth models.
+struct operation_coverage {
+  std::string operation_id;
+  std::string method_path;
+  /// Constraints of the operation the phase tests one at a time (each broken
+  /// once, each boundary value, each required part left out, ...).
+  std::uint32_t constraints = 0;
+  /// Of those, the ones sent under at least one auth model.
+  std::uint32_t covered = 0;
+  /// "constraint: why" for each one not sent (no value could be made).
+  std::vector<std::string> uncovered;
+};
+
 /// Everything a run found; what the report writers render.
 struct run_report {
   run_info info;
   std::vector<check_tally> tallies;  // sorted by operation (spec order), auth model, check
   std::vector<failure> failures;     // one per (operation, check, cause), in tally order
   std::vector<not_run> not_runs;
+  std::vector<operation_coverage> coverage;  // operation order; empty when the phase did not run
   run_counts counts;
   run_timings timings;
   /// A harness problem that stopped the run early (target unreachable, ...).

@@ -104,6 +104,23 @@ void check_idempotency(yaml_reader& r, const api_spec& spec, const operation& op
   }
 }
 
+void check_same_as(yaml_reader& r, const operation& op) {
+  if (!op.body) return;
+  for (const auto& m : op.body->content) {
+    if (m.schema == nullptr) continue;
+    for (const auto& b : same_as_bindings(*m.schema)) {
+      const auto in = b.same_as.in == "path"    ? param_location::path
+                      : b.same_as.in == "query" ? param_location::query
+                                                : param_location::header;
+      if (op.find_parameter(b.same_as.name, in) == nullptr) {
+        r.error(b.node->pos, "operation " + op_name(op) + ": x-same-as on body " + b.pointer +
+                                 " names " + b.same_as.in + " parameter '" + b.same_as.name +
+                                 "', which the operation does not have");
+      }
+    }
+  }
+}
+
 void check_machine(yaml_reader& r, const api_spec& spec, const state_machine& m) {
   const std::string what = "state machine '" + m.name + "'";
   auto state = [&](const std::string& s, const source_pos& at, const std::string& role) {
@@ -143,6 +160,7 @@ void check_spec(yaml_reader& r, const api_spec& spec) {
     check_tenant(r, op);
     check_transition(r, spec, op);
     check_idempotency(r, spec, op);
+    check_same_as(r, op);
   }
   for (const auto& [name, m] : spec.state_machines) check_machine(r, spec, m);
 }

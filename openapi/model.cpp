@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/text.hpp"
+
 namespace conform::openapi {
 
 namespace {
@@ -150,6 +152,42 @@ const security_scheme* api_spec::find_scheme(credential_kind k) const {
     if (s->credential == k) return s.get();
   }
   return nullptr;
+}
+
+namespace {
+
+void collect_same_as(const schema::schema& s, const std::string& pointer, int depth,
+                     std::vector<const schema::schema*>& path, std::vector<same_as_binding>& out) {
+  if (depth > 16) return;
+  const schema::schema& r = s.resolved();
+  // A cycle through $ref ends here: each node once per path.
+  if (std::find(path.begin(), path.end(), &r) != path.end()) return;
+  path.push_back(&r);
+  for (const auto& [name, sub] : r.properties) {
+    const std::string here = pointer + "/" + core::escape_pointer_token(name);
+    const schema::schema* with = sub->same_as              ? sub
+                                 : sub->resolved().same_as ? &sub->resolved()
+                                                           : nullptr;
+    if (with != nullptr) {
+      const bool seen = std::any_of(out.begin(), out.end(),
+                                    [&](const same_as_binding& b) { return b.pointer == here; });
+      if (!seen) out.push_back({here, with, *with->same_as});
+    }
+    collect_same_as(*sub, here, depth + 1, path, out);
+  }
+  for (const auto* list : {&r.all_of, &r.any_of, &r.one_of}) {
+    for (const schema::schema* b : *list) collect_same_as(*b, pointer, depth + 1, path, out);
+  }
+  path.pop_back();
+}
+
+}  // namespace
+
+std::vector<same_as_binding> same_as_bindings(const schema::schema& body) {
+  std::vector<same_as_binding> out;
+  std::vector<const schema::schema*> path;
+  collect_same_as(body, "", 0, path, out);
+  return out;
 }
 
 }  // namespace conform::openapi

@@ -269,6 +269,18 @@ struct operation {
   std::optional<std::vector<std::string>> scopes_for(const security_scheme& s) const;
 };
 
+/// An x-same-as inside a request body: the property at `pointer` must equal
+/// the parameter `same_as.in` / `same_as.name` of the same request.
+struct same_as_binding {
+  std::string pointer;  // JSON pointer in the body: "/knowledge_base_source/knowledge_base_id"
+  const schema::schema* node = nullptr;  // the property's schema (carries x-same-as)
+  schema::schema::same_as_ref same_as;
+};
+
+/// Every x-same-as reachable from `body` through properties and
+/// allOf / anyOf / oneOf (not through array items), each pointer once.
+std::vector<same_as_binding> same_as_bindings(const schema::schema& body);
+
 /// specs/permissions.yaml: the permission matrix.
 struct permission_matrix {
   struct scope_def {

@@ -6,7 +6,7 @@
 namespace conform::reference {
 namespace {
 
-constexpr std::array<std::string_view, 25> fault_names = {
+constexpr std::array<std::string_view, 26> fault_names = {
     "scope_leak",
     "tenant_leak",
     "foreign_list_leak",
@@ -32,6 +32,7 @@ constexpr std::array<std::string_view, 25> fault_names = {
     "no_405",
     "rate_limit_no_retry_after",
     "telephony_not_idempotent",
+    "path_mismatch_accepted",
 };
 
 }  // namespace

@@ -38,6 +38,7 @@ enum class fault : std::uint8_t {
   no_405,
   rate_limit_no_retry_after,
   telephony_not_idempotent,
+  path_mismatch_accepted,
 };
 
 /// The name of a fault as `--fault` takes it.

@@ -34,6 +34,10 @@ void console_writer::run_started(const harness::run_info& info, std::uint64_t pl
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
        << "\nseed: " << info.seed << ", examples: " << info.examples
        << ", workers: " << info.workers << ", " << planned << " generated requests planned";
+  if (info.coverage_planned > 0) {
+    out_ << " (" << info.coverage_planned << " covering each constraint once, "
+         << planned - info.coverage_planned << " random)";
+  }
   // Scenarios send requests of their own, counted when the run ends.
   if (info.scenarios > 0) out_ << ", and " << info.scenarios << " scenario suites";
   out_ << "\n";
@@ -165,6 +169,30 @@ void console_writer::run_finished(const harness::run_report& report) {
     if (!n.operation_id.empty()) out_ << " of " << n.operation_id;
     if (!n.auth_model.empty()) out_ << " as " << n.auth_model;
     out_ << ": " << n.why << "\n";
+  }
+
+  if (!report.coverage.empty()) {
+    std::uint64_t constraints = 0, covered = 0;
+    std::vector<std::string> uncovered;
+    for (const auto& k : report.coverage) {
+      constraints += k.constraints;
+      covered += k.covered;
+      for (const auto& u : k.uncovered) uncovered.push_back(k.operation_id + ": " + u);
+    }
+    out_ << "\nCoverage: " << covered << " of " << constraints << " constraints of "
+         << report.coverage.size() << " operations sent once each";
+    if (uncovered.empty()) {
+      out_ << "\n";
+    } else {
+      out_ << "; not covered:\n";
+      constexpr std::size_t shown = 10;
+      for (std::size_t i = 0; i < uncovered.size() && i < shown; ++i) {
+        out_ << "  not run: " << uncovered[i] << "\n";
+      }
+      if (uncovered.size() > shown) {
+        out_ << "  ... and " << uncovered.size() - shown << " more (the JSON report lists all)\n";
+      }
+    }
   }
 
   const auto& c = report.counts;

@@ -76,6 +76,16 @@ boost::json::value to_json(const harness::run_report& report) {
                         {"auth_model", n.auth_model},
                         {"why", n.why}});
   }
+  boost::json::array coverage;
+  for (const auto& k : report.coverage) {
+    boost::json::array uncovered;
+    for (const auto& u : k.uncovered) uncovered.emplace_back(u);
+    coverage.push_back({{"operation_id", k.operation_id},
+                        {"method_path", k.method_path},
+                        {"constraints", k.constraints},
+                        {"covered", k.covered},
+                        {"uncovered", std::move(uncovered)}});
+  }
   const auto& c = report.counts;
   boost::json::object out{{"format_version", 1},
                           {"run", std::move(run)},
@@ -95,7 +105,8 @@ boost::json::value to_json(const harness::run_report& report) {
                             {"checking_seconds", secs(report.timings.checking)}}},
                           {"cells", std::move(cells)},
                           {"failures", std::move(failures)},
-                          {"not_run", std::move(not_runs)}};
+                          {"not_run", std::move(not_runs)},
+                          {"coverage", std::move(coverage)}};
   if (report.aborted) out["aborted"] = *report.aborted;
   return out;
 }

@@ -217,6 +217,15 @@ class builder {
       } else if (key == "x-fixture") {
         if (!x.is_string()) fail(at, "expected a fixture name");
         s.fixture = std::string(x.get_string());
+      } else if (key == "x-same-as") {
+        const auto* o = x.if_object();
+        const auto* in = o ? o->if_contains("in") : nullptr;
+        const auto* name = o ? o->if_contains("name") : nullptr;
+        if (!in || !in->is_string() || !name || !name->is_string()) {
+          fail(at, "expected x-same-as: {in: path|query|header, name: NAME}");
+        }
+        s.same_as =
+            schema::same_as_ref{std::string(in->get_string()), std::string(name->get_string())};
       } else if (key == "x-assumption" && x.is_string()) {
         s.assumptions.emplace_back(x.get_string());
       }

@@ -112,6 +112,15 @@ struct schema {
   /// of this name (an id the server must know), e.g. "agent_id". The name
   /// "tenant_id" means the tenant's own id.
   std::optional<std::string> fixture;
+  /// x-same-as: a request property whose value must equal a parameter of
+  /// the same request (`in` is "path", "query" or "header"), e.g. a body id
+  /// that must name the same resource as the path.
+  struct same_as_ref {
+    std::string in;
+    std::string name;
+    friend bool operator==(const same_as_ref&, const same_as_ref&) = default;
+  };
+  std::optional<same_as_ref> same_as;
 
   /// The schema this node stands for, following `ref` (cycle-safe: stops
   /// after the first revisit).

@@ -575,9 +575,7 @@ std::string pattern_error(std::string_view pattern) {
 }
 
 std::size_t code_points(std::string_view text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u;
-  }));
+  return core::code_points(text);
 }
 
 }  // namespace conform::schema

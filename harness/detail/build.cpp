@@ -61,6 +61,12 @@ made_generator make_generator(const openapi::api_spec& spec, const openapi::oper
   return out;
 }
 
+std::vector<generators::coverage_case> make_coverage(const openapi::api_spec& spec,
+                                                     const openapi::operation& op,
+                                                     const auth_choice& auth) {
+  return generators::coverage_cases(op, lookup_for(op, auth), options_for(spec, op, auth));
+}
+
 http::request to_http_request(const openapi::api_spec& spec, const openapi::operation& op,
                               const auth_choice& auth, const generators::generated_request& g,
                               std::string_view idempotency_key) {

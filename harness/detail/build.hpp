@@ -23,6 +23,12 @@ struct made_generator {
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
                               const auth_choice& auth, request_kind kind);
 
+/// The coverage cases of (operation, auth model): one request per
+/// constraint, with the same options and fixtures as make_generator.
+std::vector<generators::coverage_case> make_coverage(const openapi::api_spec& spec,
+                                                     const openapi::operation& op,
+                                                     const auth_choice& auth);
+
 /// The request to send: the generated parts plus the engine's headers.
 /// `idempotency_key` must be unique per send (a replay or a reuse would
 /// answer for an earlier request, not this one).

@@ -143,6 +143,9 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Nod
   if (YAML::Node fx = yaml_reader::child(node, "x-fixture"); fx.IsDefined() && !s.fixture) {
     if (auto f = r_->str(doc, fx, "x-fixture")) s.fixture = *f;
   }
+  if (YAML::Node same = yaml_reader::child(node, "x-same-as"); same.IsDefined() && !s.same_as) {
+    read_same_as(s, doc, same);
+  }
   ref_node->ref_text = *text;
   ref_pos_[ref_node] = ref_at;
   ref_nodes_.push_back(ref_node);
@@ -151,6 +154,20 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Nod
   } else {
     ref_node->ref = resolve(doc, *text, ref_at);
   }
+}
+
+void schema_loader::read_same_as(schema::schema& s, const yaml_doc& doc, const YAML::Node& v) {
+  yaml_reader& r = *r_;
+  if (!r.expect_map(doc, v, "x-same-as")) return;
+  auto in = r.str(doc, r.required(doc, v, "in", "x-same-as"), "x-same-as.in");
+  auto name = r.str(doc, r.required(doc, v, "name", "x-same-as"), "x-same-as.name");
+  if (!in || !name) return;
+  if (*in != "path" && *in != "query" && *in != "header") {
+    r.error(yaml_reader::pos(doc, v),
+            "x-same-as.in must be path, query or header, not \"" + *in + "\"");
+    return;
+  }
+  s.same_as = schema::schema::same_as_ref{*in, *name};
 }
 
 void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
@@ -296,6 +313,8 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       if (auto l = r.string_or_strings(doc, v, key)) s.assumptions = *l;
     } else if (key == "x-fixture") {
       if (auto f = r.str(doc, v, key)) s.fixture = *f;
+    } else if (key == "x-same-as") {
+      read_same_as(s, doc, v);
     }
     // Anything else (unknown keywords, other x- keys) is ignored.
   }

@@ -36,6 +36,8 @@ class schema_loader {
  private:
   void fill(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
             const std::string& pointer);
+  /// x-same-as on a schema node (kept beside a 3.0 $ref, like x-fixture).
+  void read_same_as(schema::schema& s, const yaml_doc& doc, const YAML::Node& v);
   void fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
                      const std::string& pointer);
   const schema::schema* sub(const yaml_doc& doc, const YAML::Node& node,

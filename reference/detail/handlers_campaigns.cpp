@@ -3,6 +3,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/text.hpp"
 #include "reference/detail/handlers.hpp"
 #include "reference/detail/pagination.hpp"
 #include "reference/detail/util.hpp"
@@ -107,7 +108,7 @@ reply create_campaign(request_ctx& ctx) {
     add("name", "must be a string");
   else {
     name = std::string(v->as_string());
-    if (name.empty() || name.size() > 200) add("name", "must be 1 to 200 characters");
+    if (name.empty() || core::code_points(name) > 200) add("name", "must be 1 to 200 characters");
   }
   v = b.if_contains("agent_id");
   if (v == nullptr)

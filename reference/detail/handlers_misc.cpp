@@ -4,6 +4,7 @@
 #include <atomic>
 #include <mutex>
 
+#include "core/text.hpp"
 #include "reference/detail/handlers.hpp"
 #include "reference/detail/util.hpp"
 
@@ -61,7 +62,7 @@ reply telephony_answer(request_ctx& ctx) {
   }
   if (!ctx.req.has_param("call_id")) return validation_error("call_id", "is required");
   const std::string call_id = ctx.req.get_param_value("call_id");
-  if (call_id.empty() || call_id.size() > 128) {
+  if (call_id.empty() || core::code_points(call_id) > 128) {
     return validation_error("call_id", "must be 1 to 128 characters");
   }
   std::string stream =

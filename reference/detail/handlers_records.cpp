@@ -4,6 +4,7 @@
 #include <cctype>
 #include <mutex>
 
+#include "core/text.hpp"
 #include "reference/detail/handlers.hpp"
 #include "reference/detail/util.hpp"
 
@@ -70,7 +71,7 @@ reply cancel_follow_up(request_ctx& ctx) {
   std::string reason = "cancelled_by_user";
   if (ctx.req.has_param("reason")) {
     std::string r = ctx.req.get_param_value("reason");
-    if (r.empty() || r.size() > 500)
+    if (r.empty() || core::code_points(r) > 500)
       return validation_error("reason", "must be 1 to 500 characters");
     reason = r;
   }
@@ -106,11 +107,12 @@ reply update_contact_memory(request_ctx& ctx) {
   if (!agent && !errors.contains("agent_id")) add_error(errors, "agent_id", "is required");
   if (agent && !is_digits(*agent))
     add_error(errors, "agent_id", "must be a string of decimal digits");
-  if (memory && memory->size() > 65536)
+  if (memory && core::code_points(*memory) > 65536)
     add_error(errors, "memory", "must be at most 65536 characters");
-  if (summary && summary->size() > 65536)
+  if (summary && core::code_points(*summary) > 65536)
     add_error(errors, "summary", "must be at most 65536 characters");
-  if (contact_field && *contact_field != ctx.params.at(0)) {
+  if (contact_field && *contact_field != ctx.params.at(0) &&
+      !ctx.state.fault_on(fault::path_mismatch_accepted)) {
     add_error(errors, "contact_id", "must equal the contact id of the path");
   }
   if (!errors.empty()) {
@@ -185,25 +187,26 @@ reply update_knowledge_base_source(request_ctx& ctx) {
     add_error(errors, "source_type", "must be one of url, file, text, sitemap");
   }
   auto title = opt_string_field(b, "title", errors);
-  if (title && (title->empty() || title->size() > 500)) {
+  if (title && (title->empty() || core::code_points(*title) > 500)) {
     add_error(errors, "title", "must be 1 to 500 characters");
   }
   auto uri = opt_string_field(b, "source_uri", errors);
   if (uri && !looks_like_uri(*uri)) add_error(errors, "source_uri", "must be an absolute URI");
   auto raw = opt_string_field(b, "raw_text_input", errors);
-  if (raw && raw->size() > 100000)
+  if (raw && core::code_points(*raw) > 100000)
     add_error(errors, "raw_text_input", "must be at most 100000 characters");
   auto file = opt_string_field(b, "file", errors);
   auto files = opt_string_field(b, "files", errors);
   for (const auto* f : {&file, &files}) {
-    if (*f && (*f)->size() > 255)
+    if (*f && core::code_points(**f) > 255)
       add_error(errors, f == &file ? "file" : "files", "must be at most 255 characters");
   }
   for (const char* name : {"knowledge_base_id", "knowledge_basis_id"}) {
     auto named = opt_string_field(b, name, errors);
     if (named && !is_digits(*named)) {
       add_error(errors, name, "must be a string of decimal digits");
-    } else if (named && *named != ctx.params.at(0)) {
+    } else if (named && *named != ctx.params.at(0) &&
+               !ctx.state.fault_on(fault::path_mismatch_accepted)) {
       add_error(errors, name, "must equal the knowledge base id of the path");
     }
   }

@@ -242,6 +242,32 @@ check_verdict negative_data_rejection(const exchange& e) {
                                   "accepted invalid: " + e.mode.key());
 }
 
+/// A request whose x-same-as property differs from its parameter gets the
+/// documented validation refusal: 422 when the operation documents one, else
+/// 400, with a validation code (x-error-envelope) when the body carries one.
+check_verdict same_as_enforced(const exchange& e) {
+  if (e.mode.mutation != generators::request_mutation::same_as_mismatch) {
+    return check_verdict::not_applicable();
+  }
+  const auto* r = response_of(e);
+  if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
+  const int want = e.op.find_response(422) ? 422 : e.op.find_response(400) ? 400 : 0;
+  const int status = static_cast<int>(r->status);
+  const auto* c = error_code_of(e);
+  const auto& validation = e.spec.rules.validation_codes;
+  const bool status_ok = want != 0 ? status == want : status >= 400 && status < 500;
+  const bool code_ok =
+      !c || validation.empty() ||
+      std::find(validation.begin(), validation.end(), std::string(*c)) != validation.end();
+  if (status_ok && code_ok) return check_verdict::pass();
+  std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
+  if (!validation.empty()) expected += " with a validation code";
+  return check_verdict::violation(
+      expected + " for " + e.mode.description,
+      "status " + std::to_string(status) + (c ? " " + std::string(*c) : std::string()),
+      "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
+}
+
 check_verdict positive_data_acceptance(const exchange& e) {
   const auto* r = response_of(e);
   if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
@@ -317,6 +343,9 @@ void register_response_checks(harness::check_catalogue& catalogue) {
   add("negative_data_rejection", "a request invalid by the description gets 4xx",
       "OpenAPI parameters and requestBody; RFC 9110 section 15.5 (4xx)", applies_to::invalid,
       negative_data_rejection);
+  add("same_as_enforced",
+      "a body value that must equal a parameter (x-same-as) and differs is refused as invalid",
+      "x-same-as; x-error-envelope.validation_codes", applies_to::invalid, same_as_enforced);
   add("positive_data_acceptance",
       "a valid request with a sufficient credential is not refused as invalid",
       "OpenAPI parameters, requestBody and security", applies_to::valid, positive_data_acceptance);

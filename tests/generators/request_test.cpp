@@ -99,13 +99,28 @@ class api {
         param("provider", param_location::path, true, &make(R"({"type": "string"})")),
         param("call_id", param_location::query, true,
               &make(R"({"type": "string", "minLength": 1, "maxLength": 128})"))};
+
+    memory.operation_id = "updateContactMemory";
+    memory.method = http::verb::patch;
+    memory.path = "/contacts/{contact_id}/memory";
+    memory.parameters = {param("contact_id", param_location::path, true, &id)};
+    memory.body = openapi::request_body{};
+    memory.body->required = true;
+    memory.body->content.push_back(openapi::media_type{"application/json",
+                                                       &make(R"({
+      "type": "object", "required": ["agent_id"], "additionalProperties": false,
+      "properties": {"agent_id": {"type": "string", "pattern": "^[0-9]+$"},
+                     "memory": {"type": "string", "maxLength": 30},
+                     "contact_id": {"type": "string", "pattern": "^[0-9]+$",
+                                    "x-same-as": {"in": "path", "name": "contact_id"}}}})"),
+                                                       {}});
   }
 
   std::vector<const openapi::operation*> all() const {
-    return {&cancel, &list, &create, &import, &health, &answer};
+    return {&cancel, &list, &create, &import, &health, &answer, &memory};
   }
 
-  openapi::operation cancel, list, create, import, health, answer;
+  openapi::operation cancel, list, create, import, health, answer, memory;
 
  private:
   const schema::schema& make(std::string_view json) {
@@ -252,6 +267,23 @@ std::vector<std::string> problems(const openapi::operation& op, const generated_
         out.push_back("malformed body");
       } else if (!schema::is_valid(*media.schema, v)) {
         out.push_back("invalid body");
+      } else {
+        // x-same-as: a body property present must equal its parameter.
+        for (const auto& b : openapi::same_as_bindings(*media.schema)) {
+          const value* at = &v;
+          for (const auto& token : split(b.pointer.substr(1), '/')) {
+            const auto* o = at->if_object();
+            at = o ? o->if_contains(token) : nullptr;
+            if (at == nullptr) break;
+          }
+          if (at == nullptr || b.same_as.in != "path") continue;
+          const auto segment = std::find(tmpl.begin(), tmpl.end(), "{" + b.same_as.name + "}");
+          if (segment == tmpl.end()) continue;
+          const std::string text = percent_decode(path[segment - tmpl.begin()]);
+          if (!schema::json_equal(*at, detail::from_wire(*b.node, {text}))) {
+            out.push_back("same_as body " + b.pointer);
+          }
+        }
       }
     } else {
       const auto parts = parse_multipart(r.body, r.content_type);
@@ -325,6 +357,9 @@ TEST(Request, InvalidRequestsHaveExactlyTheNamedPartWrong) {
           break;
         case request_mutation::wrong_content_type:
           RC_ASSERT(what == "wrong content type text/plain");
+          break;
+        case request_mutation::same_as_mismatch:
+          RC_ASSERT(what == "same_as " + r.mode.where);
           break;
         case request_mutation::none:
           RC_FAIL("an invalid request in valid mode");
@@ -470,6 +505,140 @@ TEST(Request, GenerationFromSeveralThreadsMatchesOneThread) {
   }
   for (auto& th : threads) th.join();
   for (const auto& g : got) EXPECT_EQ(g, expected);
+}
+
+/// The first sample of `c` over a few seeds at small sizes, as the engine
+/// draws a coverage case; nullopt when none can be made.
+std::optional<generated_request> first_sample(const coverage_case& c, std::uint64_t seed = 7) {
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    try {
+      return c.gen(rc::Random(seed + static_cast<std::uint64_t>(attempt)), attempt * 10).value();
+    } catch (const std::exception&) {
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(Coverage, EachCaseBreaksExactlyItsConstraintOrNothing) {
+  const api a;
+  for (const openapi::operation* op : a.all()) {
+    SCOPED_TRACE(op->operation_id);
+    const auto cases = coverage_cases(*op, fixture_of);
+    ASSERT_FALSE(cases.empty());
+    EXPECT_EQ(cases.front().constraint, "valid");
+    std::set<std::string> names;
+    for (const auto& c : cases) {
+      SCOPED_TRACE(c.constraint);
+      EXPECT_TRUE(names.insert(c.constraint).second) << "constraint named twice";
+      const auto r = first_sample(c);
+      ASSERT_TRUE(r.has_value()) << "no request could be made";
+      const auto wrong = problems(*op, *r);
+      if (c.kind == request_kind::valid) {
+        EXPECT_TRUE(r->mode.valid());
+        EXPECT_EQ(wrong, std::vector<std::string>{});
+      } else {
+        EXPECT_FALSE(r->mode.valid());
+        ASSERT_EQ(wrong.size(), 1u) << report(*r, wrong);
+        // The case's name starts with what its request breaks.
+        EXPECT_EQ(c.constraint.rfind(r->mode.key(), 0), 0u) << r->mode.key();
+      }
+    }
+  }
+}
+
+TEST(Coverage, EveryConstraintOfAParameterIsBrokenOnceAndItsBoundsSent) {
+  const api a;
+  std::set<std::string> names;
+  for (const auto& c : coverage_cases(a.list, fixture_of)) names.insert(c.constraint);
+  for (const char* expected : {
+           "invalid_query_param query per_page /: a value that is not integer",
+           "invalid_query_param query per_page /: a number below the minimum 1",
+           "invalid_query_param query per_page /: a number above the maximum 100",
+           "invalid_query_param query status /: a value outside the enum",
+           "invalid_query_param query ids /: 4 items, above maxItems 3",
+           "invalid_query_param query ids /0: a number below the minimum 1",
+           "missing_param query ids",
+           "boundary query per_page /: the minimum 1",
+           "boundary query per_page /: the maximum 100",
+           "boundary query ids /: exactly maxItems 3",
+       }) {
+    EXPECT_TRUE(names.count(expected)) << expected;
+  }
+  // An empty array cannot travel in a query (it is the parameter left out,
+  // its own case): not a case that could never be sent.
+  EXPECT_FALSE(names.count("invalid_query_param query ids /: 0 items, below minItems 1"));
+  // The fixture's path id keeps its one valid value: no boundary of it.
+  for (const auto& c : coverage_cases(a.cancel, fixture_of)) {
+    EXPECT_EQ(c.constraint.find("boundary path id"), std::string::npos) << c.constraint;
+  }
+}
+
+TEST(Coverage, BodyConstraintsAndBoundariesAreCoveredOneByOne) {
+  const api a;
+  std::map<std::string, generated_request> by_name;
+  for (const auto& c : coverage_cases(a.create, fixture_of)) {
+    if (auto r = first_sample(c)) by_name.emplace(c.constraint, *r);
+  }
+  const auto& longest = by_name.at("boundary body /name: a string of exactly maxLength 200");
+  const value body = boost::json::parse(longest.body);
+  EXPECT_EQ(schema::code_points(body.at("name").as_string()), 200u);
+  EXPECT_TRUE(
+      by_name.count("invalid_body body /campaign_phone_number_ids: an array with a "
+                    "duplicated item"));
+  EXPECT_TRUE(by_name.count("invalid_body body /: the required property \"timezone\" left out"));
+  EXPECT_TRUE(by_name.count("boundary body /campaign_phone_number_ids: an empty array"));
+  EXPECT_TRUE(by_name.count("malformed_body body"));
+  EXPECT_TRUE(by_name.count("missing_body body"));
+  EXPECT_TRUE(by_name.count("wrong_content_type body"));
+}
+
+TEST(Coverage, CasesAreDeterministic) {
+  const api a;
+  const auto one = coverage_cases(a.create, fixture_of);
+  const auto two = coverage_cases(a.create, fixture_of);
+  ASSERT_EQ(one.size(), two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].constraint, two[i].constraint);
+    const auto x = first_sample(one[i]), y = first_sample(two[i]);
+    ASSERT_EQ(x.has_value(), y.has_value());
+    if (x) {
+      EXPECT_EQ(x->target(), y->target());
+      EXPECT_EQ(x->body, y->body);
+    }
+  }
+}
+
+TEST(SameAs, ValidRequestsKeepTheBodyIdEqualToThePath) {
+  const api a;
+  const auto g = valid_request(a.memory, fixture_of);
+  int carried = 0;
+  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+    const auto r = g(rc::Random(seed), 30).value();
+    const value body = boost::json::parse(r.body);
+    if (const auto* id = body.as_object().if_contains("contact_id")) {
+      ++carried;
+      EXPECT_EQ(*id,
+                value(r.path.substr(std::string("/contacts/").size(), r.path.find("/memory") - 10)))
+          << r.path << " " << r.body;
+    }
+  }
+  EXPECT_GT(carried, 0);
+}
+
+TEST(SameAs, TheMismatchIsASiteOfItsOwnAndTheOnlyThingWrong) {
+  const api a;
+  const auto sites = request_mutations(a.memory, fixture_of);
+  EXPECT_NE(std::find(sites.begin(), sites.end(), "same_as_mismatch body /contact_id"),
+            sites.end());
+  bool found = false;
+  for (const auto& c : coverage_cases(a.memory, fixture_of)) {
+    if (c.constraint.rfind("same_as_mismatch", 0) != 0) continue;
+    found = true;
+    const auto r = first_sample(c);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(problems(a.memory, *r), std::vector<std::string>{"same_as body /contact_id"});
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST(Request, QueryEncoding) {

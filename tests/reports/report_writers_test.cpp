@@ -69,6 +69,12 @@ harness::run_report sample_report() {
   r.not_runs = {
       {"*", "getVoiceSession", "partner_key",
        "the profile has no usable partner_key credential with scope voice_sessions:read"}};
+  r.coverage = {{"getVoiceSession",
+                 "GET /voice_sessions/{id}",
+                 3,
+                 2,
+                 {"invalid_query_param query expand /: a value outside the enum: no value could be "
+                  "made: gave up"}}};
   r.counts = {20, 0, 18, 2, 1, 0};
   r.timings = {milliseconds(1500), milliseconds(10), milliseconds(900), milliseconds(20)};
   return r;
