@@ -190,6 +190,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   config.seed =
       opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
   config.examples = opts.examples;
+  config.coverage = opts.coverage;
   // The Arazzo documents shipped beside the description for it, then the user's.
   config.workflow_files = suites::shipped_workflows(spec_path);
   config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),

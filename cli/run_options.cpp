@@ -23,6 +23,8 @@ reference server in-process on a free loopback port and tests that.
   --profile FILE       the target profile (YAML; see README)
   --seed N             the run's seed: the same seed and target send the same requests
   --examples N         examples per operation, auth model and mode (default 10)
+  --no-coverage        skip the coverage phase (one request per constraint, sent
+                       before the random examples; on by default)
   --include PATTERN    only operations matching: operationId, tag or "METHOD /path";
                        globs (* ?) allowed; repeatable
   --exclude PATTERN    skip operations matching; repeatable
@@ -71,6 +73,8 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       opts.help = true;
     } else if (name == "--no-progress") {
       opts.progress = false;
+    } else if (name == "--no-coverage") {
+      opts.coverage = false;
     } else if (name == "--list-checks") {
       opts.list_checks = true;
     } else if (name == "--spec") {

@@ -28,6 +28,7 @@ struct run_options {
   unsigned workers = 4;
   double rate_limit = 0;      // requests per second, 0 = unlimited
   unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
+  bool coverage = true;       // the coverage phase before the random examples
   bool progress = true;       // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;

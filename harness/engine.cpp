@@ -111,13 +111,16 @@ class engine {
   void plan_coverage(std::size_t o, const auth_choice& choice, std::size_t first_cell);
   void main_phase();
   void worker_main(unsigned worker);
+  /// A generated request and the shrink tree it came from.
+  struct generated {
+    rc::Shrinkable<generators::generated_request> tree;
+    generators::generated_request value;
+  };
   /// Generates item `item` of the plan (coverage items first); nullopt and
   /// `error` when the generator gave up.
-  std::optional<rc::Shrinkable<generators::generated_request>> generate(std::uint64_t item,
-                                                                        std::size_t& cell_index,
-                                                                        std::uint32_t& example,
-                                                                        std::uint64_t& seed,
-                                                                        std::string& error) const;
+  std::optional<generated> generate(std::uint64_t item, std::size_t& cell_index,
+                                    std::uint32_t& example, std::uint64_t& seed,
+                                    std::string& error) const;
   void judge(std::uint64_t item, std::size_t cell_index, std::uint32_t example, std::uint64_t seed,
              const rc::Shrinkable<generators::generated_request>& value,
              const generators::generated_request& g, const sent& s);
@@ -234,7 +237,7 @@ void engine::plan() {
 
 void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t first_cell) {
   // Without a per-exchange check nothing would judge the cases.
-  if (config_.checks.exchange.empty()) return;
+  if (!config_.coverage || config_.checks.exchange.empty()) return;
   if (constraints_.size() <= o) constraints_.resize(config_.operations.size());
   const auto* op = config_.operations[o];
   auto cases = detail::make_coverage(spec_, *op, choice);
@@ -366,9 +369,9 @@ void engine::scenario_phase() {
   events_.phase_finished(phase::scenarios);
 }
 
-std::optional<rc::Shrinkable<generators::generated_request>> engine::generate(
-    std::uint64_t item, std::size_t& cell_index, std::uint32_t& example, std::uint64_t& seed,
-    std::string& error) const {
+std::optional<engine::generated> engine::generate(std::uint64_t item, std::size_t& cell_index,
+                                                  std::uint32_t& example, std::uint64_t& seed,
+                                                  std::string& error) const {
   const std::uint64_t covering = coverage_.size();
   if (item < covering) {
     // A coverage case: small (size 0 first) and fixed; a few seeds before
@@ -383,7 +386,7 @@ std::optional<rc::Shrinkable<generators::generated_request>> engine::generate(
                           0x80000000u + ci.case_index * 4 + attempt);
       try {
         auto v = ci.gen(rc::Random(seed), static_cast<int>(attempt * 10)).value();
-        return rc::shrinkable::just(std::move(v));
+        return generated{rc::shrinkable::just(v), std::move(v)};
       } catch (const std::exception& ex) {
         error = ex.what();
       }
@@ -399,9 +402,10 @@ std::optional<rc::Shrinkable<generators::generated_request>> engine::generate(
   try {
     // The generators avoid gen::exec (whose state RapidCheck keeps in
     // process-wide statics), so workers generate in parallel.
-    auto value = c.gen(rc::Random(seed), size_for(example, examples));
-    (void)value.value();  // a generator that gave up throws here
-    return value;
+    // A Shrinkable computes its value on each call: take it once.
+    auto tree = c.gen(rc::Random(seed), size_for(example, examples));
+    auto value = tree.value();  // a generator that gave up throws here
+    return generated{std::move(tree), std::move(value)};
   } catch (const std::exception& ex) {
     error = ex.what();
   }
@@ -418,12 +422,10 @@ void engine::worker_main(unsigned worker) {
     std::uint64_t seed = 0;
     std::string gen_error;
     const auto g0 = clock::now();
-    auto value = generate(item, cell_index, example, seed, gen_error);
-    std::optional<generators::generated_request> generated;
-    if (value) generated = value->value();
+    auto made = generate(item, cell_index, example, seed, gen_error);
     add_time(&run_timings::generation, clock::now() - g0);
     const cell& c = cells_[cell_index];
-    if (!value) {
+    if (!made) {
       if (item < covering) {
         coverage_outcomes_[item].why = "no value could be made: " + gen_error;
       } else {
@@ -434,8 +436,8 @@ void engine::worker_main(unsigned worker) {
       }
     } else {
       if (item < covering) coverage_outcomes_[item].sent = true;
-      const sent s = send(worker, c, *generated);
-      judge(item, cell_index, example, seed, *value, *generated, s);
+      const sent s = send(worker, c, made->value);
+      judge(item, cell_index, example, seed, made->tree, made->value, s);
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
     events_.exchange_done(done, planned_);

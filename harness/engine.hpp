@@ -21,6 +21,7 @@ namespace conform::harness {
 struct run_config {
   std::uint64_t seed = 0;
   std::uint32_t examples = 10;  // per operation, auth model and mode
+  bool coverage = true;         // one request per constraint before the examples
   unsigned max_shrinks = 64;    // requests spent shrinking one failure at most
   std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
   check_selection checks;                             // from the catalogue
