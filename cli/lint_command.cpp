@@ -49,10 +49,12 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
   file = resolve_default_spec(file).string();
 
   const openapi::load_result res = openapi::load(file, opts);
-  std::size_t errors = 0, warnings = 0;
+  std::size_t errors = 0, warnings = 0, notes = 0;
   for (const auto& d : res.diagnostics) {
     err << to_string(d) << "\n";
-    (d.level == core::severity::error ? errors : warnings) += 1;
+    (d.level == core::severity::error     ? errors
+     : d.level == core::severity::warning ? warnings
+                                          : notes) += 1;
   }
   if (!res.ok()) {
     if (res.diagnostics.size() > 1) {
@@ -61,7 +63,9 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   openapi::print_summary(*res.spec, out);
-  out << errors << " errors, " << warnings << " warnings\n";
+  out << errors << " errors, " << warnings << " warnings";
+  if (notes > 0) out << ", " << notes << " notes";
+  out << "\n";
   return 0;
 }
 
