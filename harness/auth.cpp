@@ -102,8 +102,9 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     choice.model.name = scheme->label();
     choice.model.scheme = scheme;
     if (scheme->kind == openapi::security_scheme::type::http_digest) {
-      choice.not_run_why = "http digest needs a challenge round trip (WWW-Authenticate), which "
-                           "Conform does not do";
+      choice.not_run_why =
+          "http digest needs a challenge round trip (WWW-Authenticate), which "
+          "Conform does not do";
       out.push_back(std::move(choice));
       continue;
     }

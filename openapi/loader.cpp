@@ -121,7 +121,8 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
     if (sc == "bearer") {
       s.kind = security_scheme::type::http_bearer;
       YAML::Node format = yaml_reader::child(n, "bearerFormat");
-      const std::string f = format.IsDefined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
+      const std::string f =
+          format.IsDefined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
       s.credential = f == "JWT" || f == "jwt" ? credential_kind::jwt : credential_kind::bearer;
     } else if (sc == "basic") {
       s.kind = security_scheme::type::http_basic;
@@ -169,8 +170,9 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
   }
   if (t == "mutualTLS") {
     r.error(yaml_reader::pos(doc, type),
-            what + ": type mutualTLS is not supported: the credential is a client certificate "
-                   "of the TLS handshake, which Conform does not present");
+            what +
+                ": type mutualTLS is not supported: the credential is a client certificate "
+                "of the TLS handshake, which Conform does not present");
     return false;
   }
   r.error(yaml_reader::pos(doc, type),
@@ -218,7 +220,8 @@ void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader
 void parse_webhooks(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
   YAML::Node hooks = yaml_reader::child(doc.root, "webhooks");
   if (!hooks.IsDefined() || !r.expect_map(doc, hooks, "webhooks")) return;
-  for (auto it = hooks.begin(); it != hooks.end(); ++it) spec.webhooks.push_back(it->first.Scalar());
+  for (auto it = hooks.begin(); it != hooks.end(); ++it)
+    spec.webhooks.push_back(it->first.Scalar());
 }
 
 std::string display_name(const std::filesystem::path& p) {

@@ -256,8 +256,8 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   if (body.IsDefined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
 
   // 3.1 lets an operation leave `responses` out; 3.0 requires it.
-  YAML::Node responses = ctx.openapi31 ? yaml_reader::child(n, "responses")
-                                       : r.required(doc, n, "responses", what);
+  YAML::Node responses =
+      ctx.openapi31 ? yaml_reader::child(n, "responses") : r.required(doc, n, "responses", what);
   if (responses.IsDefined() && r.expect_map(doc, responses, "responses")) {
     for (auto it = responses.begin(); it != responses.end(); ++it) {
       auto resp =
@@ -451,8 +451,8 @@ void complete_operations(yaml_reader& r, api_spec& spec) {
     taken.insert(id);
     op.operation_id = id;
     op.synthesised_id = true;
-    r.note(op.pos, "operation " + op.method_path() + " has no operationId; Conform calls it '" +
-                       id + "'");
+    r.note(op.pos,
+           "operation " + op.method_path() + " has no operationId; Conform calls it '" + id + "'");
   }
 }
 

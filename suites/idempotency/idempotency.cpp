@@ -279,8 +279,7 @@ std::optional<harness::auth_choice> other_credential(scenario_context& ctx, cons
         });
     if (!same_tenant) continue;
     for (const auto* scheme : s.op->accepted_schemes()) {
-      if (!c.fits(*scheme) ||
-          !harness::credential_selector::sufficient(*s.op, *scheme, c))
+      if (!c.fits(*scheme) || !harness::credential_selector::sufficient(*s.op, *scheme, c))
         continue;
       if (!mine || c.kind != mine->kind) return ctx.credentials().auth_for(*s.op, c, s.auth.tenant);
       if (!same_kind) same_kind = &c;

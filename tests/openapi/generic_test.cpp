@@ -57,8 +57,9 @@ TEST(GenericSpec, IdsAndFamiliesAreMadeUpWhenAbsentAndSaid) {
   const auto* stores = r.spec->find_operation("post_stores");
   ASSERT_NE(stores, nullptr);
   EXPECT_EQ(stores->family, "stores");  // the first path segment
-  EXPECT_TRUE(says(r, "schemes.yaml:5:5: note: operation GET /pets/{id} has no operationId; "
-                      "Conform calls it 'get_pets_id'"))
+  EXPECT_TRUE(says(r,
+                   "schemes.yaml:5:5: note: operation GET /pets/{id} has no operationId; "
+                   "Conform calls it 'get_pets_id'"))
       << messages(r);
 }
 
@@ -77,8 +78,9 @@ TEST(GenericSpec, MadeUpIdsAreUniqueAndStable) {
 TEST(GenericSpec, MutualTlsIsRefusedNamingTheScheme) {
   const auto r = load(data + "mtls.yaml");
   EXPECT_FALSE(r.ok());
-  EXPECT_TRUE(says(r, "mtls.yaml:7:13: error: security scheme 'clientCert': type mutualTLS is "
-                      "not supported"))
+  EXPECT_TRUE(says(r,
+                   "mtls.yaml:7:13: error: security scheme 'clientCert': type mutualTLS is "
+                   "not supported"))
       << messages(r);
 }
 
@@ -94,7 +96,7 @@ TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
   EXPECT_NE(list->find_response(200)->content.at(0).schema, nullptr);
   const auto* owner = s.find_operation("get_owners_id");
   ASSERT_NE(owner, nullptr) << messages(r);
-  EXPECT_NE(owner->find_parameter("id", param_location::path), nullptr);  // path-level
+  EXPECT_NE(owner->find_parameter("id", param_location::path), nullptr);   // path-level
   EXPECT_NE(owner->pos.file.find("other_items.yaml"), std::string::npos);  // where it is written
   // 3.1: an operation may leave `responses` out.
   const auto* del = s.find_operation("deleteOwner");

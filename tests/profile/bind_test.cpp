@@ -21,14 +21,16 @@ std::string messages(const std::vector<core::diagnostic>& diags) {
 }
 
 openapi::api_spec generic_spec() {
-  auto r = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/../../openapi/data/generic/schemes.yaml");
+  auto r = openapi::load(std::string(CONFORM_TEST_DATA_DIR) +
+                         "/../../openapi/data/generic/schemes.yaml");
   if (!r.ok()) throw std::runtime_error(messages(r.diagnostics));
   return std::move(*r.spec);
 }
 
 TEST(profile_bind, a_profile_without_tenants_is_valid) {
   const auto r = parse_profile(
-      "base_url: http://127.0.0.1:1/\ncredentials:\n  - { name: k, scheme: api_key, value: s3cr3t }\n",
+      "base_url: http://127.0.0.1:1/\ncredentials:\n  - { name: k, scheme: api_key, value: s3cr3t "
+      "}\n",
       "p.yaml", no_env);
   ASSERT_TRUE(r.ok()) << messages(r.diagnostics);
   EXPECT_TRUE(r.value->tenants.empty());
