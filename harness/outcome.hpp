@@ -108,6 +108,9 @@ struct run_info {
   bool in_process_reference = false;
   std::string profile_file;   // the --profile given, empty for the in-process reference
   std::string spec_argument;  // the --spec given, empty for the default
+  /// " --url BASE -H \"Name: ${CONFORM_HEADER_NAME}\" --auth-env NAME" when the
+  /// target came from the command line (secrets as variables), else empty.
+  std::string target_arguments;
   std::uint32_t examples = 0;
   unsigned workers = 0;
   std::vector<std::string> checks;  // enabled checks
