@@ -1,4 +1,4 @@
-// `conform spec lint [FILE] [--permissions FILE]`: loads and checks a
+// `conform spec lint [FILE] [--permissions FILE] [--overlay FILE]...`: loads and checks a
 // description and its permission matrix, prints the diagnostics and a summary.
 #include <string>
 #include <vector>
@@ -11,7 +11,8 @@
 namespace conform::cli {
 namespace {
 
-constexpr const char* usage = "usage: conform spec lint [FILE] [--permissions FILE]";
+constexpr const char* usage =
+    "usage: conform spec lint [FILE] [--permissions FILE] [--overlay FILE]...";
 
 }  // namespace
 
@@ -24,7 +25,15 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
       out << usage << "\n";
       return 0;
     }
-    if (a == "--permissions") {
+    if (a == "--overlay") {
+      if (i + 1 >= args.size()) {
+        err << "conform spec lint: --overlay needs a FILE\n" << usage << "\n";
+        return 2;
+      }
+      opts.overlays.emplace_back(args[++i]);
+    } else if (a.rfind("--overlay=", 0) == 0) {
+      opts.overlays.emplace_back(a.substr(std::string("--overlay=").size()));
+    } else if (a == "--permissions") {
       if (i + 1 >= args.size()) {
         err << "conform spec lint: --permissions needs a FILE\n" << usage << "\n";
         return 2;

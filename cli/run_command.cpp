@@ -92,6 +92,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const fs::path spec_path = resolve_default_spec(opts.spec);
   openapi::load_options load_opts;
   load_opts.permissions = opts.permissions;
+  load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
   auto loaded = openapi::load(spec_path, load_opts);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, err);
@@ -234,6 +235,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.target = target->base_url.to_string();
   info.in_process_reference = reference_server != nullptr;
   info.profile_file = opts.profile;
+  for (const auto& overlay : opts.overlays) info.target_arguments += " --overlay " + overlay;
   if (!opts.url.empty()) {
     info.target_arguments = " --url " + http::shell_quote(opts.url);
     for (const auto& [name, value] : target->headers) {

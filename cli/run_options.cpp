@@ -19,6 +19,8 @@ Tests a target against the description. With no --profile, starts the
 reference server in-process on a free loopback port and tests that.
 
   --spec FILE          the OpenAPI description (default specs/voice-api.yaml)
+  --overlay FILE       an OpenAPI Overlay 1.0 applied to the description before it is
+                       read (repeatable, in order)
   --permissions FILE   the permission matrix (default: permissions.yaml beside the spec)
   --profile FILE       the target profile (YAML; see README)
   --url BASE           test the target at BASE without a profile (no tenants, one
@@ -83,6 +85,9 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       opts.list_checks = true;
     } else if (name == "--spec") {
       if (!take(opts.spec)) return std::nullopt;
+    } else if (name == "--overlay") {
+      if (!take(v)) return std::nullopt;
+      opts.overlays.push_back(v);
     } else if (name == "--permissions") {
       if (!take(opts.permissions)) return std::nullopt;
     } else if (name == "--profile") {

@@ -13,6 +13,7 @@ namespace conform::cli {
 struct run_options {
   std::string spec = "specs/voice-api.yaml";
   std::string permissions;                    // empty: permissions.yaml beside the spec
+  std::vector<std::string> overlays;          // --overlay FILE: OpenAPI Overlays, in order
   std::string profile;                        // empty: --url, else the in-process reference
   std::string url;                            // --url BASE: a target without a profile
   std::vector<std::string> headers;           // -H 'Name: value' (with --url)

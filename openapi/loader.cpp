@@ -10,6 +10,7 @@
 #include "openapi/detail/checks.hpp"
 #include "openapi/detail/extensions.hpp"
 #include "openapi/detail/operations.hpp"
+#include "openapi/detail/overlay.hpp"
 #include "openapi/detail/schema_loader.hpp"
 
 namespace conform::openapi {
@@ -238,6 +239,9 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     const yaml_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;
     if (!r.expect_map(*doc, doc->root, "the description root")) return result;
+    for (const auto& overlay : opts.overlays) {
+      if (!detail::apply_overlay(overlay, doc->root, docs, r)) return result;
+    }
 
     api_spec spec;
     spec.file = doc->display;
