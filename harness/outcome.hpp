@@ -108,14 +108,14 @@ struct run_info {
   bool in_process_reference = false;
   std::string profile_file;   // the --profile given, empty for the in-process reference
   std::string spec_argument;  // the --spec given, empty for the default
-  /// " --url BASE -H \"Name: ${CONFORM_HEADER_NAME}\" --auth-env NAME" when the
-  /// target came from the command line (secrets as variables), else empty.
-  std::string target_arguments;
   std::uint32_t examples = 0;
   unsigned workers = 0;
   std::vector<std::string> checks;  // enabled checks
   std::string started_at;           // RFC 3339, UTC
   std::uint32_t scenarios = 0;      // scenario suites the run enables (set by the engine)
+  /// " --overlay F --url BASE -H \"Name: ${CONFORM_HEADER_NAME}\" --auth-env NAME":
+  /// what else a rerun needs to name (secrets as variables), else empty.
+  std::string target_arguments;
 };
 
 /// Counters of the run.
