@@ -237,7 +237,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.profile_file = opts.profile;
   for (const auto& overlay : opts.overlays) info.target_arguments += " --overlay " + overlay;
   if (!opts.url.empty()) {
-    info.target_arguments = " --url " + http::shell_quote(opts.url);
+    info.target_arguments += " --url " + http::shell_quote(opts.url);
     for (const auto& [name, value] : target->headers) {
       info.target_arguments += " -H \"" + name + ": ${" + value.env_name() + "}\"";
     }

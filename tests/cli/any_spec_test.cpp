@@ -63,6 +63,32 @@ TEST(AnySpec, HeaderValuesAreSecrets) {
   EXPECT_TRUE(contains(r.out, "CONFORM_HEADER_X_TRACE_SECRET")) << r.out;
 }
 
+TEST(AnySpec, ABearerTokenGivenWithHIsACredentialAndNeverPrinted) {
+  const std::string overlay = std::string(CONFORM_TEST_DATA_DIR) + "/petstore-bearer.overlay.yaml";
+  petstore_server server(petstore_fault::none, "opaque-token-123");
+  const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
+                      "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
+                      "--no-progress"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "ok   auth_unauthenticated")) << r.out;
+  // An opaque bearer token is not taken for a JWT: no tampering cell.
+  EXPECT_FALSE(contains(r.out, "ok   auth_jwt_tampering")) << r.out;
+  EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
+}
+
+TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
+  const std::string overlay = std::string(CONFORM_TEST_DATA_DIR) + "/petstore-bearer.overlay.yaml";
+  petstore_server server(petstore_fault::pet_id_as_text, "opaque-token-123");
+  const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
+                      "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
+                      "--no-progress"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "-H \"Authorization: Bearer ${CONFORM_HEADER_AUTHORIZATION}\""))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "--overlay " + overlay)) << r.out;
+  EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
+}
+
 TEST(AnySpec, AnotherDescriptionWithoutTargetIsRefused) {
   const auto r = run({"--spec", petstore, "--no-progress"});
   EXPECT_EQ(r.code, 2);

@@ -24,14 +24,22 @@ enum class petstore_fault {
 
 class petstore_server {
  public:
-  explicit petstore_server(petstore_fault f = petstore_fault::none)
-      : fault_(f), runner_(routes()) {}
+  /// With a `token`, every request needs `Authorization: Bearer <token>` (else 401).
+  explicit petstore_server(petstore_fault f = petstore_fault::none, std::string token = "")
+      : fault_(f), token_(std::move(token)), runner_(routes()) {}
   int port() const { return runner_.port(); }
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port()); }
 
  private:
   std::unique_ptr<httplib::Server> routes() {
     auto server = std::make_unique<httplib::Server>();
+    server->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      if (token_.empty() || req.get_header_value("Authorization") == "Bearer " + token_) {
+        return httplib::Server::HandlerResponse::Unhandled;
+      }
+      error(res, 401, "a bearer token is needed");
+      return httplib::Server::HandlerResponse::Handled;
+    });
     server->Get("/pets", [this](const httplib::Request& req, httplib::Response& res) {
       std::int64_t limit = -1;
       if (req.has_param("limit")) {
@@ -123,6 +131,7 @@ class petstore_server {
   }
 
   petstore_fault fault_;
+  std::string token_;
   std::mutex mutex_;
   std::map<std::int64_t, pet> pets_{{1, {"Rex", "dog"}}, {2, {"Tom", ""}}};
   std::int64_t next_id_ = 3;
