@@ -11,6 +11,7 @@
 #include "openapi/detail/extensions.hpp"
 #include "openapi/detail/operations.hpp"
 #include "openapi/detail/overlay.hpp"
+#include "openapi/detail/swagger2.hpp"
 #include "openapi/detail/schema_loader.hpp"
 
 namespace conform::openapi {
@@ -22,14 +23,6 @@ using detail::yaml_doc;
 
 std::optional<detail::dialect> parse_version(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
   YAML::Node v = core::yaml_reader::child(doc.root, "openapi");
-  if (YAML::Node swagger = core::yaml_reader::child(doc.root, "swagger");
-      !v.IsDefined() && swagger.IsDefined()) {
-    r.error(yaml_reader::pos(doc, swagger),
-            "this is a Swagger 2.0 description, and Conform reads OpenAPI 3.0/3.1: convert it "
-            "first, e.g. `npx swagger2openapi " +
-                doc.display + " -o openapi.yaml`");
-    return std::nullopt;
-  }
   if (!v.IsDefined()) {
     r.error(yaml_reader::pos(doc, doc.root),
             "not an OpenAPI 3.0/3.1 description: the root lacks the key 'openapi'");
@@ -239,6 +232,23 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     const yaml_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;
     if (!r.expect_map(*doc, doc->root, "the description root")) return result;
+    // Swagger 2.0 is converted to the 3.0 shape first; what cannot be is refused.
+    bool swagger2 = false;
+    if (YAML::Node swagger = yaml_reader::child(doc->root, "swagger");
+        swagger.IsDefined() && !yaml_reader::child(doc->root, "openapi").IsDefined()) {
+      const std::string v = swagger.IsScalar() ? swagger.Scalar() : "";
+      if (v != "2.0" || !detail::convert_swagger2(*doc, doc->root, r)) {
+        r.error(yaml_reader::pos(*doc, swagger),
+                "this Swagger " + v +
+                    " description cannot be converted on load: convert it first, e.g. `npx "
+                    "swagger2openapi " +
+                    doc->display + " -o openapi.yaml`");
+        return result;
+      }
+      r.note(yaml_reader::pos(*doc, swagger),
+             "a Swagger 2.0 description, converted to OpenAPI 3.0 on load");
+      swagger2 = true;
+    }
     for (const auto& overlay : opts.overlays) {
       if (!detail::apply_overlay(overlay, doc->root, docs, r)) return result;
     }
@@ -259,7 +269,7 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     detail::parse_root_rules(r, *doc, doc->root, schemas, spec.rules);
 
     const bool v31 = *dialect == detail::dialect::openapi31;
-    detail::parse_context ctx{r, docs, schemas, *doc, spec, v31};
+    detail::parse_context ctx{r, docs, schemas, *doc, spec, v31, swagger2};
     std::vector<security_requirement> root_security;
     YAML::Node sec = yaml_reader::child(doc->root, "security");
     if (sec.IsDefined()) root_security = detail::parse_security(ctx, sec);

@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "openapi/detail/extensions.hpp"
+#include "openapi/detail/swagger2.hpp"
 
 namespace conform::openapi::detail {
 
@@ -90,6 +91,7 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
   }
   YAML::Node desc = yaml_reader::child(loc->node, "description");
   if (desc.IsDefined()) p.description = r.str(d, desc, "description").value_or("");
+  if (ctx.swagger2) swagger2_parameter(loc->node);  // one $ref'd from another file
   YAML::Node schema = yaml_reader::child(loc->node, "schema");
   if (schema.IsDefined()) {
     p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
@@ -374,7 +376,8 @@ void parse_paths(parse_context& ctx, const YAML::Node& paths,
     // it, and read its operations where they are written.
     auto loc = follow(ctx, doc, it->second, pointer, "path item");
     if (!loc) continue;
-    parse_context here{ctx.r, ctx.docs, ctx.schemas, *loc->doc, ctx.spec, ctx.openapi31};
+    parse_context here{ctx.r,    ctx.docs,      ctx.schemas, *loc->doc,
+                       ctx.spec, ctx.openapi31, ctx.swagger2};
     const yaml_doc& d = *loc->doc;
     const YAML::Node item = loc->node;
     if (!r.expect_map(d, item, "path item '" + path + "'")) continue;

@@ -19,6 +19,8 @@ struct parse_context {
   api_spec& spec;
   /// 3.1: `responses` may be left out of an operation.
   bool openapi31;
+  /// Converted from Swagger 2.0: a parameter in another file may still be 2.0-shaped.
+  bool swagger2 = false;
 };
 
 /// Parses a `security` list (root or operation); unknown schemes are errors.

@@ -43,6 +43,15 @@ TEST(AnySpec, PetstoreRunsWithNoProfileAndNoFalseAlarm) {
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
+TEST(AnySpec, TheSwagger2PetstoreIsConvertedAndRunsWithNoFalseAlarm) {
+  petstore_server server;
+  const auto r =
+      run({"--spec", "/work/shared/openapi-examples/v2.0/yaml/petstore-expanded.yaml", "--url",
+           server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
 TEST(AnySpec, APlantedDeviationIsFound) {
   petstore_server server(petstore_fault::pet_id_as_text);
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
