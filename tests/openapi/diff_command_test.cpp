@@ -98,6 +98,19 @@ TEST(SpecDiffCommand, ABadDescriptionExitsTwoWithWhere) {
   EXPECT_TRUE(contains(r.err, "conform spec diff: cannot load '" + data + "bad.yaml'")) << r.err;
 }
 
+TEST(SpecDiffCommand, AnOverlayAppliesToBothSides) {
+  const std::string overlay = data + "overlay.yaml";
+  const run_result plain = spec({"spec", "diff", data + "base.yaml", data + "base.yaml"});
+  const run_result both =
+      spec({"spec", "diff", data + "base.yaml", data + "base.yaml", "--overlay", overlay});
+  EXPECT_EQ(both.code, 0) << both.err;
+  EXPECT_EQ(both.out, plain.out);
+  const run_result missing =
+      spec({"spec", "diff", data + "base.yaml", data + "base.yaml", "--overlay", data + "no.yaml"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_TRUE(contains(missing.err, "no.yaml")) << missing.err;
+}
+
 TEST(SpecDiffCommand, AMissingFileExitsTwo) {
   const run_result r = spec({"spec", "diff", data + "base.yaml", data + "none.yaml"});
   EXPECT_EQ(r.code, 2);
