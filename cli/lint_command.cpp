@@ -1,4 +1,4 @@
-// `conform spec lint [FILE] [--permissions FILE]`: loads and checks a
+// `conform spec lint [FILE] [--permissions FILE] [--overlay FILE]...`: loads and checks a
 // description and its permission matrix, prints the diagnostics and a summary.
 #include <string>
 #include <vector>
@@ -11,7 +11,8 @@
 namespace conform::cli {
 namespace {
 
-constexpr const char* usage = "usage: conform spec lint [FILE] [--permissions FILE]";
+constexpr const char* usage =
+    "usage: conform spec lint [FILE] [--permissions FILE] [--overlay FILE]...";
 
 }  // namespace
 
@@ -24,7 +25,15 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
       out << usage << "\n";
       return 0;
     }
-    if (a == "--permissions") {
+    if (a == "--overlay") {
+      if (i + 1 >= args.size()) {
+        err << "conform spec lint: --overlay needs a FILE\n" << usage << "\n";
+        return 2;
+      }
+      opts.overlays.emplace_back(args[++i]);
+    } else if (a.rfind("--overlay=", 0) == 0) {
+      opts.overlays.emplace_back(a.substr(std::string("--overlay=").size()));
+    } else if (a == "--permissions") {
       if (i + 1 >= args.size()) {
         err << "conform spec lint: --permissions needs a FILE\n" << usage << "\n";
         return 2;
@@ -49,10 +58,12 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
   file = resolve_default_spec(file).string();
 
   const openapi::load_result res = openapi::load(file, opts);
-  std::size_t errors = 0, warnings = 0;
+  std::size_t errors = 0, warnings = 0, notes = 0;
   for (const auto& d : res.diagnostics) {
     err << to_string(d) << "\n";
-    (d.level == core::severity::error ? errors : warnings) += 1;
+    (d.level == core::severity::error     ? errors
+     : d.level == core::severity::warning ? warnings
+                                          : notes) += 1;
   }
   if (!res.ok()) {
     if (res.diagnostics.size() > 1) {
@@ -61,7 +72,9 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   openapi::print_summary(*res.spec, out);
-  out << errors << " errors, " << warnings << " warnings\n";
+  out << errors << " errors, " << warnings << " warnings";
+  if (notes > 0) out << ", " << notes << " notes";
+  out << "\n";
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
 #include "cli/run_options.hpp"
+#include "cli/url_target.hpp"
 #include "http/client.hpp"
 #include "profile/loader.hpp"
 #include "harness/engine.hpp"
@@ -91,6 +92,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const fs::path spec_path = resolve_default_spec(opts.spec);
   openapi::load_options load_opts;
   load_opts.permissions = opts.permissions;
+  load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
   auto loaded = openapi::load(spec_path, load_opts);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, err);
@@ -99,6 +101,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return 2;
   }
   const openapi::api_spec& api = *loaded.spec;
+
+  if (api.operations.empty()) {
+    err << "conform run: the description " << spec_path.string()
+        << " has no operations; nothing to run\n";
+    return 2;
+  }
 
   // What to run.
   harness::run_config config;
@@ -124,13 +132,35 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   std::optional<profile::target> target;
   if (!opts.profile.empty()) {
     auto p = profile::load_profile(opts.profile);
+    if (p.ok()) {
+      auto bound = profile::bind(*p.value, api);
+      p.diagnostics.insert(p.diagnostics.end(), bound.begin(), bound.end());
+    }
     print_diagnostics(p.diagnostics, err);
-    if (!p.ok()) {
+    if (!p.ok() || core::has_errors(p.diagnostics)) {
       err << "conform run: the profile " << opts.profile << " has errors; nothing was run\n";
       return 2;
     }
     target = std::move(*p.value);
+  } else if (!opts.url.empty()) {
+    std::string why;
+    target = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api, why);
+    if (!target) {
+      err << "conform run: " << why << "\n";
+      return 2;
+    }
   } else {
+    // The in-process reference serves the Voice API: another description
+    // would be judged against a server that never claimed it.
+    if (!opts.spec.empty() && opts.spec != run_options{}.spec) {
+      auto shipped = openapi::load(resolve_default_spec(""));
+      if (shipped.ok() && shipped.spec->title != api.title) {
+        err << "conform run: " << spec_path.string() << " (\"" << api.title
+            << "\") is not the description the in-process reference serves; give --url BASE "
+               "or --profile FILE\n";
+        return 2;
+      }
+    }
     reference::server_config rc;
     rc.faults.insert(opts.faults.begin(), opts.faults.end());
     rc.scale = opts.scale;
@@ -206,6 +236,28 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.target = target->base_url.to_string();
   info.in_process_reference = reference_server != nullptr;
   info.profile_file = opts.profile;
+  for (const auto& overlay : opts.overlays) info.target_arguments += " --overlay " + overlay;
+  if (!opts.url.empty()) {
+    info.target_arguments += " --url " + http::shell_quote(opts.url);
+    for (const auto& [name, value] : target->headers) {
+      info.target_arguments += " -H \"" + name + ": ${" + value.env_name() + "}\"";
+    }
+    for (const auto& c : target->credentials) {
+      if (c.value.from_env()) {
+        info.target_arguments += " --auth-env " + c.value.env_name();
+        if (!opts.auth_scheme.empty()) info.target_arguments += " --auth-scheme " + c.scheme;
+      } else if (const auto* s = api.find_scheme(c.scheme)) {
+        // As the curl lines name it: the token, or the base64 of user:password.
+        using type = openapi::security_scheme::type;
+        const std::string var =
+            "${" + c.value.env_name() + (s->kind == type::http_basic ? "_BASIC64}" : "}");
+        const std::string prefix = s->kind == type::http_bearer  ? "Bearer "
+                                   : s->kind == type::http_basic ? "Basic "
+                                                                 : "";
+        info.target_arguments += " -H \"" + s->header + ": " + prefix + var + "\"";
+      }
+    }
+  }
   if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
   info.examples = opts.examples;
   info.workers = opts.workers;

@@ -19,8 +19,18 @@ Tests a target against the description. With no --profile, starts the
 reference server in-process on a free loopback port and tests that.
 
   --spec FILE          the OpenAPI description (default specs/voice-api.yaml)
+  --overlay FILE       an OpenAPI Overlay 1.0 applied to the description before it is
+                       read (repeatable, in order)
   --permissions FILE   the permission matrix (default: permissions.yaml beside the spec)
   --profile FILE       the target profile (YAML; see README)
+  --url BASE           test the target at BASE without a profile (no tenants, one
+                       credential at most; see -H and --auth-env)
+  -H 'Name: value'     with --url: a header for every request; the header of a
+                       security scheme (Authorization, an apiKey's) is its credential.
+                       Values are secrets: reproductions name them ${CONFORM_HEADER_NAME}
+  --auth-env NAME      with --url: the credential is in environment variable NAME
+  --auth-scheme KEY    the security scheme (components.securitySchemes key) of
+                       --auth-env (default: the first an operation accepts)
   --seed N             the run's seed: the same seed and target send the same requests
   --examples N         examples per operation, auth model and mode (default 10)
   --no-coverage        skip the coverage phase (one request per constraint, sent
@@ -79,10 +89,22 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       opts.list_checks = true;
     } else if (name == "--spec") {
       if (!take(opts.spec)) return std::nullopt;
+    } else if (name == "--overlay") {
+      if (!take(v)) return std::nullopt;
+      opts.overlays.push_back(v);
     } else if (name == "--permissions") {
       if (!take(opts.permissions)) return std::nullopt;
     } else if (name == "--profile") {
       if (!take(opts.profile)) return std::nullopt;
+    } else if (name == "--url") {
+      if (!take(opts.url)) return std::nullopt;
+    } else if (name == "-H" || name == "--header") {
+      if (!take(v)) return std::nullopt;
+      opts.headers.push_back(v);
+    } else if (name == "--auth-env") {
+      if (!take(opts.auth_env)) return std::nullopt;
+    } else if (name == "--auth-scheme") {
+      if (!take(opts.auth_scheme)) return std::nullopt;
     } else if (name == "--baseline") {
       if (!take(opts.baseline)) return std::nullopt;
     } else if (name == "--update-baseline") {
@@ -182,6 +204,19 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
   }
   if (!opts.profile.empty() && (!opts.faults.empty() || opts.scale != 1)) {
     error = "--fault and --scale apply to the in-process reference only, not with --profile";
+    return std::nullopt;
+  }
+  if (!opts.url.empty() && !opts.profile.empty()) {
+    error = "give either --url or --profile, not both (a profile has its base_url)";
+    return std::nullopt;
+  }
+  if (!opts.url.empty() && (!opts.faults.empty() || opts.scale != 1)) {
+    error = "--fault and --scale apply to the in-process reference only, not with --url";
+    return std::nullopt;
+  }
+  if (opts.url.empty() &&
+      (!opts.headers.empty() || !opts.auth_env.empty() || !opts.auth_scheme.empty())) {
+    error = "-H, --auth-env and --auth-scheme go with --url (a profile says its credentials)";
     return std::nullopt;
   }
   return opts;

@@ -13,7 +13,12 @@ namespace conform::cli {
 struct run_options {
   std::string spec = "specs/voice-api.yaml";
   std::string permissions;                    // empty: permissions.yaml beside the spec
-  std::string profile;                        // empty: the in-process reference server
+  std::vector<std::string> overlays;          // --overlay FILE: OpenAPI Overlays, in order
+  std::string profile;                        // empty: --url, else the in-process reference
+  std::string url;                            // --url BASE: a target without a profile
+  std::vector<std::string> headers;           // -H 'Name: value' (with --url)
+  std::string auth_env;                       // --auth-env NAME (with --url)
+  std::string auth_scheme;                    // --auth-scheme KEY (with --auth-env)
   std::optional<std::uint64_t> seed;          // nullopt: chosen at random and printed
   std::uint32_t examples = 10;                // per operation, auth model and mode
   std::vector<std::string> include, exclude;  // operationId, tag or "METHOD /path" (globs)

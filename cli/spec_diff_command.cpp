@@ -15,15 +15,17 @@ namespace conform::cli {
 namespace {
 
 constexpr const char* usage =
-    "usage: conform spec diff OLD NEW [--json] [--fail-on-warning]\n"
+    "usage: conform spec diff OLD NEW [--json] [--fail-on-warning] [--overlay FILE]...\n"
     "  one line per change: level, operation, where, what [rule]\n"
+    "  --overlay FILE     an OpenAPI Overlay applied to both sides before they are compared\n"
     "  --json             one JSON document on stdout instead (for CI)\n"
     "  --fail-on-warning  exit 1 on a warning too, not only on a breaking change\n"
     "exit status: 0 nothing breaking, 1 something breaking, 2 a bad description or usage";
 
 /// Loads one side; its diagnostics go to `err` with file:line:col.
-std::optional<openapi::api_spec> load_side(const std::string& file, std::ostream& err) {
-  openapi::load_result res = openapi::load(file);
+std::optional<openapi::api_spec> load_side(const std::string& file,
+                                           const openapi::load_options& opts, std::ostream& err) {
+  openapi::load_result res = openapi::load(file, opts);
   for (const auto& d : res.diagnostics) err << to_string(d) << "\n";
   if (!res.ok()) {
     err << "conform spec diff: cannot load '" << file << "'\n";
@@ -60,7 +62,9 @@ std::string json_report(const std::string& old_file, const std::string& new_file
 int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
   bool json = false, fail_on_warning = false;
-  for (const auto& a : args) {
+  openapi::load_options opts;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
       out << usage << "\n";
       return 0;
@@ -69,6 +73,12 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
       json = true;
     } else if (a == "--fail-on-warning") {
       fail_on_warning = true;
+    } else if (a == "--overlay") {
+      if (i + 1 >= args.size()) {
+        err << "conform spec diff: --overlay needs a FILE\n" << usage << "\n";
+        return 2;
+      }
+      opts.overlays.emplace_back(args[++i]);
     } else if (!a.empty() && a.front() == '-') {
       err << "conform spec diff: unknown option '" << a << "'\n" << usage << "\n";
       return 2;
@@ -81,8 +91,8 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
         << usage << "\n";
     return 2;
   }
-  const auto old_spec = load_side(files[0], err);
-  const auto new_spec = load_side(files[1], err);
+  const auto old_spec = load_side(files[0], opts, err);
+  const auto new_spec = load_side(files[1], opts, err);
   if (!old_spec || !new_spec) return 2;
 
   const auto changes = openapi::diff(*old_spec, *new_spec);

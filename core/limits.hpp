@@ -9,7 +9,7 @@
 namespace conform::core::limits {
 
 /// Bytes of one file read (a description, a file a $ref names, a matrix).
-inline constexpr std::size_t max_file_bytes = 8u << 20;
+inline constexpr std::size_t max_file_bytes = 16u << 20;
 /// Bytes of one YAML scalar (a description text, an example string, a key).
 inline constexpr std::size_t max_scalar_bytes = 1u << 20;
 /// Nesting of YAML mappings and sequences, flow or block.

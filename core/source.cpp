@@ -10,7 +10,10 @@ std::string to_string(const source_pos& pos) {
 }
 
 std::string to_string(const diagnostic& d) {
-  return to_string(d.pos) + (d.level == severity::error ? ": error: " : ": warning: ") + d.message;
+  const char* level = d.level == severity::error     ? ": error: "
+                      : d.level == severity::warning ? ": warning: "
+                                                     : ": note: ";
+  return to_string(d.pos) + level + d.message;
 }
 
 bool has_errors(const std::vector<diagnostic>& diags) {

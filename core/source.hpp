@@ -17,7 +17,8 @@ struct source_pos {
 /// "file:line:col" (or just "file" when the position is unknown).
 std::string to_string(const source_pos& pos);
 
-enum class severity { error, warning };
+/// note: said for information (a default Conform chose), never a problem.
+enum class severity { error, warning, note };
 
 /// One finding of the loader or the linter: where, how bad, and what is wrong.
 struct diagnostic {

@@ -26,4 +26,8 @@ std::size_t code_points(std::string_view text);
 /// `token` escaped for a JSON pointer segment ("~" -> "~0", "/" -> "~1").
 std::string escape_pointer_token(std::string_view token);
 
+/// `text` percent-encoded for a URL query value: every byte but the
+/// unreserved ones (A-Z a-z 0-9 - . _ ~) as %XX.
+std::string percent_encode(std::string_view text);
+
 }  // namespace conform::core

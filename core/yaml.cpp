@@ -121,6 +121,10 @@ void yaml_reader::warning(const source_pos& at, std::string message) {
   out_->push_back(diagnostic{at, severity::warning, std::move(message)});
 }
 
+void yaml_reader::note(const source_pos& at, std::string message) {
+  out_->push_back(diagnostic{at, severity::note, std::move(message)});
+}
+
 std::size_t yaml_reader::error_count() const {
   std::size_t n = 0;
   for (const auto& d : *out_) n += d.level == severity::error ? 1 : 0;

@@ -37,6 +37,8 @@ class yaml_reader {
   void error(const source_pos& at, std::string message);
   /// Appends a warning at `at`.
   void warning(const source_pos& at, std::string message);
+  /// Appends a note at `at` (information: a default that was chosen).
+  void note(const source_pos& at, std::string message);
   /// Error counter, to tell whether a step added errors.
   std::size_t error_count() const;
 

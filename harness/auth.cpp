@@ -30,7 +30,7 @@ bool credential_selector::usable(const profile::credential& c) {
 bool credential_selector::sufficient(const openapi::operation& op,
                                      const openapi::security_scheme& scheme,
                                      const profile::credential& c) {
-  if (c.kind != scheme.credential || !usable(c)) return false;
+  if (!c.fits(scheme) || !usable(c)) return false;
   auto needed = op.scopes_for(scheme);
   if (!needed) return false;
   if (!needed->empty() && (!c.scopes || !has_all(*c.scopes, *needed))) return false;
@@ -99,8 +99,15 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
   }
   for (const auto* scheme : op.accepted_schemes()) {
     auth_choice choice;
-    choice.model.name = std::string(openapi::to_string(scheme->credential));
+    choice.model.name = scheme->label();
     choice.model.scheme = scheme;
+    if (scheme->kind == openapi::security_scheme::type::http_digest) {
+      choice.not_run_why =
+          "http digest needs a challenge round trip (WWW-Authenticate), which "
+          "Conform does not do";
+      out.push_back(std::move(choice));
+      continue;
+    }
     // The first sufficient credential whose tenant has every fixture the
     // operation names (valid requests need real ids), preferring, where a
     // role matters, one whose role is stated.
@@ -157,10 +164,10 @@ auth_choice credential_selector::auth_for(const openapi::operation& op,
   auth_choice choice;
   const openapi::security_scheme* scheme = nullptr;
   for (const auto* s : op.accepted_schemes()) {
-    if (s->credential == c.kind) scheme = s;
+    if (c.fits(*s)) scheme = s;
   }
-  if (!scheme) scheme = spec_.find_scheme(c.kind);
-  choice.model.name = std::string(openapi::to_string(c.kind));
+  if (!scheme) scheme = c.scheme.empty() ? spec_.find_scheme(c.kind) : spec_.find_scheme(c.scheme);
+  choice.model.name = scheme ? scheme->label() : std::string(openapi::to_string(c.kind));
   choice.model.scheme = scheme;
   choice.model.credential_name = c.name;
   choice.credential = &c;
@@ -171,11 +178,51 @@ auth_choice credential_selector::auth_for(const openapi::operation& op,
 
 void apply_credential(http::request& req, const openapi::security_scheme& scheme,
                       const profile::credential& c) {
-  if (scheme.kind == openapi::security_scheme::type::http_bearer) {
-    req.add_header("Authorization", "Bearer " + c.value.reveal());
-  } else {
-    req.add_header(scheme.header, c.value.reveal());
+  using type = openapi::security_scheme::type;
+  switch (scheme.kind) {
+    case type::http_bearer:
+      req.add_header("Authorization", "Bearer " + c.value.reveal());
+      return;
+    case type::http_basic:
+      req.add_header("Authorization", "Basic " + basic_token(c.value.reveal()));
+      return;
+    case type::http_digest:
+      return;  // never chosen: auth_models says why
+    case type::api_key_header:
+      req.add_header(scheme.header, c.value.reveal());
+      return;
+    case type::api_key_query:
+      req.target += (req.target.find('?') == std::string::npos ? "?" : "&") +
+                    core::percent_encode(scheme.param) + "=" +
+                    core::percent_encode(c.value.reveal());
+      return;
+    case type::api_key_cookie:
+      req.add_header("Cookie", scheme.param + "=" + c.value.reveal());
+      return;
   }
+}
+
+void apply_target_headers(http::request& req, const profile::target& target) {
+  for (const auto& [name, value] : target.headers) req.set_header(name, value.reveal());
+}
+
+std::string basic_token(const std::string& user_password) {
+  static constexpr char table[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::uint32_t buf = 0;
+  int bits = 0;
+  for (const unsigned char ch : user_password) {
+    buf = (buf << 8) | ch;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += table[(buf >> bits) & 0x3f];
+    }
+  }
+  if (bits > 0) out += table[(buf << (6 - bits)) & 0x3f];
+  while (out.size() % 4 != 0) out += '=';
+  return out;
 }
 
 namespace {
@@ -206,7 +253,12 @@ std::string redact_credentials(const profile::target& target, std::string text) 
     if (c.value.empty()) continue;
     const std::string& value = c.value.reveal();
     replace_all(text, value, "${" + c.value.env_name() + "}");
+    replace_all(text, basic_token(value), "${" + c.value.env_name() + "_BASIC64}");
+    replace_all(text, core::percent_encode(value), "${" + c.value.env_name() + "}");
     replace_all(text, jws_signature(value), "SIGNATURE-OF-" + c.value.env_name());
+  }
+  for (const auto& [name, value] : target.headers) {
+    replace_all(text, value.reveal(), "${" + value.env_name() + "}");
   }
   return text;
 }
@@ -214,7 +266,15 @@ std::string redact_credentials(const profile::target& target, std::string text) 
 http::secret_redactor make_redactor(const profile::target& target) {
   http::secret_redactor redactor;
   for (const auto& c : target.credentials) {
-    if (!c.value.empty()) redactor.secret_value(c.value.reveal(), c.value.env_name());
+    if (c.value.empty()) continue;
+    redactor.secret_value(c.value.reveal(), c.value.env_name());
+    // How http basic and an apiKey in the query carry it.
+    redactor.secret_value(basic_token(c.value.reveal()), c.value.env_name() + "_BASIC64");
+    const std::string encoded = core::percent_encode(c.value.reveal());
+    if (encoded != c.value.reveal()) redactor.secret_value(encoded, c.value.env_name());
+  }
+  for (const auto& [name, value] : target.headers) {
+    redactor.secret_value(value.reveal(), value.env_name());
   }
   return redactor;
 }

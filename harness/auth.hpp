@@ -76,10 +76,16 @@ class credential_selector {
   const profile::target& target_;
 };
 
-/// Puts the credential on `req` the way `scheme` says (Authorization: Bearer,
-/// or the API key header).
+/// Puts the credential on `req` the way `scheme` says (Authorization: Bearer
+/// or Basic, the API key header, query parameter or cookie).
 void apply_credential(http::request& req, const openapi::security_scheme& scheme,
                       const profile::credential& c);
+
+/// Puts the target's own headers (`conform run -H`) on `req`.
+void apply_target_headers(http::request& req, const profile::target& target);
+
+/// base64 of "user:password", as http basic sends it.
+std::string basic_token(const std::string& user_password);
 
 /// `text` with every credential value of `target` replaced by its ${ENV}
 /// reference: for what a server echoes back into a report.

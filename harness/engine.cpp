@@ -306,6 +306,7 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
                 static_cast<unsigned long long>(run_nonce_),
                 static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
   s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
+  apply_target_headers(s.request, target_);
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request);
   add_time(&run_timings::transport, clock::now() - t0);

@@ -117,6 +117,9 @@ struct run_info {
   /// Requests the coverage phase plans (set by the engine): one per
   /// constraint, operation and auth model, before the random examples.
   std::uint64_t coverage_planned = 0;
+  /// " --overlay F --url BASE -H \"Name: ${CONFORM_HEADER_NAME}\" --auth-env NAME":
+  /// what else a rerun needs to name (secrets as variables), else empty.
+  std::string target_arguments;
 };
 
 /// Counters of the run.

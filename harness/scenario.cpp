@@ -107,7 +107,10 @@ http::request scenario_context::build(const openapi::operation& op, const auth_c
                                       const generators::generated_request& g,
                                       std::optional<std::string_view> key) {
   const std::string fresh = key ? std::string() : fresh_key();
-  return detail::to_http_request(spec_, op, auth, g, key ? *key : std::string_view(fresh));
+  http::request req =
+      detail::to_http_request(spec_, op, auth, g, key ? *key : std::string_view(fresh));
+  apply_target_headers(req, target_);
+  return req;
 }
 
 std::string scenario_context::fresh_key() {

@@ -32,6 +32,30 @@ void print_scopes(const api_spec& spec, std::ostream& out) {
   for (const auto& s : used) out << "  " << s << "\n";
 }
 
+std::string describe(const security_scheme& s) {
+  using t = security_scheme::type;
+  std::string out = s.declared_type == "http" ? "http" : s.declared_type;
+  switch (s.kind) {
+    case t::http_bearer:
+      out += s.declared_type == "http" ? " bearer" : " (a bearer token)";
+      break;
+    case t::http_basic:
+      out += " basic";
+      break;
+    case t::http_digest:
+      out += " digest";
+      break;
+    case t::api_key_header:
+      return "apiKey (" + s.param + ")";
+    case t::api_key_query:
+      return "apiKey (query " + s.param + ")";
+    case t::api_key_cookie:
+      return "apiKey (cookie " + s.param + ")";
+  }
+  if (!s.flow_scopes.empty()) out += ", scopes " + core::join(s.flow_scopes);
+  return out + " (" + s.header + ")";
+}
+
 }  // namespace
 
 void print_summary(const api_spec& spec, std::ostream& out) {
@@ -46,11 +70,14 @@ void print_summary(const api_spec& spec, std::ostream& out) {
     out << "  " << family << " (" << ids.size() << "): " << core::join(ids) << "\n";
   }
 
+  if (spec.operations.empty()) out << "no operations\n";
+  if (!spec.webhooks.empty()) {
+    out << "webhooks (sent by the API, not tested): " << core::join(spec.webhooks) << "\n";
+  }
   out << "schemes: " << spec.schemes.size() << "\n";
   for (const auto& s : spec.schemes) {
-    out << "  " << s->name << "  "
-        << (s->kind == security_scheme::type::http_bearer ? "http bearer" : "apiKey") << " ("
-        << s->header << "), credential " << to_string(s->credential) << "\n";
+    out << "  " << s->name << "  " << describe(*s) << ", credential " << to_string(s->credential)
+        << "\n";
   }
 
   print_scopes(spec, out);

@@ -3,11 +3,15 @@
 
 #include "openapi/loader.hpp"
 
+#include <algorithm>
+
 #include "core/text.hpp"
 #include "openapi/detail/yaml.hpp"
 #include "openapi/detail/checks.hpp"
 #include "openapi/detail/extensions.hpp"
 #include "openapi/detail/operations.hpp"
+#include "openapi/detail/overlay.hpp"
+#include "openapi/detail/swagger2.hpp"
 #include "openapi/detail/schema_loader.hpp"
 
 namespace conform::openapi {
@@ -77,6 +81,99 @@ void parse_tags(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
   }
 }
 
+/// Every scope the flows of an oauth2 scheme declare, in order, without repeats.
+void parse_flow_scopes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
+                       security_scheme& s) {
+  YAML::Node flows = yaml_reader::child(n, "flows");
+  if (!flows.IsDefined() || !r.expect_map(doc, flows, "oauth2 flows")) return;
+  for (auto f = flows.begin(); f != flows.end(); ++f) {
+    YAML::Node scopes = yaml_reader::child(f->second, "scopes");
+    if (!scopes.IsDefined() || !r.expect_map(doc, scopes, "oauth2 flow scopes")) continue;
+    for (auto it = scopes.begin(); it != scopes.end(); ++it) {
+      const std::string scope = it->first.Scalar();
+      if (std::find(s.flow_scopes.begin(), s.flow_scopes.end(), scope) == s.flow_scopes.end()) {
+        s.flow_scopes.push_back(scope);
+      }
+    }
+  }
+}
+
+/// The type of scheme `n` into `s`; false (and an error) when Conform cannot send it.
+bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
+                       const std::string& what, security_scheme& s) {
+  YAML::Node type = r.required(doc, n, "type", what);
+  if (!type.IsDefined()) return false;
+  const std::string t = r.str(doc, type, "type").value_or("");
+  s.declared_type = t;
+  if (t == "http") {
+    YAML::Node scheme = r.required(doc, n, "scheme", what);
+    if (!scheme.IsDefined()) return false;
+    std::string sc = r.str(doc, scheme, "scheme").value_or("");
+    std::transform(sc.begin(), sc.end(), sc.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    s.header = "Authorization";
+    if (sc == "bearer") {
+      s.kind = security_scheme::type::http_bearer;
+      YAML::Node format = yaml_reader::child(n, "bearerFormat");
+      const std::string f =
+          format.IsDefined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
+      s.credential = f == "JWT" || f == "jwt" ? credential_kind::jwt : credential_kind::bearer;
+    } else if (sc == "basic") {
+      s.kind = security_scheme::type::http_basic;
+      s.credential = credential_kind::basic;
+    } else if (sc == "digest") {
+      s.kind = security_scheme::type::http_digest;
+      s.credential = credential_kind::digest;
+    } else {
+      r.error(yaml_reader::pos(doc, scheme),
+              what + ": the http scheme '" + sc +
+                  "' is not supported (bearer, basic and digest are); Conform cannot send it");
+      return false;
+    }
+    return true;
+  }
+  if (t == "apiKey") {
+    YAML::Node in = r.required(doc, n, "in", what);
+    YAML::Node name = r.required(doc, n, "name", what);
+    if (!in.IsDefined() || !name.IsDefined()) return false;
+    const std::string where = r.str(doc, in, "in").value_or("");
+    s.param = r.str(doc, name, "name").value_or("");
+    s.credential = credential_kind::api_key;
+    if (where == "header") {
+      s.kind = security_scheme::type::api_key_header;
+      s.header = s.param;
+    } else if (where == "query") {
+      s.kind = security_scheme::type::api_key_query;
+    } else if (where == "cookie") {
+      s.kind = security_scheme::type::api_key_cookie;
+      s.header = "Cookie";
+    } else {
+      r.error(yaml_reader::pos(doc, in),
+              what + ": apiKey 'in' must be header, query or cookie, got '" + where + "'");
+      return false;
+    }
+    return true;
+  }
+  if (t == "oauth2" || t == "openIdConnect") {
+    // Both end in a bearer token on the request; the scopes are the flows'.
+    s.kind = security_scheme::type::http_bearer;
+    s.header = "Authorization";
+    s.credential = credential_kind::bearer;
+    if (t == "oauth2") parse_flow_scopes(r, doc, n, s);
+    return true;
+  }
+  if (t == "mutualTLS") {
+    r.error(yaml_reader::pos(doc, type),
+            what +
+                ": type mutualTLS is not supported: the credential is a client certificate "
+                "of the TLS handshake, which Conform does not present");
+    return false;
+  }
+  r.error(yaml_reader::pos(doc, type),
+          what + ": unknown type '" + t + "' (http, apiKey, oauth2 and openIdConnect are)");
+  return false;
+}
+
 void parse_schemes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& components,
                    api_spec& spec) {
   YAML::Node schemes = yaml_reader::child(components, "securitySchemes");
@@ -88,38 +185,7 @@ void parse_schemes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& compon
     const YAML::Node n = it->second;
     const std::string what = "security scheme '" + s->name + "'";
     if (!r.expect_map(doc, n, what)) continue;
-    YAML::Node type = r.required(doc, n, "type", what);
-    const std::string t = type.IsDefined() ? r.str(doc, type, "type").value_or("") : "";
-    if (t == "http") {
-      YAML::Node scheme = yaml_reader::child(n, "scheme");
-      const std::string sc = scheme.IsDefined() ? r.str(doc, scheme, "scheme").value_or("") : "";
-      if (sc != "bearer" && sc != "Bearer") {
-        const source_pos at =
-            scheme.IsDefined() ? yaml_reader::pos(doc, scheme) : yaml_reader::pos(doc, n);
-        r.error(at, what + ": only the http scheme 'bearer' is supported, got '" + sc + "'");
-        continue;
-      }
-      s->kind = security_scheme::type::http_bearer;
-      s->header = "Authorization";
-    } else if (t == "apiKey") {
-      YAML::Node in = r.required(doc, n, "in", what);
-      YAML::Node name = r.required(doc, n, "name", what);
-      if (!in.IsDefined() || !name.IsDefined()) continue;
-      const std::string where = r.str(doc, in, "in").value_or("");
-      if (where != "header") {
-        r.error(yaml_reader::pos(doc, in),
-                what + ": only apiKey in header is supported, got in '" + where + "'");
-        continue;
-      }
-      s->kind = security_scheme::type::api_key_header;
-      s->header = r.str(doc, name, "name").value_or("");
-    } else {
-      if (type.IsDefined()) {
-        r.error(yaml_reader::pos(doc, type),
-                what + ": unsupported type '" + t + "' (http bearer and apiKey in header are)");
-      }
-      continue;
-    }
+    if (!parse_scheme_type(r, doc, n, what, *s)) continue;
     detail::parse_scheme_extensions(r, doc, n, *s);
     spec.schemes.push_back(std::move(s));
   }
@@ -144,6 +210,14 @@ void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader
   }
 }
 
+/// The names of the 3.1 webhooks: requests the API sends, so none is tested.
+void parse_webhooks(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
+  YAML::Node hooks = yaml_reader::child(doc.root, "webhooks");
+  if (!hooks.IsDefined() || !r.expect_map(doc, hooks, "webhooks")) return;
+  for (auto it = hooks.begin(); it != hooks.end(); ++it)
+    spec.webhooks.push_back(it->first.Scalar());
+}
+
 std::string display_name(const std::filesystem::path& p) {
   return p.lexically_normal().string();
 }
@@ -158,6 +232,26 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     const yaml_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;
     if (!r.expect_map(*doc, doc->root, "the description root")) return result;
+    // Swagger 2.0 is converted to the 3.0 shape first; what cannot be is refused.
+    bool swagger2 = false;
+    if (YAML::Node swagger = yaml_reader::child(doc->root, "swagger");
+        swagger.IsDefined() && !yaml_reader::child(doc->root, "openapi").IsDefined()) {
+      const std::string v = swagger.IsScalar() ? swagger.Scalar() : "";
+      if (v != "2.0" || !detail::convert_swagger2(*doc, doc->root, r)) {
+        r.error(yaml_reader::pos(*doc, swagger),
+                "this Swagger " + v +
+                    " description cannot be converted on load: convert it first, e.g. `npx "
+                    "swagger2openapi " +
+                    doc->display + " -o openapi.yaml`");
+        return result;
+      }
+      r.note(yaml_reader::pos(*doc, swagger),
+             "a Swagger 2.0 description, converted to OpenAPI 3.0 on load");
+      swagger2 = true;
+    }
+    for (const auto& overlay : opts.overlays) {
+      if (!detail::apply_overlay(overlay, doc->root, docs, r)) return result;
+    }
 
     api_spec spec;
     spec.file = doc->display;
@@ -174,12 +268,22 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     }
     detail::parse_root_rules(r, *doc, doc->root, schemas, spec.rules);
 
-    detail::parse_context ctx{r, docs, schemas, *doc, spec};
+    const bool v31 = *dialect == detail::dialect::openapi31;
+    detail::parse_context ctx{r, docs, schemas, *doc, spec, v31, swagger2};
     std::vector<security_requirement> root_security;
     YAML::Node sec = yaml_reader::child(doc->root, "security");
     if (sec.IsDefined()) root_security = detail::parse_security(ctx, sec);
-    YAML::Node paths = r.required(*doc, doc->root, "paths", "the description");
+    // 3.1 lets a description have only webhooks or components.
+    YAML::Node paths = v31 ? yaml_reader::child(doc->root, "paths")
+                           : r.required(*doc, doc->root, "paths", "the description");
     if (paths.IsDefined()) detail::parse_paths(ctx, paths, root_security, sec.IsDefined());
+    parse_webhooks(r, *doc, spec);
+    detail::complete_operations(r, spec);
+    if (spec.operations.empty()) {
+      r.note(yaml_reader::pos(*doc, paths.IsDefined() ? paths : doc->root),
+             "no operations: the description has no paths with operations, so `conform run` "
+             "has nothing to send");
+    }
     schemas.finish();
 
     // The matrix: given, or permissions.yaml beside the spec when it exists.

@@ -25,6 +25,9 @@ struct load_options {
   /// exists, else none.
   std::filesystem::path permissions;
   bool require_permissions = false;
+  /// OpenAPI Overlay 1.0 documents applied, in order, to the description
+  /// before it is read (`--overlay FILE`).
+  std::vector<std::filesystem::path> overlays;
 };
 
 /// Loads `file` ($refs to other files beside it followed) and checks it.

@@ -50,14 +50,30 @@ std::string_view to_string(credential_kind k) {
       return "tenant_key";
     case credential_kind::partner_key:
       return "partner_key";
+    case credential_kind::bearer:
+      return "bearer";
+    case credential_kind::basic:
+      return "basic";
+    case credential_kind::digest:
+      return "digest";
+    case credential_kind::api_key:
+      return "api_key";
   }
   return "?";
+}
+
+std::string security_scheme::label() const {
+  return credential_declared ? std::string(to_string(credential)) : name;
 }
 
 std::optional<credential_kind> parse_credential_kind(std::string_view s) {
   if (s == "jwt") return credential_kind::jwt;
   if (s == "tenant_key") return credential_kind::tenant_key;
   if (s == "partner_key") return credential_kind::partner_key;
+  if (s == "bearer") return credential_kind::bearer;
+  if (s == "basic") return credential_kind::basic;
+  if (s == "digest") return credential_kind::digest;
+  if (s == "api_key") return credential_kind::api_key;
   return std::nullopt;
 }
 

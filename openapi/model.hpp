@@ -84,17 +84,45 @@ struct response {
   const media_type* find(std::string_view media) const;
 };
 
-/// What kind of credential a scheme takes, as the profile names it
-/// (x-credential: jwt | tenant_key | partner_key).
-enum class credential_kind : std::uint8_t { jwt, tenant_key, partner_key };
+/// What kind of credential a scheme takes. Our x-credential names the three
+/// of the Voice API (jwt | tenant_key | partner_key); without it the kind
+/// follows the scheme's type: http bearer (bearerFormat JWT: jwt), oauth2 and
+/// openIdConnect are bearer tokens, http basic and digest, apiKey api_key.
+enum class credential_kind : std::uint8_t {
+  jwt,
+  tenant_key,
+  partner_key,
+  bearer,
+  basic,
+  digest,
+  api_key
+};
 std::string_view to_string(credential_kind k);
 std::optional<credential_kind> parse_credential_kind(std::string_view s);
 
 struct security_scheme {
   std::string name;  // key under components.securitySchemes
-  enum class type : std::uint8_t { http_bearer, api_key_header } kind = type::http_bearer;
-  std::string header;  // "Authorization" for bearer, else the apiKey header
+  /// How the credential travels. oauth2 and openIdConnect are http_bearer.
+  enum class type : std::uint8_t {
+    http_bearer,
+    http_basic,
+    http_digest,
+    api_key_header,
+    api_key_query,
+    api_key_cookie
+  } kind = type::http_bearer;
+  /// The header that carries it: "Authorization" (bearer, basic, digest), the
+  /// apiKey header, or "Cookie" for an apiKey cookie; "" for an apiKey in query.
+  std::string header;
+  /// apiKey: the header, query parameter or cookie name.
+  std::string param;
+  /// The type as written: "http", "apiKey", "oauth2", "openIdConnect".
+  std::string declared_type = "http";
   credential_kind credential = credential_kind::jwt;
+  /// True when x-credential was written (else `credential` follows the type).
+  bool credential_declared = false;
+  /// oauth2: every scope its flows declare, in order, without repeats.
+  std::vector<std::string> flow_scopes;
   /// x-key-prefixes: environment ("sandbox", "production") -> key prefix.
   std::map<std::string, std::string> key_prefixes;
   /// x-roles (jwt): the claim, its values, and those that may only read.
@@ -102,6 +130,12 @@ struct security_scheme {
   std::vector<std::string> roles;
   std::vector<std::string> read_only_roles;
   source_pos pos;
+
+  /// A JWT only where the description says so (bearerFormat JWT or x-credential: jwt).
+  bool is_jwt() const { return credential == credential_kind::jwt; }
+  /// How reports name an auth model of this scheme: the x-credential kind
+  /// when written ("tenant_key"), else the scheme's key ("petstore_auth").
+  std::string label() const;
 };
 
 /// One alternative of an operation's `security`: every scheme listed must be
@@ -249,10 +283,15 @@ struct operation {
   /// x-repeatable: the same request sent again gets the same answer (status
   /// and body, the request id aside): a delivery a caller may repeat.
   bool repeatable = false;
-  std::string family;                    // x-family, the permission matrix's route family
+  /// x-family, the permission matrix's route family; without it the first
+  /// tag, else the first path segment (`family_pos` unknown then).
+  std::string family;
   std::vector<std::string> assumptions;  // x-assumption texts
   source_pos pos;
   source_pos family_pos;  // of x-family (unknown when absent)
+  /// True when operationId was not written and Conform made one up from the
+  /// method and the path ("get_pets_id").
+  bool synthesised_id = false;
 
   /// True unless `security` is empty or has an empty alternative (`{}`: anonymous allowed).
   bool needs_credentials() const {
@@ -375,6 +414,8 @@ struct api_spec {
   std::vector<server> servers;
   std::vector<std::string> tags;
   std::vector<operation> operations;  // in document order
+  /// Webhooks (3.1) named by key: loaded as far as their operations go, never sent.
+  std::vector<std::string> webhooks;
   std::vector<std::unique_ptr<security_scheme>> schemes;
   std::map<std::string, state_machine> state_machines;
   api_rules rules;

@@ -74,11 +74,8 @@ class builder {
         error(env->Mark(), "environment: '" + *e + "' is not one of sandbox, production");
       }
     }
-    if (!tenants) {
-      error(root.Mark(), "tenants: missing (a mapping from tenant name to {id, fixtures})");
-    } else {
-      read_tenants(*tenants, p);
-    }
+    // A target without tenants is valid: an API with no tenancy.
+    if (tenants && !tenants->IsNull()) read_tenants(*tenants, p);
     if (credentials && !credentials->IsNull()) read_credentials(*credentials, p);
     return finish(std::move(p));
   }
@@ -97,6 +94,11 @@ class builder {
 
   load_result finish(std::optional<target> p) {
     load_result out;
+    if (p) {
+      for (const auto& [index, mark] : scheme_marks_) {
+        p->credentials[index].pos = pos(mark);  // where the scheme name is, for bind()
+      }
+    }
     out.diagnostics = std::move(diags_);
     if (p && !core::has_errors(out.diagnostics)) out.value = std::move(p);
     return out;
@@ -247,8 +249,9 @@ class builder {
                 c.kind = *parsed;
                 scheme_ok = true;
               } else {
-                error(v.Mark(),
-                      where + ".scheme: '" + *s + "' is not one of jwt, tenant_key, partner_key");
+                // A scheme of the description by its key: bind() checks it.
+                c.scheme = *s;
+                scheme_marks_.emplace_back(p.credentials.size(), v.Mark());
               }
             }
           } else if (key == "value") {
@@ -301,7 +304,9 @@ class builder {
           }
         });
     if (!scheme_node)
-      error(node.Mark(), where + ".scheme: missing (jwt, tenant_key or partner_key)");
+      error(node.Mark(), where +
+                             ".scheme: missing (a kind: jwt, tenant_key, partner_key, bearer, "
+                             "basic, digest, api_key; or a security scheme's key)");
     if (role_node && scheme_ok && c.kind != credential_kind::jwt) {
       error(role_node->Mark(), where + ".role: only a jwt credential has a role");
     }
@@ -359,7 +364,10 @@ class builder {
       return;
     }
     if (!tenant_node && !tenants_node) {
-      error(node.Mark(), where + ": missing tenant (or tenants: the tenants it reaches)");
+      // A credential of no tenant; a profile with tenants must say which.
+      if (!p.tenants.empty()) {
+        error(node.Mark(), where + ": missing tenant (or tenants: the tenants it reaches)");
+      }
       return;
     }
     std::vector<std::pair<std::string, YAML::Mark>> names;
@@ -404,6 +412,8 @@ class builder {
   }
 
   std::string file_;
+  /// Credentials whose scheme names a description's scheme, and where.
+  std::vector<std::pair<std::size_t, YAML::Mark>> scheme_marks_;
   const env_lookup& env_;
   std::vector<diagnostic> diags_;
 };
@@ -432,6 +442,32 @@ load_result load_profile(const std::filesystem::path& path, const env_lookup& en
 load_result parse_profile(std::string_view text, const std::string& display_name,
                           const env_lookup& env) {
   return builder(display_name, env).run(text);
+}
+
+std::vector<core::diagnostic> bind(target& t, const openapi::api_spec& spec) {
+  std::vector<core::diagnostic> out;
+  for (auto& c : t.credentials) {
+    if (c.scheme.empty()) {
+      // A kind word that is also a scheme's key names that scheme.
+      if (const auto* s = spec.find_scheme(scheme_name(c.kind)); s && s->credential == c.kind) {
+        c.scheme = s->name;
+      }
+      continue;
+    }
+    if (const auto* s = spec.find_scheme(c.scheme)) {
+      c.kind = s->credential;
+      continue;
+    }
+    std::string known;
+    for (const auto& s : spec.schemes) known += (known.empty() ? "" : ", ") + s->name;
+    out.push_back({c.pos, severity::error,
+                   "credential '" + c.name + "': scheme '" + c.scheme +
+                       "' is neither a kind (jwt, tenant_key, partner_key, bearer, basic, "
+                       "digest, api_key) nor a security scheme of " +
+                       spec.file + " (" + (known.empty() ? "it has none" : "it has " + known) +
+                       ")"});
+  }
+  return out;
 }
 
 }  // namespace conform::profile

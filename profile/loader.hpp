@@ -30,6 +30,11 @@ std::optional<std::string> process_env(const std::string& name);
 /// Loads the profile file at `path`.
 load_result load_profile(const std::filesystem::path& path, const env_lookup& env = process_env);
 
+/// Checks the credentials' schemes against the description: a scheme named
+/// by its key must exist there (its kind is then the scheme's). Errors say
+/// where the profile names it.
+std::vector<core::diagnostic> bind(target& t, const openapi::api_spec& spec);
+
 /// Parses profile YAML `text`; positions name `display_name` as the file.
 load_result parse_profile(std::string_view text, const std::string& display_name,
                           const env_lookup& env = process_env);

@@ -34,7 +34,8 @@ std::string_view to_string(jwt_role r);
 /// Parses "admin" / "member" / "viewer".
 std::optional<jwt_role> parse_role(std::string_view s);
 
-/// "jwt", "tenant_key" or "partner_key", as the profile spells them.
+/// "jwt", "tenant_key", "partner_key", "bearer", "basic", "digest" or
+/// "api_key", as the profile spells them.
 std::string_view scheme_name(credential_kind k);
 /// Parses a profile scheme name.
 std::optional<credential_kind> parse_scheme(std::string_view s);
@@ -52,6 +53,10 @@ struct tenant {
 struct credential {
   std::string name;  // free text, shown in reports
   credential_kind kind = credential_kind::tenant_key;
+  /// The security scheme it is for, by its components.securitySchemes key,
+  /// when the profile named one ("" = any scheme of `kind`). bind() checks it
+  /// against the description and sets `kind` from the scheme.
+  std::string scheme;
   secret value;
   /// The tenants it reaches, in the order given: its own first.
   std::vector<const tenant*> tenants;
@@ -67,6 +72,10 @@ struct credential {
 
   /// Its own tenant (the first it reaches), or nullptr.
   const tenant* home() const { return tenants.empty() ? nullptr : tenants.front(); }
+  /// True when it is a credential for `s`: that scheme by name, else one of its kind.
+  bool fits(const openapi::security_scheme& s) const {
+    return scheme.empty() ? kind == s.credential : scheme == s.name;
+  }
 };
 
 /// The target a run tests: where it is, which tenants and fixtures exist
@@ -78,6 +87,8 @@ struct target {
   environment env = environment::sandbox;
   std::vector<tenant> tenants;          // in document order
   std::vector<credential> credentials;  // in document order
+  /// Headers sent on every request (`conform run -H`), values kept secret.
+  std::vector<std::pair<std::string, secret>> headers;
 
   target() = default;
   target(target&&) = default;

@@ -71,7 +71,8 @@ std::string reproduce_command(const harness::failure& f, const harness::run_info
          (scenario ? "" : " --include " + f.operation_id) + " --checks " + f.check +
          " --examples " + std::to_string(info.examples) +
          (info.spec_argument.empty() ? "" : " --spec " + info.spec_argument) +
-         (info.profile_file.empty() ? "" : " --profile " + info.profile_file);
+         (info.profile_file.empty() ? "" : " --profile " + info.profile_file) +
+         info.target_arguments;
 }
 
 }  // namespace conform::reports::detail

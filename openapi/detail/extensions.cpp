@@ -305,14 +305,18 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
 void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
                              security_scheme& s) {
   const std::string what = "security scheme '" + s.name + "'";
-  YAML::Node cred = r.required(doc, n, "x-credential", what);
+  // x-credential is optional: without it the kind follows the scheme's type.
+  YAML::Node cred = yaml_reader::child(n, "x-credential");
   if (cred.IsDefined()) {
     if (auto c = r.str(doc, cred, "x-credential")) {
       if (auto k = parse_credential_kind(*c)) {
         s.credential = *k;
+        s.credential_declared = true;
       } else {
         r.error(yaml_reader::pos(doc, cred),
-                "x-credential must be jwt, tenant_key or partner_key, got '" + *c + "'");
+                "x-credential must be one of jwt, tenant_key, partner_key, bearer, basic, "
+                "digest, api_key, got '" +
+                    *c + "'");
       }
     }
   }

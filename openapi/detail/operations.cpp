@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "openapi/detail/extensions.hpp"
+#include "openapi/detail/swagger2.hpp"
 
 namespace conform::openapi::detail {
 
@@ -90,6 +91,7 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
   }
   YAML::Node desc = yaml_reader::child(loc->node, "description");
   if (desc.IsDefined()) p.description = r.str(d, desc, "description").value_or("");
+  if (ctx.swagger2) swagger2_parameter(loc->node);  // one $ref'd from another file
   YAML::Node schema = yaml_reader::child(loc->node, "schema");
   if (schema.IsDefined()) {
     p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
@@ -255,7 +257,9 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   YAML::Node body = yaml_reader::child(n, "requestBody");
   if (body.IsDefined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
 
-  YAML::Node responses = r.required(doc, n, "responses", what);
+  // 3.1 lets an operation leave `responses` out; 3.0 requires it.
+  YAML::Node responses =
+      ctx.openapi31 ? yaml_reader::child(n, "responses") : r.required(doc, n, "responses", what);
   if (responses.IsDefined() && r.expect_map(doc, responses, "responses")) {
     for (auto it = responses.begin(); it != responses.end(); ++it) {
       auto resp =
@@ -303,8 +307,6 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   if (fam.IsDefined()) {
     op.family = r.str(doc, fam, "x-family").value_or("");
     op.family_pos = yaml_reader::pos(doc, fam);
-  } else {
-    r.error(op.pos, "operation " + what + " lacks x-family (the permission matrix's family)");
   }
   YAML::Node assume = yaml_reader::child(n, "x-assumption");
   if (assume.IsDefined()) {
@@ -370,14 +372,21 @@ void parse_paths(parse_context& ctx, const YAML::Node& paths,
       r.error(yaml_reader::pos(doc, it->first), "path '" + path + "' must start with '/'");
       continue;
     }
-    const YAML::Node item = it->second;
-    if (!r.expect_map(doc, item, "path item '" + path + "'")) continue;
+    // A Path Item may be a $ref (components/pathItems, or another file): follow
+    // it, and read its operations where they are written.
+    auto loc = follow(ctx, doc, it->second, pointer, "path item");
+    if (!loc) continue;
+    parse_context here{ctx.r,    ctx.docs,      ctx.schemas, *loc->doc,
+                       ctx.spec, ctx.openapi31, ctx.swagger2};
+    const yaml_doc& d = *loc->doc;
+    const YAML::Node item = loc->node;
+    if (!r.expect_map(d, item, "path item '" + path + "'")) continue;
     std::vector<parameter> path_params;
     YAML::Node params = yaml_reader::child(item, "parameters");
-    if (params.IsDefined() && r.expect_seq(doc, params, "parameters")) {
+    if (params.IsDefined() && r.expect_seq(d, params, "parameters")) {
       std::size_t i = 0;
       for (const auto& pn : params) {
-        auto p = parse_parameter(ctx, doc, pn, pointer + "/parameters/" + std::to_string(i++));
+        auto p = parse_parameter(here, d, pn, loc->pointer + "/parameters/" + std::to_string(i++));
         if (p) path_params.push_back(std::move(*p));
       }
     }
@@ -392,10 +401,61 @@ void parse_paths(parse_context& ctx, const YAML::Node& paths,
           }()) {
         continue;  // parameters, summary, description, servers, x-...
       }
-      parse_operation(ctx, path, *method, m->first, m->second, path_params,
-                      pointer + "/" + core::escape_pointer_token(key), root_security,
+      parse_operation(here, path, *method, m->first, m->second, path_params,
+                      loc->pointer + "/" + core::escape_pointer_token(key), root_security,
                       root_declared);
     }
+  }
+}
+
+namespace {
+
+/// "get_pets_id" for GET /pets/{id}: the method, then every run of letters
+/// and digits of the path, joined by '_'.
+std::string made_up_id(const operation& op) {
+  std::string out(http::method_name(op.method));
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  bool gap = true;
+  for (const char c : op.path) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      if (gap) out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  return out;
+}
+
+/// The first segment of `path` without braces ("pets" of "/pets/{id}"), or "root".
+std::string first_segment(const std::string& path) {
+  std::string seg;
+  for (std::size_t i = 1; i < path.size() && path[i] != '/'; ++i) {
+    if (path[i] != '{' && path[i] != '}') seg += path[i];
+  }
+  return seg.empty() ? "root" : seg;
+}
+
+}  // namespace
+
+void complete_operations(yaml_reader& r, api_spec& spec) {
+  std::set<std::string> taken;
+  for (const auto& op : spec.operations) {
+    if (!op.operation_id.empty()) taken.insert(op.operation_id);
+  }
+  for (auto& op : spec.operations) {
+    if (op.family.empty()) op.family = op.tags.empty() ? first_segment(op.path) : op.tags.front();
+    if (!op.operation_id.empty()) continue;
+    const std::string base = made_up_id(op);
+    std::string id = base;
+    for (int n = 2; taken.count(id) != 0; ++n) id = base + "_" + std::to_string(n);
+    taken.insert(id);
+    op.operation_id = id;
+    op.synthesised_id = true;
+    r.note(op.pos,
+           "operation " + op.method_path() + " has no operationId; Conform calls it '" + id + "'");
   }
 }
 

@@ -26,6 +26,14 @@ const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
   return nullptr;
 }
 
+const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
+                                                const profile::credential& c) {
+  for (const auto* s : op.accepted_schemes()) {
+    if (c.fits(*s)) return s;
+  }
+  return nullptr;
+}
+
 std::vector<std::string> documented_codes(const openapi::operation& op, int status) {
   if (const auto* r = op.find_response(status)) return r->error_codes;
   return {};

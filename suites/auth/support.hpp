@@ -19,6 +19,10 @@ namespace conform::suites::auth_support {
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
                                                 openapi::credential_kind kind);
 
+/// The scheme of `op` that credential `c` is for, or nullptr.
+const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
+                                                const profile::credential& c);
+
 /// The error codes `op` documents for `status` (empty: none documented).
 std::vector<std::string> documented_codes(const openapi::operation& op, int status);
 

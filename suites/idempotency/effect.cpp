@@ -53,8 +53,7 @@ std::optional<harness::auth_choice> auth_with(harness::scenario_context& ctx,
                                               const profile::tenant* tenant) {
   if (!sees(c, tenant)) return std::nullopt;
   for (const auto* scheme : list.accepted_schemes()) {
-    if (scheme->credential == c.kind &&
-        harness::credential_selector::sufficient(list, *scheme, c)) {
+    if (c.fits(*scheme) && harness::credential_selector::sufficient(list, *scheme, c)) {
       return ctx.credentials().auth_for(list, c, tenant);
     }
   }

@@ -248,7 +248,7 @@ std::optional<other_request> different_request(scenario_context& ctx, subject& s
       if (op == s.op || !op->idempotent || moves_something(*op) != moving) continue;
       const auto schemes = op->accepted_schemes();
       const bool usable = std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
-        return scheme->credential == s.auth.credential->kind &&
+        return s.auth.credential->fits(*scheme) &&
                harness::credential_selector::sufficient(*op, *scheme, *s.auth.credential);
       });
       if (!usable) continue;
@@ -279,8 +279,7 @@ std::optional<harness::auth_choice> other_credential(scenario_context& ctx, cons
         });
     if (!same_tenant) continue;
     for (const auto* scheme : s.op->accepted_schemes()) {
-      if (scheme->credential != c.kind ||
-          !harness::credential_selector::sufficient(*s.op, *scheme, c))
+      if (!c.fits(*scheme) || !harness::credential_selector::sufficient(*s.op, *scheme, c))
         continue;
       if (!mine || c.kind != mine->kind) return ctx.credentials().auth_for(*s.op, c, s.auth.tenant);
       if (!same_kind) same_kind = &c;

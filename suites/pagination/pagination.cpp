@@ -277,8 +277,7 @@ std::optional<harness::auth_choice> other_tenant(scenario_context& ctx, const li
   auto sufficient_here = [&](const profile::credential& c) {
     const auto schemes = t.op->accepted_schemes();
     return std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
-      return scheme->credential == c.kind &&
-             harness::credential_selector::sufficient(*t.op, *scheme, c);
+      return c.fits(*scheme) && harness::credential_selector::sufficient(*t.op, *scheme, c);
     });
   };
   // A tenant key acts for its own tenant only, whatever a header names.

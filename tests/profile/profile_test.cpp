@@ -169,8 +169,8 @@ const std::string cases_text[] = {
     "base_url: ftp://x/\ntenants: {}\n",
     // 5: bad environment
     "base_url: http://h/\nenvironment: staging\ntenants: {}\n",
-    // 6: missing tenants
-    "base_url: http://h/\nenvironment: sandbox\n",
+    // 6: tenants not a mapping (no tenants at all is valid)
+    "base_url: http://h/\nenvironment: sandbox\ntenants: [a]\n",
     // 7: tenant without id
     "base_url: http://h/\ntenants:\n  t1: { fixtures: {} }\n",
     // 8: duplicate tenant id
@@ -189,8 +189,8 @@ const std::string cases_text[] = {
     // 13: env var empty
     with_head("credentials:\n  - name: k\n    scheme: jwt\n    value_env: CONFORM_EMPTY\n"
               "    tenants: [t1]\n"),
-    // 14: bad scheme
-    with_head("credentials:\n  - name: k\n    scheme: basic\n    value: inline-secret-value\n"
+    // 14: bad scheme (not text)
+    with_head("credentials:\n  - name: k\n    scheme: [a, b]\n    value: inline-secret-value\n"
               "    tenant: t1\n"),
     // 15: bad role
     with_head("credentials:\n  - name: k\n    scheme: jwt\n    value: inline-secret-value\n"
@@ -238,7 +238,8 @@ INSTANTIATE_TEST_SUITE_P(
         error_case{"missing_base_url", cases_text[3].c_str(), 1, 1, "base_url: missing"},
         error_case{"bad_base_url", cases_text[4].c_str(), 1, 11, "unsupported scheme 'ftp'"},
         error_case{"bad_environment", cases_text[5].c_str(), 2, 14, "'staging' is not one of"},
-        error_case{"missing_tenants", cases_text[6].c_str(), 1, 1, "tenants: missing"},
+        error_case{"tenants_not_a_mapping", cases_text[6].c_str(), 3, 10,
+                   "tenants: expected a mapping"},
         error_case{"tenant_without_id", cases_text[7].c_str(), 3, 3, "tenants.t1.id: missing"},
         error_case{"duplicate_tenant_id", cases_text[8].c_str(), 4, 3, "also the id of tenant t1"},
         error_case{"unknown_tenant", cases_text[9].c_str(), 10, 13,
@@ -250,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "credentials[0] (k): environment variable CONFORM_NOT_SET is not set"},
         error_case{"env_empty", cases_text[13].c_str(), 9, 16,
                    "environment variable CONFORM_EMPTY is empty"},
-        error_case{"bad_scheme", cases_text[14].c_str(), 8, 13, "'basic' is not one of jwt"},
+        error_case{"bad_scheme", cases_text[14].c_str(), 8, 13,
+                   "scheme: expected a non-empty text value"},
         error_case{"bad_role", cases_text[15].c_str(), 11, 11, "'owner' is not one of admin"},
         error_case{"role_on_key", cases_text[16].c_str(), 11, 11,
                    "only a jwt credential has a role"},

@@ -1,0 +1,163 @@
+#include "cli/url_target.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "http/message.hpp"
+
+namespace conform::cli {
+namespace {
+
+/// Decodes standard base64; nullopt for anything else.
+std::optional<std::string> base64_decode(std::string_view text) {
+  std::string out;
+  std::uint32_t buf = 0;
+  int bits = 0;
+  for (const char ch : text) {
+    int v = -1;
+    if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
+    if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
+    if (ch == '+') v = 62;
+    if (ch == '/') v = 63;
+    if (ch == '=') break;
+    if (v < 0) return std::nullopt;
+    buf = (buf << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((buf >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+/// Every scope the description names for `s`: its flows' and those asked in `security`.
+std::vector<std::string> every_scope(const openapi::api_spec& spec,
+                                     const openapi::security_scheme& s) {
+  std::vector<std::string> out = s.flow_scopes;
+  for (const auto& op : spec.operations) {
+    for (const auto& alt : op.security) {
+      for (const auto& u : alt.schemes) {
+        if (u.scheme != &s) continue;
+        for (const auto& scope : u.scopes) {
+          if (std::find(out.begin(), out.end(), scope) == out.end()) out.push_back(scope);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/// The scheme an --auth-env credential is for: --auth-scheme, else the
+/// first scheme an operation accepts, else the description's first.
+const openapi::security_scheme* chosen_scheme(const url_target_options& opts,
+                                              const openapi::api_spec& spec, std::string& error) {
+  if (!opts.auth_scheme.empty()) {
+    if (const auto* s = spec.find_scheme(opts.auth_scheme)) return s;
+    std::string known;
+    for (const auto& s : spec.schemes) known += (known.empty() ? "" : ", ") + s->name;
+    error = "--auth-scheme: the description has no security scheme '" + opts.auth_scheme + "' (" +
+            (known.empty() ? "it has none" : "it has " + known) + ")";
+    return nullptr;
+  }
+  for (const auto& op : spec.operations) {
+    if (auto accepted = op.accepted_schemes(); !accepted.empty()) return accepted.front();
+  }
+  if (!spec.schemes.empty()) return spec.schemes.front().get();
+  error = "--auth-env: the description declares no security scheme to use the credential with";
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<profile::target> url_target(const url_target_options& opts,
+                                          const openapi::api_spec& spec, std::string& error,
+                                          const profile::env_lookup& env) {
+  profile::target t;
+  t.file = "--url " + opts.url;
+  auto parsed = http::parse_url(opts.url);
+  if (!parsed.ok()) {
+    error = "--url: " + parsed.error;
+    return std::nullopt;
+  }
+  t.base_url = std::move(*parsed.value);
+
+  auto add_credential = [&](const openapi::security_scheme& s, profile::secret value,
+                            const std::string& name) {
+    profile::credential c;
+    c.name = name;
+    c.kind = s.credential;
+    c.scheme = s.name;
+    c.value = std::move(value);
+    c.scopes = every_scope(spec, s);
+    t.credentials.push_back(std::move(c));
+  };
+
+  std::set<std::string> seen;
+  for (const auto& h : opts.headers) {
+    const auto colon = h.find(':');
+    std::string name = colon == std::string::npos ? "" : h.substr(0, colon);
+    std::string value = colon == std::string::npos ? "" : h.substr(colon + 1);
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    if (name.empty() || value.empty()) {
+      error = "-H takes 'Name: value' with a name and a value";  // never echo: it may be a secret
+      return std::nullopt;
+    }
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!seen.insert(lower).second) {
+      error = "-H: header '" + name + "' given twice";
+      return std::nullopt;
+    }
+    std::string env_name = "CONFORM_HEADER_";
+    for (const char c : name)
+      env_name += std::isalnum(static_cast<unsigned char>(c))
+                      ? std::toupper(static_cast<unsigned char>(c))
+                      : '_';
+    // The header of a scheme: the credential of that scheme.
+    const openapi::security_scheme* scheme = nullptr;
+    std::string secret_value = value;
+    for (const auto& s : spec.schemes) {
+      if (s->header.empty() || !http::iequals(s->header, name)) continue;
+      using type = openapi::security_scheme::type;
+      if (s->kind == type::http_bearer && value.rfind("Bearer ", 0) == 0) {
+        secret_value = value.substr(7);
+      } else if (s->kind == type::http_basic && value.rfind("Basic ", 0) == 0) {
+        auto decoded = base64_decode(value.substr(6));
+        if (!decoded) continue;
+        secret_value = *decoded;
+      } else if (s->kind != type::api_key_header) {
+        continue;
+      }
+      scheme = s.get();
+      break;
+    }
+    if (scheme) {
+      add_credential(*scheme, profile::secret(secret_value, env_name, false), "-H " + name);
+    } else {
+      t.headers.emplace_back(name, profile::secret(value, env_name, false));
+    }
+  }
+
+  if (!opts.auth_env.empty()) {
+    const auto* s = chosen_scheme(opts, spec, error);
+    if (!s) return std::nullopt;
+    const auto found = env ? env(opts.auth_env) : std::nullopt;
+    if (!found || found->empty()) {
+      error = "--auth-env: environment variable " + opts.auth_env + " is " +
+              (found ? "empty" : "not set");
+      return std::nullopt;
+    }
+    add_credential(*s, profile::secret(*found, opts.auth_env, true), "$" + opts.auth_env);
+  } else if (!opts.auth_scheme.empty()) {
+    error = "--auth-scheme names the scheme of --auth-env, which is not given";
+    return std::nullopt;
+  }
+  return t;
+}
+
+}  // namespace conform::cli

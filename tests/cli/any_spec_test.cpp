@@ -1,0 +1,123 @@
+// `conform run --spec <a description as published> --url BASE`, with no
+// profile and no extension of ours, against a live stub written from the
+// description: no false alarm on a conforming server, a finding on a planted
+// deviation, and secrets given with -H never printed.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "cli/cli.hpp"
+#include "tests/support/petstore_server.hpp"
+
+namespace conform::cli {
+namespace {
+
+using test_support::petstore_fault;
+using test_support::petstore_server;
+
+const std::string petstore = "/work/shared/openapi-examples/v3.0/petstore-expanded.yaml";
+
+struct run_result {
+  int code = 0;
+  std::string out, err;
+};
+
+run_result run(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  run_result r;
+  r.code = run_command(args, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(AnySpec, PetstoreRunsWithNoProfileAndNoFalseAlarm) {
+  petstore_server server;
+  const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
+                      "5", "--no-progress"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+TEST(AnySpec, TheSwagger2PetstoreIsConvertedAndRunsWithNoFalseAlarm) {
+  petstore_server server;
+  const auto r =
+      run({"--spec", "/work/shared/openapi-examples/v2.0/yaml/petstore-expanded.yaml", "--url",
+           server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+}
+
+TEST(AnySpec, APlantedDeviationIsFound) {
+  petstore_server server(petstore_fault::pet_id_as_text);
+  const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
+                      "5", "--no-progress"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "findPets")) << r.out;
+  EXPECT_TRUE(contains(r.out, "FAIL response_schema_conformance")) << r.out;
+  EXPECT_TRUE(contains(r.out, "/id")) << r.out;
+}
+
+TEST(AnySpec, HeaderValuesAreSecrets) {
+  petstore_server server(petstore_fault::pet_id_as_text);
+  const auto r = run({"--spec", petstore, "--url", server.base_url(), "-H",
+                      "X-Trace-Secret: s3cr3t-header-value", "--seed", "7", "--examples", "3",
+                      "--no-progress"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_FALSE(contains(r.out + r.err, "s3cr3t-header-value")) << r.out;
+  EXPECT_TRUE(contains(r.out, "CONFORM_HEADER_X_TRACE_SECRET")) << r.out;
+}
+
+TEST(AnySpec, ABearerTokenGivenWithHIsACredentialAndNeverPrinted) {
+  const std::string overlay = std::string(CONFORM_TEST_DATA_DIR) + "/petstore-bearer.overlay.yaml";
+  petstore_server server(petstore_fault::none, "opaque-token-123");
+  const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
+                      "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
+                      "--no-progress"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "ok   auth_unauthenticated")) << r.out;
+  // An opaque bearer token is not taken for a JWT: no tampering cell.
+  EXPECT_FALSE(contains(r.out, "ok   auth_jwt_tampering")) << r.out;
+  EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
+}
+
+TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
+  const std::string overlay = std::string(CONFORM_TEST_DATA_DIR) + "/petstore-bearer.overlay.yaml";
+  petstore_server server(petstore_fault::pet_id_as_text, "opaque-token-123");
+  const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
+                      "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
+                      "--no-progress"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "-H \"Authorization: Bearer ${CONFORM_HEADER_AUTHORIZATION}\""))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "--overlay " + overlay)) << r.out;
+  EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
+}
+
+TEST(AnySpec, AnotherDescriptionWithoutTargetIsRefused) {
+  const auto r = run({"--spec", petstore, "--no-progress"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "give --url BASE or --profile FILE")) << r.err;
+}
+
+TEST(AnySpec, AWebhooksOnlyDescriptionHasNothingToRun) {
+  const auto r = run({"--spec", "/work/shared/openapi-examples/v3.1/webhook-example.yaml", "--url",
+                      "http://127.0.0.1:1", "--no-progress"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "has no operations; nothing to run")) << r.err;
+}
+
+TEST(AnySpec, UrlOptionsAreCheckedAtTheEdge) {
+  EXPECT_EQ(run({"--url", "http://127.0.0.1:1", "--profile", "p.yaml"}).code, 2);
+  EXPECT_EQ(run({"-H", "A: b"}).code, 2);
+  const auto r = run({"--spec", petstore, "--url", "http://127.0.0.1:1", "-H", "nocolon"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "-H takes 'Name: value'")) << r.err;
+}
+
+}  // namespace
+}  // namespace conform::cli

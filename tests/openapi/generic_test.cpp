@@ -1,0 +1,201 @@
+// Descriptions as published, with none of our x- extensions: every scheme
+// type, made-up operation ids and families, Path Items by $ref, 3.1
+// shapes, Swagger 2.0, and the public examples of the OpenAPI Initiative.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "openapi/loader.hpp"
+
+namespace conform::openapi {
+namespace {
+
+const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/generic/";
+const std::string examples = "/work/shared/openapi-examples/";
+
+std::string messages(const load_result& r) {
+  std::string out;
+  for (const auto& d : r.diagnostics) out += core::to_string(d) + "\n";
+  return out;
+}
+
+bool says(const load_result& r, const std::string& text) {
+  return messages(r).find(text) != std::string::npos;
+}
+
+TEST(GenericSpec, EverySchemeTypeLoadsWithTheKindItsTypeSays) {
+  const auto r = load(data + "schemes.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const api_spec& s = *r.spec;
+  using type = security_scheme::type;
+  const auto* oauth = s.find_scheme("petstore_auth");
+  ASSERT_NE(oauth, nullptr);
+  EXPECT_EQ(oauth->kind, type::http_bearer);
+  EXPECT_EQ(oauth->credential, credential_kind::bearer);
+  EXPECT_FALSE(oauth->is_jwt());
+  EXPECT_EQ(oauth->flow_scopes, (std::vector<std::string>{"read:pets", "write:pets", "admin"}));
+  EXPECT_EQ(oauth->label(), "petstore_auth");
+  EXPECT_EQ(s.find_scheme("basicAuth")->kind, type::http_basic);
+  EXPECT_EQ(s.find_scheme("digestAuth")->kind, type::http_digest);
+  EXPECT_EQ(s.find_scheme("queryKey")->kind, type::api_key_query);
+  EXPECT_EQ(s.find_scheme("queryKey")->param, "api_key");
+  EXPECT_EQ(s.find_scheme("cookieKey")->kind, type::api_key_cookie);
+  EXPECT_EQ(s.find_scheme("cookieKey")->header, "Cookie");
+  EXPECT_TRUE(s.find_scheme("jwtBearer")->is_jwt());  // bearerFormat: JWT says so
+  EXPECT_FALSE(s.find_scheme("bearerOpaque")->is_jwt());
+  EXPECT_EQ(s.find_scheme("oidc")->kind, type::http_bearer);
+  EXPECT_FALSE(s.find_scheme("oidc")->is_jwt());
+}
+
+TEST(GenericSpec, IdsAndFamiliesAreMadeUpWhenAbsentAndSaid) {
+  const auto r = load(data + "schemes.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const auto* pets = r.spec->find_operation("get_pets_id");
+  ASSERT_NE(pets, nullptr) << messages(r);
+  EXPECT_TRUE(pets->synthesised_id);
+  EXPECT_EQ(pets->family, "animals");  // the first tag
+  const auto* stores = r.spec->find_operation("post_stores");
+  ASSERT_NE(stores, nullptr);
+  EXPECT_EQ(stores->family, "stores");  // the first path segment
+  EXPECT_TRUE(says(r,
+                   "schemes.yaml:5:5: note: operation GET /pets/{id} has no operationId; "
+                   "Conform calls it 'get_pets_id'"))
+      << messages(r);
+}
+
+TEST(GenericSpec, MadeUpIdsAreUniqueAndStable) {
+  const auto r = load(data + "same_ids.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  std::vector<std::string> ids;
+  for (const auto& op : r.spec->operations) ids.push_back(op.operation_id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"get_a_b", "get_a_b_3", "get_a_b_2"}));
+  const auto again = load(data + "same_ids.yaml");
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(again.spec->operations[i].operation_id, ids[i]);
+  }
+}
+
+TEST(GenericSpec, MutualTlsIsRefusedNamingTheScheme) {
+  const auto r = load(data + "mtls.yaml");
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(says(r,
+                   "mtls.yaml:7:13: error: security scheme 'clientCert': type mutualTLS is "
+                   "not supported"))
+      << messages(r);
+}
+
+TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
+  const auto r = load(data + "path_item_ref.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const api_spec& s = *r.spec;
+  ASSERT_EQ(s.operations.size(), 3u) << messages(r);
+  const auto* list = s.find_operation("listPets");
+  ASSERT_NE(list, nullptr);
+  EXPECT_EQ(list->path, "/pets");
+  ASSERT_NE(list->find_response(200), nullptr);
+  EXPECT_NE(list->find_response(200)->content.at(0).schema, nullptr);
+  const auto* owner = s.find_operation("get_owners_id");
+  ASSERT_NE(owner, nullptr) << messages(r);
+  EXPECT_NE(owner->find_parameter("id", param_location::path), nullptr);   // path-level
+  EXPECT_NE(owner->pos.file.find("other_items.yaml"), std::string::npos);  // where it is written
+  // 3.1: an operation may leave `responses` out.
+  const auto* del = s.find_operation("deleteOwner");
+  ASSERT_NE(del, nullptr);
+  EXPECT_TRUE(del->responses.empty());
+}
+
+TEST(GenericSpec, ADanglingPathItemRefIsAnErrorNeverADrop) {
+  const auto r = load(data + "dangling_path_item.yaml");
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(says(r, "dangling_path_item.yaml:5:11: error: dangling $ref")) << messages(r);
+}
+
+TEST(GenericSpec, OnlyComponentsOrWebhooksLoadsWithNoOperations) {
+  const auto r = load(data + "components_only31.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.spec->operations.empty());
+  EXPECT_TRUE(says(r, "note: no operations")) << messages(r);
+}
+
+TEST(GenericSpec, Swagger2IsConvertedOnLoad) {
+  const auto r = load(data + "swagger2.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(says(r, "swagger2.yaml:1:10: note: a Swagger 2.0 description, converted"));
+  const api_spec& s = *r.spec;
+  ASSERT_EQ(s.servers.size(), 1u);
+  EXPECT_EQ(s.servers[0].url, "https://api.example.com/v2");
+  EXPECT_EQ(s.find_scheme("basicAuth")->kind, security_scheme::type::http_basic);
+  EXPECT_EQ(s.find_scheme("key")->kind, security_scheme::type::api_key_header);
+  EXPECT_EQ(s.find_scheme("oauth")->flow_scopes,
+            (std::vector<std::string>{"pets:read", "pets:write"}));
+  const auto* list = s.find_operation("listPets");
+  ASSERT_NE(list, nullptr);
+  const auto* limit = list->find_parameter("limit", param_location::query);
+  ASSERT_NE(limit, nullptr);  // a shared parameter, its type moved into a schema
+  ASSERT_NE(limit->schema, nullptr);
+  ASSERT_NE(list->find_parameter("tags", param_location::query), nullptr);
+  ASSERT_NE(list->find_response(200), nullptr);
+  ASSERT_EQ(list->find_response(200)->content.size(), 1u);
+  EXPECT_EQ(list->find_response(200)->content[0].name, "application/json");
+  EXPECT_EQ(list->find_response(200)->headers.at(0).name, "X-Rate-Limit");
+  const auto* add = s.find_operation("addPet");
+  ASSERT_TRUE(add->body.has_value());  // the body parameter
+  EXPECT_TRUE(add->body->required);
+  EXPECT_NE(add->body->find("application/json"), nullptr);
+  const auto* photo = s.find_operation("uploadPhoto");
+  ASSERT_TRUE(photo->body.has_value());  // formData with a file: multipart
+  EXPECT_NE(photo->body->find("multipart/form-data"), nullptr);
+  EXPECT_TRUE(photo->body->required);
+}
+
+TEST(GenericSpec, AnOlderSwaggerIsRefusedInOneLineSayingHowToConvert) {
+  const auto r = load(data + "swagger12.yaml");
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u) << messages(r);
+  EXPECT_TRUE(says(r, "this Swagger 1.2 description cannot be converted")) << messages(r);
+  EXPECT_TRUE(says(r, "npx swagger2openapi")) << messages(r);
+}
+
+TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(examples)) GTEST_SKIP() << examples << " is not on this machine";
+  for (const auto* dir : {"v2.0/yaml", "v2.0/json"}) {
+    for (const auto& e : fs::directory_iterator(examples + dir)) {
+      const auto r = load(e.path());
+      EXPECT_TRUE(r.ok()) << e.path() << "\n" << messages(r);
+    }
+  }
+  // petstore-separate $refs '../common/Error.yaml': outside the description's
+  // folder, which Conform never reads (docs/limits.md), and says so.
+  const auto sep = load(examples + "v2.0/petstore-separate/spec/swagger.yaml");
+  EXPECT_FALSE(sep.ok());
+  for (const auto& d : sep.diagnostics) {
+    if (d.level != core::severity::error) continue;
+    EXPECT_NE(d.message.find("names a file outside the description's folder"), std::string::npos)
+        << d.message;
+  }
+}
+
+// Every 3.x example of the OpenAPI Initiative loads as published.
+TEST(GenericSpec, EveryPublicExampleLoads) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(examples)) GTEST_SKIP() << examples << " is not on this machine";
+  std::size_t seen = 0;
+  for (const auto* dir : {"v3.0", "v3.1"}) {
+    for (const auto& e : fs::directory_iterator(examples + dir)) {
+      const auto r = load(e.path());
+      EXPECT_TRUE(r.ok()) << e.path() << "\n" << messages(r);
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 14u);
+  const auto hooks = load(examples + "v3.1/webhook-example.yaml");
+  ASSERT_TRUE(hooks.ok());
+  EXPECT_EQ(hooks.spec->webhooks, (std::vector<std::string>{"newPet"}));
+  const auto pets = load(examples + "v3.0/petstore-expanded.yaml");
+  ASSERT_TRUE(pets.ok());
+  EXPECT_EQ(pets.spec->operations.size(), 4u);
+}
+
+}  // namespace
+}  // namespace conform::openapi

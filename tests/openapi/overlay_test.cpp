@@ -1,0 +1,200 @@
+// OpenAPI Overlay 1.0 (`--overlay FILE`): the JSONPath subset, update and
+// remove, errors at their position, and the Voice API's extensions moved
+// into an overlay beside a generated-looking copy that loads to the same model.
+#include <gtest/gtest.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "openapi/loader.hpp"
+#include "tests/openapi/dump.hpp"
+
+namespace conform::openapi {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string messages(const load_result& r) {
+  std::string out;
+  for (const auto& d : r.diagnostics) out += core::to_string(d) + "\n";
+  return out;
+}
+
+/// A folder of this process for the files a test writes.
+fs::path workspace() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("conform-overlay-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path p = workspace() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+std::string quoted_key(const std::string& key) {
+  std::string out = "['";
+  for (const char c : key) out += c == '\'' ? std::string("\\'") : std::string(1, c);
+  return out + "']";
+}
+
+/// Moves every x- key of `n` (at `path`) into an action of `actions`.
+void strip(YAML::Node n, const std::string& path, YAML::Node& actions) {
+  if (n.IsMap()) {
+    YAML::Node update(YAML::NodeType::Map);
+    std::vector<std::string> gone;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (key.rfind("x-", 0) == 0) {
+        update[key] = YAML::Clone(it->second);
+        gone.push_back(key);
+      } else {
+        strip(it->second, path + quoted_key(key), actions);
+      }
+    }
+    for (const auto& key : gone) n.remove(key);
+    if (update.size() > 0) {
+      YAML::Node action;
+      action["target"] = path;
+      action["update"] = update;
+      actions.push_back(action);
+    }
+  } else if (n.IsSequence()) {
+    for (std::size_t i = 0; i < n.size(); ++i)
+      strip(n[i], path + "[" + std::to_string(i) + "]", actions);
+  }
+}
+
+std::string emit(const YAML::Node& n) {
+  YAML::Emitter out;
+  out << n;
+  return std::string(out.c_str()) + "\n";
+}
+
+TEST(Overlay, TheVoiceExtensionsInAnOverlayLoadToTheSameModel) {
+  const fs::path shipped = fs::path(CONFORM_SPEC_DIR) / "voice-api.yaml";
+  load_options opts;
+  opts.permissions = fs::path(CONFORM_SPEC_DIR) / "permissions.yaml";
+  const auto original = load(shipped, opts);
+  ASSERT_TRUE(original.ok()) << messages(original);
+
+  YAML::Node doc = YAML::LoadFile(shipped.string());
+  YAML::Node actions(YAML::NodeType::Sequence);
+  strip(doc, "$", actions);
+  ASSERT_GT(actions.size(), 50u);
+  const fs::path generated = write("generated.yaml", emit(doc));
+  YAML::Node overlay;
+  overlay["overlay"] = "1.0.0";
+  overlay["info"]["title"] = "Conform's extensions of the Voice API";
+  overlay["info"]["version"] = "1";
+  overlay["actions"] = actions;
+  const fs::path overlay_file = write("extensions.overlay.yaml", emit(overlay));
+
+  // Without the overlay the generated copy loads too (no extension is required).
+  // (The permission matrix names the kinds x-credential gives, so not with it.)
+  const auto bare = load(generated, load_options{});
+  ASSERT_TRUE(bare.ok()) << messages(bare);
+  EXPECT_NE(testing::dump(*bare.spec), testing::dump(*original.spec));
+
+  opts.overlays = {overlay_file};
+  const auto overlaid = load(generated, opts);
+  ASSERT_TRUE(overlaid.ok()) << messages(overlaid);
+  EXPECT_EQ(testing::dump(*overlaid.spec), testing::dump(*original.spec));
+}
+
+const char* const small_spec = R"(openapi: 3.1.0
+info: { title: Small, version: "1" }
+tags: [{ name: a }, { name: b }, { name: c }]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      tags: [a]
+      responses: { "200": { description: ok } }
+    post:
+      operationId: addPet
+      tags: [b]
+      responses: { "201": { description: created } }
+  /internal:
+    get:
+      operationId: internalThing
+      x-internal: true
+      responses: { "200": { description: ok } }
+)";
+
+load_result load_with(const std::string& overlay_text) {
+  const fs::path spec = write("small.yaml", small_spec);
+  load_options opts;
+  opts.overlays = {write("small.overlay.yaml", overlay_text)};
+  return load(spec, opts);
+}
+
+TEST(Overlay, FiltersRecursiveDescentUpdateAndRemove) {
+  const auto r = load_with(R"(overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: $.paths.*[?(@.x-internal == true)]
+    remove: true
+  - target: $..[?(@.operationId == 'addPet')]
+    update: { x-family: Adoption, summary: Adopt a pet }
+  - target: "$.paths['/pets'].get"
+    update: { x-family: Browsing }
+  - target: $.tags[1]
+    remove: true
+  - target: $.tags
+    update: { name: d }
+)");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.spec->operations.size(), 2u);
+  EXPECT_EQ(r.spec->find_operation("internalThing"), nullptr);
+  ASSERT_NE(r.spec->find_operation("addPet"), nullptr);
+  EXPECT_EQ(r.spec->find_operation("addPet")->family, "Adoption");
+  EXPECT_EQ(r.spec->find_operation("addPet")->summary, "Adopt a pet");
+  EXPECT_EQ(r.spec->find_operation("listPets")->family, "Browsing");
+  EXPECT_EQ(r.spec->tags, (std::vector<std::string>{"a", "c", "d"}));
+}
+
+TEST(Overlay, UnsupportedSyntaxIsAnErrorAtTheAction) {
+  const auto r = load_with(R"(overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: $.paths[?(@.size > 1)]
+    remove: true
+)");
+  EXPECT_FALSE(r.ok());
+  const std::string text = messages(r);
+  EXPECT_NE(text.find("small.overlay.yaml:4:13: error: overlay action 1: target "
+                      "'$.paths[?(@.size > 1)]': unsupported JSONPath at character 18"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Overlay, ATargetThatSelectsNothingIsAWarning) {
+  const auto r = load_with(R"(overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: $.paths['/nowhere']
+    update: { summary: x }
+)");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_NE(messages(r).find("small.overlay.yaml:4:13: warning: overlay action 1: target "
+                             "'$.paths['/nowhere']' selects nothing"),
+            std::string::npos)
+      << messages(r);
+}
+
+TEST(Overlay, NotAnOverlayIsAnError) {
+  const auto r = load_with("actions: []\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("overlay"), std::string::npos) << messages(r);
+}
+
+}  // namespace
+}  // namespace conform::openapi
