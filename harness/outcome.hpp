@@ -113,6 +113,15 @@ struct run_info {
   std::vector<std::string> checks;  // enabled checks
   std::string started_at;           // RFC 3339, UTC
   std::uint32_t scenarios = 0;      // scenario suites the run enables (set by the engine)
+  /// `--shard K/N`: this run did shard `shard_index` (1-based) of
+  /// `shard_count`; 0 of 0 for a whole run. A merged report (`conform report
+  /// merge`) keeps the count and lists the shards it holds in `merged_shards`.
+  std::uint32_t shard_index = 0;
+  std::uint32_t shard_count = 0;
+  std::vector<std::uint32_t> merged_shards;
+
+  /// "shard 2/3", "shards 1, 2, 3 of 3, merged", or "" for a whole run.
+  std::string shard_label() const;
 };
 
 /// Counters of the run.

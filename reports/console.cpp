@@ -34,6 +34,7 @@ void console_writer::run_started(const harness::run_info& info, std::uint64_t pl
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
        << "\nseed: " << info.seed << ", examples: " << info.examples
        << ", workers: " << info.workers << ", " << planned << " generated requests planned";
+  if (!info.shard_label().empty()) out_ << " (" << info.shard_label() << ")";
   // Scenarios send requests of their own, counted when the run ends.
   if (info.scenarios > 0) out_ << ", and " << info.scenarios << " scenario suites";
   out_ << "\n";
@@ -178,7 +179,8 @@ void console_writer::run_finished(const harness::run_report& report) {
   out_ << (code == 0   ? "PASSED"
            : code == 1 ? "FAILED"
                        : "NOTHING PROVED (exit 2)")
-       << " (seed " << report.info.seed << ")\n";
+       << " (seed " << report.info.seed
+       << (report.info.shard_label().empty() ? "" : ", " + report.info.shard_label()) << ")\n";
   out_.flush();
 }
 
