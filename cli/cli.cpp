@@ -13,6 +13,7 @@ commands:
   spec lint [FILE]    load and check a description and its permission matrix
   spec diff OLD NEW   classify every change between two descriptions (breaking or not)
   report diff OLD NEW compare the failures of two JSON run reports (new, fixed, flaky)
+  report merge A B... -o ALL   merge the JSON reports of a run's shards (run --shard K/N)
   version             print the version
 
 See README.md and docs/ for the profile format, the checks and the reports.

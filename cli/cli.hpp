@@ -39,6 +39,14 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
 /// `conform report diff OLD.json NEW.json [--json]` (args after "report"):
 /// new, fixed, still failing and flaky failures of two runs; 0 nothing new,
 /// 1 something new, 2 a bad report (file and JSON pointer on `err`) or usage.
+/// `conform report merge A.json B.json ... -o ALL.json` too (report_merge_command).
 int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// `conform report merge SHARD.json... -o ALL.json [--junit FILE] [--report FORMAT=FILE]
+/// [--baseline FILE] [--spec FILE]` (args after "merge"): the shards' JSON reports as the report of
+/// the whole run; 0 every check passed (with --baseline: nothing new), 1 a failure (a new one), 2
+/// reports not of one run, a shard missing or given twice, a bad file, or usage.
+int report_merge_command(const std::vector<std::string>& args, std::ostream& out,
+                         std::ostream& err);
 
 }  // namespace conform::cli

@@ -66,7 +66,10 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
 int report_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (!args.empty() && args[0] == "diff")
     return diff_command({args.begin() + 1, args.end()}, out, err);
-  err << "conform report: the subcommand is 'diff' (conform report diff OLD.json NEW.json)\n";
+  if (!args.empty() && args[0] == "merge")
+    return report_merge_command({args.begin() + 1, args.end()}, out, err);
+  err << "conform report: the subcommands are 'diff' (conform report diff OLD.json NEW.json) "
+         "and 'merge' (conform report merge SHARD.json... -o ALL.json)\n";
   return 2;
 }
 

@@ -10,6 +10,8 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
+#include <tuple>
 
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
@@ -226,6 +228,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
                                opts.workflows.end());
   config.max_shrinks = opts.max_shrinks;
+  config.shard_index = opts.shard_index;
+  config.shard_count = opts.shard_count;
   auto& info = config.info;
   info.tool_version = CONFORM_VERSION;
   info.seed = config.seed;
@@ -269,6 +273,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   int status = report.exit_code();
   std::optional<reports::run_diff> against;
   if (baseline) {
+    if (opts.shard_count > 0) {
+      // A shard answers only for the cells it ran: the baseline's failures
+      // elsewhere belong to other shards, not "fixed" by this one.
+      std::set<std::tuple<std::string, std::string, std::string>> cells;
+      for (const auto& t : report.tallies) cells.emplace(t.operation_id, t.auth_model, t.check);
+      std::erase_if(baseline->failures, [&](const harness::failure& f) {
+        return !cells.count({f.operation_id, f.auth_model, f.check});
+      });
+    }
     against = reports::compare(baseline->failures, report.failures);
     out << "\nAgainst the baseline " << opts.baseline << ":\n"
         << reports::render_diff_text(*against, true);

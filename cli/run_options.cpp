@@ -12,6 +12,20 @@
 namespace conform::cli {
 namespace {}  // namespace
 
+bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count,
+                 std::string& error) {
+  const auto slash = text.find('/');
+  std::uint32_t k = 0, n = 0;
+  if (slash == std::string::npos || !parse_number(text.substr(0, slash), k) ||
+      !parse_number(text.substr(slash + 1), n) || n == 0 || n > 1000 || k == 0 || k > n) {
+    error = "--shard takes K/N with 1 <= K <= N <= 1000 (e.g. 2/3), not '" + text + "'";
+    return false;
+  }
+  index = k;
+  count = n;
+  return true;
+}
+
 const char* run_help() {
   return R"(usage: conform run [options]
 
@@ -49,6 +63,9 @@ reference server in-process on a free loopback port and tests that.
   --baseline FILE      a JSON report of an earlier run: its failures are "known", and
                        only new failures fail the run (docs/report-format.md)
   --update-baseline FILE  write this run's JSON report to FILE, the next baseline
+  --shard K/N          run only shard K of N (1 <= K <= N): a deterministic 1/N of the
+                       (operation, auth model) pairs and of the scenario suites; the N
+                       shards' JSON reports merge with `conform report merge` (docs/ci.md)
   --timeout SECONDS    per-request timeout (default 30)
   --workers N          concurrent connections (default 4)
   --rate-limit N/s     at most N requests per second (or N/min) to the target
@@ -159,6 +176,9 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
         return std::nullopt;
       }
       opts.seed = seed;
+    } else if (name == "--shard") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_shard(v, opts.shard_index, opts.shard_count, error)) return std::nullopt;
     } else if (name == "--examples") {
       if (!take(v)) return std::nullopt;
       if (!parse_number(v, opts.examples) || opts.examples == 0 || opts.examples > 100000) {

@@ -37,14 +37,19 @@ struct run_options {
   bool progress = true;       // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;
-  std::vector<std::string> faults;  // in-process reference only: faults to switch on
-  int scale = 1;                    // in-process reference only: data multiplier
+  std::uint32_t shard_index = 0, shard_count = 0;  // --shard K/N; 0/0: the whole run
+  std::vector<std::string> faults;                 // in-process reference only: faults to switch on
+  int scale = 1;                                   // in-process reference only: data multiplier
 };
 
 /// Parses the arguments after `run`. nullopt with `error` set (one line,
 /// naming the option) on a usage error.
 std::optional<run_options> parse_run_options(const std::vector<std::string>& args,
                                              std::string& error);
+
+/// Parses "K/N" (1 <= K <= N <= 1000). False, with `error` set, otherwise.
+bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count,
+                 std::string& error);
 
 /// The help text of `conform run`.
 const char* run_help();

@@ -1,6 +1,7 @@
 // The small value types of the engine: failure modes, exit codes, phases,
 // the event stream's fan-out, auth model labels.
 #include <algorithm>
+#include <string>
 
 #include "harness/auth.hpp"
 #include "harness/listener.hpp"
@@ -20,6 +21,18 @@ std::string failure_mode::to_string() const {
       return "client traffic: " + detail;
   }
   return "valid";
+}
+
+std::string run_info::shard_label() const {
+  if (shard_count == 0) return "";
+  if (merged_shards.empty()) {
+    return "shard " + std::to_string(shard_index) + "/" + std::to_string(shard_count);
+  }
+  std::string out = merged_shards.size() == 1 ? "shard " : "shards ";
+  for (std::size_t i = 0; i < merged_shards.size(); ++i) {
+    out += (i ? ", " : "") + std::to_string(merged_shards[i]);
+  }
+  return out + " of " + std::to_string(shard_count) + ", merged";
 }
 
 int run_report::exit_code() const {

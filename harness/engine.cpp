@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <thread>
+#include <tuple>
 
 #include "core/text.hpp"
 #include "generators/request.hpp"
@@ -84,6 +85,8 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+
+std::vector<const scenario*> shard_scenarios(const run_config& config);
 
 int size_for(std::uint32_t example, std::uint32_t examples) {
   if (examples <= 1) return 0;
@@ -176,9 +179,27 @@ void engine::plan() {
   for (const auto* op : config_.operations) {
     auth_.push_back(credentials_.auth_models(*op));
   }
+  // This shard's (operation, auth model) pairs: all of them in a whole run.
+  std::vector<std::vector<bool>> mine(auth_.size());
+  for (std::size_t o = 0; o < auth_.size(); ++o) mine[o].assign(auth_[o].size(), true);
+  if (config_.shard_count > 1) {
+    std::vector<std::tuple<std::string_view, std::string, std::size_t, std::size_t>> pairs;
+    for (std::size_t o = 0; o < auth_.size(); ++o) {
+      for (std::size_t a = 0; a < auth_[o].size(); ++a) {
+        pairs.emplace_back(config_.operations[o]->operation_id, auth_[o][a].model.label(), o, a);
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      mine[std::get<2>(pairs[i])][std::get<3>(pairs[i])] =
+          i % config_.shard_count == config_.shard_index - 1;
+    }
+  }
   for (std::size_t o = 0; o < config_.operations.size(); ++o) {
     const auto* op = config_.operations[o];
-    for (const auto& choice : auth_[o]) {
+    for (std::size_t a = 0; a < auth_[o].size(); ++a) {
+      if (!mine[o][a]) continue;
+      const auth_choice& choice = auth_[o][a];
       const std::string label = choice.model.label();
       // Which kinds can run: valid always; invalid when the description
       // gives something to break.
@@ -337,10 +358,21 @@ check_verdict engine::evaluate(const cell& c, const exchange_check& k,
   return k.run(e);
 }
 
+std::vector<const scenario*> shard_scenarios(const run_config& config) {
+  const auto& all = config.checks.scenarios;
+  if (config.shard_count <= 1) return all;
+  std::vector<const scenario*> out;
+  for (std::size_t j = 0; j < all.size(); ++j) {
+    if (j % config.shard_count == config.shard_index - 1) out.push_back(all[j]);
+  }
+  return out;
+}
+
 void engine::scenario_phase() {
   const auto& selection = config_.checks;
-  if (selection.scenarios.empty()) return;
-  events_.phase_started(phase::scenarios, selection.scenarios.size());
+  const auto scenarios = shard_scenarios(config_);
+  if (scenarios.empty()) return;
+  events_.phase_started(phase::scenarios, scenarios.size());
   const auto t0 = clock::now();
   scenario_context ctx(spec_, target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
@@ -350,7 +382,7 @@ void engine::scenario_phase() {
   };
   // One after another: a scenario reads state (a value, a resource's
   // status) that another's requests would move.
-  for (const auto* s : selection.scenarios) {
+  for (const auto* s : scenarios) {
     try {
       s->run(ctx, results_, enabled);
     } catch (const std::exception& ex) {
@@ -609,7 +641,11 @@ void engine::shrink_phase() {
 run_report engine::run() {
   const auto start = clock::now();
   report_.info = config_.info;
-  report_.info.scenarios = static_cast<std::uint32_t>(config_.checks.scenarios.size());
+  report_.info.scenarios = static_cast<std::uint32_t>(shard_scenarios(config_).size());
+  if (config_.shard_count > 0) {
+    report_.info.shard_index = config_.shard_index;
+    report_.info.shard_count = config_.shard_count;
+  }
   plan();
   report_.info.coverage_planned = coverage_.size();
   events_.run_started(report_.info, planned_);

@@ -27,6 +27,14 @@ struct run_config {
   check_selection checks;                             // from the catalogue
   unsigned scenario_lanes = 4;                        // connections scenarios may send on at once
   std::vector<std::string> workflow_files;            // Arazzo documents for the workflows scenario
+  /// `--shard K/N` (1 <= K <= N): only this shard's part of the work; 0/0 is
+  /// the whole run. The (operation, auth model) pairs of the whole plan,
+  /// sorted by operationId and auth model label, are dealt round-robin (the
+  /// i-th, from 0, to shard i mod N + 1); so are the selected scenario suites,
+  /// each whole, in catalogue order. Every request's seed comes from the run
+  /// seed and its cell's identity (example_seed), never from its place in the
+  /// plan, so the N shards together send the requests of the whole run.
+  std::uint32_t shard_index = 0, shard_count = 0;
   run_info info;  // written into the report as is (seed, target, ...)
 };
 

@@ -120,6 +120,15 @@ struct run_info {
   /// " --overlay F --url BASE -H \"Name: ${CONFORM_HEADER_NAME}\" --auth-env NAME":
   /// what else a rerun needs to name (secrets as variables), else empty.
   std::string target_arguments;
+  /// `--shard K/N`: this run did shard `shard_index` (1-based) of
+  /// `shard_count`; 0 of 0 for a whole run. A merged report (`conform report
+  /// merge`) keeps the count and lists the shards it holds in `merged_shards`.
+  std::uint32_t shard_index = 0;
+  std::uint32_t shard_count = 0;
+  std::vector<std::uint32_t> merged_shards;
+
+  /// "shard 2/3", "shards 1, 2, 3 of 3, merged", or "" for a whole run.
+  std::string shard_label() const;
 };
 
 /// Counters of the run.

@@ -38,6 +38,7 @@ void console_writer::run_started(const harness::run_info& info, std::uint64_t pl
     out_ << " (" << info.coverage_planned << " covering each constraint once, "
          << planned - info.coverage_planned << " random)";
   }
+  if (!info.shard_label().empty()) out_ << " (" << info.shard_label() << ")";
   // Scenarios send requests of their own, counted when the run ends.
   if (info.scenarios > 0) out_ << ", and " << info.scenarios << " scenario suites";
   out_ << "\n";
@@ -206,7 +207,8 @@ void console_writer::run_finished(const harness::run_report& report) {
   out_ << (code == 0   ? "PASSED"
            : code == 1 ? "FAILED"
                        : "NOTHING PROVED (exit 2)")
-       << " (seed " << report.info.seed << ")\n";
+       << " (seed " << report.info.seed
+       << (report.info.shard_label().empty() ? "" : ", " + report.info.shard_label()) << ")\n";
   out_.flush();
 }
 

@@ -72,6 +72,7 @@ std::string render_html(const harness::run_report& report) {
   fact("Seed", std::to_string(info.seed));
   fact("Description", info.spec_file + " (sha256 " + info.spec_hash + ")");
   fact("Target", info.target + (info.in_process_reference ? " (in-process reference)" : ""));
+  if (!info.shard_label().empty()) fact("Shard", info.shard_label());
   fact("Started", info.started_at);
   fact("Conform", info.tool_version);
   fact("Exit status", std::to_string(code));

@@ -50,6 +50,17 @@ boost::json::value to_json(const harness::run_report& report) {
   boost::json::array checks;
   for (const auto& c : info.checks) checks.emplace_back(c);
   run["checks"] = std::move(checks);
+  if (info.shard_count > 0) {
+    boost::json::object shard{{"count", info.shard_count}};
+    if (info.merged_shards.empty()) {
+      shard["index"] = info.shard_index;
+    } else {
+      boost::json::array merged;
+      for (auto k : info.merged_shards) merged.emplace_back(k);
+      shard["merged"] = std::move(merged);
+    }
+    run["shard"] = std::move(shard);
+  }
 
   boost::json::array cells;
   for (const auto& t : report.tallies) {

@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -61,6 +62,19 @@ class walker {
     return true;
   }
 
+  /// A non-negative number of seconds, optional, as nanoseconds.
+  bool seconds(const json::object& o, const std::string& pointer, std::string_view key,
+               std::chrono::nanoseconds& out) {
+    const auto* v = o.if_contains(key);
+    if (!v) return true;
+    if (!v->is_number() || v->to_number<double>() < 0) {
+      return fail(pointer + "/" + std::string(key), "expected a non-negative number of seconds");
+    }
+    out = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(v->to_number<double>()));
+    return true;
+  }
+
  private:
   std::string source_;
   std::string error_;
@@ -102,7 +116,8 @@ bool read_cell(walker& w, const json::value& v, const std::string& p, harness::c
       !w.text(*o, p, "auth_model", t.auth_model) ||
       !w.text(*o, p, "method_path", t.method_path, false) ||
       !w.text(*o, p, "status", status, false) || !w.text(*o, p, "not_run_why", why, false) ||
-      !w.number(*o, p, "passed", t.passed) || !w.number(*o, p, "failed", t.failed)) {
+      !w.number(*o, p, "passed", t.passed) || !w.number(*o, p, "failed", t.failed) ||
+      !w.seconds(*o, p, "seconds", t.time)) {
     return false;
   }
   if (status == "not_run") t.not_run_why = why;
@@ -129,6 +144,29 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
         !w.text(s, "/run/spec", "version", info.spec_version, false) ||
         !w.text(s, "/run/spec", "hash", info.spec_hash, false)) {
       return false;
+    }
+  }
+  if (const auto* checks = run->if_contains("checks"); checks && checks->is_array()) {
+    for (std::size_t i = 0; i < checks->as_array().size(); ++i) {
+      const auto& c = checks->as_array()[i];
+      if (!c.is_string()) return w.fail("/run/checks/" + std::to_string(i), "expected a string");
+      info.checks.emplace_back(c.as_string());
+    }
+  }
+  if (const auto* shard = run->if_contains("shard")) {
+    const auto* s = w.object(*shard, "/run/shard");
+    if (!s || !w.number(*s, "/run/shard", "index", info.shard_index) ||
+        !w.number(*s, "/run/shard", "count", info.shard_count)) {
+      return false;
+    }
+    if (const auto* merged = s->if_contains("merged"); merged && merged->is_array()) {
+      for (std::size_t i = 0; i < merged->as_array().size(); ++i) {
+        const auto& k = merged->as_array()[i];
+        if (!k.is_int64() || k.as_int64() < 1) {
+          return w.fail("/run/shard/merged/" + std::to_string(i), "expected a shard number");
+        }
+        info.merged_shards.push_back(static_cast<std::uint32_t>(k.as_int64()));
+      }
     }
   }
   if (const auto* target = run->if_contains("target"); target && target->is_object()) {
@@ -198,6 +236,26 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
             !w.text(*o, p, "why", n.why, false)) {
           break;
         }
+      }
+    }
+    if (const auto* counts = doc->if_contains("counts"); counts && w.error().empty()) {
+      if (const auto* c = w.object(*counts, "/counts")) {
+        auto& n = report.counts;
+        (void)(w.number(*c, "/counts", "requests", n.requests) &&
+               w.number(*c, "/counts", "transport_errors", n.transport_errors) &&
+               w.number(*c, "/counts", "checks_passed", n.checks_passed) &&
+               w.number(*c, "/counts", "checks_failed", n.checks_failed) &&
+               w.number(*c, "/counts", "cells_not_run", n.cells_not_run) &&
+               w.number(*c, "/counts", "retries_429", n.retries_429));
+      }
+    }
+    if (const auto* timings = doc->if_contains("timings"); timings && w.error().empty()) {
+      if (const auto* t = w.object(*timings, "/timings")) {
+        auto& d = report.timings;
+        (void)(w.seconds(*t, "/timings", "wall_seconds", d.wall) &&
+               w.seconds(*t, "/timings", "generation_seconds", d.generation) &&
+               w.seconds(*t, "/timings", "transport_seconds", d.transport) &&
+               w.seconds(*t, "/timings", "checking_seconds", d.checking));
       }
     }
     if (const auto* aborted = doc->if_contains("aborted"); aborted && aborted->is_string()) {

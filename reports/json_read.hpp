@@ -14,8 +14,9 @@ namespace conform::reports {
 
 /// Parses the text of a JSON report; `source` names it in errors. nullopt with
 /// `error` set ("<source>: <pointer>: <what>") when it is not a report.
-/// Reads the run's facts, the cells, the failures and the not-run list;
-/// counts and timings are not read back.
+/// Reads the run's facts (with the enabled checks and the shard), the cells
+/// (with their time), the failures, the not-run list, the counts and the
+/// timings: everything `conform report merge` adds up.
 std::optional<harness::run_report> parse_json_report(std::string_view text,
                                                      const std::string& source, std::string& error);
 

@@ -63,8 +63,12 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
       << "    <property name=\"spec\" value=\"" << xml_escape(report.info.spec_file) << "\"/>\n"
       << "    <property name=\"spec_hash\" value=\"" << xml_escape(report.info.spec_hash)
       << "\"/>\n"
-      << "    <property name=\"target\" value=\"" << xml_escape(report.info.target) << "\"/>\n"
-      << "  </properties>\n";
+      << "    <property name=\"target\" value=\"" << xml_escape(report.info.target) << "\"/>\n";
+  if (!report.info.shard_label().empty()) {
+    out << "    <property name=\"shard\" value=\"" << xml_escape(report.info.shard_label())
+        << "\"/>\n";
+  }
+  out << "  </properties>\n";
   if (report.aborted) {
     out << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
         << "    <testcase classname=\"run\" name=\"run\"><error message=\""

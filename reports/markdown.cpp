@@ -46,7 +46,9 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
   const int code = baseline && report.exit_code() != 2 ? baseline->exit_code() : report.exit_code();
   std::string out = "## Conform: ";
   out += code == 0 ? "PASSED" : code == 1 ? "FAILED" : "NOTHING PROVED";
-  out += " (seed " + std::to_string(report.info.seed) + ")\n\n";
+  out += " (seed " + std::to_string(report.info.seed);
+  if (!report.info.shard_label().empty()) out += ", " + report.info.shard_label();
+  out += ")\n\n";
   out += "Target `" + cell(report.info.target) + "`, description `" + cell(report.info.spec_title) +
          " " + cell(report.info.spec_version) + "`.\n\n";
   const auto& c = report.counts;

@@ -9,8 +9,11 @@ preset=${1:-dev}
 shift || true
 say() { echo "conform: $*" >&2; }
 
-say "checking the Debian packages (scripts/deps.sh)"
-bash scripts/deps.sh
+# The program preset builds `conform` alone: it needs no test packages.
+deps=all
+[ "$preset" = program ] && deps=program
+say "checking the Debian packages (scripts/deps.sh $deps)"
+bash scripts/deps.sh "$deps"
 
 configure=(cmake --preset "$preset")
 if command -v ccache >/dev/null 2>&1; then

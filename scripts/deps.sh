@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Conform builds with, only those missing.
 # Quick when everything is present: one dpkg-query, no apt-get at all.
+# Usage: scripts/deps.sh [all|program]. "program": only what the `conform`
+# program needs (the `program` preset, the Dockerfile), without the tests'
+# and benchmarks' packages and without a browser.
 set -euo pipefail
+set_name=${1:-all}
 
 packages=(
-  g++ cmake make pkg-config git
+  g++ cmake make pkg-config
   libboost1.81-dev libboost-json1.81-dev
   librapidcheck-dev libcpp-httplib-dev libyaml-cpp-dev
-  libgtest-dev libssl-dev
+  libssl-dev
   libpcre2-dev       # `pattern` keywords, with match and depth limits
-  libbenchmark-dev   # bench/: Google Benchmark, Debian's package
-  clang-format
   ca-certificates    # https:// targets: the system's trusted CAs (absent on a minimal image)
   ccache             # scripts/build.sh compiles through it when present: rebuilds in seconds
-  chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
 )
+case "$set_name" in
+  program) ;;
+  all)
+    packages+=(
+      git
+      libgtest-dev
+      libbenchmark-dev   # bench/: Google Benchmark, Debian's package
+      clang-format
+      chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
+    )
+    ;;
+  *)
+    echo "conform: scripts/deps.sh takes 'all' or 'program', not '$set_name'" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,268 @@
+#include "reports/merge.hpp"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+#include <tuple>
+
+namespace conform::reports {
+namespace {
+
+using harness::run_info;
+using harness::run_report;
+
+/// The shards a report holds: its own, or those merged into it.
+std::vector<std::uint32_t> shards_of(const run_info& info) {
+  if (!info.merged_shards.empty()) return info.merged_shards;
+  return {info.shard_index};
+}
+
+/// Why two reports are not of one run, or "" when they are.
+std::string mismatch(const run_info& a, const run_info& b) {
+  auto differ = [](const std::string& what, const std::string& x, const std::string& y) {
+    return what + " differ (" + x + " and " + y + ")";
+  };
+  if (a.seed != b.seed) return differ("the seeds", std::to_string(a.seed), std::to_string(b.seed));
+  if (a.shard_count != b.shard_count) {
+    return differ("the shard counts", std::to_string(a.shard_count), std::to_string(b.shard_count));
+  }
+  if (a.spec_hash != b.spec_hash) {
+    return differ("the descriptions", a.spec_file + " sha256 " + a.spec_hash,
+                  b.spec_file + " sha256 " + b.spec_hash);
+  }
+  // The in-process reference listens on a new port each run: one target all the same.
+  if (a.in_process_reference != b.in_process_reference ||
+      (!a.in_process_reference && a.target != b.target)) {
+    auto name = [](const run_info& i) {
+      return i.in_process_reference ? "the in-process reference" : i.target;
+    };
+    return differ("the targets", name(a), name(b));
+  }
+  if (a.examples != b.examples) {
+    return differ("the examples per cell", std::to_string(a.examples), std::to_string(b.examples));
+  }
+  if (a.checks != b.checks) return "the enabled checks differ";
+  if (a.tool_version != b.tool_version) {
+    return differ("the conform versions", a.tool_version, b.tool_version);
+  }
+  return "";
+}
+
+/// One order that keeps every list's order (a topological merge). Where the
+/// lists leave two keys unordered, the one placed earlier in its own list
+/// (relative to that list's length), within the lower group, comes first.
+template <typename Key, typename GroupOf>
+std::vector<Key> merge_orders(const std::vector<std::vector<Key>>& lists, GroupOf group_of) {
+  std::map<Key, std::size_t> id;
+  std::vector<Key> keys;
+  std::vector<std::tuple<std::size_t, double, std::size_t>> priority;  // group, place, id
+  std::vector<std::set<std::size_t>> next;
+  std::vector<std::size_t> indegree;
+  for (const auto& list : lists) {
+    std::size_t previous = static_cast<std::size_t>(-1);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      auto [it, fresh] = id.emplace(list[i], keys.size());
+      const std::size_t k = it->second;
+      if (fresh) {
+        keys.push_back(list[i]);
+        priority.emplace_back(group_of(list[i]), static_cast<double>(i) / list.size(), k);
+        next.emplace_back();
+        indegree.push_back(0);
+      }
+      if (previous != static_cast<std::size_t>(-1) && previous != k &&
+          next[previous].insert(k).second) {
+        ++indegree[k];
+      }
+      previous = k;
+    }
+  }
+  std::priority_queue<std::tuple<std::size_t, double, std::size_t>,
+                      std::vector<std::tuple<std::size_t, double, std::size_t>>, std::greater<>>
+      ready;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (indegree[k] == 0) ready.push(priority[k]);
+  }
+  std::vector<Key> out;
+  std::vector<bool> placed(keys.size(), false);
+  while (!ready.empty()) {
+    const std::size_t k = std::get<2>(ready.top());
+    ready.pop();
+    placed[k] = true;
+    out.push_back(keys[k]);
+    for (auto n : next[k]) {
+      if (--indegree[n] == 0) ready.push(priority[n]);
+    }
+  }
+  // Lists that disagree (reports edited by hand): the rest as first seen.
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (!placed[k]) out.push_back(keys[k]);
+  }
+  return out;
+}
+
+using cell_key = std::tuple<std::string, std::string, std::string>;  // operation, auth, check
+using failure_key = std::tuple<std::string, std::string, std::string, std::string>;  // + cause
+
+}  // namespace
+
+std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
+                                        const std::vector<std::string>& operation_order,
+                                        std::string& error) {
+  if (shards.empty()) {
+    error = "no report to merge";
+    return std::nullopt;
+  }
+  // One run, each shard once, none missing.
+  std::map<std::uint32_t, std::string> holder;
+  for (const auto& s : shards) {
+    const run_info& info = s.report.info;
+    if (info.shard_count == 0) {
+      error = s.name + " is not a shard's report (it has no run.shard: run with --shard K/N)";
+      return std::nullopt;
+    }
+    if (auto why = mismatch(shards.front().report.info, info); !why.empty()) {
+      error = shards.front().name + " and " + s.name + " are not of one run: " + why;
+      return std::nullopt;
+    }
+    for (auto k : shards_of(info)) {
+      if (k == 0 || k > info.shard_count) {
+        error = s.name + ": shard " + std::to_string(k) + " of " +
+                std::to_string(info.shard_count) + " does not exist";
+        return std::nullopt;
+      }
+      auto [it, fresh] = holder.emplace(k, s.name);
+      if (!fresh) {
+        error = it->second + " and " + s.name + " both hold shard " + std::to_string(k) + "/" +
+                std::to_string(info.shard_count);
+        return std::nullopt;
+      }
+    }
+  }
+  const std::uint32_t count = shards.front().report.info.shard_count;
+  std::string missing;
+  for (std::uint32_t k = 1; k <= count; ++k) {
+    if (!holder.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+  }
+  if (!missing.empty()) {
+    error = "no report of shard " + missing + " of " + std::to_string(count) +
+            ": a merge without it would leave that part of the run unproved";
+    return std::nullopt;
+  }
+
+  run_report out;
+  out.info = shards.front().report.info;
+  out.info.shard_index = 0;
+  out.info.merged_shards.clear();
+  out.info.scenarios = 0;
+  for (const auto& [k, name] : holder) out.info.merged_shards.push_back(k);
+  for (const auto& s : shards) {
+    out.info.started_at = std::min(out.info.started_at, s.report.info.started_at);
+    out.info.scenarios += s.report.info.scenarios;
+  }
+
+  // Operations in an order every shard agrees with; then cells and failures.
+  std::vector<std::vector<std::string>> op_lists;
+  std::vector<std::vector<std::pair<std::string, std::string>>> pair_lists;
+  std::vector<std::vector<cell_key>> cell_lists;
+  std::vector<std::vector<failure_key>> failure_lists;
+  std::map<cell_key, harness::check_tally> tallies;
+  std::map<failure_key, harness::failure> failures;
+  for (const auto& s : shards) {
+    auto& ops = op_lists.emplace_back();
+    auto& pairs = pair_lists.emplace_back();
+    auto& cells = cell_lists.emplace_back();
+    for (const auto& t : s.report.tallies) {
+      if (ops.empty() || ops.back() != t.operation_id) ops.push_back(t.operation_id);
+      std::pair<std::string, std::string> pair{t.operation_id, t.auth_model};
+      if (pairs.empty() || pairs.back() != pair) pairs.push_back(std::move(pair));
+      cell_key key{t.operation_id, t.auth_model, t.check};
+      cells.push_back(key);
+      auto [it, fresh] = tallies.emplace(key, t);
+      if (fresh) continue;
+      auto& m = it->second;
+      m.passed += t.passed;
+      m.failed += t.failed;
+      m.time += t.time;
+      if (!m.not_run_why) m.not_run_why = t.not_run_why;
+    }
+    auto& fails = failure_lists.emplace_back();
+    for (const auto& f : s.report.failures) {
+      failure_key key{f.operation_id, f.auth_model, f.check, f.cause};
+      fails.push_back(key);
+      auto [it, fresh] = failures.emplace(key, f);
+      if (!fresh) it->second.occurrences += f.occurrences;
+    }
+  }
+  // The description's order first, when known; run-wide cells (no operation) lead.
+  std::map<std::string, std::size_t> described;
+  for (std::size_t i = 0; i < operation_order.size(); ++i)
+    described.emplace(operation_order[i], i + 1);
+  const auto op_order = merge_orders(op_lists, [&](const std::string& op) {
+    if (op.empty()) return std::size_t{0};
+    auto it = described.find(op);
+    return it == described.end() ? operation_order.size() + 1 : it->second;
+  });
+  std::map<std::string, std::size_t> op_rank;
+  for (std::size_t i = 0; i < op_order.size(); ++i) op_rank.emplace(op_order[i], i);
+  auto rank = [&](const std::string& op) {
+    auto it = op_rank.find(op);
+    return it == op_rank.end() ? op_order.size() : it->second;
+  };
+
+  // Within an operation, each auth model's cells together.
+  const auto pair_order = merge_orders(
+      pair_lists, [&](const std::pair<std::string, std::string>& p) { return rank(p.first); });
+  std::map<std::pair<std::string, std::string>, std::size_t> pair_rank;
+  for (std::size_t i = 0; i < pair_order.size(); ++i) pair_rank.emplace(pair_order[i], i);
+  auto rank_of_pair = [&](const std::string& op, const std::string& auth) {
+    auto it = pair_rank.find({op, auth});
+    return it == pair_rank.end() ? pair_order.size() : it->second;
+  };
+  for (const auto& key : merge_orders(cell_lists, [&](const cell_key& k) {
+         return rank_of_pair(std::get<0>(k), std::get<1>(k));
+       })) {
+    harness::check_tally t = tallies.at(key);
+    // As a whole run folds a cell: one that judged something ran.
+    if (t.passed > 0 || t.failed > 0) t.not_run_why.reset();
+    t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
+    out.counts.checks_passed += t.passed;
+    out.counts.checks_failed += t.failed;
+    if (t.not_run_why) ++out.counts.cells_not_run;
+    out.tallies.push_back(std::move(t));
+  }
+  for (const auto& key : merge_orders(failure_lists, [&](const failure_key& k) {
+         return rank_of_pair(std::get<0>(k), std::get<1>(k));
+       })) {
+    out.failures.push_back(failures.at(key));
+  }
+  std::set<std::tuple<std::string, std::string, std::string, std::string>> said;
+  std::vector<std::string> aborted;
+  for (const auto& s : shards) {
+    for (const auto& n : s.report.not_runs) {
+      if (said.emplace(n.check, n.operation_id, n.auth_model, n.why).second) {
+        out.not_runs.push_back(n);
+      }
+    }
+    const auto& c = s.report.counts;
+    out.counts.requests += c.requests;
+    out.counts.transport_errors += c.transport_errors;
+    out.counts.retries_429 += c.retries_429;
+    const auto& t = s.report.timings;
+    out.timings.wall = std::max(out.timings.wall, t.wall);
+    out.timings.generation += t.generation;
+    out.timings.transport += t.transport;
+    out.timings.checking += t.checking;
+    if (s.report.aborted) {
+      aborted.push_back(s.report.info.shard_label() + " (" + s.name + "): " + *s.report.aborted);
+    }
+  }
+  if (!aborted.empty()) {
+    std::string all;
+    for (const auto& a : aborted) all += (all.empty() ? "" : "; ") + a;
+    out.aborted = all;
+  }
+  return out;
+}
+
+}  // namespace conform::reports
