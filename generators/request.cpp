@@ -8,10 +8,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
 #include <utility>
 
+#include "generators/detail/body_gen.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/value.hpp"
 #include "schema/validator.hpp"
@@ -25,7 +28,7 @@ using boost::json::value;
 using openapi::param_location;
 using rc::Gen;
 
-using texts = std::vector<std::string>;
+using detail::wire_pairs;
 
 struct body_bytes {
   std::string bytes;
@@ -33,9 +36,9 @@ struct body_bytes {
   bool from_example = false;
 };
 
-/// A request before assembly: wire texts per parameter (nullopt: not sent).
+/// A request before assembly: wire pairs per parameter (nullopt: not sent).
 struct parts {
-  std::vector<std::optional<texts>> params;
+  std::vector<std::optional<wire_pairs>> params;
   std::vector<std::pair<std::string, std::string>> fixtures_used;
   std::optional<body_bytes> body;
 };
@@ -45,7 +48,7 @@ struct param_entry {
   std::size_t index = 0;
   bool required = false;
   std::optional<std::string> fixture;
-  Gen<texts> valid = gen::just(texts{});
+  Gen<wire_pairs> valid = gen::just(wire_pairs{});
 };
 
 struct request_site {
@@ -61,84 +64,58 @@ bool iequal(std::string_view a, std::string_view b) {
          });
 }
 
-std::string join(const texts& t, std::string_view sep) {
-  std::string out;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (i != 0) out += sep;
-    out += t[i];
-  }
-  return out;
+/// True when a cookie name or value can be sent as it is (RFC 6265
+/// cookie-octets, and ',' the form style's delimiter).
+bool cookie_safe(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return c > ' ' && c <= '~' && c != '"' && c != ';' && c != '\\';
+  });
 }
 
-/// True when wire texts can travel in `where` as one parameter.
-bool travels(param_location where, const texts& t, bool array_param) {
-  if (t.empty()) return false;
-  if (!array_param && t.size() != 1) return false;
+/// True when written pairs can travel in `where` as one parameter.
+bool travels(param_location where, const wire_pairs& w) {
+  if (w.empty()) return false;
   switch (where) {
     case param_location::path:
-      return detail::segment_safe(join(t, ","));
-    case param_location::header:
-      return !join(t, ",").empty() && std::all_of(t.begin(), t.end(), [](const std::string& s) {
-        return detail::header_safe(s);
+      return detail::segment_safe(w.front().second);
+    case param_location::header: {
+      const std::string& text = w.front().second;
+      if (text.empty() || !detail::header_safe(text)) return false;
+      std::size_t start = 0;  // every item too: a server trims what it splits
+      for (std::size_t at = text.find(','); ; at = text.find(',', start)) {
+        if (!detail::header_safe(text.substr(start, at - start))) return false;
+        if (at == std::string::npos) return true;
+        start = at + 1;
+      }
+    }
+    case param_location::cookie:
+      return std::all_of(w.begin(), w.end(), [](const auto& kv) {
+        return !kv.first.empty() && cookie_safe(kv.first) && cookie_safe(kv.second);
       });
     default:
       return true;
   }
 }
 
-bool is_array_param(const schema::schema* s) {
-  if (s == nullptr) return false;
-  const auto& r = s->resolved();
-  return !r.types.any() && r.types.has(schema::json_type::array) &&
-         !r.types.has(schema::json_type::string);
-}
-
-/// Samples `g` with fixed seeds; true when one sample can be made.
-template <typename T>
-bool can_generate(const Gen<T>& g, int probes = 24) {
-  for (int i = 0; i < probes; ++i) {
-    try {
-      (void)g(rc::Random(static_cast<std::uint64_t>(i) * 104729 + 3), 10 + i * 4).value();
-      return true;
-    } catch (const rc::GenerationFailure&) {
+/// The path template with each `{name}` replaced by its written value and
+/// the template's own text percent-encoded where a path needs it ('?', '#').
+std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < tmpl.size()) {
+    const std::size_t open = tmpl.find('{', i);
+    const std::size_t close = open == std::string::npos ? open : tmpl.find('}', open);
+    if (close == std::string::npos) {
+      out += detail::encode_path_literal(std::string_view(tmpl).substr(i));
+      break;
     }
+    out += detail::encode_path_literal(std::string_view(tmpl).substr(i, open - i));
+    const std::string name = tmpl.substr(open + 1, close - open - 1);
+    auto it = values.find(name);
+    out += it != values.end() ? it->second : tmpl.substr(open, close - open + 1);
+    i = close + 1;
   }
-  return false;
-}
-
-Gen<std::string> csv_text() {
-  const std::string lower = "abcdefghijklmnopqrstuvwxyz";
-  const std::string cell = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  auto word = [](std::string alphabet, std::size_t lo, std::size_t hi) {
-    return gen::mapcat(gen::inRange<std::size_t>(lo, hi + 1), [alphabet](std::size_t n) {
-      return gen::container<std::string>(n, gen::elementOf(alphabet));
-    });
-  };
-  return gen::mapcat(gen::tuple(gen::inRange<std::size_t>(1, 4), gen::inRange<std::size_t>(1, 4)),
-                     [word, lower, cell](std::tuple<std::size_t, std::size_t> shape) {
-                       const auto [columns, rows] = shape;
-                       using row = std::vector<std::string>;
-                       return gen::map(
-                           gen::tuple(gen::container<row>(columns, word(lower, 3, 8)),
-                                      gen::container<std::vector<row>>(
-                                          rows, gen::container<row>(columns, word(cell, 1, 8)))),
-                           [](std::tuple<row, std::vector<row>> t) {
-                             std::string out;
-                             auto line = [&out](const row& r) {
-                               for (std::size_t c = 0; c < r.size(); ++c)
-                                 out += (c ? "," : "") + r[c];
-                               out += "\n";
-                             };
-                             line(std::get<0>(t));
-                             for (const row& r : std::get<1>(t)) line(r);
-                             return out;
-                           });
-                     });
-}
-
-Gen<std::string> boundary_gen() {
-  return gen::map(gen::container<std::string>(16, gen::elementOf(std::string("0123456789abcdef"))),
-                  [](const std::string& hex) { return "conform-" + hex; });
+  return out;
 }
 
 class request_builder {
@@ -148,13 +125,18 @@ class request_builder {
       : op_(op), fixtures_(std::move(fixtures)), options_(options) {
     for (std::size_t i = 0; i < op.parameters.size(); ++i) {
       const openapi::parameter& p = op.parameters[i];
-      if (p.in == param_location::cookie || runner_controlled(p)) continue;
+      if (runner_controlled(p)) continue;
       param_entry e;
       e.p = &p;
       e.index = i;
       e.required = p.required || p.in == param_location::path;
       if (p.in == param_location::path && fixtures_) e.fixture = fixtures_(p);
-      e.valid = e.fixture ? gen::just(texts{*e.fixture}) : valid_wire(p);
+      e.valid = valid_wire(p);
+      if (e.fixture) {
+        if (auto w = detail::write_param(detail::format_of(p), value(*e.fixture))) {
+          e.valid = gen::just(std::move(*w));
+        }
+      }
       entries_.push_back(std::move(e));
     }
     if (op.body) media_ = pick_media(*op.body);
@@ -168,9 +150,9 @@ class request_builder {
     parts empty;
     empty.params.resize(op_.parameters.size());
     Gen<parts> acc = gen::just(std::move(empty));
-    using maybe = std::optional<texts>;
+    using maybe = std::optional<wire_pairs>;
     for (const auto& e : entries_) {
-      Gen<maybe> value = gen::map(e.valid, [](texts t) { return maybe(std::move(t)); });
+      Gen<maybe> value = gen::map(e.valid, [](wire_pairs t) { return maybe(std::move(t)); });
       if (!e.required) {
         value = gen::mapcat(detail::chance(options_.optional_param_percent),
                             [value](bool on) { return on ? value : gen::just(maybe()); });
@@ -205,31 +187,30 @@ class request_builder {
     generated_request r;
     r.op = &op_;
     r.method = op_.method;
-    r.path = op_.path;
+    std::map<std::string, std::string> path_values;
     for (std::size_t i = 0; i < op_.parameters.size(); ++i) {
       const openapi::parameter& p = op_.parameters[i];
       if (!in.params[i]) continue;
-      const texts& t = *in.params[i];
+      const wire_pairs& w = *in.params[i];
       switch (p.in) {
-        case param_location::path: {
-          texts encoded;
-          for (const auto& s : t) encoded.push_back(detail::percent_encode(s));
-          const std::string token = "{" + p.name + "}";
-          for (auto at = r.path.find(token); at != std::string::npos; at = r.path.find(token)) {
-            r.path.replace(at, token.size(), join(encoded, ","));
+        case param_location::path:
+          if (!w.empty()) path_values[p.name] = w.front().second;
+          break;
+        case param_location::query:
+          r.query.insert(r.query.end(), w.begin(), w.end());
+          if (p.allow_reserved) {
+            for (const auto& kv : w) r.reserved_query.push_back(kv.first);
           }
           break;
-        }
-        case param_location::query:
-          for (const auto& s : t) r.query.emplace_back(p.name, s);
-          break;
         case param_location::header:
-          r.headers.emplace_back(p.name, join(t, ","));
+          if (!w.empty()) r.headers.emplace_back(p.name, w.front().second);
           break;
         case param_location::cookie:
+          r.cookies.insert(r.cookies.end(), w.begin(), w.end());
           break;
       }
     }
+    r.path = fill_path(op_.path, path_values);
     if (in.body) {
       r.body = in.body->bytes;
       r.content_type = in.body->content_type;
@@ -246,6 +227,7 @@ class request_builder {
     auto self = std::make_shared<request_builder>(*this);
     for (const auto& e : entries_) {
       const openapi::parameter& p = *e.p;
+      if (p.in == param_location::cookie) continue;  // cookies are sent valid only
       const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
       const request_mutation m = p.in == param_location::path ? request_mutation::invalid_path_param
                                  : p.in == param_location::header
@@ -256,7 +238,7 @@ class request_builder {
             {m, where,
              gen::map(gen::tuple(valid, *broken),
                       [self, index = e.index, m,
-                       where](std::tuple<parts, std::pair<texts, invalid_value>> t) {
+                       where](std::tuple<parts, std::pair<wire_pairs, invalid_value>> t) {
                         parts ps = std::move(std::get<0>(t));
                         auto& [wire, iv] = std::get<1>(t);
                         ps.params[index] = wire;
@@ -278,7 +260,7 @@ class request_builder {
       }
     }
     if (media_ != nullptr) body_sites(valid, self, sites);
-    std::erase_if(sites, [](const request_site& s) { return !can_generate(s.gen); });
+    std::erase_if(sites, [](const request_site& s) { return !detail::can_generate(s.gen); });
     return sites;
   }
 
@@ -302,37 +284,45 @@ class request_builder {
   bool json_media() const { return media_->name.find("json") != std::string::npos; }
   bool multipart_media() const { return media_->name == "multipart/form-data"; }
 
-  Gen<texts> valid_wire(const openapi::parameter& p) const {
-    if (p.schema == nullptr) return gen::just(texts{"conform"});
+  Gen<wire_pairs> valid_wire(const openapi::parameter& p) const {
+    const detail::param_format f = detail::format_of(p);
+    if (p.schema == nullptr) return gen::just(*detail::write_param(f, value("conform")));
     const schema::schema* s = p.schema;
-    const bool array_param = is_array_param(s);
-    const param_location where = p.in;
-    return gen::suchThat(gen::map(valid_value(*s, options_.values),
-                                  [](const value& v) { return detail::to_wire(v); }),
-                         [s, where, array_param](const texts& t) {
-                           if (!travels(where, t, array_param)) return false;
-                           return schema::is_valid(*s, detail::from_wire(*s, t));
-                         });
+    auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
+      return detail::write_param(f, v).value_or(wire_pairs{});
+    });
+    Gen<wire_pairs> g = gen::suchThat(written, [s, f](const wire_pairs& w) {
+      if (!travels(f.in, w)) return false;
+      return schema::is_valid(*s, detail::read_param(f, *s, w));
+    });
+    if (p.in == param_location::query && p.allow_empty_value) {
+      // allowEmptyValue: `name=` is a value the operation takes.
+      g = gen::weightedOneOf<wire_pairs>({{85, g}, {15, gen::just(wire_pairs{{p.name, ""}})}});
+    }
+    return g;
   }
 
-  std::optional<Gen<std::pair<texts, invalid_value>>> invalid_wire(
+  std::optional<Gen<std::pair<wire_pairs, invalid_value>>> invalid_wire(
       const openapi::parameter& p) const {
     if (p.schema == nullptr) return std::nullopt;
     auto bad = invalid_values(*p.schema, options_.values);
     if (!bad) return std::nullopt;
     const schema::schema* s = p.schema;
-    const bool array_param = is_array_param(s);
-    const param_location where = p.in;
+    const detail::param_format f = detail::format_of(p);
+    const bool empty_ok = p.allow_empty_value;
     auto g = gen::suchThat(gen::map(*bad,
-                                    [](invalid_value iv) {
-                                      texts t = detail::to_wire(*iv.json);
-                                      return std::make_pair(std::move(t), std::move(iv));
+                                    [f](invalid_value iv) {
+                                      wire_pairs w =
+                                          detail::write_param(f, *iv.json).value_or(wire_pairs{});
+                                      return std::make_pair(std::move(w), std::move(iv));
                                     }),
-                           [s, where, array_param](const std::pair<texts, invalid_value>& w) {
-                             if (!travels(where, w.first, array_param)) return false;
-                             return schema::is_invalid(*s, detail::from_wire(*s, w.first));
+                           [s, f, empty_ok](const std::pair<wire_pairs, invalid_value>& w) {
+                             if (!travels(f.in, w.first)) return false;
+                             if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
+                               return false;  // allowEmptyValue: an empty value is accepted
+                             return schema::is_invalid(*s, detail::read_param(f, *s, w.first));
                            });
-    if (!can_generate(g)) return std::nullopt;
+    if (!detail::can_generate(g)) return std::nullopt;
     return g;
   }
 
@@ -385,7 +375,7 @@ class request_builder {
     using made = std::pair<body_bytes, bool>;
     return gen::map(
         gen::suchThat(
-            gen::map(gen::tuple(values, csv_text(), boundary_gen()),
+            gen::map(gen::tuple(values, detail::csv_text(), detail::boundary_gen()),
                      [encoding, s](std::tuple<std::pair<value, bool>, std::string, std::string> t) {
                        const auto& [v, from_example] = std::get<0>(t);
                        if (!v.is_object()) return made(body_bytes{}, false);
@@ -454,7 +444,7 @@ void request_builder::body_sites(const Gen<parts>& valid,
                     })
               : gen::map(
                     gen::suchThat(
-                        gen::map(gen::tuple(*bad, boundary_gen()),
+                        gen::map(gen::tuple(*bad, detail::boundary_gen()),
                                  [s, encoding = media_->part_content_types](
                                      std::tuple<invalid_value, std::string> t) {
                                    invalid_value iv = std::move(std::get<0>(t));
@@ -554,16 +544,18 @@ std::string request_mode::key() const {
 
 std::string generated_request::target() const {
   if (query.empty()) return path;
-  return path + "?" + encode_query(query);
+  return path + "?" + encode_query(query, reserved_query);
 }
 
-std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query) {
+std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query,
+                         const std::vector<std::string>& reserved) {
   std::string out;
   for (const auto& [name, v] : query) {
     if (!out.empty()) out += '&';
     out += detail::percent_encode(name);
     out += '=';
-    out += detail::percent_encode(v);
+    const bool keep = std::find(reserved.begin(), reserved.end(), name) != reserved.end();
+    out += detail::encode_query_value(v, keep);
   }
   return out;
 }

@@ -61,6 +61,10 @@ value coerce(const schema::schema* s, const std::string& text) {
 
 }  // namespace
 
+schema::type_set wire_types(const schema::schema& s) { return effective_types(s); }
+
+const schema::schema* wire_items(const schema::schema& s) { return items_of(s); }
+
 std::string scalar_text(const value& v) {
   switch (v.kind()) {
     case boost::json::kind::string:
@@ -126,6 +130,26 @@ std::string percent_encode(std::string_view text) {
     const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                             (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
     if (unreserved) {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+std::string encode_query_value(std::string_view text, bool allow_reserved) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  const std::string_view kept = allow_reserved ? ":/?@!$'()*,;=" : ",";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+    if (unreserved || kept.find(ch) != std::string_view::npos) {
       out += ch;
     } else {
       out += '%';

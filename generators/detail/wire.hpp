@@ -26,6 +26,12 @@ std::vector<std::string> to_wire(const boost::json::value& v);
 /// else strings; an array schema gets one item per text.
 boost::json::value from_wire(const schema::schema& s, const std::vector<std::string>& texts);
 
+/// The types a schema admits, looking through `$ref` and allOf (any: none said).
+schema::type_set wire_types(const schema::schema& s);
+
+/// The items schema of an array schema, looking through `$ref` and allOf.
+const schema::schema* wire_items(const schema::schema& s);
+
 /// True when `text` can be an HTTP header value as sent (visible ASCII and
 /// inner spaces, no leading or trailing whitespace).
 bool header_safe(std::string_view text);
@@ -35,6 +41,11 @@ bool segment_safe(std::string_view text);
 
 /// Percent-encodes all but RFC 3986 unreserved characters.
 std::string percent_encode(std::string_view text);
+
+/// A query value percent-encoded: all but unreserved characters and ',';
+/// with `allow_reserved`, also the reserved characters a query may hold
+/// literally (":/?@!$'()*,;=", not "&+#[]").
+std::string encode_query_value(std::string_view text, bool allow_reserved);
 
 /// One part of a multipart/form-data body.
 struct form_part {
