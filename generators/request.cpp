@@ -64,60 +64,6 @@ bool iequal(std::string_view a, std::string_view b) {
          });
 }
 
-/// True when a cookie name or value can be sent as it is (RFC 6265
-/// cookie-octets, and ',' the form style's delimiter).
-bool cookie_safe(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return c > ' ' && c <= '~' && c != '"' && c != ';' && c != '\\';
-  });
-}
-
-/// True when written pairs can travel in `where` as one parameter.
-bool travels(param_location where, const wire_pairs& w) {
-  if (w.empty()) return false;
-  switch (where) {
-    case param_location::path:
-      return detail::segment_safe(w.front().second);
-    case param_location::header: {
-      const std::string& text = w.front().second;
-      if (text.empty() || !detail::header_safe(text)) return false;
-      std::size_t start = 0;  // every item too: a server trims what it splits
-      for (std::size_t at = text.find(','); ; at = text.find(',', start)) {
-        if (!detail::header_safe(text.substr(start, at - start))) return false;
-        if (at == std::string::npos) return true;
-        start = at + 1;
-      }
-    }
-    case param_location::cookie:
-      return std::all_of(w.begin(), w.end(), [](const auto& kv) {
-        return !kv.first.empty() && cookie_safe(kv.first) && cookie_safe(kv.second);
-      });
-    default:
-      return true;
-  }
-}
-
-/// The path template with each `{name}` replaced by its written value and
-/// the template's own text percent-encoded where a path needs it ('?', '#').
-std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < tmpl.size()) {
-    const std::size_t open = tmpl.find('{', i);
-    const std::size_t close = open == std::string::npos ? open : tmpl.find('}', open);
-    if (close == std::string::npos) {
-      out += detail::encode_path_literal(std::string_view(tmpl).substr(i));
-      break;
-    }
-    out += detail::encode_path_literal(std::string_view(tmpl).substr(i, open - i));
-    const std::string name = tmpl.substr(open + 1, close - open - 1);
-    auto it = values.find(name);
-    out += it != values.end() ? it->second : tmpl.substr(open, close - open + 1);
-    i = close + 1;
-  }
-  return out;
-}
-
 class request_builder {
  public:
   request_builder(const openapi::operation& op, fixture_lookup fixtures,
@@ -210,7 +156,7 @@ class request_builder {
           break;
       }
     }
-    r.path = fill_path(op_.path, path_values);
+    r.path = detail::fill_path(op_.path, path_values);
     if (in.body) {
       r.body = in.body->bytes;
       r.content_type = in.body->content_type;
@@ -275,14 +221,34 @@ class request_builder {
     for (const auto& m : b.content) {
       if (m.name == "application/json" || m.name.ends_with("+json")) return &m;
     }
-    for (const auto& m : b.content) {
-      if (m.name == "multipart/form-data") return &m;
+    for (const char* form : {"multipart/form-data", "application/x-www-form-urlencoded"}) {
+      for (const auto& m : b.content) {
+        if (m.name == form) return &m;
+      }
     }
     return b.content.empty() ? nullptr : &b.content.front();
   }
 
   bool json_media() const { return media_->name.find("json") != std::string::npos; }
   bool multipart_media() const { return media_->name == "multipart/form-data"; }
+  bool urlencoded_media() const { return media_->name == "application/x-www-form-urlencoded"; }
+
+  /// An object as a urlencoded body; `.second` is false unless the value the
+  /// server reads back is `want_valid`.
+  static std::pair<body_bytes, bool> urlencoded(const openapi::media_type& m, const value& v,
+                                                bool from_example, bool want_valid) {
+    if (!v.is_object() || m.schema == nullptr) return {body_bytes{}, false};
+    const detail::wire_pairs w = detail::form_body(v.get_object(), *m.schema, m.encoding);
+    std::vector<std::string> reserved;
+    for (const auto& [name, e] : m.encoding) {
+      if (e.allow_reserved) reserved.push_back(name);
+    }
+    const schema::judgement j =
+        schema::judge(*m.schema, detail::read_form_body(*m.schema, w, m.encoding));
+    const bool as_wanted =
+        j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
+    return {body_bytes{encode_query(w, reserved), m.name, from_example}, as_wanted};
+  }
 
   Gen<wire_pairs> valid_wire(const openapi::parameter& p) const {
     const detail::param_format f = detail::format_of(p);
@@ -292,7 +258,7 @@ class request_builder {
       return detail::write_param(f, v).value_or(wire_pairs{});
     });
     Gen<wire_pairs> g = gen::suchThat(written, [s, f](const wire_pairs& w) {
-      if (!travels(f.in, w)) return false;
+      if (!detail::travels(f.in, w)) return false;
       return schema::is_valid(*s, detail::read_param(f, *s, w));
     });
     if (p.in == param_location::query && p.allow_empty_value) {
@@ -317,7 +283,7 @@ class request_builder {
                                       return std::make_pair(std::move(w), std::move(iv));
                                     }),
                            [s, f, empty_ok](const std::pair<wire_pairs, invalid_value>& w) {
-                             if (!travels(f.in, w.first)) return false;
+                             if (!detail::travels(f.in, w.first)) return false;
                              if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
                                return false;  // allowEmptyValue: an empty value is accepted
                              return schema::is_invalid(*s, detail::read_param(f, *s, w.first));
@@ -357,6 +323,17 @@ class request_builder {
            {100 - p, values}});
     }
     const std::size_t max = options_.max_body_bytes;
+    if (urlencoded_media()) {
+      const openapi::media_type* m = media_;
+      return gen::map(gen::suchThat(gen::map(values,
+                                             [m](const std::pair<value, bool>& v) {
+                                               return urlencoded(*m, v.first, v.second, true);
+                                             }),
+                                    [max](const std::pair<body_bytes, bool>& b) {
+                                      return b.second && b.first.bytes.size() <= max;
+                                    }),
+                      [](std::pair<body_bytes, bool> b) { return std::move(b.first); });
+    }
     Gen<body_bytes> bytes =
         multipart_media() ? multipart(values) : gen::map(values, [media](std::pair<value, bool> v) {
           std::string text = v.first.is_string() && media.find("json") == std::string::npos
@@ -379,7 +356,7 @@ class request_builder {
                      [encoding, s](std::tuple<std::pair<value, bool>, std::string, std::string> t) {
                        const auto& [v, from_example] = std::get<0>(t);
                        if (!v.is_object()) return made(body_bytes{}, false);
-                       auto ps = detail::form_parts(v.get_object(), encoding);
+                       auto ps = detail::form_parts(v.get_object(), encoding, *s);
                        if (!from_example) {
                          for (auto& part : ps) {
                            if (part.content_type == "text/csv") part.content = std::get<1>(t);
@@ -412,6 +389,41 @@ class request_builder {
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;
 
+  /// Bodies that break the schema as the server reads them, in the media
+  /// type chosen (JSON, multipart or urlencoded); nullopt for others.
+  std::optional<Gen<std::pair<body_bytes, invalid_value>>> broken_bodies() const {
+    const schema::schema* s = media_->schema;
+    if (s == nullptr || !(json_media() || multipart_media() || urlencoded_media()))
+      return std::nullopt;
+    auto bad = invalid_values(*s, options_.values);
+    if (!bad) return std::nullopt;
+    const std::string media = media_->name;
+    if (json_media()) {
+      return gen::map(*bad, [media](invalid_value iv) {
+        return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
+      });
+    }
+    using made = std::tuple<body_bytes, bool, invalid_value>;
+    const openapi::media_type* m = media_;
+    const bool form = urlencoded_media();
+    auto written = gen::map(
+        gen::tuple(*bad, detail::boundary_gen()),
+        [m, s, form](std::tuple<invalid_value, std::string> t) {
+          invalid_value iv = std::move(std::get<0>(t));
+          if (!iv.json->is_object()) return made(body_bytes{}, false, iv);
+          auto b =
+              form ? urlencoded(*m, *iv.json, false, false)
+                   : finish_multipart(
+                         *s, detail::form_parts(iv.json->get_object(), m->part_content_types, *s),
+                         std::get<1>(t), false, false);
+          return made(std::move(b.first), b.second, std::move(iv));
+        });
+    return gen::map(gen::suchThat(written, [](const made& t) { return std::get<1>(t); }),
+                    [](made t) {
+                      return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
+                    });
+  }
+
   const openapi::operation& op_;
   fixture_lookup fixtures_;
   request_options options_;
@@ -433,48 +445,19 @@ void request_builder::body_sites(const Gen<parts>& valid,
       return self->assemble(ps, request_mode{m, where, what, kind});
     };
   };
-  if (s != nullptr && (json_media() || multipart_media())) {
-    if (auto bad = invalid_values(*s, options_.values)) {
-      Gen<std::pair<body_bytes, invalid_value>> broken =
-          json_media()
-              ? gen::map(
-                    *bad,
-                    [media](invalid_value iv) {
-                      return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
-                    })
-              : gen::map(
-                    gen::suchThat(
-                        gen::map(gen::tuple(*bad, detail::boundary_gen()),
-                                 [s, encoding = media_->part_content_types](
-                                     std::tuple<invalid_value, std::string> t) {
-                                   invalid_value iv = std::move(std::get<0>(t));
-                                   if (!iv.json->is_object()) {
-                                     return std::make_tuple(body_bytes{}, false, std::move(iv));
-                                   }
-                                   auto b = finish_multipart(
-                                       *s, detail::form_parts(iv.json->get_object(), encoding),
-                                       std::get<1>(t), false, false);
-                                   return std::make_tuple(std::move(b.first), b.second,
-                                                          std::move(iv));
-                                 }),
-                        [](const auto& t) { return std::get<1>(t); }),
-                    [](std::tuple<body_bytes, bool, invalid_value> t) {
-                      return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
-                    });
-      sites.push_back({request_mutation::invalid_body, "body",
-                       gen::map(gen::tuple(valid, broken),
-                                [self](std::tuple<parts, std::pair<body_bytes, invalid_value>> t) {
-                                  parts ps = std::move(std::get<0>(t));
-                                  auto& [bytes, iv] = std::get<1>(t);
-                                  ps.body = std::move(bytes);
-                                  const std::string where =
-                                      "body " +
-                                      (iv.pointer.empty() ? std::string("/") : iv.pointer);
-                                  request_mode mode{request_mutation::invalid_body, where,
-                                                    "body " + iv.description, iv.kind};
-                                  return self->assemble(ps, std::move(mode));
-                                })});
-    }
+  if (auto broken = broken_bodies()) {
+    sites.push_back({request_mutation::invalid_body, "body",
+                     gen::map(gen::tuple(valid, *broken),
+                              [self](std::tuple<parts, std::pair<body_bytes, invalid_value>> t) {
+                                parts ps = std::move(std::get<0>(t));
+                                auto& [bytes, iv] = std::get<1>(t);
+                                ps.body = std::move(bytes);
+                                const std::string where =
+                                    "body " + (iv.pointer.empty() ? std::string("/") : iv.pointer);
+                                request_mode mode{request_mutation::invalid_body, where,
+                                                  "body " + iv.description, iv.kind};
+                                return self->assemble(ps, std::move(mode));
+                              })});
   }
   if (s != nullptr && json_media()) {
     auto bytes = gen::map(malformed_json(*s, options_.values), [media](const invalid_value& iv) {

@@ -64,7 +64,7 @@ struct generated_request {
   std::vector<std::pair<std::string, std::string>> cookies;
   /// Names of query pairs whose values keep RFC 3986 reserved characters (allowReserved).
   std::vector<std::string> reserved_query;
-  std::string body;                                          // bytes; empty with no body
+  std::string body;          // bytes; empty with no body
   std::string content_type;  // the Content-Type to send; empty with no body
   request_mode mode;
   bool body_from_example = false;  // the body is one of the schema's examples

@@ -61,9 +61,9 @@ std::string_view to_string(param_style s) {
 }
 
 std::optional<param_style> parse_param_style(std::string_view s) {
-  for (auto v : {param_style::simple, param_style::label, param_style::matrix, param_style::form,
-                 param_style::space_delimited, param_style::pipe_delimited,
-                 param_style::deep_object}) {
+  for (auto v :
+       {param_style::simple, param_style::label, param_style::matrix, param_style::form,
+        param_style::space_delimited, param_style::pipe_delimited, param_style::deep_object}) {
     if (to_string(v) == s) return v;
   }
   return std::nullopt;

@@ -5,6 +5,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+
 #include "generators/detail/wire.hpp"
 
 namespace conform::generators::detail {
@@ -163,7 +165,9 @@ std::optional<wire_pairs> query_pairs(const param_format& f, const value& v) {
   return out;
 }
 
-bool json_media(std::string_view media) { return media.find("json") != std::string_view::npos; }
+bool json_media(std::string_view media) {
+  return media.find("json") != std::string_view::npos;
+}
 
 /// Pieces read back: items, or alternating keys and values, or one text.
 struct pieces {
@@ -356,6 +360,126 @@ value read_param(const param_format& f, const schema::schema& s, const wire_pair
   return build(s, sh, p);
 }
 
+namespace {
+
+param_format property_format(const std::string& name, const schema::schema* sub,
+                             const std::map<std::string, openapi::property_encoding>& encoding) {
+  param_format f;
+  f.in = param_location::query;
+  f.name = name;
+  auto it = encoding.find(name);
+  const openapi::property_encoding* e = it != encoding.end() ? &it->second : nullptr;
+  f.style = e != nullptr && e->style ? *e->style : param_style::form;
+  f.explode = e != nullptr && e->explode ? *e->explode : f.style == param_style::form;
+  if (e != nullptr && json_media(e->content_type)) {
+    f.media = e->content_type;
+  } else if ((e == nullptr || !e->style) && sub != nullptr && shape_of(*sub) == shape::object) {
+    f.media = "application/json";
+  }
+  return f;
+}
+
+}  // namespace
+
+wire_pairs form_body(const boost::json::object& o, const schema::schema& s,
+                     const std::map<std::string, openapi::property_encoding>& encoding) {
+  wire_pairs out;
+  const schema::schema& r = s.resolved();
+  for (const auto& m : o) {
+    const std::string name(m.key());
+    const schema::schema* sub = r.property(name);
+    param_format f = property_format(name, sub, encoding);
+    if (sub == nullptr && m.value().is_object()) f.media = "application/json";
+    auto w = write_param(f, m.value());
+    if (!w) {  // a style that cannot carry it: JSON text
+      f.media = "application/json";
+      w = write_param(f, m.value());
+    }
+    out.insert(out.end(), w->begin(), w->end());
+  }
+  return out;
+}
+
+value read_form_body(const schema::schema& s, const wire_pairs& w,
+                     const std::map<std::string, openapi::property_encoding>& encoding) {
+  boost::json::object o;
+  const schema::schema& r = s.resolved();
+  std::vector<std::string> names;
+  for (const auto& [name, _] : w) {
+    const std::size_t bracket = name.find('[');
+    std::string base = name.substr(0, bracket);
+    if (std::find(names.begin(), names.end(), base) == names.end()) names.push_back(base);
+  }
+  for (const auto& name : names) {
+    const schema::schema* sub = r.property(name);
+    const param_format f = property_format(name, sub, encoding);
+    wire_pairs mine;
+    for (const auto& kv : w) {
+      if (kv.first == name || kv.first.starts_with(name + "[")) mine.push_back(kv);
+    }
+    o[name] = sub != nullptr ? read_param(f, *sub, mine) : value(mine.front().second);
+  }
+  return value(std::move(o));
+}
+
+namespace {
+
+/// True when a cookie name or value can be sent as it is (RFC 6265
+/// cookie-octets, and ',' the form style's delimiter).
+bool cookie_safe(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return c > ' ' && c <= '~' && c != '"' && c != ';' && c != '\\';
+  });
+}
+
+}  // namespace
+
+/// True when written pairs can travel in `where` as one parameter.
+bool travels(param_location where, const wire_pairs& w) {
+  if (w.empty()) return false;
+  switch (where) {
+    case param_location::path:
+      return segment_safe(w.front().second);
+    case param_location::header: {
+      const std::string& text = w.front().second;
+      if (text.empty() || !header_safe(text)) return false;
+      std::size_t start = 0;  // every item too: a server trims what it splits
+      for (std::size_t at = text.find(',');; at = text.find(',', start)) {
+        if (!header_safe(text.substr(start, at - start))) return false;
+        if (at == std::string::npos) return true;
+        start = at + 1;
+      }
+    }
+    case param_location::cookie:
+      return std::all_of(w.begin(), w.end(), [](const auto& kv) {
+        return !kv.first.empty() && cookie_safe(kv.first) && cookie_safe(kv.second);
+      });
+    default:
+      return true;
+  }
+}
+
+/// The path template with each `{name}` replaced by its written value and
+/// the template's own text percent-encoded where a path needs it ('?', '#').
+std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < tmpl.size()) {
+    const std::size_t open = tmpl.find('{', i);
+    const std::size_t close = open == std::string::npos ? open : tmpl.find('}', open);
+    if (close == std::string::npos) {
+      out += encode_path_literal(std::string_view(tmpl).substr(i));
+      break;
+    }
+    out += encode_path_literal(std::string_view(tmpl).substr(i, open - i));
+    const std::string name = tmpl.substr(open + 1, close - open - 1);
+    auto it = values.find(name);
+    out += it != values.end() ? it->second : tmpl.substr(open, close - open + 1);
+    i = close + 1;
+  }
+  return out;
+}
+
 std::string percent_decode(std::string_view text) {
   auto hex = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
@@ -366,8 +490,7 @@ std::string percent_decode(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
+    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
       out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
       i += 2;
     } else {
@@ -385,11 +508,11 @@ std::string encode_path_literal(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      std::string_view("-._~!$&'()*+,;=:@/").find(static_cast<char>(c)) !=
-                          std::string_view::npos ||
-                      (c == '%' && i + 2 < text.size() && is_hex(text[i + 1]) &&
-                       is_hex(text[i + 2]));
+    const bool keep =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        std::string_view("-._~!$&'()*+,;=:@/").find(static_cast<char>(c)) !=
+            std::string_view::npos ||
+        (c == '%' && i + 2 < text.size() && is_hex(text[i + 1]) && is_hex(text[i + 2]));
     if (keep) {
       out += static_cast<char>(c);
     } else {

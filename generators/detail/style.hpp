@@ -6,6 +6,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,29 @@ std::optional<wire_pairs> write_param(const param_format& f, const boost::json::
 /// split by the style's delimiters, percent-decoded (path), and coerced by
 /// the schema (see from_wire); `content` parameters parsed as JSON.
 boost::json::value read_param(const param_format& f, const schema::schema& s, const wire_pairs& w);
+
+/// An object body as application/x-www-form-urlencoded pairs (before
+/// percent-encoding): each property written like a query parameter by its
+/// `encoding` entry (style, explode; default form, exploded). A property
+/// whose contentType is JSON, or an object property without a style, is
+/// written as JSON text (the Encoding Object's default for objects).
+wire_pairs form_body(const boost::json::object& o, const schema::schema& s,
+                     const std::map<std::string, openapi::property_encoding>& encoding);
+
+/// What a server reads back from a urlencoded body written by form_body.
+boost::json::value read_form_body(
+    const schema::schema& s, const wire_pairs& w,
+    const std::map<std::string, openapi::property_encoding>& encoding);
+
+/// True when written pairs can travel in `where` as one parameter: a path
+/// text that is a segment (not empty, ".", ".."), a header value that is
+/// visible ASCII in every item, cookie names and values of cookie-octets.
+bool travels(openapi::param_location where, const wire_pairs& w);
+
+/// The path template with each `{name}` replaced by its written value (a
+/// name without one stays as it is) and the template's own text
+/// percent-encoded where a path needs it ('?', '#', ' ').
+std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values);
 
 /// RFC 3986 percent-decoding ("%2C" -> ","); malformed triples stay as they are.
 std::string percent_decode(std::string_view text);

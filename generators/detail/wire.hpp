@@ -63,8 +63,17 @@ std::string multipart_body(const std::vector<form_part>& parts, std::string_view
 std::vector<form_part> form_parts(const boost::json::object& o,
                                   const std::map<std::string, std::string>& encoding);
 
+/// The same with the body's schema, by the Encoding Object's defaults: an
+/// array property is one part per item (unless its contentType is JSON),
+/// objects are application/json parts, `format: binary` strings
+/// application/octet-stream files, other primitives text/plain.
+std::vector<form_part> form_parts(const boost::json::object& o,
+                                  const std::map<std::string, std::string>& encoding,
+                                  const schema::schema& s);
+
 /// The object a server reads back from parts: JSON parts parsed, text parts
-/// coerced by their property schema (see from_wire).
+/// coerced by their property schema (see from_wire); repeated parts of an
+/// array property are its items.
 boost::json::value from_parts(const schema::schema& s, const std::vector<form_part>& parts);
 
 }  // namespace conform::generators::detail

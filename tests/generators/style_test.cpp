@@ -247,3 +247,103 @@ TEST(StyleRequests, AllowEmptyValueSendsAnEmptyValueSometimes) {
 
 }  // namespace
 }  // namespace conform::generators
+
+namespace conform::generators {
+namespace {
+
+/// A query string or urlencoded body as decoded pairs.
+wire_pairs split_query(const std::string& text) {
+  wire_pairs out;
+  std::size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    std::size_t amp = text.find('&', start);
+    if (amp == std::string::npos) amp = text.size();
+    const std::string item = text.substr(start, amp - start);
+    const std::size_t eq = item.find('=');
+    out.emplace_back(detail::percent_decode(item.substr(0, eq)),
+                     eq == std::string::npos ? "" : detail::percent_decode(item.substr(eq + 1)));
+    start = amp + 1;
+  }
+  return out;
+}
+
+TEST(Bodies, MultipartPartsFollowTheEncodingObjectsDefaults) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "object", "properties": {
+      "tags": {"type": "array", "items": {"type": "string"}},
+      "ids": {"type": "array", "items": {"type": "integer"}},
+      "meta": {"type": "object"},
+      "n": {"type": "integer"},
+      "file": {"type": "string", "format": "binary"}}})");
+  const value v = parse(R"({"tags": ["a", "b"], "ids": [1, 2], "meta": {"k": 1}, "n": 3,
+                            "file": "bytes"})");
+  const auto parts = detail::form_parts(v.get_object(), {{"ids", "application/json"}}, s);
+  std::vector<std::string> seen;
+  for (const auto& p : parts) {
+    seen.push_back(p.name + " " + p.content_type + " " + p.content +
+                   (p.filename.empty() ? "" : " " + p.filename));
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"tags text/plain a", "tags text/plain b",
+                                            "ids application/json [1,2]",
+                                            "meta application/json {\"k\":1}", "n text/plain 3",
+                                            "file application/octet-stream bytes file.bin"}));
+  EXPECT_EQ(detail::from_parts(s, parts), v);
+}
+
+TEST(Bodies, UrlencodedPropertiesFollowTheirEncoding) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "object", "properties": {
+      "tags": {"type": "array", "items": {"type": "string"}},
+      "ids": {"type": "array", "items": {"type": "integer"}},
+      "filter": {"type": "object", "properties": {"R": {"type": "integer"}}},
+      "meta": {"type": "object"},
+      "path": {"type": "string"}}})");
+  std::map<std::string, openapi::property_encoding> enc;
+  enc["ids"].style = param_style::pipe_delimited;
+  enc["ids"].explode = false;
+  enc["filter"].style = param_style::deep_object;
+  enc["path"].allow_reserved = true;
+  const value v = parse(R"({"tags": ["a", "b"], "ids": [1, 2], "filter": {"R": 100},
+                            "meta": {"k": 1}, "path": "/a/b"})");
+  const auto w = detail::form_body(v.get_object(), s, enc);
+  EXPECT_EQ(w, (wire_pairs{{"tags", "a"},
+                           {"tags", "b"},
+                           {"ids", "1|2"},
+                           {"filter[R]", "100"},
+                           {"meta", R"({"k":1})"},
+                           {"path", "/a/b"}}));
+  EXPECT_EQ(detail::read_form_body(s, w, enc), v);
+}
+
+TEST(Bodies, UrlencodedRequestsAreValidAsReadAndOneCanBeBroken) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "object", "required": ["n", "tags"],
+      "additionalProperties": false, "properties": {
+      "n": {"type": "integer", "minimum": 1},
+      "tags": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}}})");
+  openapi::operation op;
+  op.method = http::verb::post;
+  op.path = "/forms";
+  openapi::request_body body;
+  body.required = true;
+  openapi::media_type m;
+  m.name = "application/x-www-form-urlencoded";
+  m.schema = &s;
+  m.encoding["tags"].explode = false;
+  body.content = {m};
+  op.body = body;
+  const auto& media = op.body->content.front();
+  auto result = testing::run_property([&] {
+    const auto r = *valid_request(op, nullptr);
+    RC_ASSERT(r.content_type == "application/x-www-form-urlencoded");
+    wire_pairs w;
+    for (const auto& kv : split_query(r.body)) w.push_back(kv);
+    RC_ASSERT(schema::is_valid(s, detail::read_form_body(s, w, media.encoding)));
+  });
+  testing::expect_success(result);
+  const auto mutations = request_mutations(op, nullptr);
+  EXPECT_NE(std::find(mutations.begin(), mutations.end(), "invalid_body body"), mutations.end());
+}
+
+}  // namespace
+}  // namespace conform::generators
