@@ -85,6 +85,9 @@ struct schema {
   std::optional<double> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
 
   // arrays
+  /// prefixItems (2020-12): the schema of each leading item, in order;
+  /// `items` then applies to the items past them.
+  std::vector<const schema*> prefix_items;
   const schema* items = nullptr;  // nullptr = any item
   std::optional<std::uint64_t> min_items, max_items;
   bool unique_items = false;
@@ -97,6 +100,8 @@ struct schema {
   const schema* additional_properties = nullptr;
   bool additional_allowed = true;
   std::optional<std::uint64_t> min_properties, max_properties;
+  /// dependentRequired: when the first property is present, so must the others be.
+  std::vector<std::pair<std::string, std::vector<std::string>>> dependent_required;
 
   // composition
   std::vector<const schema*> all_of, any_of, one_of;
