@@ -146,7 +146,10 @@ std::string percent_encode(std::string_view text) {
 
 std::string encode_query_value(std::string_view text, bool allow_reserved) {
   static constexpr char hex[] = "0123456789ABCDEF";
-  const std::string_view kept = allow_reserved ? ":/?@!$'()*,;=" : ",";
+  // '?' and '=' are reserved and legal in a query value, yet servers split
+  // on them (cpp-httplib refuses a second '?' and reads "a=b=c" as "c"):
+  // both stay encoded, as '&', '+', '#', '[' and ']' must.
+  const std::string_view kept = allow_reserved ? ":/@!$'()*,;" : ",";
   std::string out;
   out.reserve(text.size());
   for (char ch : text) {

@@ -44,7 +44,7 @@ std::string percent_encode(std::string_view text);
 
 /// A query value percent-encoded: all but unreserved characters and ',';
 /// with `allow_reserved`, also the reserved characters a query may hold
-/// literally (":/?@!$'()*,;=", not "&+#[]").
+/// literally (":/@!$'()*,;"; not "&+#[]", nor "?" and "=", which servers split on).
 std::string encode_query_value(std::string_view text, bool allow_reserved);
 
 /// One part of a multipart/form-data body.
