@@ -52,7 +52,8 @@ const schema::schema* expected_schema(const openapi::api_spec& spec, const opena
                                       int status) {
   if (const auto* r = documented_response(op, status)) {
     for (const auto& m : r->content) {
-      if (media_type_of(m.name) == "application/json" && m.schema) return m.schema;
+      const std::string media = media_type_of(m.name);
+      if ((media == "application/json" || media.ends_with("+json")) && m.schema) return m.schema;
     }
     return nullptr;
   }
@@ -276,7 +277,9 @@ check_verdict positive_data_acceptance(const exchange& e) {
 std::optional<std::vector<std::string>> documented_error_codes(const openapi::api_spec& spec,
                                                                const openapi::operation& op,
                                                                int status) {
-  if (const auto* r = op.find_response(status)) {
+  const auto* r = op.find_response(status);
+  if (r == nullptr && status >= 100 && status <= 599) r = op.find_response(status / 100);  // "4XX"
+  if (r != nullptr) {
     if (r->error_codes.empty()) return std::nullopt;
     return r->error_codes;
   }
