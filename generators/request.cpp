@@ -252,7 +252,10 @@ class request_builder {
 
   Gen<wire_pairs> valid_wire(const openapi::parameter& p) const {
     const detail::param_format f = detail::format_of(p);
-    if (p.schema == nullptr) return gen::just(*detail::write_param(f, value("conform")));
+    if (p.schema == nullptr) {
+      return gen::just(
+          detail::write_param(f, value("conform")).value_or(wire_pairs{{p.name, "conform"}}));
+    }
     const schema::schema* s = p.schema;
     auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
       return detail::write_param(f, v).value_or(wire_pairs{});
