@@ -126,6 +126,8 @@ class builder {
         s.enum_values.assign(x.get_array().begin(), x.get_array().end());
       } else if (key == "const") {
         s.const_value = x;
+      } else if (key == "contentMediaType" && x.is_string()) {
+        s.content_media_type = std::string(x.get_string());
       } else if (key == "format") {
         if (!x.is_string()) fail(at, "expected a string");
         s.format = std::string(x.get_string());

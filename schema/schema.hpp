@@ -80,6 +80,8 @@ struct schema {
   std::optional<std::string> format;  // date-time, email, uri, uuid, e164, timezone, ...
   std::optional<std::uint64_t> min_length, max_length;
   std::optional<std::string> pattern;  // ECMA-262 regex, unanchored as JSON Schema says
+  /// contentMediaType (an annotation): the media type of the string's content.
+  std::optional<std::string> content_media_type;
 
   // numbers (3.0 boolean exclusives already folded into the exclusive_* bounds)
   std::optional<double> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;

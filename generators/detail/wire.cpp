@@ -235,6 +235,8 @@ form_part part_for(const std::string& name, const value& v, const schema::schema
     p.content_type = v.is_string() ? "text/plain" : "application/json";
   } else if (v.is_object() || v.is_array()) {
     p.content_type = "application/json";
+  } else if (v.is_string() && sub != nullptr && sub->resolved().content_media_type) {
+    p.content_type = *sub->resolved().content_media_type;
   } else if (v.is_string() && sub != nullptr && binary_string(*sub)) {
     p.content_type = "application/octet-stream";
   } else {

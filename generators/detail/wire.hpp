@@ -65,8 +65,9 @@ std::vector<form_part> form_parts(const boost::json::object& o,
 
 /// The same with the body's schema, by the Encoding Object's defaults: an
 /// array property is one part per item (unless its contentType is JSON),
-/// objects are application/json parts, `format: binary` strings
-/// application/octet-stream files, other primitives text/plain.
+/// objects are application/json parts, strings with `contentMediaType` that
+/// type, `format: binary` strings application/octet-stream files, other
+/// primitives text/plain.
 std::vector<form_part> form_parts(const boost::json::object& o,
                                   const std::map<std::string, std::string>& encoding,
                                   const schema::schema& s);

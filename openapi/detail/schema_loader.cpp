@@ -202,6 +202,8 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       } else if (dialect_ == dialect::openapi31) {
         r.expect_seq(doc, v, "examples");
       }
+    } else if (key == "contentMediaType") {
+      if (auto m = r.str(doc, v, key)) s.content_media_type = *m;
     } else if (key == "format") {
       if (auto f = r.str(doc, v, "format")) s.format = *f;
     } else if (key == "minLength") {

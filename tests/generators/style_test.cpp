@@ -274,19 +274,21 @@ TEST(Bodies, MultipartPartsFollowTheEncodingObjectsDefaults) {
       "ids": {"type": "array", "items": {"type": "integer"}},
       "meta": {"type": "object"},
       "n": {"type": "integer"},
-      "file": {"type": "string", "format": "binary"}}})");
+      "file": {"type": "string", "format": "binary"},
+      "csv": {"type": "string", "contentMediaType": "text/csv"}}})");
   const value v = parse(R"({"tags": ["a", "b"], "ids": [1, 2], "meta": {"k": 1}, "n": 3,
-                            "file": "bytes"})");
+                            "file": "bytes", "csv": "a,b\n"})");
   const auto parts = detail::form_parts(v.get_object(), {{"ids", "application/json"}}, s);
   std::vector<std::string> seen;
   for (const auto& p : parts) {
     seen.push_back(p.name + " " + p.content_type + " " + p.content +
                    (p.filename.empty() ? "" : " " + p.filename));
   }
-  EXPECT_EQ(seen, (std::vector<std::string>{"tags text/plain a", "tags text/plain b",
-                                            "ids application/json [1,2]",
-                                            "meta application/json {\"k\":1}", "n text/plain 3",
-                                            "file application/octet-stream bytes file.bin"}));
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{
+                "tags text/plain a", "tags text/plain b", "ids application/json [1,2]",
+                "meta application/json {\"k\":1}", "n text/plain 3",
+                "file application/octet-stream bytes file.bin", "csv text/csv a,b\n csv.csv"}));
   EXPECT_EQ(detail::from_parts(s, parts), v);
 }
 
