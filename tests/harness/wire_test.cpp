@@ -310,6 +310,7 @@ TEST(wire, a_conforming_stub_has_no_finding_and_accepts_every_operations_request
 }
 
 struct deviation_case {
+  const char* name;
   deviation d;
   const char* found_by;
   std::vector<const char*> silent;  // checks that must not judge this deviation
@@ -327,20 +328,26 @@ TEST_P(wire_deviation, is_found_by_its_check_and_by_no_other) {
 
 INSTANTIATE_TEST_SUITE_P(
     deviations, wire_deviation,
-    ::testing::Values(deviation_case{deviation::dependent_required_broken,
+    ::testing::Values(deviation_case{"dependent_required_broken",
+                                     deviation::dependent_required_broken,
                                      "response_schema_conformance",
                                      {"content_type_conformance", "status_code_conformance"}},
-                      deviation_case{deviation::prefix_items_broken,
+                      deviation_case{"prefix_items_broken",
+                                     deviation::prefix_items_broken,
                                      "response_schema_conformance",
                                      {"content_type_conformance", "status_code_conformance"}},
-                      deviation_case{deviation::range_wrong_content_type,
+                      deviation_case{"range_wrong_content_type",
+                                     deviation::range_wrong_content_type,
                                      "content_type_conformance",
                                      {"status_code_conformance"}},
-                      deviation_case{deviation::undocumented_status,
+                      deviation_case{"undocumented_status",
+                                     deviation::undocumented_status,
                                      "status_code_conformance",
                                      {"content_type_conformance", "response_schema_conformance"}},
-                      deviation_case{deviation::audio_as_json,
+                      deviation_case{"audio_as_json",
+                                     deviation::audio_as_json,
                                      "content_type_conformance",
-                                     {"status_code_conformance"}}));
+                                     {"status_code_conformance"}}),
+    [](const ::testing::TestParamInfo<deviation_case>& info) { return info.param.name; });
 
 }  // namespace
