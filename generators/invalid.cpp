@@ -537,6 +537,21 @@ class collector {
             return value(std::move(o));
           }));
     }
+    for (const auto& [trigger, names] : r.dependent_required) {
+      if (names.empty() || trigger == names.front()) continue;
+      const node* sub = r.property(trigger);
+      const Gen<value> present = sub != nullptr ? values_.build(*sub, 1) : any_value(0);
+      add(mutation_kind::missing_required,
+          "\"" + names.front() + "\" left out while \"" + trigger +
+              "\" is present (dependentRequired)",
+          gen::map(gen::tuple(valid_here, present),
+                   [trigger, gone = names.front(), as_object](std::tuple<value, value> t) {
+                     boost::json::object o = as_object(std::get<0>(t));
+                     o[trigger] = std::move(std::get<1>(t));
+                     o.erase(gone);
+                     return value(std::move(o));
+                   }));
+    }
     auto fresh_name = [&r](std::string base) {
       while (r.property(base) != nullptr) base += "_";
       return base;

@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
 #include <utility>
 
+#include "generators/detail/body_gen.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/value.hpp"
 #include "schema/validator.hpp"
@@ -26,7 +29,7 @@ using boost::json::value;
 using openapi::param_location;
 using rc::Gen;
 
-using texts = std::vector<std::string>;
+using detail::wire_pairs;
 
 struct body_bytes {
   std::string bytes;
@@ -34,9 +37,9 @@ struct body_bytes {
   bool from_example = false;
 };
 
-/// A request before assembly: wire texts per parameter (nullopt: not sent).
+/// A request before assembly: wire pairs per parameter (nullopt: not sent).
 struct parts {
-  std::vector<std::optional<texts>> params;
+  std::vector<std::optional<wire_pairs>> params;
   std::vector<std::pair<std::string, std::string>> fixtures_used;
   std::optional<body_bytes> body;
 };
@@ -46,7 +49,7 @@ struct param_entry {
   std::size_t index = 0;
   bool required = false;
   std::optional<std::string> fixture;
-  Gen<texts> valid = gen::just(texts{});
+  Gen<wire_pairs> valid = gen::just(wire_pairs{});
 };
 
 struct request_site {
@@ -60,6 +63,7 @@ struct same_as_slot {
   std::string pointer;                   // in the body
   const schema::schema* prop = nullptr;  // the property's schema
   std::size_t param = 0;                 // index into the operation's parameters
+  detail::param_format format;           // how that parameter is written
   std::string where;                     // "path contact_id"
 };
 
@@ -95,86 +99,6 @@ bool iequal(std::string_view a, std::string_view b) {
          });
 }
 
-std::string join(const texts& t, std::string_view sep) {
-  std::string out;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (i != 0) out += sep;
-    out += t[i];
-  }
-  return out;
-}
-
-/// True when wire texts can travel in `where` as one parameter.
-bool travels(param_location where, const texts& t, bool array_param) {
-  if (t.empty()) return false;
-  if (!array_param && t.size() != 1) return false;
-  switch (where) {
-    case param_location::path:
-      return detail::segment_safe(join(t, ","));
-    case param_location::header:
-      return !join(t, ",").empty() && std::all_of(t.begin(), t.end(), [](const std::string& s) {
-        return detail::header_safe(s);
-      });
-    default:
-      return true;
-  }
-}
-
-bool is_array_param(const schema::schema* s) {
-  if (s == nullptr) return false;
-  const auto& r = s->resolved();
-  return !r.types.any() && r.types.has(schema::json_type::array) &&
-         !r.types.has(schema::json_type::string);
-}
-
-/// Samples `g` with fixed seeds; true when one sample can be made.
-template <typename T>
-bool can_generate(const Gen<T>& g, int probes = 24) {
-  for (int i = 0; i < probes; ++i) {
-    try {
-      (void)g(rc::Random(static_cast<std::uint64_t>(i) * 104729 + 3), 10 + i * 4).value();
-      return true;
-    } catch (const rc::GenerationFailure&) {
-    }
-  }
-  return false;
-}
-
-Gen<std::string> csv_text() {
-  const std::string lower = "abcdefghijklmnopqrstuvwxyz";
-  const std::string cell = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  auto word = [](std::string alphabet, std::size_t lo, std::size_t hi) {
-    return gen::mapcat(gen::inRange<std::size_t>(lo, hi + 1), [alphabet](std::size_t n) {
-      return gen::container<std::string>(n, gen::elementOf(alphabet));
-    });
-  };
-  return gen::mapcat(gen::tuple(gen::inRange<std::size_t>(1, 4), gen::inRange<std::size_t>(1, 4)),
-                     [word, lower, cell](std::tuple<std::size_t, std::size_t> shape) {
-                       const auto [columns, rows] = shape;
-                       using row = std::vector<std::string>;
-                       return gen::map(
-                           gen::tuple(gen::container<row>(columns, word(lower, 3, 8)),
-                                      gen::container<std::vector<row>>(
-                                          rows, gen::container<row>(columns, word(cell, 1, 8)))),
-                           [](std::tuple<row, std::vector<row>> t) {
-                             std::string out;
-                             auto line = [&out](const row& r) {
-                               for (std::size_t c = 0; c < r.size(); ++c)
-                                 out += (c ? "," : "") + r[c];
-                               out += "\n";
-                             };
-                             line(std::get<0>(t));
-                             for (const row& r : std::get<1>(t)) line(r);
-                             return out;
-                           });
-                     });
-}
-
-Gen<std::string> boundary_gen() {
-  return gen::map(gen::container<std::string>(16, gen::elementOf(std::string("0123456789abcdef"))),
-                  [](const std::string& hex) { return "conform-" + hex; });
-}
-
 class request_builder {
  public:
   request_builder(const openapi::operation& op, fixture_lookup fixtures,
@@ -182,13 +106,18 @@ class request_builder {
       : op_(op), fixtures_(std::move(fixtures)), options_(options) {
     for (std::size_t i = 0; i < op.parameters.size(); ++i) {
       const openapi::parameter& p = op.parameters[i];
-      if (p.in == param_location::cookie || runner_controlled(p)) continue;
+      if (runner_controlled(p)) continue;
       param_entry e;
       e.p = &p;
       e.index = i;
       e.required = p.required || p.in == param_location::path;
       if (p.in == param_location::path && fixtures_) e.fixture = fixtures_(p);
-      e.valid = e.fixture ? gen::just(texts{*e.fixture}) : valid_wire(p);
+      e.valid = valid_wire(p);
+      if (e.fixture) {
+        if (auto w = detail::write_param(detail::format_of(p), value(*e.fixture))) {
+          e.valid = gen::just(std::move(*w));
+        }
+      }
       entries_.push_back(std::move(e));
     }
     if (op.body) media_ = pick_media(*op.body);
@@ -196,7 +125,8 @@ class request_builder {
       for (const auto& b : openapi::same_as_bindings(*media_->schema)) {
         for (const auto& e : entries_) {
           if (e.p->name == b.same_as.name && openapi::to_string(e.p->in) == b.same_as.in) {
-            slots_.push_back({b.pointer, b.node, e.index, b.same_as.in + " " + b.same_as.name});
+            slots_.push_back({b.pointer, b.node, e.index, detail::format_of(*e.p),
+                              b.same_as.in + " " + b.same_as.name});
           }
         }
       }
@@ -211,9 +141,9 @@ class request_builder {
     parts empty;
     empty.params.resize(op_.parameters.size());
     Gen<parts> acc = gen::just(std::move(empty));
-    using maybe = std::optional<texts>;
+    using maybe = std::optional<wire_pairs>;
     for (const auto& e : entries_) {
-      Gen<maybe> value = gen::map(e.valid, [](texts t) { return maybe(std::move(t)); });
+      Gen<maybe> value = gen::map(e.valid, [](wire_pairs t) { return maybe(std::move(t)); });
       if (!e.required) {
         value = gen::mapcat(detail::chance(options_.optional_param_percent),
                             [value](bool on) { return on ? value : gen::just(maybe()); });
@@ -265,7 +195,7 @@ class request_builder {
       auto* parent = parent_of(root, slot.pointer, name);
       value* current = parent ? parent->if_contains(name) : nullptr;
       if (current == nullptr) continue;
-      value want = detail::from_wire(*slot.prop, *ps.params[slot.param]);
+      value want = detail::read_param(slot.format, *slot.prop, *ps.params[slot.param]);
       if (schema::json_equal(*current, want)) continue;
       value saved = std::exchange(*current, std::move(want));
       if (schema::is_valid(body, root)) {
@@ -305,7 +235,8 @@ class request_builder {
   static std::optional<parts> break_same_as(parts ps, const same_as_slot& slot, const value& other,
                                             const schema::schema& body) {
     if (!ps.body || !ps.params[slot.param]) return std::nullopt;
-    if (schema::json_equal(other, detail::from_wire(*slot.prop, *ps.params[slot.param]))) {
+    if (schema::json_equal(other,
+                           detail::read_param(slot.format, *slot.prop, *ps.params[slot.param]))) {
       return std::nullopt;
     }
     boost::system::error_code ec;
@@ -350,31 +281,30 @@ class request_builder {
     generated_request r;
     r.op = &op_;
     r.method = op_.method;
-    r.path = op_.path;
+    std::map<std::string, std::string> path_values;
     for (std::size_t i = 0; i < op_.parameters.size(); ++i) {
       const openapi::parameter& p = op_.parameters[i];
       if (!in.params[i]) continue;
-      const texts& t = *in.params[i];
+      const wire_pairs& w = *in.params[i];
       switch (p.in) {
-        case param_location::path: {
-          texts encoded;
-          for (const auto& s : t) encoded.push_back(detail::percent_encode(s));
-          const std::string token = "{" + p.name + "}";
-          for (auto at = r.path.find(token); at != std::string::npos; at = r.path.find(token)) {
-            r.path.replace(at, token.size(), join(encoded, ","));
+        case param_location::path:
+          if (!w.empty()) path_values[p.name] = w.front().second;
+          break;
+        case param_location::query:
+          r.query.insert(r.query.end(), w.begin(), w.end());
+          if (p.allow_reserved) {
+            for (const auto& kv : w) r.reserved_query.push_back(kv.first);
           }
           break;
-        }
-        case param_location::query:
-          for (const auto& s : t) r.query.emplace_back(p.name, s);
-          break;
         case param_location::header:
-          r.headers.emplace_back(p.name, join(t, ","));
+          if (!w.empty()) r.headers.emplace_back(p.name, w.front().second);
           break;
         case param_location::cookie:
+          r.cookies.insert(r.cookies.end(), w.begin(), w.end());
           break;
       }
     }
+    r.path = detail::fill_path(op_.path, path_values);
     if (in.body) {
       r.body = in.body->bytes;
       r.content_type = in.body->content_type;
@@ -391,11 +321,9 @@ class request_builder {
     auto self = std::make_shared<request_builder>(*this);
     for (const auto& e : entries_) {
       const openapi::parameter& p = *e.p;
+      if (p.in == param_location::cookie) continue;  // cookies are sent valid only
       const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
-      const request_mutation m = p.in == param_location::path ? request_mutation::invalid_path_param
-                                 : p.in == param_location::header
-                                     ? request_mutation::invalid_header_param
-                                     : request_mutation::invalid_query_param;
+      const request_mutation m = mutation_for(p.in);
       if (auto broken = invalid_wire(p)) {
         sites.push_back({m, where, param_broken(valid, self, e.index, m, where, *broken)});
       }
@@ -410,7 +338,7 @@ class request_builder {
       }
     }
     if (media_ != nullptr) body_sites(valid, self, sites);
-    std::erase_if(sites, [](const request_site& s) { return !can_generate(s.gen); });
+    std::erase_if(sites, [](const request_site& s) { return !detail::can_generate(s.gen); });
     return sites;
   }
 
@@ -422,24 +350,24 @@ class request_builder {
                                           : request_mutation::invalid_query_param;
   }
 
-  /// Valid parts with parameter `index` replaced by broken wire texts.
+  /// Valid parts with parameter `index` replaced by broken wire pairs.
   static Gen<generated_request> param_broken(const Gen<parts>& valid,
                                              const std::shared_ptr<request_builder>& self,
                                              std::size_t index, request_mutation m,
                                              const std::string& where,
-                                             Gen<std::pair<texts, invalid_value>> broken) {
-    return gen::map(gen::tuple(valid, std::move(broken)),
-                    [self, index, m, where](std::tuple<parts, std::pair<texts, invalid_value>> t) {
-                      parts ps = std::move(std::get<0>(t));
-                      auto& [wire, iv] = std::get<1>(t);
-                      ps.params[index] = wire;
-                      self->drop_same_as(ps, index);
-                      std::erase_if(ps.fixtures_used, [&](const auto& f) {
-                        return f.first == self->op_.parameters[index].name;
-                      });
-                      request_mode mode{m, where, where + ": " + iv.description, iv.kind};
-                      return self->assemble(ps, std::move(mode));
-                    });
+                                             Gen<std::pair<wire_pairs, invalid_value>> broken) {
+    return gen::map(
+        gen::tuple(valid, std::move(broken)),
+        [self, index, m, where](std::tuple<parts, std::pair<wire_pairs, invalid_value>> t) {
+          parts ps = std::move(std::get<0>(t));
+          auto& [wire, iv] = std::get<1>(t);
+          ps.params[index] = wire;
+          self->drop_same_as(ps, index);
+          std::erase_if(ps.fixtures_used,
+                        [&](const auto& f) { return f.first == self->op_.parameters[index].name; });
+          request_mode mode{m, where, where + ": " + iv.description, iv.kind};
+          return self->assemble(ps, std::move(mode));
+        });
   }
 
  private:
@@ -453,66 +381,97 @@ class request_builder {
     for (const auto& m : b.content) {
       if (m.name == "application/json" || m.name.ends_with("+json")) return &m;
     }
-    for (const auto& m : b.content) {
-      if (m.name == "multipart/form-data") return &m;
+    for (const char* form : {"multipart/form-data", "application/x-www-form-urlencoded"}) {
+      for (const auto& m : b.content) {
+        if (m.name == form) return &m;
+      }
     }
     return b.content.empty() ? nullptr : &b.content.front();
   }
 
   bool json_media() const { return media_->name.find("json") != std::string::npos; }
   bool multipart_media() const { return media_->name == "multipart/form-data"; }
+  bool urlencoded_media() const { return media_->name == "application/x-www-form-urlencoded"; }
 
-  Gen<texts> valid_wire(const openapi::parameter& p) const {
-    if (p.schema == nullptr) return gen::just(texts{"conform"});
-    const schema::schema* s = p.schema;
-    const bool array_param = is_array_param(s);
-    const param_location where = p.in;
-    return gen::suchThat(gen::map(valid_value(*s, options_.values),
-                                  [](const value& v) { return detail::to_wire(v); }),
-                         [s, where, array_param](const texts& t) {
-                           if (!travels(where, t, array_param)) return false;
-                           return schema::is_valid(*s, detail::from_wire(*s, t));
-                         });
+  /// An object as a urlencoded body; `.second` is false unless the value the
+  /// server reads back is `want_valid`.
+  static std::pair<body_bytes, bool> urlencoded(const openapi::media_type& m, const value& v,
+                                                bool from_example, bool want_valid) {
+    if (!v.is_object() || m.schema == nullptr) return {body_bytes{}, false};
+    const detail::wire_pairs w = detail::form_body(v.get_object(), *m.schema, m.encoding);
+    std::vector<std::string> reserved;
+    for (const auto& [name, e] : m.encoding) {
+      if (e.allow_reserved) reserved.push_back(name);
+    }
+    const schema::judgement j =
+        schema::judge(*m.schema, detail::read_form_body(*m.schema, w, m.encoding));
+    const bool as_wanted =
+        j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
+    return {body_bytes{encode_query(w, reserved), m.name, from_example}, as_wanted};
   }
 
-  std::optional<Gen<std::pair<texts, invalid_value>>> invalid_wire(
+  Gen<wire_pairs> valid_wire(const openapi::parameter& p) const {
+    const detail::param_format f = detail::format_of(p);
+    if (p.schema == nullptr) {
+      return gen::just(
+          detail::write_param(f, value("conform")).value_or(wire_pairs{{p.name, "conform"}}));
+    }
+    const schema::schema* s = p.schema;
+    auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
+      return detail::write_param(f, v).value_or(wire_pairs{});
+    });
+    Gen<wire_pairs> g = gen::suchThat(written, [s, f](const wire_pairs& w) {
+      if (!detail::travels(f.in, w)) return false;
+      return schema::is_valid(*s, detail::read_param(f, *s, w));
+    });
+    if (p.in == param_location::query && p.allow_empty_value) {
+      // allowEmptyValue: `name=` is a value the operation takes.
+      g = gen::weightedOneOf<wire_pairs>({{85, g}, {15, gen::just(wire_pairs{{p.name, ""}})}});
+    }
+    return g;
+  }
+
+  std::optional<Gen<std::pair<wire_pairs, invalid_value>>> invalid_wire(
       const openapi::parameter& p) const {
     if (p.schema == nullptr) return std::nullopt;
     auto bad = invalid_values(*p.schema, options_.values);
     if (!bad) return std::nullopt;
-    auto g = wired(p, *bad);
-    if (!can_generate(g)) return std::nullopt;
+    auto g = wired(p, std::move(*bad));
+    if (!detail::can_generate(g)) return std::nullopt;
     return g;
   }
 
-  /// Invalid values of `p` as wire texts that still read back as invalid.
-  static Gen<std::pair<texts, invalid_value>> wired(const openapi::parameter& p,
-                                                    Gen<invalid_value> bad) {
+  /// Invalid values of `p` as wire pairs that still read back as invalid.
+  static Gen<std::pair<wire_pairs, invalid_value>> wired(const openapi::parameter& p,
+                                                         Gen<invalid_value> bad) {
     const schema::schema* s = p.schema;
-    const bool array_param = is_array_param(s);
-    const param_location where = p.in;
+    const detail::param_format f = detail::format_of(p);
+    const bool empty_ok = p.allow_empty_value;
     return gen::suchThat(gen::map(std::move(bad),
-                                  [](invalid_value iv) {
-                                    texts t = detail::to_wire(*iv.json);
-                                    return std::make_pair(std::move(t), std::move(iv));
+                                  [f](invalid_value iv) {
+                                    wire_pairs w =
+                                        detail::write_param(f, *iv.json).value_or(wire_pairs{});
+                                    return std::make_pair(std::move(w), std::move(iv));
                                   }),
-                         [s, where, array_param](const std::pair<texts, invalid_value>& w) {
-                           if (!travels(where, w.first, array_param)) return false;
-                           return schema::is_invalid(*s, detail::from_wire(*s, w.first));
+                         [s, f, empty_ok](const std::pair<wire_pairs, invalid_value>& w) {
+                           if (!detail::travels(f.in, w.first)) return false;
+                           if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
+                             return false;  // allowEmptyValue: an empty value is accepted
+                           return schema::is_invalid(*s, detail::read_param(f, *s, w.first));
                          });
   }
 
-  /// Boundary values of `p` as wire texts that still read back as valid.
-  static Gen<texts> wired_valid(const openapi::parameter& p, Gen<value> good) {
+  /// Boundary values of `p` as wire pairs that still read back as valid.
+  static Gen<wire_pairs> wired_valid(const openapi::parameter& p, Gen<value> good) {
     const schema::schema* s = p.schema;
-    const bool array_param = is_array_param(s);
-    const param_location where = p.in;
-    return gen::suchThat(
-        gen::map(std::move(good), [](const value& v) { return detail::to_wire(v); }),
-        [s, where, array_param](const texts& t) {
-          if (!travels(where, t, array_param)) return false;
-          return schema::is_valid(*s, detail::from_wire(*s, t));
-        });
+    const detail::param_format f = detail::format_of(p);
+    auto written = gen::map(std::move(good), [f](const value& v) {
+      return detail::write_param(f, v).value_or(wire_pairs{});
+    });
+    return gen::suchThat(written, [s, f](const wire_pairs& w) {
+      if (!detail::travels(f.in, w)) return false;
+      return schema::is_valid(*s, detail::read_param(f, *s, w));
+    });
   }
 
   /// The schema's own examples that validate.
@@ -546,6 +505,17 @@ class request_builder {
            {100 - p, values}});
     }
     const std::size_t max = options_.max_body_bytes;
+    if (urlencoded_media()) {
+      const openapi::media_type* m = media_;
+      return gen::map(gen::suchThat(gen::map(values,
+                                             [m](const std::pair<value, bool>& v) {
+                                               return urlencoded(*m, v.first, v.second, true);
+                                             }),
+                                    [max](const std::pair<body_bytes, bool>& b) {
+                                      return b.second && b.first.bytes.size() <= max;
+                                    }),
+                      [](std::pair<body_bytes, bool> b) { return std::move(b.first); });
+    }
     Gen<body_bytes> bytes =
         multipart_media() ? multipart(values) : gen::map(values, [media](std::pair<value, bool> v) {
           std::string text = v.first.is_string() && media.find("json") == std::string::npos
@@ -564,11 +534,11 @@ class request_builder {
     using made = std::pair<body_bytes, bool>;
     return gen::map(
         gen::suchThat(
-            gen::map(gen::tuple(values, csv_text(), boundary_gen()),
+            gen::map(gen::tuple(values, detail::csv_text(), detail::boundary_gen()),
                      [encoding, s](std::tuple<std::pair<value, bool>, std::string, std::string> t) {
                        const auto& [v, from_example] = std::get<0>(t);
                        if (!v.is_object()) return made(body_bytes{}, false);
-                       auto ps = detail::form_parts(v.get_object(), encoding);
+                       auto ps = detail::form_parts(v.get_object(), encoding, *s);
                        if (!from_example) {
                          for (auto& part : ps) {
                            if (part.content_type == "text/csv") part.content = std::get<1>(t);
@@ -601,45 +571,57 @@ class request_builder {
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;
 
-  /// Invalid values of the body as the bytes to send (JSON, or multipart
-  /// whose parts read back as invalid).
-  Gen<std::pair<body_bytes, invalid_value>> broken_body(Gen<invalid_value> bad) const {
-    const std::string media = media_->name;
+  /// Bodies that break the schema as the server reads them, in the media
+  /// type chosen (JSON, multipart or urlencoded); nullopt for others.
+  std::optional<Gen<std::pair<body_bytes, invalid_value>>> broken_bodies() const {
     const schema::schema* s = media_->schema;
+    if (s == nullptr || !(json_media() || multipart_media() || urlencoded_media()))
+      return std::nullopt;
+    auto bad = invalid_values(*s, options_.values);
+    if (!bad) return std::nullopt;
+    return broken_body(std::move(*bad));
+  }
+
+  /// Invalid values of the body as the bytes to send, checked invalid as the
+  /// server reads them back (JSON, multipart or urlencoded).
+  Gen<std::pair<body_bytes, invalid_value>> broken_body(Gen<invalid_value> bad) const {
+    const schema::schema* s = media_->schema;
+    const std::string media = media_->name;
     if (json_media()) {
       return gen::map(std::move(bad), [media](invalid_value iv) {
         return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
       });
     }
-    return gen::map(
-        gen::suchThat(
-            gen::map(gen::tuple(std::move(bad), boundary_gen()),
-                     [s, encoding =
-                             media_->part_content_types](std::tuple<invalid_value, std::string> t) {
-                       invalid_value iv = std::move(std::get<0>(t));
-                       if (!iv.json->is_object()) {
-                         return std::make_tuple(body_bytes{}, false, std::move(iv));
-                       }
-                       auto b =
-                           finish_multipart(*s, detail::form_parts(iv.json->get_object(), encoding),
-                                            std::get<1>(t), false, false);
-                       return std::make_tuple(std::move(b.first), b.second, std::move(iv));
-                     }),
-            [](const auto& t) { return std::get<1>(t); }),
-        [](std::tuple<body_bytes, bool, invalid_value> t) {
-          return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
+    using made = std::tuple<body_bytes, bool, invalid_value>;
+    const openapi::media_type* m = media_;
+    const bool form = urlencoded_media();
+    auto written = gen::map(
+        gen::tuple(std::move(bad), detail::boundary_gen()),
+        [m, s, form](std::tuple<invalid_value, std::string> t) {
+          invalid_value iv = std::move(std::get<0>(t));
+          if (!iv.json->is_object()) return made(body_bytes{}, false, iv);
+          auto b =
+              form ? urlencoded(*m, *iv.json, false, false)
+                   : finish_multipart(
+                         *s, detail::form_parts(iv.json->get_object(), m->part_content_types, *s),
+                         std::get<1>(t), false, false);
+          return made(std::move(b.first), b.second, std::move(iv));
         });
+    return gen::map(gen::suchThat(written, [](const made& t) { return std::get<1>(t); }),
+                    [](made t) {
+                      return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
+                    });
   }
 
   /// Valid parts with the body replaced by a broken one.
   Gen<generated_request> body_broken(const Gen<parts>& valid,
                                      const std::shared_ptr<request_builder>& self,
-                                     Gen<invalid_value> bad) const {
-    return gen::map(gen::tuple(valid, broken_body(std::move(bad))), [self](std::tuple<
-                                                                           parts,
-                                                                           std::pair<body_bytes,
-                                                                                     invalid_value>>
-                                                                               t) {
+                                     Gen<std::pair<body_bytes, invalid_value>> broken) const {
+    return gen::map(gen::tuple(valid, std::move(broken)), [self](
+                                                              std::tuple<parts,
+                                                                         std::pair<body_bytes,
+                                                                                   invalid_value>>
+                                                                  t) {
       parts ps = std::move(std::get<0>(t));
       auto& [bytes, iv] = std::get<1>(t);
       ps.body = std::move(bytes);
@@ -649,7 +631,8 @@ class request_builder {
     });
   }
 
-  /// A valid body on the edge of one constraint, as bytes (JSON or multipart).
+  /// A valid body on the edge of one constraint, as bytes in the media type
+  /// chosen, checked valid as the server reads it back.
   Gen<body_bytes> boundary_body(Gen<value> good) const {
     const std::string media = media_->name;
     const schema::schema* s = media_->schema;
@@ -659,16 +642,20 @@ class request_builder {
       });
     }
     using made = std::pair<body_bytes, bool>;
+    const openapi::media_type* m = media_;
+    const bool form = urlencoded_media();
     return gen::map(
-        gen::suchThat(
-            gen::map(gen::tuple(std::move(good), boundary_gen()),
-                     [s, encoding = media_->part_content_types](std::tuple<value, std::string> t) {
-                       const value& v = std::get<0>(t);
-                       if (!v.is_object()) return made(body_bytes{}, false);
-                       return finish_multipart(*s, detail::form_parts(v.get_object(), encoding),
-                                               std::get<1>(t), false, true);
-                     }),
-            [](const made& b) { return b.second; }),
+        gen::suchThat(gen::map(gen::tuple(std::move(good), detail::boundary_gen()),
+                               [m, s, form](std::tuple<value, std::string> t) {
+                                 const value& v = std::get<0>(t);
+                                 if (!v.is_object()) return made(body_bytes{}, false);
+                                 if (form) return urlencoded(*m, v, false, true);
+                                 return finish_multipart(
+                                     *s,
+                                     detail::form_parts(v.get_object(), m->part_content_types, *s),
+                                     std::get<1>(t), false, true);
+                               }),
+                      [](const made& b) { return b.second; }),
         [](made b) { return std::move(b.first); });
   }
 
@@ -694,10 +681,8 @@ void request_builder::body_sites(const Gen<parts>& valid,
       return self->assemble(ps, request_mode{m, where, what, kind});
     };
   };
-  if (s != nullptr && (json_media() || multipart_media())) {
-    if (auto bad = invalid_values(*s, options_.values)) {
-      sites.push_back({request_mutation::invalid_body, "body", body_broken(valid, self, *bad)});
-    }
+  if (auto broken = broken_bodies()) {
+    sites.push_back({request_mutation::invalid_body, "body", body_broken(valid, self, *broken)});
   }
   if (s != nullptr && json_media()) {
     auto bytes = gen::map(malformed_json(*s, options_.values), [media](const invalid_value& iv) {
@@ -744,14 +729,14 @@ std::vector<coverage_case> request_builder::coverage() const {
       gen::map(valid, [self](const parts& ps) { return self->assemble(ps, request_mode{}); }));
   for (const auto& e : entries_) {
     const openapi::parameter& p = *e.p;
-    if (p.schema == nullptr) continue;
+    if (p.schema == nullptr || p.in == param_location::cookie) continue;
     const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
     const request_mutation m = mutation_for(p.in);
     for (auto& site : invalid_value_sites(*p.schema, options_.values)) {
       auto broken = wired(p, std::move(site.gen));
       // Some values cannot be written where the parameter travels (an empty
       // array in a query is the parameter left out): not a case of their own.
-      if (!can_generate(broken, 8)) continue;
+      if (!detail::can_generate(broken, 8)) continue;
       add(request_kind::invalid, std::string(to_string(m)) + " " + where + " " + site.description,
           param_broken(valid, self, e.index, m, where, std::move(broken)));
     }
@@ -760,7 +745,7 @@ std::vector<coverage_case> request_builder::coverage() const {
       const std::string what = "boundary " + where + " " + site.description;
       add(request_kind::valid, what,
           gen::map(gen::tuple(valid, wired_valid(p, std::move(site.gen))),
-                   [self, index = e.index, where, what](std::tuple<parts, texts> t) {
+                   [self, index = e.index, where, what](std::tuple<parts, wire_pairs> t) {
                      parts ps = std::move(std::get<0>(t));
                      ps.params[index] = std::move(std::get<1>(t));
                      return self->assemble(
@@ -788,16 +773,18 @@ std::vector<coverage_case> request_builder::coverage() const {
     add(request_kind::invalid, std::string(to_string(site.mutation)) + " " + site.where,
         std::move(site.gen));
   }
-  if (media_ == nullptr || media_->schema == nullptr || !(json_media() || multipart_media())) {
+  if (media_ == nullptr || media_->schema == nullptr ||
+      !(json_media() || multipart_media() || urlencoded_media())) {
     return out;
   }
   const schema::schema& body = *media_->schema;
   for (auto& site : invalid_value_sites(body, options_.values)) {
-    // A multipart body is an object of parts: a value of another type
-    // cannot be written as one, so it is not a case of its own.
-    if (multipart_media() && !can_generate(broken_body(site.gen), 8)) continue;
+    auto broken = broken_body(std::move(site.gen));
+    // A form body is an object of parts: a value of another type cannot be
+    // written as one, so it is not a case of its own.
+    if (!json_media() && !detail::can_generate(broken, 8)) continue;
     add(request_kind::invalid, "invalid_body body " + site.description,
-        body_broken(valid, self, std::move(site.gen)));
+        body_broken(valid, self, std::move(broken)));
   }
   for (auto& site : boundary_value_sites(body, options_.values)) {
     const std::string what = "boundary body " + site.description;
@@ -853,16 +840,18 @@ std::string request_mode::key() const {
 
 std::string generated_request::target() const {
   if (query.empty()) return path;
-  return path + "?" + encode_query(query);
+  return path + "?" + encode_query(query, reserved_query);
 }
 
-std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query) {
+std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query,
+                         const std::vector<std::string>& reserved) {
   std::string out;
   for (const auto& [name, v] : query) {
     if (!out.empty()) out += '&';
     out += detail::percent_encode(name);
     out += '=';
-    out += detail::percent_encode(v);
+    const bool keep = std::find(reserved.begin(), reserved.end(), name) != reserved.end();
+    out += detail::encode_query_value(v, keep);
   }
   return out;
 }

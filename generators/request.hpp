@@ -61,7 +61,11 @@ struct generated_request {
   std::string path;  // the template with parameters substituted and percent-encoded
   std::vector<std::pair<std::string, std::string>> query;    // in order, not encoded
   std::vector<std::pair<std::string, std::string>> headers;  // header parameters only
-  std::string body;                                          // bytes; empty with no body
+  /// Cookie parameters, sent in one `Cookie` header by the engine.
+  std::vector<std::pair<std::string, std::string>> cookies;
+  /// Names of query pairs whose values keep RFC 3986 reserved characters (allowReserved).
+  std::vector<std::string> reserved_query;
+  std::string body;          // bytes; empty with no body
   std::string content_type;  // the Content-Type to send; empty with no body
   request_mode mode;
   bool body_from_example = false;  // the body is one of the schema's examples
@@ -124,7 +128,10 @@ struct coverage_case {
 std::vector<coverage_case> coverage_cases(const openapi::operation& op, fixture_lookup fixtures,
                                           const request_options& options = {});
 
-/// Query pairs as `a=1&b=x%20y` (RFC 3986 percent-encoding).
-std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query);
+/// Query pairs as `a=1&b=x%20y` (RFC 3986 percent-encoding; ',' kept, the
+/// delimiter of form-style lists); the values of pairs named in `reserved`
+/// keep the reserved characters a query may hold (allowReserved).
+std::string encode_query(const std::vector<std::pair<std::string, std::string>>& query,
+                         const std::vector<std::string>& reserved = {});
 
 }  // namespace conform::generators

@@ -69,7 +69,8 @@ bool has_number_keywords(const node& r) {
   return r.minimum || r.maximum || r.exclusive_minimum || r.exclusive_maximum || r.multiple_of;
 }
 bool has_array_keywords(const node& r) {
-  return r.items != nullptr || r.min_items || r.max_items || r.unique_items;
+  return r.items != nullptr || !r.prefix_items.empty() || r.min_items || r.max_items ||
+         r.unique_items;
 }
 bool has_object_keywords(const node& r) {
   return !r.properties.empty() || !r.required.empty() || !r.additional_allowed ||
@@ -367,6 +368,7 @@ Gen<value> value_builder::array_gen(const node& r, int depth) {
   // generator is not even built (recursive schemas would otherwise build a
   // generator per node down to the hard limit, twice per level for two arrays).
   if (max == 0) return gen::just(value(boost::json::array()));
+  if (!r.prefix_items.empty()) return tuple_gen(r, depth, min, max);
   Gen<value> item = r.items != nullptr
                         ? build(*r.items, depth + 1)
                         : any_value(std::max(0, std::min(1, options_.max_depth - depth - 1)));
@@ -392,6 +394,45 @@ Gen<value> value_builder::array_gen(const node& r, int depth) {
   return gen::suchThat(g, [min](const value& v) { return v.get_array().size() >= min; });
 }
 
+Gen<value> value_builder::tuple_gen(const node& r, int depth, std::size_t min, std::size_t max) {
+  // prefixItems: the leading items by their own schemas (as many as maxItems
+  // lets through), then up to `max` items of `items`; uniqueness is left to
+  // the final check.
+  std::vector<Gen<value>> heads;
+  for (const node* p : r.prefix_items) {
+    if (heads.size() >= max) break;
+    heads.push_back(build(*p, depth + 1));
+  }
+  Gen<boost::json::array> acc = gen::just(boost::json::array());
+  for (const auto& h : heads) {
+    acc = gen::map(gen::tuple(acc, h), [](std::tuple<boost::json::array, value> t) {
+      boost::json::array a = std::move(std::get<0>(t));
+      a.push_back(std::move(std::get<1>(t)));
+      return a;
+    });
+  }
+  const std::size_t n = heads.size();
+  const std::size_t rest_min = min > n ? min - n : 0;
+  const std::size_t rest_max = max > n ? max - n : 0;
+  const bool closed =
+      r.items != nullptr && r.items->resolved().boolean == node::boolean_form::reject_all;
+  Gen<value> g = gen::map(acc, [](boost::json::array a) { return value(std::move(a)); });
+  if (rest_max > 0 && !closed) {
+    Gen<value> item = r.items != nullptr ? build(*r.items, depth + 1) : any_value(0);
+    g = gen::mapcat(gen::tuple(acc, gen::inRange<std::size_t>(rest_min, rest_max + 1)),
+                    [item](std::tuple<boost::json::array, std::size_t> t) {
+                      return gen::map(gen::container<std::vector<value>>(std::get<1>(t), item),
+                                      [head = std::get<0>(t)](std::vector<value> rest) {
+                                        boost::json::array a = head;
+                                        for (auto& v : rest) a.push_back(std::move(v));
+                                        return value(std::move(a));
+                                      });
+                    });
+  }
+  auto keep = scratch_;
+  return gen::suchThat(g, [keep, &r](const value& v) { return schema::is_valid(r, v); });
+}
+
 Gen<value> value_builder::object_gen(const node& r, int depth) {
   struct member {
     std::string name;
@@ -400,13 +441,29 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
   };
   const bool shallow = depth >= options_.max_depth;
   std::vector<member> members;
+  // dependentRequired: a property required by a required one is required too.
+  std::vector<std::string> needed = r.required;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [trigger, names] : r.dependent_required) {
+      if (std::find(needed.begin(), needed.end(), trigger) == needed.end()) continue;
+      for (const auto& n : names) {
+        if (std::find(needed.begin(), needed.end(), n) != needed.end()) continue;
+        needed.push_back(n);
+        grew = true;
+      }
+    }
+  }
+  auto is_needed = [&needed](const std::string& n) {
+    return std::find(needed.begin(), needed.end(), n) != needed.end();
+  };
   for (const auto& [name, sub] : r.properties) {
-    const bool required = r.is_required(name);
+    const bool required = is_needed(name);
     if (shallow && !required) continue;
     members.push_back({name, required, build(*sub, depth + 1)});
   }
   // Required names without a property schema take any value.
-  for (const auto& name : r.required) {
+  for (const auto& name : needed) {
     if (r.property(name) != nullptr) continue;
     Gen<value> g = r.additional_properties != nullptr ? build(*r.additional_properties, depth + 1)
                                                       : any_value(0);
@@ -465,6 +522,26 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
                      }
                      return o;
                    });
+  }
+  if (!r.dependent_required.empty()) {
+    // An optional trigger whose dependents were left out is left out too.
+    acc = gen::map(acc, [deps = r.dependent_required, needed](boost::json::object o) {
+      for (bool dropped = true; dropped;) {
+        dropped = false;
+        for (const auto& [trigger, names] : deps) {
+          if (!o.contains(trigger) ||
+              std::find(needed.begin(), needed.end(), trigger) != needed.end())
+            continue;
+          const bool complete = std::all_of(names.begin(), names.end(),
+                                            [&o](const std::string& n) { return o.contains(n); });
+          if (!complete) {
+            o.erase(trigger);
+            dropped = true;
+          }
+        }
+      }
+      return o;
+    });
   }
   Gen<value> g = gen::map(acc, [](boost::json::object o) { return value(std::move(o)); });
   if (!r.min_properties && !r.max_properties) return g;

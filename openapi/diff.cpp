@@ -53,11 +53,11 @@ const parameter* find_param(const operation& op, const parameter& like) {
 }
 
 std::string status_text(int status) {
-  return status == 0 ? "default" : std::to_string(status);
+  return status_key(status);
 }
 
 bool success(int status) {
-  return status >= 200 && status < 300;
+  return status == 2 || (status >= 200 && status < 300);
 }
 
 const boost::json::value* default_of(const parameter& p) {

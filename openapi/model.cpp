@@ -42,6 +42,67 @@ std::string_view to_string(param_location l) {
   return "?";
 }
 
+std::string_view to_string(param_style s) {
+  switch (s) {
+    case param_style::simple:
+      return "simple";
+    case param_style::label:
+      return "label";
+    case param_style::matrix:
+      return "matrix";
+    case param_style::form:
+      return "form";
+    case param_style::space_delimited:
+      return "spaceDelimited";
+    case param_style::pipe_delimited:
+      return "pipeDelimited";
+    case param_style::deep_object:
+      return "deepObject";
+  }
+  return "?";
+}
+
+std::optional<param_style> parse_param_style(std::string_view s) {
+  for (auto v :
+       {param_style::simple, param_style::label, param_style::matrix, param_style::form,
+        param_style::space_delimited, param_style::pipe_delimited, param_style::deep_object}) {
+    if (to_string(v) == s) return v;
+  }
+  return std::nullopt;
+}
+
+param_style default_style(param_location in) {
+  return in == param_location::path || in == param_location::header ? param_style::simple
+                                                                    : param_style::form;
+}
+
+bool style_allowed(param_style s, param_location in) {
+  switch (in) {
+    case param_location::path:
+      return s == param_style::simple || s == param_style::label || s == param_style::matrix;
+    case param_location::query:
+      return s == param_style::form || s == param_style::space_delimited ||
+             s == param_style::pipe_delimited || s == param_style::deep_object;
+    case param_location::header:
+      return s == param_style::simple;
+    case param_location::cookie:
+      return s == param_style::form;
+  }
+  return false;
+}
+
+std::string status_key(int status) {
+  if (status == 0) return "default";
+  if (status >= 1 && status <= 5) return std::to_string(status) + "XX";
+  return std::to_string(status);
+}
+
+bool response::covers(int http_status) const {
+  if (is_default()) return true;
+  if (is_range()) return http_status / 100 == status;
+  return http_status == status;
+}
+
 std::string_view to_string(credential_kind k) {
   switch (k) {
     case credential_kind::jwt:
@@ -96,6 +157,14 @@ const response* operation::find_response(int status) const {
     if (r.status == status) return &r;
   }
   return nullptr;
+}
+
+const response* operation::documented_response(int http_status) const {
+  if (http_status >= 100 && http_status <= 599) {
+    if (const auto* r = find_response(http_status)) return r;
+    if (const auto* r = find_response(http_status / 100)) return r;
+  }
+  return find_response(0);
 }
 
 const parameter* operation::find_parameter(std::string_view name, param_location in) const {

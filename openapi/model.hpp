@@ -33,6 +33,24 @@ std::optional<verb> parse_method(std::string_view s);
 enum class param_location : std::uint8_t { path, query, header, cookie };
 std::string_view to_string(param_location l);
 
+/// A parameter's `style` (OpenAPI "Style Values"; RFC 6570 expansions).
+enum class param_style : std::uint8_t {
+  simple,           // path, header: 3,4,5
+  label,            // path: .3.4.5
+  matrix,           // path: ;id=3;id=4
+  form,             // query, cookie: id=3&id=4
+  space_delimited,  // query: id=3%204
+  pipe_delimited,   // query: id=3|4
+  deep_object,      // query: id[role]=admin
+};
+/// "simple", "spaceDelimited", "deepObject", ...
+std::string_view to_string(param_style s);
+std::optional<param_style> parse_param_style(std::string_view s);
+/// The default style where `in` (path, header: simple; query, cookie: form).
+param_style default_style(param_location in);
+/// True when the specification allows `s` for a parameter in `in`.
+bool style_allowed(param_style s, param_location in);
+
 /// x-resource on a path parameter: which resource the id names, the profile
 /// fixture that holds an existing one, and the 404 code an unknown id gets.
 struct resource_ref {
@@ -49,7 +67,29 @@ struct parameter {
   const schema::schema* schema = nullptr;
   std::string description;
   std::optional<resource_ref> resource;  // x-resource
+  /// How the value is written, as the description says (nullopt: not said).
+  std::optional<param_style> style;
+  std::optional<bool> explode;
+  /// The style in effect: as written, else simple for path and header, form
+  /// for query and cookie.
+  param_style wire_style() const { return style.value_or(default_style(in)); }
+  /// explode in effect: as written, else true with form only.
+  bool wire_explode() const { return explode.value_or(wire_style() == param_style::form); }
+  bool allow_reserved = false;     // query: reserved characters sent as they are
+  bool allow_empty_value = false;  // query: `name=` may be sent
+  /// A `content` parameter: the media type its value is written in
+  /// ("application/json"); empty for a `schema` parameter.
+  std::string content_media;
   source_pos pos;
+};
+
+/// One entry of a media type's `encoding` (multipart and urlencoded bodies).
+struct property_encoding {
+  std::string content_type;  // contentType ("" = not said)
+  /// urlencoded: style and explode of the property (nullopt = not said).
+  std::optional<param_style> style;
+  std::optional<bool> explode;
+  bool allow_reserved = false;
 };
 
 /// One media type of a request or response body.
@@ -58,6 +98,8 @@ struct media_type {
   const schema::schema* schema = nullptr;
   /// multipart: per-part content type (encoding.<part>.contentType).
   std::map<std::string, std::string> part_content_types;
+  /// Every `encoding` entry, by property name.
+  std::map<std::string, property_encoding> encoding;
 };
 
 struct request_body {
@@ -74,7 +116,12 @@ struct header_def {
 };
 
 struct response {
-  int status = 0;  // 0 = "default"
+  /// 100-599: that status; 1-5: a range ("4XX" is 4); 0: "default".
+  int status = 0;
+  bool is_default() const { return status == 0; }
+  bool is_range() const { return status >= 1 && status <= 5; }
+  /// True when this entry documents `http_status` (exactly, by range, or as default).
+  bool covers(int http_status) const;
   std::string description;
   std::vector<media_type> content;
   std::vector<header_def> headers;
@@ -83,6 +130,9 @@ struct response {
   source_pos pos;
   const media_type* find(std::string_view media) const;
 };
+
+/// How a response key is written: "default", "4XX" or "404".
+std::string status_key(int status);
 
 /// What kind of credential a scheme takes. Our x-credential names the three
 /// of the Voice API (jwt | tenant_key | partner_key); without it the kind
@@ -300,7 +350,10 @@ struct operation {
     }
     return !security.empty();
   }
-  const response* find_response(int status) const;  // exact, else nullptr
+  const response* find_response(int status) const;  // the entry keyed `status`, else nullptr
+  /// The entry that documents an answered status: the exact one, else its
+  /// range ("4XX"), else "default"; nullptr when none does.
+  const response* documented_response(int http_status) const;
   const parameter* find_parameter(std::string_view name, param_location in) const;
   /// Schemes accepted, in order, deduplicated.
   std::vector<const security_scheme*> accepted_schemes() const;

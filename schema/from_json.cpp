@@ -126,6 +126,8 @@ class builder {
         s.enum_values.assign(x.get_array().begin(), x.get_array().end());
       } else if (key == "const") {
         s.const_value = x;
+      } else if (key == "contentMediaType" && x.is_string()) {
+        s.content_media_type = std::string(x.get_string());
       } else if (key == "format") {
         if (!x.is_string()) fail(at, "expected a string");
         s.format = std::string(x.get_string());
@@ -160,6 +162,19 @@ class builder {
         if (!(*s.multiple_of > 0)) fail(at, "multipleOf must be above 0");
       } else if (key == "items") {
         s.items = &build(x, at);
+      } else if (key == "prefixItems") {
+        s.prefix_items = list(x, at);
+      } else if (key == "dependentRequired") {
+        if (!x.is_object()) fail(at, "expected an object of name lists");
+        for (const auto& d : x.get_object()) {
+          std::vector<std::string> names;
+          if (!d.value().is_array()) fail(at, "expected an object of name lists");
+          for (const value& n : d.value().get_array()) {
+            if (!n.is_string()) fail(at, "expected an object of name lists");
+            names.emplace_back(n.get_string());
+          }
+          s.dependent_required.emplace_back(std::string(d.key()), std::move(names));
+        }
       } else if (key == "minItems") {
         s.min_items = count(x, where, "minItems");
       } else if (key == "maxItems") {

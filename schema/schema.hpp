@@ -80,11 +80,16 @@ struct schema {
   std::optional<std::string> format;  // date-time, email, uri, uuid, e164, timezone, ...
   std::optional<std::uint64_t> min_length, max_length;
   std::optional<std::string> pattern;  // ECMA-262 regex, unanchored as JSON Schema says
+  /// contentMediaType (an annotation): the media type of the string's content.
+  std::optional<std::string> content_media_type;
 
   // numbers (3.0 boolean exclusives already folded into the exclusive_* bounds)
   std::optional<double> minimum, maximum, exclusive_minimum, exclusive_maximum, multiple_of;
 
   // arrays
+  /// prefixItems (2020-12): the schema of each leading item, in order;
+  /// `items` then applies to the items past them.
+  std::vector<const schema*> prefix_items;
   const schema* items = nullptr;  // nullptr = any item
   std::optional<std::uint64_t> min_items, max_items;
   bool unique_items = false;
@@ -97,6 +102,8 @@ struct schema {
   const schema* additional_properties = nullptr;
   bool additional_allowed = true;
   std::optional<std::uint64_t> min_properties, max_properties;
+  /// dependentRequired: when the first property is present, so must the others be.
+  std::vector<std::pair<std::string, std::vector<std::string>>> dependent_required;
 
   // composition
   std::vector<const schema*> all_of, any_of, one_of;

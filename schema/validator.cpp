@@ -348,8 +348,16 @@ class walker {
         }
       }
     }
+    for (std::size_t i = 0; i < a.size() && i < r.prefix_items.size(); ++i) {
+      const schema& p = *r.prefix_items[i];
+      const bool item_ok = collecting()
+                               ? at(std::to_string(i), [&] { return check(p, a[i], depth + 1); })
+                               : check(p, a[i], depth + 1);
+      ok = ok && item_ok;
+      if (!ok && !collecting()) return false;
+    }
     if (r.items != nullptr) {
-      for (std::size_t i = 0; i < a.size(); ++i) {
+      for (std::size_t i = r.prefix_items.size(); i < a.size(); ++i) {
         const bool item_ok =
             collecting() ? at(std::to_string(i), [&] { return check(*r.items, a[i], depth + 1); })
                          : check(*r.items, a[i], depth + 1);
@@ -380,6 +388,16 @@ class walker {
       if (o.contains(name)) continue;
       ok = fail(r, "required", [&] { return "missing required property \"" + name + "\""; });
       if (!collecting()) return false;
+    }
+    for (const auto& [trigger, names] : r.dependent_required) {
+      if (!o.contains(trigger)) continue;
+      for (const std::string& name : names) {
+        if (o.contains(name)) continue;
+        ok = fail(r, "dependentRequired", [&] {
+          return "property \"" + name + "\" is required when \"" + trigger + "\" is present";
+        });
+        if (!collecting()) return false;
+      }
     }
     for (const auto& member : o) {
       const std::string_view key(member.key().data(), member.key().size());

@@ -84,6 +84,15 @@ void fold_into(node& m, const node& b, schema_arena& scratch, bool& closed,
   upper_bound_of(m.exclusive_maximum, b.exclusive_maximum);
   if (!m.multiple_of) m.multiple_of = b.multiple_of;
   m.items = both(m.items, b.items, scratch);
+  for (std::size_t i = 0; i < b.prefix_items.size(); ++i) {
+    if (i < m.prefix_items.size()) {
+      m.prefix_items[i] = both(m.prefix_items[i], b.prefix_items[i], scratch);
+    } else {
+      m.prefix_items.push_back(b.prefix_items[i]);
+    }
+  }
+  m.dependent_required.insert(m.dependent_required.end(), b.dependent_required.begin(),
+                              b.dependent_required.end());
   lower_bound_of(m.min_items, b.min_items);
   upper_bound_of(m.max_items, b.max_items);
   m.unique_items = m.unique_items || b.unique_items;

@@ -32,6 +32,9 @@ class value_builder {
   rc::Gen<boost::json::value> string_gen(const schema::schema& r);
   rc::Gen<boost::json::value> array_gen(const schema::schema& r, int depth);
   rc::Gen<boost::json::value> object_gen(const schema::schema& r, int depth);
+  /// An array with prefixItems, `min`..`max` items long.
+  rc::Gen<boost::json::value> tuple_gen(const schema::schema& r, int depth, std::size_t min,
+                                        std::size_t max);
   rc::Gen<std::string> plain_string(std::size_t min, std::size_t max);
 
   gen_options options_;

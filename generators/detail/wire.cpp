@@ -61,6 +61,14 @@ value coerce(const schema::schema* s, const std::string& text) {
 
 }  // namespace
 
+schema::type_set wire_types(const schema::schema& s) {
+  return effective_types(s);
+}
+
+const schema::schema* wire_items(const schema::schema& s) {
+  return items_of(s);
+}
+
 std::string scalar_text(const value& v) {
   switch (v.kind()) {
     case boost::json::kind::string:
@@ -136,6 +144,29 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
+std::string encode_query_value(std::string_view text, bool allow_reserved) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  // '?' and '=' are reserved and legal in a query value, yet servers split
+  // on them (cpp-httplib refuses a second '?' and reads "a=b=c" as "c"):
+  // both stay encoded, as '&', '+', '#', '[' and ']' must.
+  const std::string_view kept = allow_reserved ? ":/@!$'()*,;" : ",";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+    if (unreserved || kept.find(ch) != std::string_view::npos) {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    }
+  }
+  return out;
+}
+
 std::string multipart_body(const std::vector<form_part>& parts, std::string_view boundary) {
   std::string out;
   for (const auto& p : parts) {
@@ -177,18 +208,101 @@ std::vector<form_part> form_parts(const boost::json::object& o,
   return parts;
 }
 
+namespace {
+
+bool json_type_name(std::string_view content_type) {
+  return content_type.find("json") != std::string_view::npos;
+}
+
+bool array_shaped(const schema::schema& s) {
+  const schema::type_set t = effective_types(s);
+  return !t.any() && t.has(json_type::array) && !t.has(json_type::string);
+}
+
+bool binary_string(const schema::schema& s) {
+  const schema::schema& r = s.resolved();
+  return r.format && (*r.format == "binary");
+}
+
+/// One part for `v` of property `name` with schema `sub` (may be null).
+form_part part_for(const std::string& name, const value& v, const schema::schema* sub,
+                   const std::string& declared) {
+  form_part p;
+  p.name = name;
+  if (!declared.empty()) {
+    p.content_type = declared;
+  } else if (sub == nullptr) {  // not in the schema: as form_parts without one
+    p.content_type = v.is_string() ? "text/plain" : "application/json";
+  } else if (v.is_object() || v.is_array()) {
+    p.content_type = "application/json";
+  } else if (v.is_string() && sub != nullptr && sub->resolved().content_media_type) {
+    p.content_type = *sub->resolved().content_media_type;
+  } else if (v.is_string() && sub != nullptr && binary_string(*sub)) {
+    p.content_type = "application/octet-stream";
+  } else {
+    p.content_type = "text/plain";
+  }
+  p.content = json_type_name(p.content_type) ? boost::json::serialize(v) : scalar_text(v);
+  if (p.content_type == "text/csv" || p.content_type == "application/octet-stream") {
+    p.filename = p.name + (p.content_type == "text/csv" ? ".csv" : ".bin");
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<form_part> form_parts(const boost::json::object& o,
+                                  const std::map<std::string, std::string>& encoding,
+                                  const schema::schema& s) {
+  std::vector<form_part> parts;
+  const schema::schema& r = s.resolved();
+  for (const auto& member : o) {
+    const std::string name(member.key());
+    const value& v = member.value();
+    const schema::schema* sub = r.property(name);
+    auto it = encoding.find(name);
+    const std::string declared = it != encoding.end() ? it->second : std::string();
+    if (v.is_array() && sub != nullptr && array_shaped(*sub) && !json_type_name(declared)) {
+      const schema::schema* items = items_of(*sub);
+      for (const value& item : v.get_array())
+        parts.push_back(part_for(name, item, items, declared));
+      continue;
+    }
+    parts.push_back(part_for(name, v, sub, declared));
+  }
+  return parts;
+}
+
 value from_parts(const schema::schema& s, const std::vector<form_part>& parts) {
   boost::json::object o;
   const schema::schema& r = s.resolved();
-  for (const auto& p : parts) {
-    if (p.content_type.find("json") != std::string::npos) {
+  auto read_one = [](const form_part& p, const schema::schema* sub) {
+    if (json_type_name(p.content_type)) {
       boost::system::error_code ec;
       value v = boost::json::parse(p.content, ec);
-      o[p.name] = ec ? value(p.content) : std::move(v);
+      return ec ? value(p.content) : v;
+    }
+    return sub != nullptr ? from_wire(*sub, {p.content}) : value(p.content);
+  };
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const form_part*>> by_name;
+  for (const auto& p : parts) {
+    if (!by_name.contains(p.name)) order.push_back(p.name);
+    by_name[p.name].push_back(&p);
+  }
+  for (const auto& name : order) {
+    const auto& ps = by_name[name];
+    const schema::schema* sub = r.property(name);
+    const bool items = sub != nullptr && array_shaped(*sub) &&
+                       (ps.size() > 1 || !json_type_name(ps.front()->content_type));
+    if (!items) {
+      o[name] = read_one(*ps.front(), sub);
       continue;
     }
-    const schema::schema* sub = r.property(p.name);
-    o[p.name] = sub != nullptr ? from_wire(*sub, {p.content}) : value(p.content);
+    const schema::schema* item_schema = items_of(*sub);
+    boost::json::array a;
+    for (const auto* p : ps) a.push_back(read_one(*p, item_schema));
+    o[name] = value(std::move(a));
   }
   return value(std::move(o));
 }

@@ -26,6 +26,12 @@ std::vector<std::string> to_wire(const boost::json::value& v);
 /// else strings; an array schema gets one item per text.
 boost::json::value from_wire(const schema::schema& s, const std::vector<std::string>& texts);
 
+/// The types a schema admits, looking through `$ref` and allOf (any: none said).
+schema::type_set wire_types(const schema::schema& s);
+
+/// The items schema of an array schema, looking through `$ref` and allOf.
+const schema::schema* wire_items(const schema::schema& s);
+
 /// True when `text` can be an HTTP header value as sent (visible ASCII and
 /// inner spaces, no leading or trailing whitespace).
 bool header_safe(std::string_view text);
@@ -35,6 +41,11 @@ bool segment_safe(std::string_view text);
 
 /// Percent-encodes all but RFC 3986 unreserved characters.
 std::string percent_encode(std::string_view text);
+
+/// A query value percent-encoded: all but unreserved characters and ',';
+/// with `allow_reserved`, also the reserved characters a query may hold
+/// literally (":/@!$'()*,;"; not "&+#[]", nor "?" and "=", which servers split on).
+std::string encode_query_value(std::string_view text, bool allow_reserved);
 
 /// One part of a multipart/form-data body.
 struct form_part {
@@ -52,8 +63,18 @@ std::string multipart_body(const std::vector<form_part>& parts, std::string_view
 std::vector<form_part> form_parts(const boost::json::object& o,
                                   const std::map<std::string, std::string>& encoding);
 
+/// The same with the body's schema, by the Encoding Object's defaults: an
+/// array property is one part per item (unless its contentType is JSON),
+/// objects are application/json parts, strings with `contentMediaType` that
+/// type, `format: binary` strings application/octet-stream files, other
+/// primitives text/plain.
+std::vector<form_part> form_parts(const boost::json::object& o,
+                                  const std::map<std::string, std::string>& encoding,
+                                  const schema::schema& s);
+
 /// The object a server reads back from parts: JSON parts parsed, text parts
-/// coerced by their property schema (see from_wire).
+/// coerced by their property schema (see from_wire); repeated parts of an
+/// array property are its items.
 boost::json::value from_parts(const schema::schema& s, const std::vector<form_part>& parts);
 
 }  // namespace conform::generators::detail

@@ -1,5 +1,9 @@
 #include "harness/detail/build.hpp"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace conform::harness::detail {
 namespace {
 
@@ -44,6 +48,31 @@ generators::fixture_lookup lookup_for(const openapi::operation& op, const auth_c
   };
 }
 
+/// The Accept header for `op`: the media types its success answers
+/// document (application/json alone when it is one of them), else those of
+/// any answer, else `*/*`. Never a type the operation does not produce.
+std::string accept_for(const openapi::operation& op) {
+  auto collect = [&op](bool success_only) {
+    std::vector<std::string> types;
+    for (const auto& r : op.responses) {
+      const bool success = r.status == 2 || (r.status >= 200 && r.status < 300);
+      if (success_only && !success) continue;
+      for (const auto& m : r.content) {
+        if (std::find(types.begin(), types.end(), m.name) == types.end()) types.push_back(m.name);
+      }
+    }
+    return types;
+  };
+  std::vector<std::string> types = collect(true);
+  if (types.empty()) types = collect(false);
+  if (types.empty()) return "*/*";
+  if (std::find(types.begin(), types.end(), "application/json") != types.end())
+    return "application/json";
+  std::string out;
+  for (const auto& t : types) out += (out.empty() ? "" : ", ") + t;
+  return out;
+}
+
 }  // namespace
 
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
@@ -76,7 +105,14 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
   req.headers.reserve(g.headers.size() + 5);
   for (const auto& [name, value] : g.headers) req.add_header(name, value);
   if (!g.content_type.empty()) req.add_header("Content-Type", g.content_type);
-  req.add_header("Accept", "application/json");
+  req.add_header("Accept", accept_for(op));
+  if (!g.cookies.empty()) {
+    std::string cookie;
+    for (const auto& [name, value] : g.cookies) {
+      cookie += (cookie.empty() ? "" : "; ") + name + "=" + value;
+    }
+    req.add_header("Cookie", cookie);
+  }
   req.body = g.body;
   if (auth.credential && auth.tenant && op.tenant.from == openapi::tenant_context::source::header &&
       auth.credential->kind != openapi::credential_kind::tenant_key) {

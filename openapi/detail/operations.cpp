@@ -54,6 +54,35 @@ std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const YAM
   return cur;
 }
 
+/// `style`, `explode`, `allowReserved` and `allowEmptyValue` of a parameter.
+void parse_serialisation(yaml_reader& r, const yaml_doc& d, const YAML::Node& n, parameter& p) {
+  YAML::Node style = yaml_reader::child(n, "style");
+  if (style.IsDefined()) {
+    if (auto text = r.str(d, style, "parameter style")) {
+      auto st = parse_param_style(*text);
+      if (!st) {
+        r.error(yaml_reader::pos(d, style),
+                "parameter '" + p.name + "': unknown style '" + *text +
+                    "' (simple, label, matrix, form, spaceDelimited, pipeDelimited, deepObject)");
+      } else if (!style_allowed(*st, p.in)) {
+        r.error(yaml_reader::pos(d, style), "parameter '" + p.name + "': style '" + *text +
+                                                "' is not allowed in " +
+                                                std::string(to_string(p.in)));
+      } else {
+        p.style = *st;
+      }
+    }
+  }
+  YAML::Node explode = yaml_reader::child(n, "explode");
+  if (explode.IsDefined()) p.explode = r.boolean(d, explode, "parameter explode");
+  YAML::Node reserved = yaml_reader::child(n, "allowReserved");
+  if (reserved.IsDefined())
+    p.allow_reserved = r.boolean(d, reserved, "allowReserved").value_or(false);
+  YAML::Node empty = yaml_reader::child(n, "allowEmptyValue");
+  if (empty.IsDefined())
+    p.allow_empty_value = r.boolean(d, empty, "allowEmptyValue").value_or(false);
+}
+
 std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc,
                                          const YAML::Node& n, const std::string& pointer) {
   auto loc = follow(ctx, doc, n, pointer, "parameter");
@@ -92,12 +121,14 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
   YAML::Node desc = yaml_reader::child(loc->node, "description");
   if (desc.IsDefined()) p.description = r.str(d, desc, "description").value_or("");
   if (ctx.swagger2) swagger2_parameter(loc->node);  // one $ref'd from another file
+  parse_serialisation(r, d, loc->node, p);
   YAML::Node schema = yaml_reader::child(loc->node, "schema");
   if (schema.IsDefined()) {
     p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
   } else {
     YAML::Node content = yaml_reader::child(loc->node, "content");
     if (content.IsMap() && content.size() == 1) {
+      p.content_media = content.begin()->first.Scalar();
       YAML::Node media = content.begin()->second;
       YAML::Node s = yaml_reader::child(media, "schema");
       if (s.IsDefined()) {
@@ -134,12 +165,33 @@ std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, con
     YAML::Node enc = yaml_reader::child(body, "encoding");
     if (enc.IsDefined() && ctx.r.expect_map(d, enc, "encoding")) {
       for (auto e = enc.begin(); e != enc.end(); ++e) {
+        property_encoding pe;
+        const std::string part = e->first.Scalar();
         YAML::Node ct = yaml_reader::child(e->second, "contentType");
         if (ct.IsDefined()) {
           if (auto v = ctx.r.str(d, ct, "encoding contentType")) {
-            m.part_content_types[e->first.Scalar()] = *v;
+            m.part_content_types[part] = *v;
+            pe.content_type = *v;
           }
         }
+        YAML::Node st = yaml_reader::child(e->second, "style");
+        if (st.IsDefined()) {
+          if (auto v = ctx.r.str(d, st, "encoding style")) {
+            pe.style = parse_param_style(*v);
+            if (!pe.style || !style_allowed(*pe.style, param_location::query)) {
+              ctx.r.error(yaml_reader::pos(d, st), "encoding '" + part + "': style '" + *v +
+                                                       "' is not one of form, spaceDelimited, " +
+                                                       "pipeDelimited, deepObject");
+              pe.style.reset();
+            }
+          }
+        }
+        YAML::Node ex = yaml_reader::child(e->second, "explode");
+        if (ex.IsDefined()) pe.explode = ctx.r.boolean(d, ex, "encoding explode");
+        YAML::Node ar = yaml_reader::child(e->second, "allowReserved");
+        if (ar.IsDefined())
+          pe.allow_reserved = ctx.r.boolean(d, ar, "encoding allowReserved").value_or(false);
+        m.encoding[part] = std::move(pe);
       }
     }
     out.push_back(std::move(m));
@@ -173,9 +225,7 @@ std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
     resp.status = 0;
   } else if (status.size() == 3 && status[0] >= '1' && status[0] <= '5' &&
              (status.substr(1) == "XX" || status.substr(1) == "xx")) {
-    r.warning(key_pos, "response status range '" + status +
-                           "' is not supported; Conform checks exact statuses only (ignored)");
-    return std::nullopt;
+    resp.status = status[0] - '0';  // a range: "4XX" is 4
   } else if (status.size() == 3 &&
              std::all_of(status.begin(), status.end(),
                          [](char c) { return c >= '0' && c <= '9'; }) &&

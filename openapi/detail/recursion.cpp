@@ -26,6 +26,7 @@ std::vector<const node*> children(const node& s) {
   for (const node* c : s.any_of) add(c);
   for (const node* c : s.one_of) add(c);
   add(s.items);
+  for (const node* c : s.prefix_items) add(c);
   for (const auto& p : s.properties) add(p.second);
   add(s.additional_properties);
   add(s.not_schema);

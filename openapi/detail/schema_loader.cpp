@@ -219,6 +219,8 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       } else if (dialect_ == dialect::openapi31) {
         r.expect_seq(doc, v, "examples");
       }
+    } else if (key == "contentMediaType") {
+      if (auto m = r.str(doc, v, key)) s.content_media_type = *m;
     } else if (key == "format") {
       if (auto f = r.str(doc, v, "format")) s.format = *f;
     } else if (key == "minLength") {
@@ -263,6 +265,14 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
         continue;
       }
       s.items = sub(doc, v, here);
+    } else if (key == "prefixItems") {
+      s.prefix_items = sub_list(doc, v, here, key);
+    } else if (key == "dependentRequired") {
+      if (!r.expect_map(doc, v, key)) continue;
+      for (auto d = v.begin(); d != v.end(); ++d) {
+        auto names = r.strings(doc, d->second, "dependentRequired '" + d->first.Scalar() + "'");
+        if (names) s.dependent_required.emplace_back(d->first.Scalar(), std::move(*names));
+      }
     } else if (key == "minItems") {
       s.min_items = r.count(doc, v, "minItems");
     } else if (key == "maxItems") {

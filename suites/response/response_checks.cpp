@@ -34,10 +34,9 @@ std::string media_type_of(std::string_view content_type) {
   return out;
 }
 
-/// The documented response for `status`: the exact one, else "default".
+/// The documented response for `status`: the exact one, else its range, else "default".
 const openapi::response* documented_response(const openapi::operation& op, int status) {
-  if (const auto* r = op.find_response(status)) return r;
-  return op.find_response(0);
+  return op.documented_response(status);
 }
 
 const openapi::api_rules::generic_error* generic_error_for(const openapi::api_spec& spec,
@@ -53,10 +52,12 @@ const schema::schema* expected_schema(const openapi::api_spec& spec, const opena
                                       int status) {
   if (const auto* r = documented_response(op, status)) {
     for (const auto& m : r->content) {
-      if (media_type_of(m.name) == "application/json" && m.schema) return m.schema;
+      const std::string media = media_type_of(m.name);
+      if ((media == "application/json" || media.ends_with("+json")) && m.schema) return m.schema;
     }
     return nullptr;
   }
+  if (!status_documented(spec, op, status)) return nullptr;  // status_code_conformance says so
   if (status >= 400) return spec.rules.error_envelope;
   if (status >= 200 && status < 300) return spec.rules.success_envelope;
   return nullptr;
@@ -121,7 +122,7 @@ check_verdict status_code_conformance(const exchange& e) {
   if (status_documented(e.spec, e.op, status)) return check_verdict::pass();
   std::vector<std::string> documented;
   for (const auto& resp : e.op.responses) {
-    documented.push_back(resp.status == 0 ? "default" : std::to_string(resp.status));
+    documented.push_back(openapi::status_key(resp.status));
   }
   return check_verdict::violation("a documented status (" + core::join(documented) + ")",
                                   "status " + std::to_string(status),
@@ -167,15 +168,21 @@ check_verdict content_type_conformance(const exchange& e) {
           "no body (none documented for " + std::to_string(status) + ")",
           std::to_string(r->body.size()) + " bytes of body", "body where none is documented");
     }
-  } else if (status >= 400 || (status >= 200 && status < 300)) {
-    allowed = json_only;  // the description's envelopes are JSON
+  } else if (status_documented(e.spec, e.op, status) &&
+             (status >= 400 || (status >= 200 && status < 300))) {
+    allowed = json_only;  // x-errors and the rate limit: the description's envelopes are JSON
   } else {
+    // Undocumented: status_code_conformance says so; the body has no documented type.
     return check_verdict::not_applicable();
   }
   const std::string* header = r->find(http::field::content_type);
   const std::string seen = header ? media_type_of(*header) : std::string();
-  if (std::find(allowed.begin(), allowed.end(), seen) != allowed.end())
-    return check_verdict::pass();
+  // A documented range ("audio/*", "*/*") admits every type in it.
+  const bool matches = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
+    if (a == seen || a == "*/*") return true;
+    return a.ends_with("/*") && !seen.empty() && seen.starts_with(a.substr(0, a.size() - 1));
+  });
+  if (matches) return check_verdict::pass();
   return check_verdict::violation("Content-Type " + core::join(allowed, " or "),
                                   header ? "Content-Type " + *header : "no Content-Type",
                                   "content type " + (seen.empty() ? std::string("missing") : seen));
@@ -296,7 +303,9 @@ check_verdict positive_data_acceptance(const exchange& e) {
 std::optional<std::vector<std::string>> documented_error_codes(const openapi::api_spec& spec,
                                                                const openapi::operation& op,
                                                                int status) {
-  if (const auto* r = op.find_response(status)) {
+  const auto* r = op.find_response(status);
+  if (r == nullptr && status >= 100 && status <= 599) r = op.find_response(status / 100);  // "4XX"
+  if (r != nullptr) {
     if (r->error_codes.empty()) return std::nullopt;
     return r->error_codes;
   }

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "core/text.hpp"
+#include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "suites/workflows/document.hpp"
 
@@ -132,10 +133,23 @@ std::variant<generators::generated_request, build_error> make_request(
   for (const auto& p : s.parameters) {
     auto v = instantiate(p.value, sc, &why);
     if (!v) return build_error{"parameter " + p.name + ": " + why};
+    // Written as the description's parameter says (style, explode, content).
+    generators::detail::param_format f;
+    f.in = p.in;
+    f.name = p.name;
+    f.style = openapi::default_style(p.in);
+    f.explode = f.style == openapi::param_style::form;
+    const openapi::parameter* declared = s.op->find_parameter(p.name, p.in);
+    if (declared != nullptr) f = generators::detail::format_of(*declared);
+    auto written = generators::detail::write_param(f, *v);
+    if (!written || written->empty()) {
+      return build_error{"parameter " + p.name + ": its style (" +
+                         std::string(openapi::to_string(f.style)) + ") cannot carry the value"};
+    }
     switch (p.in) {
       case openapi::param_location::path: {
         const std::string hole = "{" + p.name + "}";
-        const std::string text = generators::detail::percent_encode(scalar_text(*v));
+        const std::string& text = written->front().second;
         for (auto at = g.path.find(hole); at != std::string::npos;
              at = g.path.find(hole, at + text.size())) {
           g.path.replace(at, hole.size(), text);
@@ -143,10 +157,16 @@ std::variant<generators::generated_request, build_error> make_request(
         break;
       }
       case openapi::param_location::query:
-        for (auto& text : generators::detail::to_wire(*v)) g.query.emplace_back(p.name, text);
+        g.query.insert(g.query.end(), written->begin(), written->end());
+        if (declared != nullptr && declared->allow_reserved) {
+          for (const auto& kv : *written) g.reserved_query.push_back(kv.first);
+        }
         break;
-      default:
-        g.headers.emplace_back(p.name, scalar_text(*v));
+      case openapi::param_location::header:
+        g.headers.emplace_back(p.name, written->front().second);
+        break;
+      case openapi::param_location::cookie:
+        g.cookies.insert(g.cookies.end(), written->begin(), written->end());
         break;
     }
   }
@@ -156,7 +176,11 @@ std::variant<generators::generated_request, build_error> make_request(
   const openapi::media_type& media = *s.body->media;
   if (media.name == "multipart/form-data") {
     if (!payload->is_object()) return build_error{"requestBody: a multipart payload is a mapping"};
-    auto parts = generators::detail::form_parts(payload->get_object(), media.part_content_types);
+    auto parts =
+        media.schema != nullptr
+            ? generators::detail::form_parts(payload->get_object(), media.part_content_types,
+                                             *media.schema)
+            : generators::detail::form_parts(payload->get_object(), media.part_content_types);
     // A boundary that occurs in no part, the same for the same run seed.
     std::uint64_t h = core::fnv1a(w.id + "/" + s.id, ctx.seed() ^ 14695981039346656037ull);
     for (int attempt = 0; attempt < 16; ++attempt, h = core::fnv1a("again", h)) {

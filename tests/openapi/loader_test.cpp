@@ -447,5 +447,64 @@ TEST(SpecLoader, StateMachineFixtureOfAnUnknownStateIsAnErrorAtItsKey) {
   EXPECT_NE(it, r.diagnostics.end()) << messages(r);
 }
 
+TEST(Loader, ParameterStylesEncodingsAndStatusRanges) {
+  const api_spec spec = load_ok(data + "/wire_features.yaml");
+  const operation& op = *spec.find_operation("getThing");
+  const parameter& id = *op.find_parameter("id", param_location::path);
+  EXPECT_EQ(id.wire_style(), param_style::matrix);
+  EXPECT_TRUE(id.wire_explode());
+  const parameter& filter = *op.find_parameter("filter", param_location::query);
+  EXPECT_EQ(filter.wire_style(), param_style::deep_object);
+  const parameter& tags = *op.find_parameter("tags", param_location::query);
+  EXPECT_EQ(tags.wire_style(), param_style::form);
+  EXPECT_FALSE(tags.wire_explode());
+  const parameter& next = *op.find_parameter("next", param_location::query);
+  EXPECT_TRUE(next.allow_reserved);
+  EXPECT_TRUE(next.allow_empty_value);
+  EXPECT_TRUE(next.wire_explode());  // form's default
+  EXPECT_EQ(op.find_parameter("q", param_location::query)->content_media, "application/json");
+  const parameter& ids = *op.find_parameter("X-Ids", param_location::header);
+  EXPECT_EQ(ids.wire_style(), param_style::simple);
+  EXPECT_FALSE(ids.wire_explode());
+  EXPECT_EQ(op.find_parameter("sid", param_location::cookie)->wire_style(), param_style::form);
+  // default (0), the ranges 2XX (2) and 4XX (4), then 200, in that order.
+  ASSERT_EQ(op.responses.size(), 4u);
+  EXPECT_EQ(status_key(op.responses[1].status), "2XX");
+  EXPECT_EQ(op.documented_response(200)->status, 200);
+  EXPECT_EQ(op.documented_response(201)->status, 2);
+  EXPECT_EQ(op.documented_response(404)->status, 4);
+  EXPECT_EQ(op.documented_response(503)->status, 0);
+  // 3.0 nullable on an object: null is a type it admits.
+  EXPECT_TRUE(op.find_response(200)->content.at(0).schema->resolved().types.has(json_type::null));
+  const media_type& form = spec.find_operation("postForm")->body->content.at(0);
+  EXPECT_EQ(form.encoding.at("ids").style, param_style::pipe_delimited);
+  EXPECT_EQ(form.encoding.at("ids").explode, false);
+  EXPECT_TRUE(form.encoding.at("ids").allow_reserved);
+  EXPECT_EQ(form.encoding.at("meta").content_type, "application/json");
+}
+
+TEST(Loader, PrefixItemsDefsAndDependentRequired) {
+  const api_spec spec = load_ok(data + "/wire_features31.yaml");
+  const schema::schema& pair =
+      spec.find_operation("getPair")->find_response(200)->content.at(0).schema->resolved();
+  EXPECT_TRUE(pair.types.has(json_type::null));
+  const schema::schema& items = pair.property("pair")->resolved();
+  ASSERT_EQ(items.prefix_items.size(), 2u);
+  EXPECT_EQ(items.prefix_items[1]->resolved().const_value, boost::json::value(3));
+  EXPECT_EQ(items.items->resolved().boolean, schema::schema::boolean_form::reject_all);
+  ASSERT_EQ(pair.dependent_required.size(), 1u);
+  EXPECT_EQ(pair.dependent_required[0].first, "card");
+  EXPECT_EQ(pair.dependent_required[0].second, std::vector<std::string>{"billing"});
+}
+
+TEST(Loader, AStyleNotAllowedWhereTheParameterIsIsRefusedWithItsPosition) {
+  const load_result r = load(data + "/bad_style.yaml");
+  EXPECT_FALSE(r.ok());
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(messages(r).find(":9:55: error: parameter 'p': style 'form' is not allowed in path"),
+            std::string::npos)
+      << messages(r);
+}
+
 }  // namespace
 }  // namespace conform::openapi

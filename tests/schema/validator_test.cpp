@@ -62,6 +62,36 @@ TEST(Validator, TypeListsAndNullable) {
   EXPECT_FALSE(valid(nullable, "false"));
 }
 
+TEST(Validator, PrefixItemsThenItemsForTheRest) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "array", "prefixItems": [{"type": "integer"},
+                                                             {"type": "string"}],
+                             "items": {"type": "boolean"}})");
+  EXPECT_TRUE(valid(s, "[]"));
+  EXPECT_TRUE(valid(s, "[1]"));
+  EXPECT_TRUE(valid(s, R"([1, "a", true, false])"));
+  const auto r = check(s, R"(["a", "b", 3])");
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0].instance_pointer, "/0");
+  EXPECT_EQ(r.errors[0].schema_location, "#/prefixItems/0/type");
+  EXPECT_EQ(r.errors[1].instance_pointer, "/2");
+  const schema& closed = make(R"({"prefixItems": [{"const": 1}], "items": false})");
+  EXPECT_TRUE(valid(closed, "[1]"));
+  EXPECT_FALSE(valid(closed, "[1, 2]"));
+}
+
+TEST(Validator, DependentRequired) {
+  testing::schemas make;
+  const schema& s = make(R"({"type": "object", "dependentRequired": {"card": ["billing"]}})");
+  EXPECT_TRUE(valid(s, "{}"));
+  EXPECT_TRUE(valid(s, R"({"billing": "x"})"));
+  EXPECT_TRUE(valid(s, R"({"card": "1", "billing": "x"})"));
+  const auto r = check(s, R"({"card": "1"})");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/dependentRequired");
+  EXPECT_EQ(r.errors[0].message, "property \"billing\" is required when \"card\" is present");
+}
+
 TEST(Validator, EnumComparesJsonValues) {
   testing::schemas make;
   const schema& s = make(R"({"enum": ["a", 1, {"k": [1, 2]}, null]})");

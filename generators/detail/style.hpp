@@ -1,0 +1,80 @@
+#pragma once
+// Parameter serialisation by OpenAPI `style` and `explode` (RFC 6570
+// expansions: simple, label, matrix, form, spaceDelimited, pipeDelimited,
+// deepObject) and `content` parameters, and the reverse: what a server reads
+// back from what was sent, coerced by the parameter's schema.
+
+#include <boost/json/value.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "openapi/model.hpp"
+#include "schema/schema.hpp"
+
+namespace conform::generators::detail {
+
+/// (name, text) pairs. Path: one pair whose text is the expansion,
+/// percent-encoded, with its prefix ("." label, ";" matrix). Header: one
+/// pair, as sent. Query and cookie: the pairs as sent, before
+/// percent-encoding (delimiters included: "3,4,5", "3|4|5").
+using wire_pairs = std::vector<std::pair<std::string, std::string>>;
+
+/// How one parameter is written.
+struct param_format {
+  openapi::param_location in = openapi::param_location::query;
+  openapi::param_style style = openapi::param_style::form;
+  bool explode = true;
+  std::string name;
+  std::string media;  // a `content` parameter's media type ("" = a schema parameter)
+};
+
+/// The format a parameter declares (defaults filled in).
+param_format format_of(const openapi::parameter& p);
+
+/// `v` written as `f` says; nullopt when the style cannot carry it (an
+/// array or a scalar in deepObject, a value nested past one level in a
+/// style that has no way to say it is sent as JSON text instead).
+std::optional<wire_pairs> write_param(const param_format& f, const boost::json::value& v);
+
+/// What a server reads back from `w`, written as `f`, for schema `s`:
+/// split by the style's delimiters, percent-decoded (path), and coerced by
+/// the schema (see from_wire); `content` parameters parsed as JSON.
+boost::json::value read_param(const param_format& f, const schema::schema& s, const wire_pairs& w);
+
+/// An object body as application/x-www-form-urlencoded pairs (before
+/// percent-encoding): each property written like a query parameter by its
+/// `encoding` entry (style, explode; default form, exploded). A property
+/// whose contentType is JSON, or an object property without a style, is
+/// written as JSON text (the Encoding Object's default for objects).
+wire_pairs form_body(const boost::json::object& o, const schema::schema& s,
+                     const std::map<std::string, openapi::property_encoding>& encoding);
+
+/// What a server reads back from a urlencoded body written by form_body.
+boost::json::value read_form_body(
+    const schema::schema& s, const wire_pairs& w,
+    const std::map<std::string, openapi::property_encoding>& encoding);
+
+/// True when written pairs can travel in `where` as one parameter: a path
+/// text that is a segment (not empty, ".", ".."), a header value that is
+/// visible ASCII in every item, cookie names and values of cookie-octets.
+bool travels(openapi::param_location where, const wire_pairs& w);
+
+/// The path template with each `{name}` replaced by its written value (a
+/// name without one stays as it is) and the template's own text
+/// percent-encoded where a path needs it ('?', '#', ' ').
+std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values);
+
+/// RFC 3986 percent-decoding ("%2C" -> ","); malformed triples stay as they are.
+std::string percent_decode(std::string_view text);
+
+/// Percent-encodes what may not appear literally in a path: keeps RFC 3986
+/// pchar (unreserved, sub-delims, ':', '@'), '/' and existing "%XX" triples;
+/// "?" and "#" become "%3F" and "%23". For the literal text of a path template.
+std::string encode_path_literal(std::string_view text);
+
+}  // namespace conform::generators::detail
