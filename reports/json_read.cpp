@@ -238,6 +238,27 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
         }
       }
     }
+    if (const auto* cov = doc->if_contains("coverage"); cov && w.error().empty()) {
+      if (!cov->is_array()) w.fail("/coverage", "expected an array");
+      for (std::size_t i = 0; cov->is_array() && i < cov->as_array().size(); ++i) {
+        const std::string p = "/coverage/" + std::to_string(i);
+        const auto* o = w.object(cov->as_array()[i], p);
+        auto& k = report.coverage.emplace_back();
+        std::uint64_t constraints = 0, covered = 0;
+        if (!o || !w.text(*o, p, "operation_id", k.operation_id, false) ||
+            !w.text(*o, p, "method_path", k.method_path, false) ||
+            !w.number(*o, p, "constraints", constraints) || !w.number(*o, p, "covered", covered)) {
+          break;
+        }
+        k.constraints = static_cast<std::uint32_t>(constraints);
+        k.covered = static_cast<std::uint32_t>(covered);
+        if (const auto* u = o->if_contains("uncovered"); u && u->is_array()) {
+          for (const auto& x : u->as_array()) {
+            if (x.is_string()) k.uncovered.emplace_back(x.as_string());
+          }
+        }
+      }
+    }
     if (const auto* counts = doc->if_contains("counts"); counts && w.error().empty()) {
       if (const auto* c = w.object(*counts, "/counts")) {
         auto& n = report.counts;

@@ -257,6 +257,39 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
       aborted.push_back(s.report.info.shard_label() + " (" + s.name + "): " + *s.report.aborted);
     }
   }
+  // Coverage: an operation whose auth models ran in several shards counts a
+  // constraint covered when any shard covered it (the uncovered lists meet).
+  std::map<std::string, harness::operation_coverage> coverage;
+  std::vector<std::string> coverage_order;
+  for (const auto& t : out.tallies) {
+    if (std::find(coverage_order.begin(), coverage_order.end(), t.operation_id) ==
+        coverage_order.end()) {
+      coverage_order.push_back(t.operation_id);
+    }
+  }
+  for (const auto& s : shards) {
+    for (const auto& k : s.report.coverage) {
+      auto [it, fresh] = coverage.emplace(k.operation_id, k);
+      if (std::find(coverage_order.begin(), coverage_order.end(), k.operation_id) ==
+          coverage_order.end()) {
+        coverage_order.push_back(k.operation_id);
+      }
+      if (fresh) continue;
+      auto& m = it->second;
+      m.constraints = std::max(m.constraints, k.constraints);
+      std::erase_if(m.uncovered, [&](const std::string& u) {
+        return std::find(k.uncovered.begin(), k.uncovered.end(), u) == k.uncovered.end();
+      });
+    }
+  }
+  for (const auto& id : coverage_order) {
+    auto it = coverage.find(id);
+    if (it == coverage.end()) continue;
+    auto& m = it->second;
+    m.covered = m.constraints - std::min<std::uint32_t>(
+                                    m.constraints, static_cast<std::uint32_t>(m.uncovered.size()));
+    out.coverage.push_back(std::move(m));
+  }
   if (!aborted.empty()) {
     std::string all;
     for (const auto& a : aborted) all += (all.empty() ? "" : "; ") + a;

@@ -249,6 +249,15 @@ TEST_F(Merge, TheMergedReportIsTheWholeRuns) {
   EXPECT_EQ(merged.counts.checks_passed, sum.checks_passed);
   EXPECT_EQ(merged.counts.checks_failed, sum.checks_failed);
   EXPECT_EQ(merged.counts.cells_not_run, sum.cells_not_run);
+  // The coverage phase: each operation's constraints, covered as in the
+  // whole run (an operation's auth models may run in different shards).
+  ASSERT_FALSE(w.coverage.empty());
+  ASSERT_EQ(merged.coverage.size(), w.coverage.size());
+  for (std::size_t i = 0; i < w.coverage.size(); ++i) {
+    EXPECT_EQ(merged.coverage[i].operation_id, w.coverage[i].operation_id);
+    EXPECT_EQ(merged.coverage[i].constraints, w.coverage[i].constraints);
+    EXPECT_EQ(merged.coverage[i].covered, w.coverage[i].covered);
+  }
   // The whole run's cells, operations in its order. (Passes per cell follow
   // the target's state, which the workers move in their own order: compared
   // with the shards' sum above, not with another run.)
