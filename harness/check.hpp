@@ -59,6 +59,10 @@ struct exchange_check {
   check_info info;
   applies_to to = applies_to::both;
   std::function<check_verdict(const exchange&)> run;
+  /// Whether the check can judge anything of `op` at all (empty: of every
+  /// operation). An operation it cannot concern gets no cell, rather than a
+  /// cell that "had nothing to judge".
+  std::function<bool(const openapi::api_spec&, const openapi::operation&)> concerns;
 };
 
 }  // namespace conform::harness

@@ -219,6 +219,7 @@ void engine::plan() {
           std::make_shared<std::vector<results_sink::cell_id>>(checks.size(), nullptr);
       for (std::size_t ki = 0; ki < checks.size(); ++ki) {
         const exchange_check& k = *checks[ki];
+        if (k.concerns && !k.concerns(spec_, *op)) continue;
         const bool valid_runs = gens[0].has_value(), invalid_runs = gens[1].has_value();
         const bool runs = (k.to != applies_to::invalid && valid_runs) ||
                           (k.to != applies_to::valid && invalid_runs);

@@ -352,9 +352,19 @@ void register_response_checks(harness::check_catalogue& catalogue) {
   add("negative_data_rejection", "a request invalid by the description gets 4xx",
       "OpenAPI parameters and requestBody; RFC 9110 section 15.5 (4xx)", applies_to::invalid,
       negative_data_rejection);
-  add("same_as_enforced",
-      "a body value that must equal a parameter (x-same-as) and differs is refused as invalid",
-      "x-same-as; x-error-envelope.validation_codes", applies_to::invalid, same_as_enforced);
+  catalogue.add(
+      {{"same_as_enforced",
+        "a body value that must equal a parameter (x-same-as) and differs is refused as invalid",
+        "x-same-as; x-error-envelope.validation_codes"},
+       applies_to::invalid,
+       same_as_enforced,
+       [](const openapi::api_spec&, const openapi::operation& op) {
+         if (!op.body) return false;
+         return std::any_of(
+             op.body->content.begin(), op.body->content.end(), [](const openapi::media_type& m) {
+               return m.schema != nullptr && !openapi::same_as_bindings(*m.schema).empty();
+             });
+       }});
   add("positive_data_acceptance",
       "a valid request with a sufficient credential is not refused as invalid",
       "OpenAPI parameters, requestBody and security", applies_to::valid, positive_data_acceptance);
