@@ -16,15 +16,17 @@ thread_local bool counting = false;
 thread_local long allocations = 0;
 }  // namespace
 
-void* operator new(std::size_t n) {
+// noinline: inlined into a caller, the deletes below would show GCC a free()
+// of memory from operator new (-Wmismatched-new-delete at -O1 and above).
+[[gnu::noinline]] void* operator new(std::size_t n) {
   if (counting) ++allocations;
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept {
+[[gnu::noinline]] void operator delete(void* p) noexcept {
   std::free(p);
 }
-void operator delete(void* p, std::size_t) noexcept {
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
   std::free(p);
 }
 
