@@ -31,14 +31,16 @@ endfunction()
 
 # conform_add_test(<name> SOURCES ... DEPS ...): one GoogleTest executable,
 # registered with CTest test by test. Tests find the shipped specs through
-# CONFORM_SPEC_DIR and their own data through CONFORM_TEST_DATA_DIR.
+# CONFORM_SPEC_DIR, their own data through CONFORM_TEST_DATA_DIR, and the
+# OpenAPI Initiative's public examples through CONFORM_OAI_EXAMPLES_DIR.
 function(conform_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE
     CONFORM_SPEC_DIR="${CONFORM_SPEC_DIR}"
-    CONFORM_TEST_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data")
+    CONFORM_TEST_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data"
+    CONFORM_OAI_EXAMPLES_DIR="${PROJECT_SOURCE_DIR}/tests/support/oai-examples")
   conform_target_defaults(${name})
   include(GoogleTest)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)

@@ -15,7 +15,8 @@ namespace {
 using test_support::petstore_fault;
 using test_support::petstore_server;
 
-const std::string petstore = "/work/shared/openapi-examples/v3.0/petstore-expanded.yaml";
+const std::string examples = std::string(CONFORM_OAI_EXAMPLES_DIR) + "/";
+const std::string petstore = examples + "v3.0/petstore-expanded.yaml";
 
 struct run_result {
   int code = 0;
@@ -45,9 +46,8 @@ TEST(AnySpec, PetstoreRunsWithNoProfileAndNoFalseAlarm) {
 
 TEST(AnySpec, TheSwagger2PetstoreIsConvertedAndRunsWithNoFalseAlarm) {
   petstore_server server;
-  const auto r =
-      run({"--spec", "/work/shared/openapi-examples/v2.0/yaml/petstore-expanded.yaml", "--url",
-           server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
+  const auto r = run({"--spec", examples + "v2.0/yaml/petstore-expanded.yaml", "--url",
+                      server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
@@ -105,7 +105,7 @@ TEST(AnySpec, AnotherDescriptionWithoutTargetIsRefused) {
 }
 
 TEST(AnySpec, AWebhooksOnlyDescriptionHasNothingToRun) {
-  const auto r = run({"--spec", "/work/shared/openapi-examples/v3.1/webhook-example.yaml", "--url",
+  const auto r = run({"--spec", examples + "v3.1/webhook-example.yaml", "--url",
                       "http://127.0.0.1:1", "--no-progress"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, "has no operations; nothing to run")) << r.err;

@@ -11,7 +11,7 @@ namespace conform::openapi {
 namespace {
 
 const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/generic/";
-const std::string examples = "/work/shared/openapi-examples/";
+const std::string examples = std::string(CONFORM_OAI_EXAMPLES_DIR) + "/";
 
 std::string messages(const load_result& r) {
   std::string out;
@@ -158,7 +158,6 @@ TEST(GenericSpec, AnOlderSwaggerIsRefusedInOneLineSayingHowToConvert) {
 
 TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
   namespace fs = std::filesystem;
-  if (!fs::exists(examples)) GTEST_SKIP() << examples << " is not on this machine";
   for (const auto* dir : {"v2.0/yaml", "v2.0/json"}) {
     for (const auto& e : fs::directory_iterator(examples + dir)) {
       const auto r = load(e.path());
@@ -179,7 +178,6 @@ TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
 // Every 3.x example of the OpenAPI Initiative loads as published.
 TEST(GenericSpec, EveryPublicExampleLoads) {
   namespace fs = std::filesystem;
-  if (!fs::exists(examples)) GTEST_SKIP() << examples << " is not on this machine";
   std::size_t seen = 0;
   for (const auto* dir : {"v3.0", "v3.1"}) {
     for (const auto& e : fs::directory_iterator(examples + dir)) {

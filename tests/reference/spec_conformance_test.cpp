@@ -165,7 +165,7 @@ class spec_conformance_test : public server_test {
 
 TEST_F(spec_conformance_test, every_answer_is_documented_and_matches_its_schema) {
   const std::string spec_file = std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml";
-  if (!std::ifstream(spec_file)) GTEST_SKIP() << "no " << spec_file;
+  ASSERT_TRUE(std::ifstream(spec_file)) << "no " << spec_file;
   const YAML::Node spec = YAML::LoadFile(spec_file);
   validator val(spec);
   auto t1 = api_key(cred("t1-all"));
@@ -323,7 +323,7 @@ TEST_F(spec_conformance_test, every_answer_is_documented_and_matches_its_schema)
 
 TEST(spec_validator, catches_what_it_should) {
   const std::string spec_file = std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml";
-  if (!std::ifstream(spec_file)) GTEST_SKIP() << "no " << spec_file;
+  ASSERT_TRUE(std::ifstream(spec_file)) << "no " << spec_file;
   const YAML::Node spec = YAML::LoadFile(spec_file);
   validator val(spec);
   const YAML::Node health = spec["components"]["schemas"]["HealthResponse"];
