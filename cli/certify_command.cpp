@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cerrno>
 #include <cstring>
@@ -22,6 +21,7 @@
 #include "cli/certify_options.hpp"
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
+#include "core/parse.hpp"
 #include "core/text.hpp"
 #include "harness/certification.hpp"
 #include "openapi/loader.hpp"
@@ -108,11 +108,11 @@ std::optional<std::string> run_client(const std::vector<std::string>& command,
 /// The profile's credentials (name, scheme, secret), read from its YAML.
 std::vector<harness::traffic_credential> credentials_of(const std::string& profile_yaml) {
   std::vector<harness::traffic_credential> out;
-  const YAML::Node root = YAML::Load(profile_yaml);
-  for (const auto& c : root["credentials"]) {
-    auto kind = openapi::parse_credential_kind(c["scheme"].as<std::string>());
+  const core::parsed_document doc = core::parse_document(profile_yaml, "the server's profile");
+  for (const auto& c : doc.root.get("credentials").items()) {
+    auto kind = openapi::parse_credential_kind(c.get("scheme").text());
     if (!kind) continue;
-    out.push_back({c["name"].as<std::string>(), *kind, c["value"].as<std::string>()});
+    out.push_back({c.get("name").text(), *kind, c.get("value").text()});
   }
   return out;
 }

@@ -15,17 +15,17 @@
 #include <fstream>
 
 #include "core/limits.hpp"
-#include "core/yaml_guard.hpp"
+#include "core/parse.hpp"
 
 namespace conform::core {
 
 namespace {
 
-std::string describe_scalar(const YAML::Node& n) {
-  if (!n.IsDefined() || n.IsNull()) return "null";
-  if (n.IsMap()) return "a mapping";
-  if (n.IsSequence()) return "a sequence";
-  return "'" + utf8_prefix(n.Scalar(), 80) + "'";  // a huge scalar is not echoed whole
+std::string describe_scalar(const node& n) {
+  if (!n.defined() || n.is_null()) return "null";
+  if (n.is_map()) return "a mapping";
+  if (n.is_sequence()) return "a sequence";
+  return "'" + utf8_prefix(n.text(), 80) + "'";  // a huge scalar is not echoed whole
 }
 
 bool is_digit(char c) {
@@ -88,11 +88,10 @@ std::optional<double> parse_double(const std::string& s) {
 
 }  // namespace
 
-scalar_kind classify(const YAML::Node& n) {
-  if (!n.IsDefined() || n.IsNull()) return scalar_kind::null;
-  if (!n.IsScalar()) return scalar_kind::string;
-  if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") return scalar_kind::string;
-  const std::string& s = n.Scalar();
+scalar_kind classify(const node& n) {
+  if (!n.defined() || n.is_null()) return scalar_kind::null;
+  if (!n.is_scalar() || n.quoted()) return scalar_kind::string;
+  const std::string& s = n.text();
   if (s == "~" || s == "null" || s == "Null" || s == "NULL") return scalar_kind::null;
   if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE") {
     return scalar_kind::boolean;
@@ -102,15 +101,12 @@ scalar_kind classify(const YAML::Node& n) {
   return scalar_kind::string;
 }
 
-source_pos yaml_reader::pos(const yaml_doc& doc, const YAML::Node& n) {
-  source_pos p{doc.display, 0, 0};
-  if (!n.IsDefined()) return p;
-  const YAML::Mark m = n.Mark();
-  if (m.line >= 0) {
-    p.line = m.line + 1;
-    p.column = m.column + 1;
-  }
-  return p;
+source_pos yaml_reader::pos(const yaml_doc& doc, const node& n) {
+  return source_pos{doc.display, static_cast<int>(n.line()), static_cast<int>(n.column())};
+}
+
+source_pos yaml_reader::pos(const yaml_doc& doc, const node_entry& e) {
+  return source_pos{doc.display, static_cast<int>(e.line), static_cast<int>(e.column)};
 }
 
 void yaml_reader::error(const source_pos& at, std::string message) {
@@ -131,65 +127,55 @@ std::size_t yaml_reader::error_count() const {
   return n;
 }
 
-bool yaml_reader::expect_map(const yaml_doc& doc, const YAML::Node& n, std::string_view what) {
-  if (n.IsDefined() && n.IsMap()) return true;
+bool yaml_reader::expect_map(const yaml_doc& doc, const node& n, std::string_view what) {
+  if (n.is_map()) return true;
   error(pos(doc, n), std::string(what) + " must be a mapping, got " + describe_scalar(n));
   return false;
 }
 
-bool yaml_reader::expect_seq(const yaml_doc& doc, const YAML::Node& n, std::string_view what) {
-  if (n.IsDefined() && n.IsSequence()) return true;
+bool yaml_reader::expect_seq(const yaml_doc& doc, const node& n, std::string_view what) {
+  if (n.is_sequence()) return true;
   error(pos(doc, n), std::string(what) + " must be a sequence, got " + describe_scalar(n));
   return false;
 }
 
-YAML::Node yaml_reader::child(const YAML::Node& map, std::string_view key) {
-  if (!map.IsDefined() || !map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
-  }
-  return YAML::Node(YAML::NodeType::Undefined);
-}
-
-YAML::Node yaml_reader::required(const yaml_doc& doc, const YAML::Node& map, std::string_view key,
-                                 std::string_view what) {
-  YAML::Node n = child(map, key);
-  if (!n.IsDefined()) {
+const node& yaml_reader::required(const yaml_doc& doc, const node& map, std::string_view key,
+                                  std::string_view what) {
+  const node& n = map.get(key);
+  if (!n.defined()) {
     error(pos(doc, map), std::string(what) + " lacks the required key '" + std::string(key) + "'");
   }
   return n;
 }
 
-std::optional<std::string> yaml_reader::str(const yaml_doc& doc, const YAML::Node& n,
+std::optional<std::string> yaml_reader::str(const yaml_doc& doc, const node& n,
                                             std::string_view what) {
-  if (n.IsDefined() && n.IsScalar() && classify(n) != scalar_kind::null) return n.Scalar();
+  if (n.is_scalar() && classify(n) != scalar_kind::null) return n.text();
   error(pos(doc, n), std::string(what) + " must be a string, got " + describe_scalar(n));
   return std::nullopt;
 }
 
-std::optional<bool> yaml_reader::boolean(const yaml_doc& doc, const YAML::Node& n,
+std::optional<bool> yaml_reader::boolean(const yaml_doc& doc, const node& n,
                                          std::string_view what) {
-  if (n.IsDefined() && n.IsScalar() && classify(n) == scalar_kind::boolean) {
-    const std::string& s = n.Scalar();
+  if (n.is_scalar() && classify(n) == scalar_kind::boolean) {
+    const std::string& s = n.text();
     return s == "true" || s == "True" || s == "TRUE";
   }
   error(pos(doc, n), std::string(what) + " must be true or false, got " + describe_scalar(n));
   return std::nullopt;
 }
 
-std::optional<std::int64_t> yaml_reader::integer(const yaml_doc& doc, const YAML::Node& n,
+std::optional<std::int64_t> yaml_reader::integer(const yaml_doc& doc, const node& n,
                                                  std::string_view what) {
-  if (n.IsDefined() && n.IsScalar() && classify(n) == scalar_kind::integer) {
-    return parse_int(n.Scalar());
-  }
+  if (n.is_scalar() && classify(n) == scalar_kind::integer) return parse_int(n.text());
   error(pos(doc, n), std::string(what) + " must be an integer, got " + describe_scalar(n));
   return std::nullopt;
 }
 
-std::optional<std::uint64_t> yaml_reader::count(const yaml_doc& doc, const YAML::Node& n,
+std::optional<std::uint64_t> yaml_reader::count(const yaml_doc& doc, const node& n,
                                                 std::string_view what) {
-  if (n.IsDefined() && n.IsScalar() && classify(n) == scalar_kind::integer) {
-    auto v = parse_int(n.Scalar());
+  if (n.is_scalar() && classify(n) == scalar_kind::integer) {
+    auto v = parse_int(n.text());
     if (v && *v >= 0) return static_cast<std::uint64_t>(*v);
   }
   error(pos(doc, n),
@@ -197,24 +183,23 @@ std::optional<std::uint64_t> yaml_reader::count(const yaml_doc& doc, const YAML:
   return std::nullopt;
 }
 
-std::optional<double> yaml_reader::number(const yaml_doc& doc, const YAML::Node& n,
+std::optional<double> yaml_reader::number(const yaml_doc& doc, const node& n,
                                           std::string_view what) {
-  if (n.IsDefined() && n.IsScalar()) {
+  if (n.is_scalar()) {
     const scalar_kind k = classify(n);
-    if (k == scalar_kind::integer || k == scalar_kind::number) return parse_double(n.Scalar());
+    if (k == scalar_kind::integer || k == scalar_kind::number) return parse_double(n.text());
   }
   error(pos(doc, n), std::string(what) + " must be a number, got " + describe_scalar(n));
   return std::nullopt;
 }
 
-std::optional<std::vector<std::string>> yaml_reader::strings(const yaml_doc& doc,
-                                                             const YAML::Node& n,
+std::optional<std::vector<std::string>> yaml_reader::strings(const yaml_doc& doc, const node& n,
                                                              std::string_view what) {
   if (!expect_seq(doc, n, what)) return std::nullopt;
   std::vector<std::string> out;
   bool ok = true;
   std::size_t i = 0;
-  for (const auto& item : n) {
+  for (const auto& item : n.items()) {
     auto s = str(doc, item, std::string(what) + "[" + std::to_string(i++) + "]");
     if (s) {
       out.push_back(*s);
@@ -227,9 +212,9 @@ std::optional<std::vector<std::string>> yaml_reader::strings(const yaml_doc& doc
 }
 
 std::optional<std::vector<std::string>> yaml_reader::string_or_strings(const yaml_doc& doc,
-                                                                       const YAML::Node& n,
+                                                                       const node& n,
                                                                        std::string_view what) {
-  if (n.IsDefined() && n.IsScalar()) {
+  if (n.is_scalar()) {
     auto s = str(doc, n, what);
     if (!s) return std::nullopt;
     return std::vector<std::string>{*s};
@@ -237,17 +222,17 @@ std::optional<std::vector<std::string>> yaml_reader::string_or_strings(const yam
   return strings(doc, n, what);
 }
 
-bool yaml_reader::status_code(const yaml_doc& doc, const YAML::Node& n, std::string_view what,
+bool yaml_reader::status_code(const yaml_doc& doc, const node& n, std::string_view what,
                               int& status, std::string& code) {
   if (!expect_map(doc, n, what)) return false;
   const std::string w(what);
-  YAML::Node s = required(doc, n, "status", w);
-  YAML::Node c = required(doc, n, "error_code", w);
-  bool ok = s.IsDefined() && c.IsDefined();
-  if (s.IsDefined()) {
+  const node& s = required(doc, n, "status", w);
+  const node& c = required(doc, n, "error_code", w);
+  bool ok = s.defined() && c.defined();
+  if (s.defined()) {
     auto v = integer(doc, s, w + ".status");
     if (v && (*v < 100 || *v > 599)) {
-      error(pos(doc, s), w + ".status must be an HTTP status 100-599, got " + s.Scalar());
+      error(pos(doc, s), w + ".status must be an HTTP status 100-599, got " + s.text());
       v.reset();
     }
     if (v) {
@@ -256,7 +241,7 @@ bool yaml_reader::status_code(const yaml_doc& doc, const YAML::Node& n, std::str
       ok = false;
     }
   }
-  if (c.IsDefined()) {
+  if (c.defined()) {
     auto v = str(doc, c, w + ".error_code");
     if (v) {
       code = *v;
@@ -267,19 +252,25 @@ bool yaml_reader::status_code(const yaml_doc& doc, const YAML::Node& n, std::str
   return ok;
 }
 
-boost::json::value yaml_reader::to_json(const YAML::Node& n) {
-  if (!n.IsDefined() || n.IsNull()) return nullptr;
-  if (n.IsSequence()) {
+boost::json::value yaml_reader::to_json(const node& n) {
+  return core::to_json(n);
+}
+
+boost::json::value to_json(const node& n) {
+  if (!n.defined() || n.is_null()) return nullptr;
+  if (n.is_sequence()) {
     boost::json::array a;
-    for (const auto& item : n) a.push_back(to_json(item));
+    a.reserve(n.size());
+    for (const auto& item : n.items()) a.push_back(to_json(item));
     return a;
   }
-  if (n.IsMap()) {
+  if (n.is_map()) {
     boost::json::object o;
-    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = to_json(it->second);
+    o.reserve(n.size());
+    for (const auto& e : n.entries()) o[e.key] = to_json(e.value);
     return o;
   }
-  const std::string& s = n.Scalar();
+  const std::string& s = n.text();
   switch (classify(n)) {
     case scalar_kind::null:
       return nullptr;
@@ -295,15 +286,13 @@ boost::json::value yaml_reader::to_json(const YAML::Node& n) {
   return boost::json::value(s);
 }
 
-doc_cache::doc_cache() = default;
+doc_cache::doc_cache() : hashing_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) {
+  EVP_DigestInit_ex(hashing_.get(), EVP_sha256(), nullptr);
+}
 doc_cache::~doc_cache() = default;
 
-namespace {
-
-/// Reads at most limits::max_file_bytes of a regular file; nullopt and an
-/// error at `where` otherwise.
-std::optional<std::string> read_bounded(const std::filesystem::path& file, yaml_reader& r,
-                                        const source_pos& where) {
+std::optional<std::string> read_text_file(const std::filesystem::path& file, yaml_reader& r,
+                                          const source_pos& where) {
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
   if (ec || !std::filesystem::exists(status)) {
@@ -336,10 +325,8 @@ std::optional<std::string> read_bounded(const std::filesystem::path& file, yaml_
   return bytes;
 }
 
-}  // namespace
-
-const yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,
-                                yaml_reader& r, const std::optional<source_pos>& at) {
+yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,
+                          yaml_reader& r, const std::optional<source_pos>& at) {
   std::error_code ec;
   std::filesystem::path canon = std::filesystem::weakly_canonical(file, ec);
   const std::string key = ec ? file.string() : canon.string();
@@ -348,40 +335,30 @@ const yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::st
   const source_pos where = at.value_or(source_pos{display, 0, 0});
   if (std::find(failed_.begin(), failed_.end(), key) != failed_.end()) return nullptr;
 
-  std::optional<std::string> bytes = read_bounded(file, r, where);
+  std::optional<std::string> bytes = read_text_file(file, r, where);
   if (!bytes) {
     failed_.push_back(key);
     return nullptr;
   }
-  if (auto bad = check_yaml_text(*bytes, display)) {
+  parsed_document parsed = parse_document(*bytes, display);
+  if (parsed.error) {
     failed_.push_back(key);
-    r.error(bad->pos, bad->message);
+    r.error(parsed.error->pos, parsed.error->message);
     return nullptr;
   }
 
   auto doc = std::make_unique<yaml_doc>();
   doc->path = file;
   doc->display = display;
-  try {
-    doc->root.reset(YAML::Load(*bytes));
-  } catch (const YAML::Exception& e) {
-    failed_.push_back(key);
-    source_pos p{display, 0, 0};
-    if (e.mark.line >= 0) {
-      p.line = e.mark.line + 1;
-      p.column = e.mark.column + 1;
-    }
-    r.error(p, "invalid YAML: " + e.msg);
-    return nullptr;
-  }
-  all_bytes_ += *bytes;
-  const yaml_doc* out = doc.get();
+  doc->root = std::move(parsed.root);
+  EVP_DigestUpdate(hashing_.get(), bytes->data(), bytes->size());
+  yaml_doc* out = doc.get();
   docs_.emplace(key, std::move(doc));
   return out;
 }
 
-const yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relative,
-                                       yaml_reader& r, const source_pos& at) {
+yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
+                                 const source_pos& at) {
   const std::filesystem::path rel(relative);
   if (rel.is_absolute()) {
     r.error(at, "$ref '" + relative + "': an absolute path; a $ref names a file by its path " +
@@ -408,7 +385,11 @@ const yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& 
 std::string doc_cache::hash() const {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  EVP_Digest(all_bytes_.data(), all_bytes_.size(), md, &len, EVP_sha256(), nullptr);
+  // A copy: the bytes of files loaded later still go into the running hash.
+  EVP_MD_CTX* copy = EVP_MD_CTX_new();
+  EVP_MD_CTX_copy_ex(copy, hashing_.get());
+  EVP_DigestFinal_ex(copy, md, &len);
+  EVP_MD_CTX_free(copy);
   static const char* hex = "0123456789abcdef";
   std::string out;
   for (unsigned int i = 0; i < len; ++i) {
@@ -445,32 +426,29 @@ std::string unescape_token(std::string_view t) {
 
 }  // namespace
 
-YAML::Node at_pointer(const YAML::Node& root, std::string_view pointer) {
-  YAML::Node cur = root;
-  if (pointer.empty()) return cur;
-  if (pointer.front() != '/') return YAML::Node(YAML::NodeType::Undefined);
+const node& at_pointer(const node& root, std::string_view pointer) {
+  const node* cur = &root;
+  if (pointer.empty()) return *cur;
+  if (pointer.front() != '/') return node::undefined();
   pointer.remove_prefix(1);
   while (true) {
     const std::size_t slash = pointer.find('/');
     const std::string token = unescape_token(pointer.substr(0, slash));
-    if (cur.IsMap()) {
-      cur.reset(yaml_reader::child(cur, token));
-    } else if (cur.IsSequence()) {
+    if (cur->is_map()) {
+      cur = &cur->get(token);
+    } else if (cur->is_sequence()) {
       std::size_t idx = 0;
       auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), idx);
-      if (ec != std::errc() || p != token.data() + token.size() || idx >= cur.size()) {
-        return YAML::Node(YAML::NodeType::Undefined);
-      }
-      const YAML::Node seq = cur;
-      cur.reset(seq[idx]);
+      if (ec != std::errc() || p != token.data() + token.size()) return node::undefined();
+      cur = &cur->item(idx);
     } else {
-      return YAML::Node(YAML::NodeType::Undefined);
+      return node::undefined();
     }
-    if (!cur.IsDefined()) return cur;
+    if (!cur->defined()) return *cur;
     if (slash == std::string_view::npos) break;
     pointer.remove_prefix(slash + 1);
   }
-  return cur;
+  return *cur;
 }
 
 }  // namespace conform::core

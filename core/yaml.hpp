@@ -1,8 +1,9 @@
 #pragma once
-// Private to the spec loader: loading YAML files once, and typed reads of
-// YAML nodes that report a wrong type as a diagnostic with file:line:col.
+// Loading YAML and JSON files once (core/parse.hpp, within core/limits.hpp),
+// and typed reads of their nodes that report a wrong type as a diagnostic
+// with file:line:col. Descriptions, the files their $refs name, overlays,
+// permission matrices, profiles and workflows are all read through here.
 
-#include <yaml-cpp/yaml.h>
 #include <boost/json/value.hpp>
 
 #include <cstdint>
@@ -14,15 +15,18 @@
 #include <string_view>
 #include <vector>
 
+#include "core/node.hpp"
 #include "core/source.hpp"
+
+struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX
 
 namespace conform::core {
 
-/// One loaded YAML file: its name in diagnostics, its root and its bytes.
+/// One loaded file: its name in diagnostics and its root.
 struct yaml_doc {
   std::filesystem::path path;
   std::string display;
-  YAML::Node root;
+  node root;
 };
 
 /// Where diagnostics go, and the typed reads that feed them.
@@ -32,7 +36,9 @@ class yaml_reader {
   explicit yaml_reader(std::vector<diagnostic>& out) : out_(&out) {}
 
   /// 1-based position of `n` in `doc` (line 0 when unknown).
-  static source_pos pos(const yaml_doc& doc, const YAML::Node& n);
+  static source_pos pos(const yaml_doc& doc, const node& n);
+  /// 1-based position of the key of `e` in `doc`.
+  static source_pos pos(const yaml_doc& doc, const node_entry& e);
   /// Appends an error at `at`.
   void error(const source_pos& at, std::string message);
   /// Appends a warning at `at`.
@@ -43,40 +49,37 @@ class yaml_reader {
   std::size_t error_count() const;
 
   /// True for a mapping; else an error "`what` must be a mapping".
-  bool expect_map(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  bool expect_map(const yaml_doc& doc, const node& n, std::string_view what);
   /// True for a sequence; else an error.
-  bool expect_seq(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
-  /// map[key] when `map` is a mapping holding `key`; an undefined node otherwise.
-  static YAML::Node child(const YAML::Node& map, std::string_view key);
+  bool expect_seq(const yaml_doc& doc, const node& n, std::string_view what);
+  /// map[key] when `map` is a mapping holding `key`; the undefined node otherwise.
+  static const node& child(const node& map, std::string_view key) { return map.get(key); }
   /// The value of `key`; an error at the map when it is missing.
-  YAML::Node required(const yaml_doc& doc, const YAML::Node& map, std::string_view key,
-                      std::string_view what);
+  const node& required(const yaml_doc& doc, const node& map, std::string_view key,
+                       std::string_view what);
 
   /// A string scalar (any scalar not null); nullopt and an error otherwise.
-  std::optional<std::string> str(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  std::optional<std::string> str(const yaml_doc& doc, const node& n, std::string_view what);
   /// A boolean scalar (true/false); nullopt and an error otherwise.
-  std::optional<bool> boolean(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  std::optional<bool> boolean(const yaml_doc& doc, const node& n, std::string_view what);
   /// An integer scalar; nullopt and an error otherwise.
-  std::optional<std::int64_t> integer(const yaml_doc& doc, const YAML::Node& n,
-                                      std::string_view what);
+  std::optional<std::int64_t> integer(const yaml_doc& doc, const node& n, std::string_view what);
   /// A non-negative integer scalar; nullopt and an error otherwise.
-  std::optional<std::uint64_t> count(const yaml_doc& doc, const YAML::Node& n,
-                                     std::string_view what);
+  std::optional<std::uint64_t> count(const yaml_doc& doc, const node& n, std::string_view what);
   /// A number scalar (integer or decimal); nullopt and an error otherwise.
-  std::optional<double> number(const yaml_doc& doc, const YAML::Node& n, std::string_view what);
+  std::optional<double> number(const yaml_doc& doc, const node& n, std::string_view what);
   /// A sequence of strings (a single string is an error); nullopt and an error otherwise.
-  std::optional<std::vector<std::string>> strings(const yaml_doc& doc, const YAML::Node& n,
+  std::optional<std::vector<std::string>> strings(const yaml_doc& doc, const node& n,
                                                   std::string_view what);
   /// A string or a sequence of strings.
-  std::optional<std::vector<std::string>> string_or_strings(const yaml_doc& doc,
-                                                            const YAML::Node& n,
+  std::optional<std::vector<std::string>> string_or_strings(const yaml_doc& doc, const node& n,
                                                             std::string_view what);
   /// `{status, error_code}` as used by several extensions.
-  bool status_code(const yaml_doc& doc, const YAML::Node& n, std::string_view what, int& status,
+  bool status_code(const yaml_doc& doc, const node& n, std::string_view what, int& status,
                    std::string& code);
 
-  /// The node as JSON, scalars typed as YAML reads them (a quoted scalar stays a string).
-  boost::json::value to_json(const YAML::Node& n);
+  /// The node as JSON (core::to_json).
+  static boost::json::value to_json(const node& n);
 
  private:
   std::vector<diagnostic>* out_;
@@ -85,8 +88,16 @@ class yaml_reader {
 /// The scalar kinds a plain (unquoted) YAML scalar can be.
 enum class scalar_kind { null, boolean, integer, number, string };
 
-/// How YAML 1.2 (core schema) reads `n`, a scalar node.
-scalar_kind classify(const YAML::Node& n);
+/// How YAML 1.2 (core schema) reads `n`, a scalar node; a quoted scalar is a string.
+scalar_kind classify(const node& n);
+
+/// The node as JSON, scalars typed as YAML reads them (a quoted scalar stays a string).
+boost::json::value to_json(const node& n);
+
+/// The bytes of `file`, a regular file of at most limits::max_file_bytes
+/// (never a device, a pipe or a folder); nullopt and an error at `where` otherwise.
+std::optional<std::string> read_text_file(const std::filesystem::path& file, yaml_reader& r,
+                                          const source_pos& where);
 
 /// Loads each file once and hashes the bytes of every file loaded.
 class doc_cache {
@@ -97,25 +108,26 @@ class doc_cache {
   doc_cache& operator=(const doc_cache&) = delete;
 
   /// Loads `file` (named `display` in diagnostics), a regular file within
-  /// the limits of core/limits.hpp. On failure adds one error, at `at` when
-  /// given, and returns nullptr.
-  const yaml_doc* load(const std::filesystem::path& file, const std::string& display,
-                       yaml_reader& r, const std::optional<source_pos>& at = std::nullopt);
+  /// the limits of core/limits.hpp, as JSON or YAML (core::parse_document).
+  /// On failure adds one error, at `at` when given, and returns nullptr. The
+  /// document is the cache's: a caller may edit it (a Swagger 2.0 conversion).
+  yaml_doc* load(const std::filesystem::path& file, const std::string& display, yaml_reader& r,
+                 const std::optional<source_pos>& at = std::nullopt);
   /// The file `relative` names beside `base`, loaded once. Only a regular
   /// file inside the folder of the first file loaded (the description) is read.
-  const yaml_doc* load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
-                              const source_pos& at);
+  yaml_doc* load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
+                        const source_pos& at);
   /// Hex sha256 of the bytes of every file loaded so far, in load order.
   std::string hash() const;
 
  private:
   std::map<std::string, std::unique_ptr<yaml_doc>> docs_;
   std::vector<std::string> failed_;
-  std::string all_bytes_;
+  std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> hashing_;  // sha256 of every file
   std::filesystem::path root_dir_;  // canonical folder of the first file loaded
 };
 
 /// The node at `pointer` ("/components/schemas/X", "" = root) of `root`; undefined if absent.
-YAML::Node at_pointer(const YAML::Node& root, std::string_view pointer);
+const node& at_pointer(const node& root, std::string_view pointer);
 
 }  // namespace conform::core

@@ -19,11 +19,12 @@ namespace conform::openapi {
 namespace {
 
 using core::yaml_reader;
+using detail::node;
 using detail::yaml_doc;
 
 std::optional<detail::dialect> parse_version(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  YAML::Node v = core::yaml_reader::child(doc.root, "openapi");
-  if (!v.IsDefined()) {
+  const node& v = core::yaml_reader::child(doc.root, "openapi");
+  if (!v.defined()) {
     r.error(yaml_reader::pos(doc, doc.root),
             "not an OpenAPI 3.0/3.1 description: the root lacks the key 'openapi'");
     return std::nullopt;
@@ -39,31 +40,30 @@ std::optional<detail::dialect> parse_version(yaml_reader& r, const yaml_doc& doc
 }
 
 void parse_info(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  YAML::Node info = r.required(doc, doc.root, "info", "the description");
-  if (!info.IsDefined() || !r.expect_map(doc, info, "info")) return;
-  YAML::Node title = yaml_reader::child(info, "title");
-  if (title.IsDefined()) spec.title = r.str(doc, title, "info.title").value_or("");
-  YAML::Node version = yaml_reader::child(info, "version");
-  if (version.IsDefined()) spec.version = r.str(doc, version, "info.version").value_or("");
+  const node& info = r.required(doc, doc.root, "info", "the description");
+  if (!info.defined() || !r.expect_map(doc, info, "info")) return;
+  const node& title = yaml_reader::child(info, "title");
+  if (title.defined()) spec.title = r.str(doc, title, "info.title").value_or("");
+  const node& version = yaml_reader::child(info, "version");
+  if (version.defined()) spec.version = r.str(doc, version, "info.version").value_or("");
 }
 
 void parse_servers(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  YAML::Node servers = yaml_reader::child(doc.root, "servers");
-  if (!servers.IsDefined() || !r.expect_seq(doc, servers, "servers")) return;
-  for (const auto& s : servers) {
+  const node& servers = yaml_reader::child(doc.root, "servers");
+  if (!servers.defined() || !r.expect_seq(doc, servers, "servers")) return;
+  for (const auto& s : servers.items()) {
     if (!r.expect_map(doc, s, "server")) continue;
     server out;
-    YAML::Node url = r.required(doc, s, "url", "server");
-    if (url.IsDefined()) out.url = r.str(doc, url, "server url").value_or("");
-    YAML::Node desc = yaml_reader::child(s, "description");
-    if (desc.IsDefined()) out.description = r.str(doc, desc, "server description").value_or("");
-    YAML::Node vars = yaml_reader::child(s, "variables");
-    if (vars.IsDefined() && r.expect_map(doc, vars, "server variables")) {
-      for (auto it = vars.begin(); it != vars.end(); ++it) {
-        YAML::Node def = yaml_reader::child(it->second, "default");
-        if (def.IsDefined()) {
-          out.variable_defaults[it->first.Scalar()] =
-              r.str(doc, def, "server variable default").value_or("");
+    const node& url = r.required(doc, s, "url", "server");
+    if (url.defined()) out.url = r.str(doc, url, "server url").value_or("");
+    const node& desc = yaml_reader::child(s, "description");
+    if (desc.defined()) out.description = r.str(doc, desc, "server description").value_or("");
+    const node& vars = yaml_reader::child(s, "variables");
+    if (vars.defined() && r.expect_map(doc, vars, "server variables")) {
+      for (auto it = vars.entries().begin(); it != vars.entries().end(); ++it) {
+        const node& def = yaml_reader::child(it->value, "default");
+        if (def.defined()) {
+          out.variable_defaults[it->key] = r.str(doc, def, "server variable default").value_or("");
         }
       }
     }
@@ -72,25 +72,24 @@ void parse_servers(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
 }
 
 void parse_tags(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  YAML::Node tags = yaml_reader::child(doc.root, "tags");
-  if (!tags.IsDefined() || !r.expect_seq(doc, tags, "tags")) return;
-  for (const auto& t : tags) {
+  const node& tags = yaml_reader::child(doc.root, "tags");
+  if (!tags.defined() || !r.expect_seq(doc, tags, "tags")) return;
+  for (const auto& t : tags.items()) {
     if (!r.expect_map(doc, t, "tag")) continue;
-    YAML::Node name = r.required(doc, t, "name", "tag");
-    if (name.IsDefined()) spec.tags.push_back(r.str(doc, name, "tag name").value_or(""));
+    const node& name = r.required(doc, t, "name", "tag");
+    if (name.defined()) spec.tags.push_back(r.str(doc, name, "tag name").value_or(""));
   }
 }
 
 /// Every scope the flows of an oauth2 scheme declare, in order, without repeats.
-void parse_flow_scopes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
-                       security_scheme& s) {
-  YAML::Node flows = yaml_reader::child(n, "flows");
-  if (!flows.IsDefined() || !r.expect_map(doc, flows, "oauth2 flows")) return;
-  for (auto f = flows.begin(); f != flows.end(); ++f) {
-    YAML::Node scopes = yaml_reader::child(f->second, "scopes");
-    if (!scopes.IsDefined() || !r.expect_map(doc, scopes, "oauth2 flow scopes")) continue;
-    for (auto it = scopes.begin(); it != scopes.end(); ++it) {
-      const std::string scope = it->first.Scalar();
+void parse_flow_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, security_scheme& s) {
+  const node& flows = yaml_reader::child(n, "flows");
+  if (!flows.defined() || !r.expect_map(doc, flows, "oauth2 flows")) return;
+  for (auto f = flows.entries().begin(); f != flows.entries().end(); ++f) {
+    const node& scopes = yaml_reader::child(f->value, "scopes");
+    if (!scopes.defined() || !r.expect_map(doc, scopes, "oauth2 flow scopes")) continue;
+    for (auto it = scopes.entries().begin(); it != scopes.entries().end(); ++it) {
+      const std::string scope = it->key;
       if (std::find(s.flow_scopes.begin(), s.flow_scopes.end(), scope) == s.flow_scopes.end()) {
         s.flow_scopes.push_back(scope);
       }
@@ -99,24 +98,23 @@ void parse_flow_scopes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
 }
 
 /// The type of scheme `n` into `s`; false (and an error) when Conform cannot send it.
-bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
-                       const std::string& what, security_scheme& s) {
-  YAML::Node type = r.required(doc, n, "type", what);
-  if (!type.IsDefined()) return false;
+bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const node& n, const std::string& what,
+                       security_scheme& s) {
+  const node& type = r.required(doc, n, "type", what);
+  if (!type.defined()) return false;
   const std::string t = r.str(doc, type, "type").value_or("");
   s.declared_type = t;
   if (t == "http") {
-    YAML::Node scheme = r.required(doc, n, "scheme", what);
-    if (!scheme.IsDefined()) return false;
+    const node& scheme = r.required(doc, n, "scheme", what);
+    if (!scheme.defined()) return false;
     std::string sc = r.str(doc, scheme, "scheme").value_or("");
     std::transform(sc.begin(), sc.end(), sc.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     s.header = "Authorization";
     if (sc == "bearer") {
       s.kind = security_scheme::type::http_bearer;
-      YAML::Node format = yaml_reader::child(n, "bearerFormat");
-      const std::string f =
-          format.IsDefined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
+      const node& format = yaml_reader::child(n, "bearerFormat");
+      const std::string f = format.defined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
       s.credential = f == "JWT" || f == "jwt" ? credential_kind::jwt : credential_kind::bearer;
     } else if (sc == "basic") {
       s.kind = security_scheme::type::http_basic;
@@ -133,9 +131,9 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
     return true;
   }
   if (t == "apiKey") {
-    YAML::Node in = r.required(doc, n, "in", what);
-    YAML::Node name = r.required(doc, n, "name", what);
-    if (!in.IsDefined() || !name.IsDefined()) return false;
+    const node& in = r.required(doc, n, "in", what);
+    const node& name = r.required(doc, n, "name", what);
+    if (!in.defined() || !name.defined()) return false;
     const std::string where = r.str(doc, in, "in").value_or("");
     s.param = r.str(doc, name, "name").value_or("");
     s.credential = credential_kind::api_key;
@@ -174,15 +172,14 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
   return false;
 }
 
-void parse_schemes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& components,
-                   api_spec& spec) {
-  YAML::Node schemes = yaml_reader::child(components, "securitySchemes");
-  if (!schemes.IsDefined() || !r.expect_map(doc, schemes, "components.securitySchemes")) return;
-  for (auto it = schemes.begin(); it != schemes.end(); ++it) {
+void parse_schemes(yaml_reader& r, const yaml_doc& doc, const node& components, api_spec& spec) {
+  const node& schemes = yaml_reader::child(components, "securitySchemes");
+  if (!schemes.defined() || !r.expect_map(doc, schemes, "components.securitySchemes")) return;
+  for (auto it = schemes.entries().begin(); it != schemes.entries().end(); ++it) {
     auto s = std::make_unique<security_scheme>();
-    s->name = it->first.Scalar();
-    s->pos = yaml_reader::pos(doc, it->first);
-    const YAML::Node n = it->second;
+    s->name = it->key;
+    s->pos = yaml_reader::pos(doc, *it);
+    const node& n = it->value;
     const std::string what = "security scheme '" + s->name + "'";
     if (!r.expect_map(doc, n, what)) continue;
     if (!parse_scheme_type(r, doc, n, what, *s)) continue;
@@ -192,19 +189,19 @@ void parse_schemes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& compon
 }
 
 void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader& schemas,
-                      const YAML::Node& components, api_spec& spec) {
+                      const node& components, api_spec& spec) {
   // Every component schema is loaded, used or not, so all of them are checked.
-  YAML::Node defs = yaml_reader::child(components, "schemas");
-  if (defs.IsDefined() && r.expect_map(doc, defs, "components.schemas")) {
-    for (auto it = defs.begin(); it != defs.end(); ++it) {
-      schemas.at(doc, "/components/schemas/" + core::escape_pointer_token(it->first.Scalar()),
-                 yaml_reader::pos(doc, it->first));
+  const node& defs = yaml_reader::child(components, "schemas");
+  if (defs.defined() && r.expect_map(doc, defs, "components.schemas")) {
+    for (auto it = defs.entries().begin(); it != defs.entries().end(); ++it) {
+      schemas.at(doc, "/components/schemas/" + core::escape_pointer_token(it->key),
+                 yaml_reader::pos(doc, *it));
     }
   }
-  YAML::Node machines = yaml_reader::child(components, "x-state-machines");
-  if (machines.IsDefined() && r.expect_map(doc, machines, "components.x-state-machines")) {
-    for (auto it = machines.begin(); it != machines.end(); ++it) {
-      auto m = detail::parse_state_machine(r, doc, it->first.Scalar(), it->second);
+  const node& machines = yaml_reader::child(components, "x-state-machines");
+  if (machines.defined() && r.expect_map(doc, machines, "components.x-state-machines")) {
+    for (auto it = machines.entries().begin(); it != machines.entries().end(); ++it) {
+      auto m = detail::parse_state_machine(r, doc, it->key, it->value);
       if (m) spec.state_machines.emplace(m->name, std::move(*m));
     }
   }
@@ -212,10 +209,10 @@ void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader
 
 /// The names of the 3.1 webhooks: requests the API sends, so none is tested.
 void parse_webhooks(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  YAML::Node hooks = yaml_reader::child(doc.root, "webhooks");
-  if (!hooks.IsDefined() || !r.expect_map(doc, hooks, "webhooks")) return;
-  for (auto it = hooks.begin(); it != hooks.end(); ++it)
-    spec.webhooks.push_back(it->first.Scalar());
+  const node& hooks = yaml_reader::child(doc.root, "webhooks");
+  if (!hooks.defined() || !r.expect_map(doc, hooks, "webhooks")) return;
+  for (auto it = hooks.entries().begin(); it != hooks.entries().end(); ++it)
+    spec.webhooks.push_back(it->key);
 }
 
 std::string display_name(const std::filesystem::path& p) {
@@ -228,25 +225,25 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
   load_result result;
   yaml_reader r(result.diagnostics);
   detail::doc_cache docs;
-  try {
-    const yaml_doc* doc = docs.load(file, display_name(file), r);
+  {
+    yaml_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;
     if (!r.expect_map(*doc, doc->root, "the description root")) return result;
     // Swagger 2.0 is converted to the 3.0 shape first; what cannot be is refused.
     bool swagger2 = false;
-    if (YAML::Node swagger = yaml_reader::child(doc->root, "swagger");
-        swagger.IsDefined() && !yaml_reader::child(doc->root, "openapi").IsDefined()) {
-      const std::string v = swagger.IsScalar() ? swagger.Scalar() : "";
-      if (v != "2.0" || !detail::convert_swagger2(*doc, doc->root, r)) {
-        r.error(yaml_reader::pos(*doc, swagger),
-                "this Swagger " + v +
-                    " description cannot be converted on load: convert it first, e.g. `npx "
-                    "swagger2openapi " +
-                    doc->display + " -o openapi.yaml`");
+    if (const node& swagger = yaml_reader::child(doc->root, "swagger");
+        swagger.defined() && !yaml_reader::child(doc->root, "openapi").defined()) {
+      // Read before the conversion, which edits the root `swagger` is in.
+      const std::string v = swagger.is_scalar() ? swagger.text() : "";
+      const source_pos at = yaml_reader::pos(*doc, swagger);
+      if (v != "2.0" || !detail::convert_swagger2(*doc, r)) {
+        r.error(at, "this Swagger " + v +
+                        " description cannot be converted on load: convert it first, e.g. `npx "
+                        "swagger2openapi " +
+                        doc->display + " -o openapi.yaml`");
         return result;
       }
-      r.note(yaml_reader::pos(*doc, swagger),
-             "a Swagger 2.0 description, converted to OpenAPI 3.0 on load");
+      r.note(at, "a Swagger 2.0 description, converted to OpenAPI 3.0 on load");
       swagger2 = true;
     }
     for (const auto& overlay : opts.overlays) {
@@ -261,8 +258,8 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     parse_info(r, *doc, spec);
     parse_servers(r, *doc, spec);
     parse_tags(r, *doc, spec);
-    YAML::Node components = yaml_reader::child(doc->root, "components");
-    if (components.IsDefined() && r.expect_map(*doc, components, "components")) {
+    const node& components = yaml_reader::child(doc->root, "components");
+    if (components.defined() && r.expect_map(*doc, components, "components")) {
       parse_schemes(r, *doc, components, spec);
       parse_components(r, *doc, schemas, components, spec);
     }
@@ -271,16 +268,16 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     const bool v31 = *dialect == detail::dialect::openapi31;
     detail::parse_context ctx{r, docs, schemas, *doc, spec, v31, swagger2};
     std::vector<security_requirement> root_security;
-    YAML::Node sec = yaml_reader::child(doc->root, "security");
-    if (sec.IsDefined()) root_security = detail::parse_security(ctx, sec);
+    const node& sec = yaml_reader::child(doc->root, "security");
+    if (sec.defined()) root_security = detail::parse_security(ctx, sec);
     // 3.1 lets a description have only webhooks or components.
-    YAML::Node paths = v31 ? yaml_reader::child(doc->root, "paths")
-                           : r.required(*doc, doc->root, "paths", "the description");
-    if (paths.IsDefined()) detail::parse_paths(ctx, paths, root_security, sec.IsDefined());
+    const node& paths = v31 ? yaml_reader::child(doc->root, "paths")
+                            : r.required(*doc, doc->root, "paths", "the description");
+    if (paths.defined()) detail::parse_paths(ctx, paths, root_security, sec.defined());
     parse_webhooks(r, *doc, spec);
     detail::complete_operations(r, spec);
     if (spec.operations.empty()) {
-      r.note(yaml_reader::pos(*doc, paths.IsDefined() ? paths : doc->root),
+      r.note(yaml_reader::pos(*doc, paths.defined() ? paths : doc->root),
              "no operations: the description has no paths with operations, so `conform run` "
              "has nothing to send");
     }
@@ -306,14 +303,6 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     if (spec.permissions) detail::check_against_matrix(r, spec, *spec.permissions);
     spec.hash = docs.hash();
     if (!has_errors(result.diagnostics)) result.spec = std::move(spec);
-  } catch (const YAML::Exception& e) {
-    // yaml-cpp throws on some malformed inputs the reads above cannot foresee.
-    source_pos p{display_name(file), 0, 0};
-    if (e.mark.line >= 0) {
-      p.line = e.mark.line + 1;
-      p.column = e.mark.column + 1;
-    }
-    r.error(p, "cannot read the description: " + e.msg);
   }
   return result;
 }

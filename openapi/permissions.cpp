@@ -26,19 +26,19 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
   return v;
 }
 
-void parse_scopes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, permission_matrix& m) {
+void parse_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, permission_matrix& m) {
   if (!r.expect_seq(doc, n, "scopes")) return;
-  for (const auto& s : n) {
+  for (const auto& s : n.items()) {
     if (!r.expect_map(doc, s, "scope")) continue;
     permission_matrix::scope_def def;
     def.pos = yaml_reader::pos(doc, s);
-    YAML::Node name = r.required(doc, s, "name", "scope");
-    if (!name.IsDefined()) continue;
+    const node& name = r.required(doc, s, "name", "scope");
+    if (!name.defined()) continue;
     def.name = r.str(doc, name, "scope name").value_or("");
-    YAML::Node fam = r.required(doc, s, "family", "scope '" + def.name + "'");
-    if (fam.IsDefined()) def.family = r.str(doc, fam, "scope family").value_or("");
-    YAML::Node kt = r.required(doc, s, "key_types", "scope '" + def.name + "'");
-    if (kt.IsDefined()) {
+    const node& fam = r.required(doc, s, "family", "scope '" + def.name + "'");
+    if (fam.defined()) def.family = r.str(doc, fam, "scope family").value_or("");
+    const node& kt = r.required(doc, s, "key_types", "scope '" + def.name + "'");
+    if (kt.defined()) {
       for (const auto& k : r.strings(doc, kt, "key_types").value_or(std::vector<std::string>{})) {
         if (auto kind = parse_credential_kind(k)) {
           def.key_types.push_back(*kind);
@@ -48,10 +48,10 @@ void parse_scopes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, perm
         }
       }
     }
-    YAML::Node dg = yaml_reader::child(s, "default_grant");
-    if (dg.IsDefined()) def.default_grant = r.boolean(doc, dg, "default_grant").value_or(false);
-    YAML::Node oi = yaml_reader::child(s, "opt_in");
-    if (oi.IsDefined()) def.opt_in = r.boolean(doc, oi, "opt_in").value_or(false);
+    const node& dg = yaml_reader::child(s, "default_grant");
+    if (dg.defined()) def.default_grant = r.boolean(doc, dg, "default_grant").value_or(false);
+    const node& oi = yaml_reader::child(s, "opt_in");
+    if (oi.defined()) def.opt_in = r.boolean(doc, oi, "opt_in").value_or(false);
     if (def.opt_in && def.default_grant) {
       r.error(def.pos, "scope '" + def.name + "' is opt-in and must not be a default grant");
     }
@@ -64,48 +64,48 @@ void parse_scopes(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, perm
   }
 }
 
-void parse_rows(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, permission_matrix& m) {
+void parse_rows(yaml_reader& r, const yaml_doc& doc, const node& n, permission_matrix& m) {
   if (!r.expect_map(doc, n, "operations")) return;
-  for (auto it = n.begin(); it != n.end(); ++it) {
+  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     permission_matrix::operation_row row;
-    row.operation_id = it->first.Scalar();
-    row.pos = yaml_reader::pos(doc, it->first);
-    const YAML::Node body = it->second;
+    row.operation_id = it->key;
+    row.pos = yaml_reader::pos(doc, *it);
+    const node& body = it->value;
     const std::string what = "permission row '" + row.operation_id + "'";
     if (!r.expect_map(doc, body, what)) continue;
-    YAML::Node fam = r.required(doc, body, "family", what);
-    if (fam.IsDefined()) row.family = r.str(doc, fam, "family").value_or("");
-    for (auto k = body.begin(); k != body.end(); ++k) {
-      const std::string key = k->first.Scalar();
+    const node& fam = r.required(doc, body, "family", what);
+    if (fam.defined()) row.family = r.str(doc, fam, "family").value_or("");
+    for (auto k = body.entries().begin(); k != body.entries().end(); ++k) {
+      const std::string key = k->key;
       if (key == "family" || key.rfind("x-", 0) == 0) continue;
       if (key == "public") {
-        row.is_public = r.boolean(doc, k->second, what + ".public").value_or(false);
+        row.is_public = r.boolean(doc, k->value, what + ".public").value_or(false);
         continue;
       }
       auto kind = parse_credential_kind(key);
       if (!kind) {
-        r.error(yaml_reader::pos(doc, k->first), what + ": unknown key '" + key +
-                                                     "' (expected family, public, jwt, " +
-                                                     "tenant_key, partner_key)");
+        r.error(yaml_reader::pos(doc, *k), what + ": unknown key '" + key +
+                                               "' (expected family, public, jwt, " +
+                                               "tenant_key, partner_key)");
         continue;
       }
-      row.needs_pos[*kind] = yaml_reader::pos(doc, k->first);
-      if (k->second.IsNull()) {
+      row.needs_pos[*kind] = yaml_reader::pos(doc, *k);
+      if (k->value.is_null()) {
         row.needs[*kind] = std::nullopt;
         continue;
       }
-      auto scopes = r.strings(doc, k->second, what + "." + key);
+      auto scopes = r.strings(doc, k->value, what + "." + key);
       if (!scopes) continue;
       row.needs[*kind] = *scopes;
       for (const auto& sc : *scopes) {
         const auto* def = m.find_scope(sc);
         if (def == nullptr) {
-          r.error(yaml_reader::pos(doc, k->second),
+          r.error(yaml_reader::pos(doc, k->value),
                   what + ": scope '" + sc + "' is not defined under scopes");
         } else if (std::find(def->key_types.begin(), def->key_types.end(), *kind) ==
                    def->key_types.end()) {
-          r.error(yaml_reader::pos(doc, k->second), what + ": scope '" + sc + "' is needed of a " +
-                                                        key + " but no " + key + " may hold it");
+          r.error(yaml_reader::pos(doc, k->value), what + ": scope '" + sc + "' is needed of a " +
+                                                       key + " but no " + key + " may hold it");
         }
       }
     }
@@ -134,18 +134,18 @@ std::optional<permission_matrix> load_permissions(yaml_reader& r, doc_cache& doc
   if (!r.expect_map(*doc, doc->root, "the permission matrix")) return std::nullopt;
   permission_matrix m;
   m.file = display;
-  YAML::Node version = r.required(*doc, doc->root, "version", "the permission matrix");
-  if (version.IsDefined()) {
+  const node& version = r.required(*doc, doc->root, "version", "the permission matrix");
+  if (version.defined()) {
     auto v = r.integer(*doc, version, "version");
     if (v && *v != 1) {
       r.error(yaml_reader::pos(*doc, version),
               "permission matrix version " + std::to_string(*v) + " is not supported (1 is)");
     }
   }
-  YAML::Node scopes = r.required(*doc, doc->root, "scopes", "the permission matrix");
-  if (scopes.IsDefined()) parse_scopes(r, *doc, scopes, m);
-  YAML::Node ops = r.required(*doc, doc->root, "operations", "the permission matrix");
-  if (ops.IsDefined()) parse_rows(r, *doc, ops, m);
+  const node& scopes = r.required(*doc, doc->root, "scopes", "the permission matrix");
+  if (scopes.defined()) parse_scopes(r, *doc, scopes, m);
+  const node& ops = r.required(*doc, doc->root, "operations", "the permission matrix");
+  if (ops.defined()) parse_rows(r, *doc, ops, m);
   if (r.error_count() != before) return std::nullopt;
   return m;
 }

@@ -13,47 +13,47 @@ std::string join(std::string_view a, std::string_view b) {
 }
 
 /// Reads `key` of `n` into `out` when present; false on a wrong type.
-bool get_str(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+bool get_str(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
              std::string_view what, std::string& out, bool required = false) {
-  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
-  if (!v.IsDefined()) return !required;
+  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.defined()) return !required;
   auto s = r.str(doc, v, join(what, key));
   if (s) out = *s;
   return s.has_value();
 }
 
-bool get_strs(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+bool get_strs(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
               std::string_view what, std::vector<std::string>& out, bool required = false) {
-  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
-  if (!v.IsDefined()) return !required;
+  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.defined()) return !required;
   auto s = r.strings(doc, v, join(what, key));
   if (s) out = *s;
   return s.has_value();
 }
 
 template <typename T>
-bool get_int(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+bool get_int(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
              std::string_view what, T& out, bool required = false) {
-  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
-  if (!v.IsDefined()) return !required;
+  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.defined()) return !required;
   auto s = r.count(doc, v, join(what, key));
   if (s) out = static_cast<T>(*s);
   return s.has_value();
 }
 
-bool get_bool(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+bool get_bool(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
               std::string_view what, bool& out) {
-  YAML::Node v = yaml_reader::child(n, key);
-  if (!v.IsDefined()) return true;
+  const node& v = yaml_reader::child(n, key);
+  if (!v.defined()) return true;
   auto s = r.boolean(doc, v, join(what, key));
   if (s) out = *s;
   return s.has_value();
 }
 
-bool get_status(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+bool get_status(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
                 std::string_view what, int& status, std::string& code, bool required = false) {
-  YAML::Node v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
-  if (!v.IsDefined()) return !required;
+  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  if (!v.defined()) return !required;
   return r.status_code(doc, v, join(what, key), status, code);
 }
 
@@ -61,7 +61,7 @@ bool valid_json_pointer(const std::string& p) {
   return p.empty() || p.front() == '/';
 }
 
-bool get_pointer(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::string_view key,
+bool get_pointer(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
                  std::string_view what, std::string& out) {
   if (!get_str(r, doc, n, key, what, out)) return false;
   if (!valid_json_pointer(out)) {
@@ -74,21 +74,21 @@ bool get_pointer(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n, std::
 
 }  // namespace
 
-void warn_unknown_keys(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
-                       std::string_view what, std::initializer_list<std::string_view> known) {
-  if (!n.IsMap()) return;
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    const std::string key = it->first.Scalar();
+void warn_unknown_keys(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view what,
+                       std::initializer_list<std::string_view> known) {
+  if (!n.is_map()) return;
+  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
+    const std::string key = it->key;
     if (key.rfind("x-", 0) == 0) continue;
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      r.warning(yaml_reader::pos(doc, it->first),
+      r.warning(yaml_reader::pos(doc, *it),
                 "unknown key '" + key + "' in " + std::string(what) + " (ignored)");
     }
   }
 }
 
 std::optional<tenant_context> parse_tenant_context(yaml_reader& r, const yaml_doc& doc,
-                                                   const YAML::Node& n) {
+                                                   const node& n) {
   constexpr std::string_view what = "x-tenant-context";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what, {"source", "name", "header", "missing"});
@@ -118,8 +118,7 @@ std::optional<tenant_context> parse_tenant_context(yaml_reader& r, const yaml_do
   return t;
 }
 
-std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc,
-                                           const YAML::Node& n) {
+std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc, const node& n) {
   constexpr std::string_view what = "x-pagination";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what,
@@ -174,8 +173,7 @@ std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc,
   return p;
 }
 
-std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc,
-                                             const YAML::Node& n) {
+std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc, const node& n) {
   constexpr std::string_view what = "x-idempotency";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what,
@@ -191,8 +189,8 @@ std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc
   get_str(r, doc, n, "replayed_header", what, i.replayed_header);
   get_status(r, doc, n, "reused", what, i.reused_status, i.reused_code);
   get_status(r, doc, n, "conflict", what, i.conflict_status, i.conflict_code);
-  YAML::Node e = yaml_reader::child(n, "effect");
-  if (e.IsDefined() && r.expect_map(doc, e, "x-idempotency.effect")) {
+  const node& e = yaml_reader::child(n, "effect");
+  if (e.defined() && r.expect_map(doc, e, "x-idempotency.effect")) {
     constexpr std::string_view ew = "x-idempotency.effect";
     warn_unknown_keys(r, doc, e, ew, {"operation", "match_field", "match_body_property", "field"});
     i.effect.pos = yaml_reader::pos(doc, e);
@@ -205,8 +203,7 @@ std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc
   return i;
 }
 
-std::optional<transition_ref> parse_transition(yaml_reader& r, const yaml_doc& doc,
-                                               const YAML::Node& n) {
+std::optional<transition_ref> parse_transition(yaml_reader& r, const yaml_doc& doc, const node& n) {
   constexpr std::string_view what = "x-transition";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what, {"machine", "parameter"});
@@ -218,8 +215,7 @@ std::optional<transition_ref> parse_transition(yaml_reader& r, const yaml_doc& d
   return t;
 }
 
-std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc,
-                                           const YAML::Node& n) {
+std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc, const node& n) {
   constexpr std::string_view what = "x-resource";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what, {"name", "fixture", "not_found_code", "fixture_state"});
@@ -229,7 +225,7 @@ std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc,
   get_str(r, doc, n, "fixture", what, res.fixture, true);
   get_str(r, doc, n, "not_found_code", what, res.not_found_code, true);
   std::string state;
-  if (yaml_reader::child(n, "fixture_state").IsDefined() &&
+  if (yaml_reader::child(n, "fixture_state").defined() &&
       get_str(r, doc, n, "fixture_state", what, state)) {
     res.fixture_state = state;
   }
@@ -238,7 +234,7 @@ std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc,
 }
 
 std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc& doc,
-                                                 const std::string& name, const YAML::Node& n) {
+                                                 const std::string& name, const node& n) {
   const std::string what = "state machine '" + name + "'";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what,
@@ -255,9 +251,9 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
   get_strs(r, doc, n, "states", what, m.states, true);
   get_str(r, doc, n, "initial", what, m.initial, true);
   get_strs(r, doc, n, "terminal", what, m.terminal);
-  YAML::Node ts = r.required(doc, n, "transitions", what);
-  if (ts.IsDefined() && r.expect_seq(doc, ts, what + ".transitions")) {
-    for (const auto& t : ts) {
+  const node& ts = r.required(doc, n, "transitions", what);
+  if (ts.defined() && r.expect_seq(doc, ts, what + ".transitions")) {
+    for (const auto& t : ts.items()) {
       const std::string tw = what + " transition";
       if (!r.expect_map(doc, t, tw)) continue;
       state_machine::transition tr;
@@ -268,9 +264,9 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
       m.transitions.push_back(tr);
     }
   }
-  YAML::Node ps = yaml_reader::child(n, "preconditions");
-  if (ps.IsDefined() && r.expect_seq(doc, ps, what + ".preconditions")) {
-    for (const auto& p : ps) {
+  const node& ps = yaml_reader::child(n, "preconditions");
+  if (ps.defined() && r.expect_seq(doc, ps, what + ".preconditions")) {
+    for (const auto& p : ps.items()) {
       const std::string pw = what + " precondition";
       if (!r.expect_map(doc, p, pw)) continue;
       state_machine::precondition pre;
@@ -283,31 +279,31 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
     }
   }
   get_status(r, doc, n, "refused", what, m.refused_status, m.refused_code);
-  YAML::Node fs = yaml_reader::child(n, "fixtures");
-  if (fs.IsDefined() && r.expect_map(doc, fs, what + ".fixtures")) {
-    for (auto it = fs.begin(); it != fs.end(); ++it) {
-      const std::string state = it->first.Scalar();
+  const node& fs = yaml_reader::child(n, "fixtures");
+  if (fs.defined() && r.expect_map(doc, fs, what + ".fixtures")) {
+    for (auto it = fs.entries().begin(); it != fs.entries().end(); ++it) {
+      const std::string state = it->key;
       if (state.rfind("x-", 0) == 0) continue;
       // Checked here rather than with the other state names: a fixture under
       // a misspelt state would otherwise just never be used.
       if (std::find(m.states.begin(), m.states.end(), state) == m.states.end()) {
-        r.error(yaml_reader::pos(doc, it->first),
+        r.error(yaml_reader::pos(doc, *it),
                 what + ": fixtures names '" + state + "', which is not one of its states");
         continue;
       }
-      if (auto f = r.str(doc, it->second, what + ".fixtures." + state)) m.fixtures[state] = *f;
+      if (auto f = r.str(doc, it->value, what + ".fixtures." + state)) m.fixtures[state] = *f;
     }
   }
   if (r.error_count() != before) return std::nullopt;
   return m;
 }
 
-void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const YAML::Node& n,
+void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const node& n,
                              security_scheme& s) {
   const std::string what = "security scheme '" + s.name + "'";
   // x-credential is optional: without it the kind follows the scheme's type.
-  YAML::Node cred = yaml_reader::child(n, "x-credential");
-  if (cred.IsDefined()) {
+  const node& cred = yaml_reader::child(n, "x-credential");
+  if (cred.defined()) {
     if (auto c = r.str(doc, cred, "x-credential")) {
       if (auto k = parse_credential_kind(*c)) {
         s.credential = *k;
@@ -320,16 +316,16 @@ void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const YAML::No
       }
     }
   }
-  YAML::Node prefixes = yaml_reader::child(n, "x-key-prefixes");
-  if (prefixes.IsDefined() && r.expect_map(doc, prefixes, "x-key-prefixes")) {
-    for (auto it = prefixes.begin(); it != prefixes.end(); ++it) {
-      if (auto p = r.str(doc, it->second, "x-key-prefixes." + it->first.Scalar())) {
-        s.key_prefixes[it->first.Scalar()] = *p;
+  const node& prefixes = yaml_reader::child(n, "x-key-prefixes");
+  if (prefixes.defined() && r.expect_map(doc, prefixes, "x-key-prefixes")) {
+    for (auto it = prefixes.entries().begin(); it != prefixes.entries().end(); ++it) {
+      if (auto p = r.str(doc, it->value, "x-key-prefixes." + it->key)) {
+        s.key_prefixes[it->key] = *p;
       }
     }
   }
-  YAML::Node roles = yaml_reader::child(n, "x-roles");
-  if (roles.IsDefined() && r.expect_map(doc, roles, "x-roles")) {
+  const node& roles = yaml_reader::child(n, "x-roles");
+  if (roles.defined() && r.expect_map(doc, roles, "x-roles")) {
     warn_unknown_keys(r, doc, roles, "x-roles", {"claim", "values", "read_only"});
     get_str(r, doc, roles, "claim", "x-roles", s.role_claim, true);
     get_strs(r, doc, roles, "values", "x-roles", s.roles, true);
@@ -343,14 +339,14 @@ void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const YAML::No
   }
 }
 
-void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& root,
-                      schema_loader& schemas, api_rules& rules) {
-  YAML::Node envs = yaml_reader::child(root, "x-environments");
-  if (envs.IsDefined()) {
+void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const node& root, schema_loader& schemas,
+                      api_rules& rules) {
+  const node& envs = yaml_reader::child(root, "x-environments");
+  if (envs.defined()) {
     if (auto l = r.strings(doc, envs, "x-environments")) rules.environments = *l;
   }
-  YAML::Node rid = yaml_reader::child(root, "x-request-id");
-  if (rid.IsDefined() && r.expect_map(doc, rid, "x-request-id")) {
+  const node& rid = yaml_reader::child(root, "x-request-id");
+  if (rid.defined() && r.expect_map(doc, rid, "x-request-id")) {
     warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "body_field", "pattern"});
     get_str(r, doc, rid, "header", "x-request-id", rules.request_id_header, true);
     get_str(r, doc, rid, "body_field", "x-request-id", rules.request_id_body_field);
@@ -362,28 +358,28 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
       }
     }
   }
-  YAML::Node rl = yaml_reader::child(root, "x-rate-limit");
-  if (rl.IsDefined() && r.expect_map(doc, rl, "x-rate-limit")) {
+  const node& rl = yaml_reader::child(root, "x-rate-limit");
+  if (rl.defined() && r.expect_map(doc, rl, "x-rate-limit")) {
     warn_unknown_keys(r, doc, rl, "x-rate-limit", {"status", "error_code", "retry_after_header"});
     r.status_code(doc, rl, "x-rate-limit", rules.rate_limited_status, rules.rate_limited_code);
     get_str(r, doc, rl, "retry_after_header", "x-rate-limit", rules.retry_after_header);
   }
-  YAML::Node lim = yaml_reader::child(root, "x-limits");
-  if (lim.IsDefined() && r.expect_map(doc, lim, "x-limits")) {
+  const node& lim = yaml_reader::child(root, "x-limits");
+  if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {
     warn_unknown_keys(r, doc, lim, "x-limits", {"max_body_bytes", "max_multipart_bytes"});
     get_int(r, doc, lim, "max_body_bytes", "x-limits", rules.max_body_bytes);
     get_int(r, doc, lim, "max_multipart_bytes", "x-limits", rules.max_multipart_bytes);
   }
-  YAML::Node retry = yaml_reader::child(root, "x-retry");
-  if (retry.IsDefined() && r.expect_map(doc, retry, "x-retry")) {
+  const node& retry = yaml_reader::child(root, "x-retry");
+  if (retry.defined() && r.expect_map(doc, retry, "x-retry")) {
     warn_unknown_keys(r, doc, retry, "x-retry",
                       {"retryable_statuses", "network_failures", "never_retry_unchanged",
                        "min_backoff_ms", "max_backoff_ms", "max_retries"});
     auto& policy = rules.retry;
     for (const auto* key : {"retryable_statuses", "never_retry_unchanged"}) {
-      YAML::Node list = yaml_reader::child(retry, key);
-      if (!list.IsDefined() || !r.expect_seq(doc, list, join("x-retry", key))) continue;
-      for (const auto& item : list) {
+      const node& list = yaml_reader::child(retry, key);
+      if (!list.defined() || !r.expect_seq(doc, list, join("x-retry", key))) continue;
+      for (const auto& item : list.items()) {
         auto status = r.count(doc, item, join("x-retry", key));
         if (!status) continue;
         if (*status < 100 || *status > 599) {
@@ -404,9 +400,9 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
       r.error(yaml_reader::pos(doc, retry), "x-retry: max_backoff_ms is below min_backoff_ms");
     }
   }
-  YAML::Node errs = yaml_reader::child(root, "x-errors");
-  if (errs.IsDefined() && r.expect_seq(doc, errs, "x-errors")) {
-    for (const auto& e : errs) {
+  const node& errs = yaml_reader::child(root, "x-errors");
+  if (errs.defined() && r.expect_seq(doc, errs, "x-errors")) {
+    for (const auto& e : errs.items()) {
       api_rules::generic_error g;
       if (r.status_code(doc, e, "x-errors entry", g.status, g.code)) {
         warn_unknown_keys(r, doc, e, "x-errors entry", {"status", "error_code", "scope"});
@@ -422,17 +418,15 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
       }
     }
   }
-  if (YAML::Node env = yaml_reader::child(root, "x-success-envelope"); env.IsDefined()) {
+  if (const node& env = yaml_reader::child(root, "x-success-envelope"); env.defined()) {
     if (auto ref = r.str(doc, env, "x-success-envelope")) {
       rules.success_envelope = schemas.resolve(doc, *ref, yaml_reader::pos(doc, env));
     }
   }
   // x-error-envelope: a schema reference, or {schema, code, validation_codes}.
-  if (YAML::Node env = yaml_reader::child(root, "x-error-envelope"); env.IsDefined()) {
-    // Not `ref_node = ...` on a bound node: yaml-cpp would write into the document.
-    const YAML::Node ref_node =
-        env.IsMap() ? r.required(doc, env, "schema", "x-error-envelope") : env;
-    if (env.IsMap()) {
+  if (const node& env = yaml_reader::child(root, "x-error-envelope"); env.defined()) {
+    const node& ref_node = env.is_map() ? r.required(doc, env, "schema", "x-error-envelope") : env;
+    if (env.is_map()) {
       warn_unknown_keys(r, doc, env, "x-error-envelope", {"schema", "code", "validation_codes"});
       if (get_str(r, doc, env, "code", "x-error-envelope", rules.error_code_pointer) &&
           !rules.error_code_pointer.empty() && rules.error_code_pointer.front() != '/') {
@@ -441,19 +435,19 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const YAML::Node& roo
                 "'/error_code', not '" +
                     rules.error_code_pointer + "'");
       }
-      if (YAML::Node codes = yaml_reader::child(env, "validation_codes"); codes.IsDefined()) {
+      if (const node& codes = yaml_reader::child(env, "validation_codes"); codes.defined()) {
         if (auto list = r.strings(doc, codes, "x-error-envelope.validation_codes")) {
           rules.validation_codes = std::move(*list);
         }
       }
     }
-    if (ref_node.IsDefined()) {
+    if (ref_node.defined()) {
       if (auto ref = r.str(doc, ref_node, "x-error-envelope")) {
         rules.error_envelope = schemas.resolve(doc, *ref, yaml_reader::pos(doc, ref_node));
       }
     }
   }
-  if (YAML::Node f = yaml_reader::child(root, "x-tenant-id-fixture"); f.IsDefined()) {
+  if (const node& f = yaml_reader::child(root, "x-tenant-id-fixture"); f.defined()) {
     if (auto name = r.str(doc, f, "x-tenant-id-fixture")) rules.tenant_id_fixture = *name;
   }
 }

@@ -1,5 +1,6 @@
 #include "openapi/detail/jsonpath.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace conform::openapi::detail::jsonpath {
@@ -181,14 +182,19 @@ class parser {
   std::size_t i_ = 0;
 };
 
-/// Every child of `m.node` as a match.
+/// Every child of `m.value` as a match.
 void children(const match& m, std::vector<match>& out) {
-  if (m.node.IsMap()) {
-    for (auto it = m.node.begin(); it != m.node.end(); ++it) {
-      out.push_back({m.node, it->first.Scalar(), 0, false, it->second});
-    }
-  } else if (m.node.IsSequence()) {
-    for (std::size_t i = 0; i < m.node.size(); ++i) out.push_back({m.node, "", i, true, m.node[i]});
+  const auto& entries = m.value->entries();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    match k{m.path, entries[i].key, false, &entries[i].value};
+    k.path.push_back(i);
+    out.push_back(std::move(k));
+  }
+  const auto& items = m.value->items();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    match k{m.path, "", true, &items[i]};
+    k.path.push_back(i);
+    out.push_back(std::move(k));
   }
 }
 
@@ -203,21 +209,20 @@ void descend(const match& m, const step& s, std::vector<match>& out) {
   }
 }
 
-bool passes(const YAML::Node& n, const step& s) {
-  if (!n.IsMap()) return false;
-  YAML::Node cur = n;
+bool passes(const node& n, const step& s) {
+  if (!n.is_map()) return false;
+  const node* cur = &n;
   std::size_t at = 0;
   while (true) {
     const std::size_t dot = s.name.find('.', at);
     const std::string key = s.name.substr(at, dot == std::string::npos ? dot : dot - at);
-    YAML::Node next = yaml_reader::child(cur, key);
-    if (!next.IsDefined()) return false;
-    cur.reset(next);
+    cur = &cur->get(key);
+    if (!cur->defined()) return false;
     if (dot == std::string::npos) break;
     at = dot + 1;
   }
   if (s.op.empty()) return true;
-  const bool equal = cur.IsScalar() && cur.Scalar() == s.value;
+  const bool equal = cur->is_scalar() && cur->text() == s.value;
   return s.op == "==" ? equal : !equal;
 }
 
@@ -227,23 +232,30 @@ parsed parse(const std::string& text) {
   return parser(text).run();
 }
 
-std::vector<match> select(const YAML::Node& root, const std::vector<step>& path) {
-  std::vector<match> cur{{YAML::Node(), "", 0, false, root}};
+std::vector<match> select(const node& root, const std::vector<step>& path) {
+  std::vector<match> cur{{{}, "", false, &root}};
   for (const auto& s : path) {
     std::vector<match> next;
     for (const auto& m : cur) {
       switch (s.what) {
         case step::kind::member: {
-          YAML::Node c = yaml_reader::child(m.node, s.name);
-          if (c.IsDefined()) next.push_back({m.node, s.name, 0, false, c});
+          const auto& entries = m.value->entries();
+          for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (entries[i].key != s.name) continue;
+            match k{m.path, s.name, false, &entries[i].value};
+            k.path.push_back(i);
+            next.push_back(std::move(k));
+          }
           break;
         }
         case step::kind::index: {
-          if (!m.node.IsSequence()) break;
-          const long size = static_cast<long>(m.node.size());
+          if (!m.value->is_sequence()) break;
+          const long size = static_cast<long>(m.value->size());
           const long i = s.index < 0 ? size + s.index : s.index;
           if (i >= 0 && i < size) {
-            next.push_back({m.node, "", static_cast<std::size_t>(i), true, m.node[i]});
+            match k{m.path, "", true, &m.value->item(static_cast<std::size_t>(i))};
+            k.path.push_back(static_cast<std::size_t>(i));
+            next.push_back(std::move(k));
           }
           break;
         }
@@ -264,7 +276,7 @@ std::vector<match> select(const YAML::Node& root, const std::vector<step>& path)
           std::vector<match> kids;
           children(m, kids);
           for (auto& k : kids) {
-            if (passes(k.node, s)) next.push_back(std::move(k));
+            if (passes(*k.value, s)) next.push_back(std::move(k));
           }
           break;
         }
@@ -272,6 +284,11 @@ std::vector<match> select(const YAML::Node& root, const std::vector<step>& path)
     }
     cur = std::move(next);
   }
+  // Once each, in document order (`$..a..b` can reach a node twice).
+  std::sort(cur.begin(), cur.end(), [](const match& a, const match& b) { return a.path < b.path; });
+  cur.erase(std::unique(cur.begin(), cur.end(),
+                        [](const match& a, const match& b) { return a.path == b.path; }),
+            cur.end());
   return cur;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Private to the loader: the JSONPath subset OpenAPI Overlays use in
-// practice, over yaml-cpp nodes: `$`, `.name`, `['name']`, `[N]`, `[*]`,
+// practice, over core::node trees: `$`, `.name`, `['name']`, `[N]`, `[*]`,
 // `.*`, `..name` (recursive descent) and filters `[?(@.key == 'v')]`,
 // `[?(@.key != 'v')]`, `[?(@.key)]` (the parentheses optional).
 
@@ -40,17 +40,16 @@ struct parsed {
 /// Parses `text`.
 parsed parse(const std::string& text);
 
-/// Where a selected node is: its parent and its key or index there (no
-/// parent for the root).
+/// Where a selected node is: the entry or item index at each level from the
+/// root (empty for the root itself), and the node as it was when selected.
 struct match {
-  YAML::Node parent;      // undefined for the root
-  std::string key;        // in a mapping
-  std::size_t index = 0;  // in a sequence
+  std::vector<std::size_t> path;
+  std::string key;  // in a mapping: its key
   bool in_sequence = false;
-  YAML::Node node;
+  const node* value = nullptr;  // valid until the tree is edited
 };
 
-/// The nodes `path` selects in `root`, in document order.
-std::vector<match> select(const YAML::Node& root, const std::vector<step>& path);
+/// The nodes `path` selects in `root`, each once, in document order.
+std::vector<match> select(const node& root, const std::vector<step>& path);
 
 }  // namespace conform::openapi::detail::jsonpath

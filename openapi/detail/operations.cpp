@@ -14,17 +14,18 @@ namespace {
 /// A node after following `$ref`s to components: where it lives.
 struct located {
   const yaml_doc* doc = nullptr;
-  YAML::Node node;
+  const node* at = nullptr;
   std::string pointer;
+  const node& value() const { return *at; }
 };
 
 /// Follows `$ref` on a non-schema object (parameter, response, body, header).
-std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const YAML::Node& n,
+std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const node& n,
                               const std::string& pointer, std::string_view what) {
-  located cur{&doc, n, pointer};
+  located cur{&doc, &n, pointer};
   std::set<std::string> seen;
-  while (cur.node.IsMap() && yaml_reader::child(cur.node, "$ref").IsDefined()) {
-    YAML::Node ref = yaml_reader::child(cur.node, "$ref");
+  while (cur.value().is_map() && yaml_reader::child(cur.value(), "$ref").defined()) {
+    const node& ref = yaml_reader::child(cur.value(), "$ref");
     auto text = ctx.r.str(*cur.doc, ref, std::string(what) + " $ref");
     if (!text) return std::nullopt;
     const source_pos at = yaml_reader::pos(*cur.doc, ref);
@@ -40,24 +41,23 @@ std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const YAM
       ctx.r.error(at, "$ref cycle: '" + *text + "' leads back to itself");
       return std::nullopt;
     }
-    YAML::Node next = at_pointer(target->root, fragment);
-    if (!next.IsDefined()) {
+    const node& next = at_pointer(target->root, fragment);
+    if (!next.defined()) {
       ctx.r.error(at,
                   "dangling $ref: '" + target->display + "' has nothing at '#" + fragment + "'");
       return std::nullopt;
     }
-    // Node assignment would rebind the shared node in yaml-cpp: reset instead.
     cur.doc = target;
-    cur.node.reset(next);
+    cur.at = &next;
     cur.pointer = fragment;
   }
   return cur;
 }
 
 /// `style`, `explode`, `allowReserved` and `allowEmptyValue` of a parameter.
-void parse_serialisation(yaml_reader& r, const yaml_doc& d, const YAML::Node& n, parameter& p) {
-  YAML::Node style = yaml_reader::child(n, "style");
-  if (style.IsDefined()) {
+void parse_serialisation(yaml_reader& r, const yaml_doc& d, const node& n, parameter& p) {
+  const node& style = yaml_reader::child(n, "style");
+  if (style.defined()) {
     if (auto text = r.str(d, style, "parameter style")) {
       auto st = parse_param_style(*text);
       if (!st) {
@@ -73,28 +73,34 @@ void parse_serialisation(yaml_reader& r, const yaml_doc& d, const YAML::Node& n,
       }
     }
   }
-  YAML::Node explode = yaml_reader::child(n, "explode");
-  if (explode.IsDefined()) p.explode = r.boolean(d, explode, "parameter explode");
-  YAML::Node reserved = yaml_reader::child(n, "allowReserved");
-  if (reserved.IsDefined())
+  const node& explode = yaml_reader::child(n, "explode");
+  if (explode.defined()) p.explode = r.boolean(d, explode, "parameter explode");
+  const node& reserved = yaml_reader::child(n, "allowReserved");
+  if (reserved.defined())
     p.allow_reserved = r.boolean(d, reserved, "allowReserved").value_or(false);
-  YAML::Node empty = yaml_reader::child(n, "allowEmptyValue");
-  if (empty.IsDefined())
-    p.allow_empty_value = r.boolean(d, empty, "allowEmptyValue").value_or(false);
+  const node& empty = yaml_reader::child(n, "allowEmptyValue");
+  if (empty.defined()) p.allow_empty_value = r.boolean(d, empty, "allowEmptyValue").value_or(false);
 }
 
-std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc,
-                                         const YAML::Node& n, const std::string& pointer) {
+std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc, const node& n,
+                                         const std::string& pointer) {
   auto loc = follow(ctx, doc, n, pointer, "parameter");
   if (!loc) return std::nullopt;
   const yaml_doc& d = *loc->doc;
   yaml_reader& r = ctx.r;
-  if (!r.expect_map(d, loc->node, "parameter")) return std::nullopt;
+  if (!r.expect_map(d, loc->value(), "parameter")) return std::nullopt;
+  // A Swagger 2.0 parameter $ref'd from another file: read in the 3.0 shape.
+  node converted;
+  if (ctx.swagger2 && loc->value().get("type").defined()) {
+    converted = loc->value().clone();
+    swagger2_parameter(converted);
+    loc->at = &converted;
+  }
   parameter p;
-  p.pos = yaml_reader::pos(d, loc->node);
-  YAML::Node name = r.required(d, loc->node, "name", "parameter");
-  YAML::Node in = r.required(d, loc->node, "in", "parameter");
-  if (!name.IsDefined() || !in.IsDefined()) return std::nullopt;
+  p.pos = yaml_reader::pos(d, loc->value());
+  const node& name = r.required(d, loc->value(), "name", "parameter");
+  const node& in = r.required(d, loc->value(), "in", "parameter");
+  if (!name.defined() || !in.defined()) return std::nullopt;
   auto name_s = r.str(d, name, "parameter name");
   auto in_s = r.str(d, in, "parameter in");
   if (!name_s || !in_s) return std::nullopt;
@@ -113,69 +119,66 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
                                          *in_s + "'");
     return std::nullopt;
   }
-  YAML::Node req = yaml_reader::child(loc->node, "required");
-  if (req.IsDefined()) p.required = r.boolean(d, req, "parameter required").value_or(false);
+  const node& req = yaml_reader::child(loc->value(), "required");
+  if (req.defined()) p.required = r.boolean(d, req, "parameter required").value_or(false);
   if (p.in == param_location::path && !p.required) {
     r.error(p.pos, "path parameter '" + p.name + "' must have required: true");
   }
-  YAML::Node desc = yaml_reader::child(loc->node, "description");
-  if (desc.IsDefined()) p.description = r.str(d, desc, "description").value_or("");
-  if (ctx.swagger2) swagger2_parameter(loc->node);  // one $ref'd from another file
-  parse_serialisation(r, d, loc->node, p);
-  YAML::Node schema = yaml_reader::child(loc->node, "schema");
-  if (schema.IsDefined()) {
+  const node& desc = yaml_reader::child(loc->value(), "description");
+  if (desc.defined()) p.description = r.str(d, desc, "description").value_or("");
+  parse_serialisation(r, d, loc->value(), p);
+  const node& schema = yaml_reader::child(loc->value(), "schema");
+  if (schema.defined()) {
     p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
   } else {
-    YAML::Node content = yaml_reader::child(loc->node, "content");
-    if (content.IsMap() && content.size() == 1) {
-      p.content_media = content.begin()->first.Scalar();
-      YAML::Node media = content.begin()->second;
-      YAML::Node s = yaml_reader::child(media, "schema");
-      if (s.IsDefined()) {
+    const node& content = yaml_reader::child(loc->value(), "content");
+    if (content.is_map() && content.size() == 1) {
+      const node_entry& media = content.entries().front();
+      p.content_media = media.key;
+      const node& s = yaml_reader::child(media.value, "schema");
+      if (s.defined()) {
         p.schema = ctx.schemas.load(
-            d, s,
-            loc->pointer + "/content/" +
-                core::escape_pointer_token(content.begin()->first.Scalar()) + "/schema");
+            d, s, loc->pointer + "/content/" + core::escape_pointer_token(media.key) + "/schema");
       }
     } else {
       r.error(p.pos, "parameter '" + p.name + "' has neither a schema nor one content entry");
     }
   }
-  YAML::Node res = yaml_reader::child(loc->node, "x-resource");
-  if (res.IsDefined()) p.resource = parse_resource(r, d, res);
+  const node& res = yaml_reader::child(loc->value(), "x-resource");
+  if (res.defined()) p.resource = parse_resource(r, d, res);
   return p;
 }
 
-std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, const YAML::Node& n,
+std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, const node& n,
                                       const std::string& pointer) {
   std::vector<media_type> out;
   if (!ctx.r.expect_map(d, n, "content")) return out;
-  for (auto it = n.begin(); it != n.end(); ++it) {
+  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     media_type m;
-    m.name = it->first.Scalar();
+    m.name = it->key;
     const std::string here = pointer + "/" + core::escape_pointer_token(m.name);
-    const YAML::Node body = it->second;
-    if (body.IsNull()) {
+    const node& body = it->value;
+    if (body.is_null()) {
       out.push_back(m);
       continue;
     }
     if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
-    YAML::Node s = yaml_reader::child(body, "schema");
-    if (s.IsDefined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
-    YAML::Node enc = yaml_reader::child(body, "encoding");
-    if (enc.IsDefined() && ctx.r.expect_map(d, enc, "encoding")) {
-      for (auto e = enc.begin(); e != enc.end(); ++e) {
+    const node& s = yaml_reader::child(body, "schema");
+    if (s.defined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
+    const node& enc = yaml_reader::child(body, "encoding");
+    if (enc.defined() && ctx.r.expect_map(d, enc, "encoding")) {
+      for (auto e = enc.entries().begin(); e != enc.entries().end(); ++e) {
         property_encoding pe;
-        const std::string part = e->first.Scalar();
-        YAML::Node ct = yaml_reader::child(e->second, "contentType");
-        if (ct.IsDefined()) {
+        const std::string part = e->key;
+        const node& ct = yaml_reader::child(e->value, "contentType");
+        if (ct.defined()) {
           if (auto v = ctx.r.str(d, ct, "encoding contentType")) {
             m.part_content_types[part] = *v;
             pe.content_type = *v;
           }
         }
-        YAML::Node st = yaml_reader::child(e->second, "style");
-        if (st.IsDefined()) {
+        const node& st = yaml_reader::child(e->value, "style");
+        if (st.defined()) {
           if (auto v = ctx.r.str(d, st, "encoding style")) {
             pe.style = parse_param_style(*v);
             if (!pe.style || !style_allowed(*pe.style, param_location::query)) {
@@ -186,10 +189,10 @@ std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, con
             }
           }
         }
-        YAML::Node ex = yaml_reader::child(e->second, "explode");
-        if (ex.IsDefined()) pe.explode = ctx.r.boolean(d, ex, "encoding explode");
-        YAML::Node ar = yaml_reader::child(e->second, "allowReserved");
-        if (ar.IsDefined())
+        const node& ex = yaml_reader::child(e->value, "explode");
+        if (ex.defined()) pe.explode = ctx.r.boolean(d, ex, "encoding explode");
+        const node& ar = yaml_reader::child(e->value, "allowReserved");
+        if (ar.defined())
           pe.allow_reserved = ctx.r.boolean(d, ar, "encoding allowReserved").value_or(false);
         m.encoding[part] = std::move(pe);
       }
@@ -199,28 +202,28 @@ std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, con
   return out;
 }
 
-std::optional<request_body> parse_body(parse_context& ctx, const yaml_doc& doc, const YAML::Node& n,
+std::optional<request_body> parse_body(parse_context& ctx, const yaml_doc& doc, const node& n,
                                        const std::string& pointer) {
   auto loc = follow(ctx, doc, n, pointer, "requestBody");
   if (!loc) return std::nullopt;
   const yaml_doc& d = *loc->doc;
-  if (!ctx.r.expect_map(d, loc->node, "requestBody")) return std::nullopt;
+  if (!ctx.r.expect_map(d, loc->value(), "requestBody")) return std::nullopt;
   request_body b;
-  b.pos = yaml_reader::pos(d, loc->node);
-  YAML::Node req = yaml_reader::child(loc->node, "required");
-  if (req.IsDefined()) b.required = ctx.r.boolean(d, req, "requestBody required").value_or(false);
-  YAML::Node content = ctx.r.required(d, loc->node, "content", "requestBody");
-  if (content.IsDefined()) b.content = parse_content(ctx, d, content, loc->pointer + "/content");
+  b.pos = yaml_reader::pos(d, loc->value());
+  const node& req = yaml_reader::child(loc->value(), "required");
+  if (req.defined()) b.required = ctx.r.boolean(d, req, "requestBody required").value_or(false);
+  const node& content = ctx.r.required(d, loc->value(), "content", "requestBody");
+  if (content.defined()) b.content = parse_content(ctx, d, content, loc->pointer + "/content");
   return b;
 }
 
 std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
-                                       const YAML::Node& key, const YAML::Node& n,
-                                       const std::string& pointer) {
+                                       const node_entry& entry, const std::string& pointer) {
   yaml_reader& r = ctx.r;
+  const node& n = entry.value;
   response resp;
-  const std::string status = key.Scalar();
-  const source_pos key_pos = yaml_reader::pos(doc, key);
+  const std::string& status = entry.key;
+  const source_pos key_pos = yaml_reader::pos(doc, entry);
   if (status == "default") {
     resp.status = 0;
   } else if (status.size() == 3 && status[0] >= '1' && status[0] <= '5' &&
@@ -239,59 +242,60 @@ std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
   auto loc = follow(ctx, doc, n, pointer, "response");
   if (!loc) return std::nullopt;
   const yaml_doc& d = *loc->doc;
-  if (!r.expect_map(d, loc->node, "response " + status)) return std::nullopt;
+  if (!r.expect_map(d, loc->value(), "response " + status)) return std::nullopt;
   resp.pos = key_pos;
-  YAML::Node desc = yaml_reader::child(loc->node, "description");
-  if (desc.IsDefined()) resp.description = r.str(d, desc, "description").value_or("");
-  YAML::Node content = yaml_reader::child(loc->node, "content");
-  if (content.IsDefined()) resp.content = parse_content(ctx, d, content, loc->pointer + "/content");
-  YAML::Node headers = yaml_reader::child(loc->node, "headers");
-  if (headers.IsDefined() && r.expect_map(d, headers, "headers")) {
-    for (auto it = headers.begin(); it != headers.end(); ++it) {
-      const std::string name = it->first.Scalar();
+  const node& desc = yaml_reader::child(loc->value(), "description");
+  if (desc.defined()) resp.description = r.str(d, desc, "description").value_or("");
+  const node& content = yaml_reader::child(loc->value(), "content");
+  if (content.defined()) resp.content = parse_content(ctx, d, content, loc->pointer + "/content");
+  const node& headers = yaml_reader::child(loc->value(), "headers");
+  if (headers.defined() && r.expect_map(d, headers, "headers")) {
+    for (auto it = headers.entries().begin(); it != headers.entries().end(); ++it) {
+      const std::string name = it->key;
       const std::string hp = loc->pointer + "/headers/" + core::escape_pointer_token(name);
-      auto h = follow(ctx, d, it->second, hp, "header");
-      if (!h || !r.expect_map(*h->doc, h->node, "header '" + name + "'")) continue;
+      auto h = follow(ctx, d, it->value, hp, "header");
+      if (!h || !r.expect_map(*h->doc, h->value(), "header '" + name + "'")) continue;
       header_def def;
       def.name = name;
-      YAML::Node hr = yaml_reader::child(h->node, "required");
-      if (hr.IsDefined()) def.required = r.boolean(*h->doc, hr, "header required").value_or(false);
-      YAML::Node hs = yaml_reader::child(h->node, "schema");
-      if (hs.IsDefined()) def.schema = ctx.schemas.load(*h->doc, hs, h->pointer + "/schema");
+      const node& hr = yaml_reader::child(h->value(), "required");
+      if (hr.defined()) def.required = r.boolean(*h->doc, hr, "header required").value_or(false);
+      const node& hs = yaml_reader::child(h->value(), "schema");
+      if (hs.defined()) def.schema = ctx.schemas.load(*h->doc, hs, h->pointer + "/schema");
       resp.headers.push_back(def);
     }
   }
-  YAML::Node codes = yaml_reader::child(loc->node, "x-error-codes");
-  if (codes.IsDefined()) {
+  const node& codes = yaml_reader::child(loc->value(), "x-error-codes");
+  if (codes.defined()) {
     if (auto l = r.strings(d, codes, "x-error-codes")) resp.error_codes = *l;
   }
   return resp;
 }
 
 void parse_operation(parse_context& ctx, const std::string& path, verb method,
-                     const YAML::Node& key, const YAML::Node& n,
-                     const std::vector<parameter>& path_params, const std::string& pointer,
+                     const node_entry& entry, const std::vector<parameter>& path_params,
+                     const std::string& pointer,
                      const std::vector<security_requirement>& root_security, bool root_declared) {
   yaml_reader& r = ctx.r;
+  const node& n = entry.value;
   const yaml_doc& doc = ctx.doc;
   const std::string what = std::string(http::method_name(method)) + " " + path;
   if (!r.expect_map(doc, n, what)) return;
   operation op;
   op.method = method;
   op.path = path;
-  op.pos = yaml_reader::pos(doc, key);
-  YAML::Node id = yaml_reader::child(n, "operationId");
-  if (id.IsDefined()) op.operation_id = r.str(doc, id, "operationId").value_or("");
-  YAML::Node tags = yaml_reader::child(n, "tags");
-  if (tags.IsDefined()) op.tags = r.strings(doc, tags, "tags").value_or(std::vector<std::string>{});
-  YAML::Node summary = yaml_reader::child(n, "summary");
-  if (summary.IsDefined()) op.summary = r.str(doc, summary, "summary").value_or("");
+  op.pos = yaml_reader::pos(doc, entry);
+  const node& id = yaml_reader::child(n, "operationId");
+  if (id.defined()) op.operation_id = r.str(doc, id, "operationId").value_or("");
+  const node& tags = yaml_reader::child(n, "tags");
+  if (tags.defined()) op.tags = r.strings(doc, tags, "tags").value_or(std::vector<std::string>{});
+  const node& summary = yaml_reader::child(n, "summary");
+  if (summary.defined()) op.summary = r.str(doc, summary, "summary").value_or("");
 
   op.parameters = path_params;
-  YAML::Node params = yaml_reader::child(n, "parameters");
-  if (params.IsDefined() && r.expect_seq(doc, params, "parameters")) {
+  const node& params = yaml_reader::child(n, "parameters");
+  if (params.defined() && r.expect_seq(doc, params, "parameters")) {
     std::size_t i = 0;
-    for (const auto& pn : params) {
+    for (const auto& pn : params.items()) {
       auto p = parse_parameter(ctx, doc, pn, pointer + "/parameters/" + std::to_string(i++));
       if (!p) continue;
       auto same = std::find_if(op.parameters.begin(), op.parameters.end(), [&](const parameter& q) {
@@ -304,21 +308,20 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
       }
     }
   }
-  YAML::Node body = yaml_reader::child(n, "requestBody");
-  if (body.IsDefined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
+  const node& body = yaml_reader::child(n, "requestBody");
+  if (body.defined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
 
   // 3.1 lets an operation leave `responses` out; 3.0 requires it.
-  YAML::Node responses =
+  const node& responses =
       ctx.openapi31 ? yaml_reader::child(n, "responses") : r.required(doc, n, "responses", what);
-  if (responses.IsDefined() && r.expect_map(doc, responses, "responses")) {
-    for (auto it = responses.begin(); it != responses.end(); ++it) {
-      auto resp =
-          parse_response(ctx, doc, it->first, it->second,
-                         pointer + "/responses/" + core::escape_pointer_token(it->first.Scalar()));
+  if (responses.defined() && r.expect_map(doc, responses, "responses")) {
+    for (auto it = responses.entries().begin(); it != responses.entries().end(); ++it) {
+      auto resp = parse_response(ctx, doc, *it,
+                                 pointer + "/responses/" + core::escape_pointer_token(it->key));
       if (!resp) continue;
       const int status = resp->status;
       if (op.find_response(status) != nullptr) {
-        r.error(resp->pos, "response status " + it->first.Scalar() + " is given twice");
+        r.error(resp->pos, "response status " + it->key + " is given twice");
         continue;
       }
       op.responses.push_back(std::move(*resp));
@@ -327,8 +330,8 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
                      [](const response& a, const response& b) { return a.status < b.status; });
   }
 
-  YAML::Node sec = yaml_reader::child(n, "security");
-  if (sec.IsDefined()) {
+  const node& sec = yaml_reader::child(n, "security");
+  if (sec.defined()) {
     op.security = parse_security(ctx, sec);
     op.security_declared = true;
   } else {
@@ -337,8 +340,8 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   }
 
   op.access = method == verb::get || method == verb::head ? access_kind::read : access_kind::write;
-  YAML::Node access = yaml_reader::child(n, "x-access");
-  if (access.IsDefined()) {
+  const node& access = yaml_reader::child(n, "x-access");
+  if (access.defined()) {
     if (auto a = r.str(doc, access, "x-access")) {
       if (*a == "read") {
         op.access = access_kind::read;
@@ -349,49 +352,49 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
       }
     }
   }
-  YAML::Node jwt = yaml_reader::child(n, "x-jwt-only");
-  if (jwt.IsDefined()) {
+  const node& jwt = yaml_reader::child(n, "x-jwt-only");
+  if (jwt.defined()) {
     op.jwt_only = r.status_code(doc, jwt, "x-jwt-only", op.jwt_only_status, op.jwt_only_code);
   }
-  YAML::Node fam = yaml_reader::child(n, "x-family");
-  if (fam.IsDefined()) {
+  const node& fam = yaml_reader::child(n, "x-family");
+  if (fam.defined()) {
     op.family = r.str(doc, fam, "x-family").value_or("");
     op.family_pos = yaml_reader::pos(doc, fam);
   }
-  YAML::Node assume = yaml_reader::child(n, "x-assumption");
-  if (assume.IsDefined()) {
+  const node& assume = yaml_reader::child(n, "x-assumption");
+  if (assume.defined()) {
     op.assumptions =
         r.string_or_strings(doc, assume, "x-assumption").value_or(std::vector<std::string>{});
   }
-  YAML::Node tc = yaml_reader::child(n, "x-tenant-context");
-  if (tc.IsDefined()) {
+  const node& tc = yaml_reader::child(n, "x-tenant-context");
+  if (tc.defined()) {
     if (auto t = parse_tenant_context(r, doc, tc)) op.tenant = *t;
   }
-  YAML::Node pg = yaml_reader::child(n, "x-pagination");
-  if (pg.IsDefined()) op.paging = parse_pagination(r, doc, pg);
-  YAML::Node idem = yaml_reader::child(n, "x-idempotency");
-  if (idem.IsDefined()) op.idempotent = parse_idempotency(r, doc, idem);
-  YAML::Node rep = yaml_reader::child(n, "x-repeatable");
-  if (rep.IsDefined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
-  YAML::Node tr = yaml_reader::child(n, "x-transition");
-  if (tr.IsDefined()) op.transition = parse_transition(r, doc, tr);
+  const node& pg = yaml_reader::child(n, "x-pagination");
+  if (pg.defined()) op.paging = parse_pagination(r, doc, pg);
+  const node& idem = yaml_reader::child(n, "x-idempotency");
+  if (idem.defined()) op.idempotent = parse_idempotency(r, doc, idem);
+  const node& rep = yaml_reader::child(n, "x-repeatable");
+  if (rep.defined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
+  const node& tr = yaml_reader::child(n, "x-transition");
+  if (tr.defined()) op.transition = parse_transition(r, doc, tr);
   ctx.spec.operations.push_back(std::move(op));
 }
 
 }  // namespace
 
-std::vector<security_requirement> parse_security(parse_context& ctx, const YAML::Node& n) {
+std::vector<security_requirement> parse_security(parse_context& ctx, const node& n) {
   std::vector<security_requirement> out;
   yaml_reader& r = ctx.r;
   const yaml_doc& doc = ctx.doc;
   if (!r.expect_seq(doc, n, "security")) return out;
-  for (const auto& alt : n) {
+  for (const auto& alt : n.items()) {
     if (!r.expect_map(doc, alt, "security requirement")) continue;
     security_requirement req;
-    for (auto it = alt.begin(); it != alt.end(); ++it) {
-      const std::string name = it->first.Scalar();
+    for (auto it = alt.entries().begin(); it != alt.entries().end(); ++it) {
+      const std::string name = it->key;
       security_requirement::use u;
-      u.pos = yaml_reader::pos(doc, it->first);
+      u.pos = yaml_reader::pos(doc, *it);
       u.scheme = ctx.spec.find_scheme(name);
       if (u.scheme == nullptr) {
         std::string known;
@@ -401,7 +404,7 @@ std::vector<security_requirement> parse_security(parse_context& ctx, const YAML:
                     "' (components.securitySchemes has: " + (known.empty() ? "none" : known) + ")");
         continue;
       }
-      u.scopes = r.strings(doc, it->second, "scopes of '" + name + "'")
+      u.scopes = r.strings(doc, it->value, "scopes of '" + name + "'")
                      .value_or(std::vector<std::string>{});
       req.schemes.push_back(std::move(u));
     }
@@ -410,38 +413,42 @@ std::vector<security_requirement> parse_security(parse_context& ctx, const YAML:
   return out;
 }
 
-void parse_paths(parse_context& ctx, const YAML::Node& paths,
+void parse_paths(parse_context& ctx, const node& paths,
                  const std::vector<security_requirement>& root_security, bool root_declared) {
   yaml_reader& r = ctx.r;
   const yaml_doc& doc = ctx.doc;
   if (!r.expect_map(doc, paths, "paths")) return;
-  for (auto it = paths.begin(); it != paths.end(); ++it) {
-    const std::string path = it->first.Scalar();
+  // Room for every operation written inline (an operation is a large object).
+  std::size_t inline_operations = 0;
+  for (const auto& e : paths.entries()) inline_operations += e.value.size();
+  ctx.spec.operations.reserve(ctx.spec.operations.size() + inline_operations);
+  for (auto it = paths.entries().begin(); it != paths.entries().end(); ++it) {
+    const std::string path = it->key;
     const std::string pointer = "/paths/" + core::escape_pointer_token(path);
     if (path.empty() || path.front() != '/') {
-      r.error(yaml_reader::pos(doc, it->first), "path '" + path + "' must start with '/'");
+      r.error(yaml_reader::pos(doc, *it), "path '" + path + "' must start with '/'");
       continue;
     }
     // A Path Item may be a $ref (components/pathItems, or another file): follow
     // it, and read its operations where they are written.
-    auto loc = follow(ctx, doc, it->second, pointer, "path item");
+    auto loc = follow(ctx, doc, it->value, pointer, "path item");
     if (!loc) continue;
     parse_context here{ctx.r,    ctx.docs,      ctx.schemas, *loc->doc,
                        ctx.spec, ctx.openapi31, ctx.swagger2};
     const yaml_doc& d = *loc->doc;
-    const YAML::Node item = loc->node;
+    const node& item = loc->value();
     if (!r.expect_map(d, item, "path item '" + path + "'")) continue;
     std::vector<parameter> path_params;
-    YAML::Node params = yaml_reader::child(item, "parameters");
-    if (params.IsDefined() && r.expect_seq(d, params, "parameters")) {
+    const node& params = yaml_reader::child(item, "parameters");
+    if (params.defined() && r.expect_seq(d, params, "parameters")) {
       std::size_t i = 0;
-      for (const auto& pn : params) {
+      for (const auto& pn : params.items()) {
         auto p = parse_parameter(here, d, pn, loc->pointer + "/parameters/" + std::to_string(i++));
         if (p) path_params.push_back(std::move(*p));
       }
     }
-    for (auto m = item.begin(); m != item.end(); ++m) {
-      const std::string key = m->first.Scalar();
+    for (auto m = item.entries().begin(); m != item.entries().end(); ++m) {
+      const std::string key = m->key;
       auto method = parse_method(key);
       if (!method || key != [&] {
             std::string lower = key;
@@ -451,7 +458,7 @@ void parse_paths(parse_context& ctx, const YAML::Node& paths,
           }()) {
         continue;  // parameters, summary, description, servers, x-...
       }
-      parse_operation(here, path, *method, m->first, m->second, path_params,
+      parse_operation(here, path, *method, *m, path_params,
                       loc->pointer + "/" + core::escape_pointer_token(key), root_security,
                       root_declared);
     }

@@ -24,12 +24,12 @@ struct parse_context {
 };
 
 /// Parses a `security` list (root or operation); unknown schemes are errors.
-std::vector<security_requirement> parse_security(parse_context& ctx, const YAML::Node& n);
+std::vector<security_requirement> parse_security(parse_context& ctx, const node& n);
 
 /// Parses every operation of `paths` into ctx.spec.operations, in document
 /// order; `root_security` applies where an operation declares none. A Path
 /// Item given by `$ref` (to components/pathItems or another file) is followed.
-void parse_paths(parse_context& ctx, const YAML::Node& paths,
+void parse_paths(parse_context& ctx, const node& paths,
                  const std::vector<security_requirement>& root_security, bool root_declared);
 
 /// Gives every operation without an operationId one made from its method and

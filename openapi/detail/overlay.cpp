@@ -8,64 +8,53 @@ namespace conform::openapi::detail {
 namespace {
 
 /// Merges `update` into mapping `target`: mappings recursively, anything else replaced.
-void merge(YAML::Node target, const YAML::Node& update) {
-  for (auto it = update.begin(); it != update.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    YAML::Node existing = yaml_reader::child(target, key);
-    if (existing.IsDefined() && existing.IsMap() && it->second.IsMap()) {
-      merge(existing, it->second);
+void merge(node& target, const node& update) {
+  for (const auto& e : update.entries()) {
+    node* existing = target.find(e.key);
+    if (existing != nullptr && existing->is_map() && e.value.is_map()) {
+      merge(*existing, e.value);
     } else {
-      target[key] = YAML::Clone(it->second);
+      target.set(e.key, e.value.clone());
     }
   }
 }
 
-/// Takes the matches out of their parents; sequence items last to first.
-void remove_all(std::vector<jsonpath::match> matches) {
-  // Mapping entries first, then sequence items from the highest index down,
-  // so that no removal moves an item another one names.
-  std::stable_sort(matches.begin(), matches.end(), [](const auto& a, const auto& b) {
-    if (a.in_sequence != b.in_sequence) return !a.in_sequence;
-    return a.in_sequence && a.index > b.index;
-  });
-  for (auto& m : matches) {
-    if (!m.parent.IsDefined()) continue;  // the root stays
-    if (!m.in_sequence) {
-      m.parent.remove(m.key);
-      continue;
-    }
-    m.parent.remove(m.index);
+/// The node at `path` (entry or item indexes from the root).
+node& at_path(node& root, const std::vector<std::size_t>& path, std::size_t length) {
+  node* cur = &root;
+  for (std::size_t i = 0; i < length; ++i) {
+    cur = cur->is_map() ? &cur->entries()[path[i]].value : &cur->items()[path[i]];
   }
+  return *cur;
 }
 
 }  // namespace
 
-bool apply_overlay(const std::filesystem::path& file, YAML::Node root, doc_cache& docs,
-                   yaml_reader& r) {
+bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& docs, yaml_reader& r) {
   const std::size_t before = r.error_count();
   const yaml_doc* ov = docs.load(file, file.lexically_normal().string(), r);
   if (ov == nullptr) return false;
   const yaml_doc& d = *ov;
   if (!r.expect_map(d, d.root, "the overlay")) return false;
-  YAML::Node version = r.required(d, d.root, "overlay", "the overlay");
-  if (version.IsDefined()) {
+  const node& version = r.required(d, d.root, "overlay", "the overlay");
+  if (version.defined()) {
     const std::string v = r.str(d, version, "overlay").value_or("");
     if (v.rfind("1.", 0) != 0) {
       r.error(yaml_reader::pos(d, version),
               "unsupported Overlay version '" + v + "' (1.0.x is supported)");
     }
   }
-  YAML::Node actions = r.required(d, d.root, "actions", "the overlay");
-  if (!actions.IsDefined() || !r.expect_seq(d, actions, "actions") || r.error_count() != before) {
+  const node& actions = r.required(d, d.root, "actions", "the overlay");
+  if (!actions.defined() || !r.expect_seq(d, actions, "actions") || r.error_count() != before) {
     return false;
   }
   std::size_t n = 0;
-  for (const auto& action : actions) {
+  for (const auto& action : actions.items()) {
     ++n;
     const std::string what = "overlay action " + std::to_string(n);
     if (!r.expect_map(d, action, what)) continue;
-    YAML::Node target = r.required(d, action, "target", what);
-    if (!target.IsDefined()) continue;
+    const node& target = r.required(d, action, "target", what);
+    if (!target.defined()) continue;
     const auto text = r.str(d, target, what + " target");
     if (!text) continue;
     const auto path = jsonpath::parse(*text);
@@ -74,10 +63,10 @@ bool apply_overlay(const std::filesystem::path& file, YAML::Node root, doc_cache
       r.error(at, what + ": target '" + *text + "': " + path.error);
       continue;
     }
-    YAML::Node rem = yaml_reader::child(action, "remove");
-    const bool remove = rem.IsDefined() && r.boolean(d, rem, what + " remove").value_or(false);
-    YAML::Node update = yaml_reader::child(action, "update");
-    if (!remove && !update.IsDefined()) {
+    const node& rem = yaml_reader::child(action, "remove");
+    const bool remove = rem.defined() && r.boolean(d, rem, what + " remove").value_or(false);
+    const node& update = yaml_reader::child(action, "update");
+    if (!remove && !update.defined()) {
       r.error(yaml_reader::pos(d, action), what + ": neither update nor remove: true");
       continue;
     }
@@ -87,19 +76,25 @@ bool apply_overlay(const std::filesystem::path& file, YAML::Node root, doc_cache
                 what + ": target '" + *text + "' selects nothing in the description (ignored)");
       continue;
     }
-    if (remove) {
-      remove_all(std::move(matches));
-      continue;
-    }
-    for (auto& m : matches) {
-      if (m.node.IsMap() && update.IsMap()) {
-        merge(m.node, update);
-      } else if (m.node.IsSequence()) {
-        m.node.push_back(YAML::Clone(update));
-      } else if (m.parent.IsDefined() && !m.in_sequence) {
-        m.parent[m.key] = YAML::Clone(update);
-      } else if (m.parent.IsDefined()) {
-        m.parent[m.index] = YAML::Clone(update);
+    // Deepest and last first: an edit never moves a node another match
+    // names (the matches' paths are indexes, taken before any edit).
+    std::reverse(matches.begin(), matches.end());
+    for (const auto& m : matches) {
+      node& parent = at_path(root, m.path, m.path.empty() ? 0 : m.path.size() - 1);
+      node& selected = at_path(root, m.path, m.path.size());
+      if (remove) {
+        if (m.path.empty()) continue;  // the root stays
+        if (m.in_sequence) {
+          parent.items().erase(parent.items().begin() + static_cast<long>(m.path.back()));
+        } else {
+          parent.entries().erase(parent.entries().begin() + static_cast<long>(m.path.back()));
+        }
+      } else if (selected.is_map() && update.is_map()) {
+        merge(selected, update);
+      } else if (selected.is_sequence()) {
+        selected.push_back(update.clone());
+      } else if (!m.path.empty()) {
+        selected = update.clone();
       } else {
         r.error(yaml_reader::pos(d, update), what + ": the root can only be merged with a mapping");
       }

@@ -36,15 +36,15 @@ schema_loader::schema_loader(schema::schema_arena& arena, doc_cache& docs, yaml_
                              dialect d)
     : arena_(&arena), docs_(&docs), r_(&r), dialect_(d) {}
 
-const schema::schema* schema_loader::load(const yaml_doc& doc, const YAML::Node& node,
+const schema::schema* schema_loader::load(const yaml_doc& doc, const node& n,
                                           const std::string& pointer) {
-  return sub(doc, node, pointer);
+  return sub(doc, n, pointer);
 }
 
-const schema::schema* schema_loader::sub(const yaml_doc& doc, const YAML::Node& node,
+const schema::schema* schema_loader::sub(const yaml_doc& doc, const node& n,
                                          const std::string& pointer) {
   schema::schema& s = arena_->make();
-  fill(s, doc, node, pointer);
+  fill(s, doc, n, pointer);
   return &s;
 }
 
@@ -74,8 +74,8 @@ const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& 
                                         const source_pos& at_pos) {
   const std::string key = doc.display + "#" + pointer;
   if (auto it = targets_.find(key); it != targets_.end()) return it->second;
-  YAML::Node node = at_pointer(doc.root, pointer);
-  if (!node.IsDefined()) {
+  const node& n = at_pointer(doc.root, pointer);
+  if (!n.defined()) {
     r_->error(at_pos, "dangling $ref: '" + doc.display + "' has nothing at '#" + pointer + "'");
     return nullptr;
   }
@@ -85,7 +85,7 @@ const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& 
   // and resolved by the outermost call, so a long chain of $refs cannot
   // exhaust the stack.
   ++nesting_;
-  fill(s, doc, node, pointer);
+  fill(s, doc, n, pointer);
   --nesting_;
   if (nesting_ == 0) {
     while (!pending_.empty()) {
@@ -99,34 +99,34 @@ const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& 
   return &s;
 }
 
-void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const node& n,
                          const std::string& pointer) {
-  s.pos = yaml_reader::pos(doc, node);
+  s.pos = yaml_reader::pos(doc, n);
   s.location = "#" + pointer;
-  if (node.IsDefined() && node.IsScalar() && classify(node) == scalar_kind::boolean) {
-    const bool v = *r_->boolean(doc, node, "schema");
+  if (n.defined() && n.is_scalar() && classify(n) == scalar_kind::boolean) {
+    const bool v = *r_->boolean(doc, n, "schema");
     s.boolean =
         v ? schema::schema::boolean_form::accept_all : schema::schema::boolean_form::reject_all;
     return;
   }
-  if (!node.IsDefined() || !node.IsMap()) {
+  if (!n.defined() || !n.is_map()) {
     r_->error(s.pos, "schema at '#" + pointer + "' must be a mapping or a boolean");
     return;
   }
-  if (node.size() == 0) {
+  if (n.size() == 0) {
     s.boolean = schema::schema::boolean_form::accept_all;
     return;
   }
-  YAML::Node ref = yaml_reader::child(node, "$ref");
-  if (!ref.IsDefined()) {
-    fill_keywords(s, doc, node, pointer);
+  const node& ref = yaml_reader::child(n, "$ref");
+  if (!ref.defined()) {
+    fill_keywords(s, doc, n, pointer);
     return;
   }
   auto text = r_->str(doc, ref, "$ref");
   if (!text) return;
   bool siblings = false;
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    siblings = siblings || !is_ref_annotation(it->first.Scalar());
+  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
+    siblings = siblings || !is_ref_annotation(it->key);
   }
   const source_pos ref_at = yaml_reader::pos(doc, ref);
   schema::schema* ref_node = &s;
@@ -135,15 +135,15 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Nod
     ref_node = &arena_->make();
     ref_node->pos = s.pos;
     ref_node->location = s.location;
-    fill_keywords(s, doc, node, pointer);
+    fill_keywords(s, doc, n, pointer);
     s.all_of.insert(s.all_of.begin(), ref_node);
   }
   // 3.0: siblings of $ref are ignored, as the specification says. x-fixture
   // is ours and kept in both dialects: it says which profile id fills the value.
-  if (YAML::Node fx = yaml_reader::child(node, "x-fixture"); fx.IsDefined() && !s.fixture) {
+  if (const node& fx = yaml_reader::child(n, "x-fixture"); fx.defined() && !s.fixture) {
     if (auto f = r_->str(doc, fx, "x-fixture")) s.fixture = *f;
   }
-  if (YAML::Node same = yaml_reader::child(node, "x-same-as"); same.IsDefined() && !s.same_as) {
+  if (const node& same = yaml_reader::child(n, "x-same-as"); same.defined() && !s.same_as) {
     read_same_as(s, doc, same);
   }
   ref_node->ref_text = *text;
@@ -156,7 +156,7 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const YAML::Nod
   }
 }
 
-void schema_loader::read_same_as(schema::schema& s, const yaml_doc& doc, const YAML::Node& v) {
+void schema_loader::read_same_as(schema::schema& s, const yaml_doc& doc, const node& v) {
   yaml_reader& r = *r_;
   if (!r.expect_map(doc, v, "x-same-as")) return;
   auto in = r.str(doc, r.required(doc, v, "in", "x-same-as"), "x-same-as.in");
@@ -170,20 +170,20 @@ void schema_loader::read_same_as(schema::schema& s, const yaml_doc& doc, const Y
   s.same_as = schema::schema::same_as_ref{*in, *name};
 }
 
-void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const node& n,
                                   const std::string& pointer) {
   yaml_reader& r = *r_;
   bool nullable = false;
   bool excl_min = false, excl_max = false;
-  YAML::Node required_node(YAML::NodeType::Undefined);
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const std::string key = it->first.Scalar();
-    const YAML::Node v = it->second;
+  const node* required_node = &node::undefined();
+  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
+    const std::string key = it->key;
+    const node& v = it->value;
     const std::string here = pointer + "/" + core::escape_pointer_token(key);
     if (key == "$ref") continue;
     if (key == "type") {
       std::vector<std::string> names;
-      if (v.IsSequence()) {
+      if (v.is_sequence()) {
         auto l = r.strings(doc, v, "type");
         if (!l) continue;
         names = *l;
@@ -193,10 +193,11 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
         names.push_back(*one);
       }
       if (names.empty()) r.error(yaml_reader::pos(doc, v), "type must name at least one type");
-      for (const auto& n : names) {
-        auto t = parse_type(n);
+      for (const auto& name : names) {
+        auto t = parse_type(name);
         if (!t) {
-          r.error(yaml_reader::pos(doc, v), "unknown type '" + n + "' (expected null, boolean, " +
+          r.error(yaml_reader::pos(doc, v), "unknown type '" + name +
+                                                "' (expected null, boolean, " +
                                                 "integer, number, string, array or object)");
           continue;
         }
@@ -208,14 +209,14 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       s.const_value = r.to_json(v);
     } else if (key == "enum") {
       if (!r.expect_seq(doc, v, "enum")) continue;
-      for (const auto& item : v) s.enum_values.push_back(r.to_json(item));
+      for (const auto& item : v.items()) s.enum_values.push_back(r.to_json(item));
     } else if (key == "default") {
       s.default_value = r.to_json(v);
     } else if (key == "example") {
       s.examples.push_back(r.to_json(v));
     } else if (key == "examples") {
-      if (v.IsSequence()) {
-        for (const auto& item : v) s.examples.push_back(r.to_json(item));
+      if (v.is_sequence()) {
+        for (const auto& item : v.items()) s.examples.push_back(r.to_json(item));
       } else if (dialect_ == dialect::openapi31) {
         r.expect_seq(doc, v, "examples");
       }
@@ -243,14 +244,14 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
     } else if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
       const bool is_min = key == "exclusiveMinimum";
       const scalar_kind k = classify(v);
-      if (v.IsScalar() && k == scalar_kind::boolean) {
+      if (v.is_scalar() && k == scalar_kind::boolean) {
         (is_min ? excl_min : excl_max) = *r.boolean(doc, v, key);
-      } else if (v.IsScalar() && (k == scalar_kind::integer || k == scalar_kind::number)) {
+      } else if (v.is_scalar() && (k == scalar_kind::integer || k == scalar_kind::number)) {
         (is_min ? s.exclusive_minimum : s.exclusive_maximum) = r.number(doc, v, key);
       } else {
         r.error(yaml_reader::pos(doc, v),
                 key + " must be a number (3.1) or a boolean (3.0), got '" +
-                    (v.IsScalar() ? v.Scalar() : std::string("a collection")) + "'");
+                    (v.is_scalar() ? v.text() : std::string("a collection")) + "'");
       }
     } else if (key == "multipleOf") {
       auto m = r.number(doc, v, "multipleOf");
@@ -260,7 +261,7 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
         s.multiple_of = m;
       }
     } else if (key == "items") {
-      if (v.IsSequence()) {
+      if (v.is_sequence()) {
         r.error(yaml_reader::pos(doc, v), "items as a list (tuple validation) is not supported");
         continue;
       }
@@ -269,9 +270,9 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       s.prefix_items = sub_list(doc, v, here, key);
     } else if (key == "dependentRequired") {
       if (!r.expect_map(doc, v, key)) continue;
-      for (auto d = v.begin(); d != v.end(); ++d) {
-        auto names = r.strings(doc, d->second, "dependentRequired '" + d->first.Scalar() + "'");
-        if (names) s.dependent_required.emplace_back(d->first.Scalar(), std::move(*names));
+      for (auto d = v.entries().begin(); d != v.entries().end(); ++d) {
+        auto names = r.strings(doc, d->value, "dependentRequired '" + d->key + "'");
+        if (names) s.dependent_required.emplace_back(d->key, std::move(*names));
       }
     } else if (key == "minItems") {
       s.min_items = r.count(doc, v, "minItems");
@@ -281,20 +282,20 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       s.unique_items = r.boolean(doc, v, "uniqueItems").value_or(false);
     } else if (key == "properties") {
       if (!r.expect_map(doc, v, "properties")) continue;
-      for (auto p = v.begin(); p != v.end(); ++p) {
-        const std::string name = p->first.Scalar();
+      for (auto p = v.entries().begin(); p != v.entries().end(); ++p) {
+        const std::string name = p->key;
         s.properties.emplace_back(
-            name, sub(doc, p->second, here + "/" + core::escape_pointer_token(name)));
+            name, sub(doc, p->value, here + "/" + core::escape_pointer_token(name)));
       }
     } else if (key == "required") {
       if (auto l = r.strings(doc, v, "required")) {
         s.required = *l;
-        required_node.reset(v);
+        required_node = &v;
       }
     } else if (key == "additionalProperties") {
-      if (v.IsScalar() && classify(v) == scalar_kind::boolean) {
+      if (v.is_scalar() && classify(v) == scalar_kind::boolean) {
         s.additional_allowed = *r.boolean(doc, v, key);
-      } else if (v.IsMap()) {
+      } else if (v.is_map()) {
         s.additional_properties = sub(doc, v, here);
       } else {
         r.error(yaml_reader::pos(doc, v), "additionalProperties must be a boolean or a schema");
@@ -353,10 +354,10 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       r.warning(s.pos, "exclusiveMaximum: true without maximum has no effect");
     }
   }
-  if (required_node.IsDefined() && !s.properties.empty() && s.all_of.empty() && s.any_of.empty() &&
+  if (required_node->defined() && !s.properties.empty() && s.all_of.empty() && s.any_of.empty() &&
       s.one_of.empty() && s.additional_properties == nullptr) {
     std::size_t i = 0;
-    for (const auto& item : required_node) {
+    for (const auto& item : required_node->items()) {
       const std::string& name = s.required[i++];
       const bool defined = std::any_of(s.properties.begin(), s.properties.end(),
                                        [&](const auto& p) { return p.first == name; });
@@ -368,17 +369,16 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
   }
 }
 
-std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc,
-                                                           const YAML::Node& node,
+std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc, const node& n,
                                                            const std::string& pointer,
                                                            const std::string& kw) {
   std::vector<const schema::schema*> out;
-  if (!r_->expect_seq(doc, node, kw)) return out;
+  if (!r_->expect_seq(doc, n, kw)) return out;
   std::size_t i = 0;
-  for (const auto& item : node) {
+  for (const auto& item : n.items()) {
     out.push_back(sub(doc, item, pointer + "/" + std::to_string(i++)));
   }
-  if (out.empty()) r_->error(yaml_reader::pos(doc, node), kw + " must not be empty");
+  if (out.empty()) r_->error(yaml_reader::pos(doc, n), kw + " must not be empty");
   return out;
 }
 

@@ -23,8 +23,7 @@ class schema_loader {
   schema_loader(schema::schema_arena& arena, doc_cache& docs, yaml_reader& r, dialect d);
 
   /// The schema written as `node` at JSON pointer `pointer` of `doc`.
-  const schema::schema* load(const yaml_doc& doc, const YAML::Node& node,
-                             const std::string& pointer);
+  const schema::schema* load(const yaml_doc& doc, const node& n, const std::string& pointer);
   /// The schema a `$ref` text (written at `at` in `doc`) names; nullptr and
   /// an error when it names nothing.
   const schema::schema* resolve(const yaml_doc& doc, const std::string& ref, const source_pos& at);
@@ -34,15 +33,13 @@ class schema_loader {
   void finish();
 
  private:
-  void fill(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
-            const std::string& pointer);
+  void fill(schema::schema& s, const yaml_doc& doc, const node& n, const std::string& pointer);
   /// x-same-as on a schema node (kept beside a 3.0 $ref, like x-fixture).
-  void read_same_as(schema::schema& s, const yaml_doc& doc, const YAML::Node& v);
-  void fill_keywords(schema::schema& s, const yaml_doc& doc, const YAML::Node& node,
+  void read_same_as(schema::schema& s, const yaml_doc& doc, const node& v);
+  void fill_keywords(schema::schema& s, const yaml_doc& doc, const node& n,
                      const std::string& pointer);
-  const schema::schema* sub(const yaml_doc& doc, const YAML::Node& node,
-                            const std::string& pointer);
-  std::vector<const schema::schema*> sub_list(const yaml_doc& doc, const YAML::Node& node,
+  const schema::schema* sub(const yaml_doc& doc, const node& n, const std::string& pointer);
+  std::vector<const schema::schema*> sub_list(const yaml_doc& doc, const node& n,
                                               const std::string& pointer, const std::string& kw);
 
   schema::schema_arena* arena_;

@@ -1,6 +1,8 @@
 #include "openapi/detail/swagger2.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform::openapi::detail {
@@ -14,206 +16,225 @@ const char* const schema_keys[] = {"type",      "format",           "items",
                                    "maxItems",  "minItems",         "uniqueItems",
                                    "multipleOf"};
 
-std::vector<std::string> strings_of(const YAML::Node& n) {
+std::vector<std::string> strings_of(const node& n) {
   std::vector<std::string> out;
-  if (n.IsSequence()) {
-    for (const auto& s : n) {
-      if (s.IsScalar()) out.push_back(s.Scalar());
-    }
+  for (const auto& s : n.items()) {
+    if (s.is_scalar()) out.push_back(s.text());
   }
   return out;
 }
 
+/// Takes `key` out of mapping `m`: its value, or nullopt when it is absent.
+std::optional<node> take(node& m, std::string_view key) {
+  node* v = m.find(key);
+  if (v == nullptr) return std::nullopt;
+  node out = std::move(*v);
+  m.remove(key);
+  return out;
+}
+
+/// A new string scalar, placed where `at` is (for the diagnostics about it).
+node text_at(std::string s, const node& at) {
+  node n = node::scalar(std::move(s), true);
+  n.set_position(at.line(), at.column());
+  return n;
+}
+
+/// A new plain scalar (a boolean), placed where `at` is.
+node plain_at(bool b, const node& at) {
+  node n = node::scalar(b ? "true" : "false", false);
+  n.set_position(at.line(), at.column());
+  return n;
+}
+
+/// A new mapping, placed where `at` is.
+node map_at(const node& at) {
+  node n = node::map();
+  n.set_position(at.line(), at.column());
+  return n;
+}
+
 /// Rewrites every 2.0 `$ref` under `n` to where 3.0 keeps the same thing.
-void rewrite_refs(YAML::Node n) {
-  if (n.IsMap()) {
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      if (it->first.Scalar() == "$ref" && it->second.IsScalar()) {
-        std::string ref = it->second.Scalar();
-        const auto hash = ref.find('#');
-        if (hash != std::string::npos) {
-          for (const auto& [from, to] :
-               {std::pair<std::string, std::string>{"#/definitions/", "#/components/schemas/"},
-                {"#/parameters/", "#/components/parameters/"},
-                {"#/responses/", "#/components/responses/"}}) {
-            if (ref.compare(hash, from.size(), from) == 0) {
-              ref = ref.substr(0, hash) + to + ref.substr(hash + from.size());
-              it->second = ref;
-              break;
-            }
-          }
+void rewrite_refs(node& n) {
+  if (n.is_sequence()) {
+    for (auto& item : n.items()) rewrite_refs(item);
+    return;
+  }
+  if (!n.is_map()) return;
+  for (auto& e : n.entries()) {
+    if (e.key == "$ref" && e.value.is_scalar()) {
+      std::string ref = e.value.text();
+      const auto hash = ref.find('#');
+      if (hash == std::string::npos) continue;
+      for (const auto& [from, to] :
+           {std::pair<std::string, std::string>{"#/definitions/", "#/components/schemas/"},
+            {"#/parameters/", "#/components/parameters/"},
+            {"#/responses/", "#/components/responses/"}}) {
+        if (ref.compare(hash, from.size(), from) == 0) {
+          ref = ref.substr(0, hash) + to + ref.substr(hash + from.size());
+          e.value = text_at(ref, e.value);
+          break;
         }
-      } else {
-        rewrite_refs(it->second);
       }
+    } else {
+      rewrite_refs(e.value);
     }
-  } else if (n.IsSequence()) {
-    for (auto item : n) rewrite_refs(item);
   }
 }
 
 /// A non-body parameter (or a header): its type keywords into `schema`.
-void move_into_schema(YAML::Node p) {
-  if (yaml_reader::child(p, "schema").IsDefined() || yaml_reader::child(p, "$ref").IsDefined()) {
-    return;
-  }
-  YAML::Node schema(YAML::NodeType::Map);
+void move_into_schema(node& p) {
+  if (!p.is_map() || p.get("schema").defined() || p.get("$ref").defined()) return;
+  node schema = map_at(p);
   for (const char* key : schema_keys) {
-    YAML::Node v = yaml_reader::child(p, key);
-    if (!v.IsDefined()) continue;
-    schema[key] = v;
-    p.remove(key);
+    if (auto v = take(p, key)) schema.set(key, std::move(*v));
   }
-  YAML::Node cf = yaml_reader::child(p, "collectionFormat");
-  if (cf.IsDefined()) {
-    const std::string f = cf.IsScalar() ? cf.Scalar() : "csv";
-    p.remove("collectionFormat");
+  if (auto cf = take(p, "collectionFormat")) {
+    const std::string f = cf->is_scalar() ? cf->text() : "csv";
     if (f == "multi") {
-      p["style"] = "form";
-      p["explode"] = true;
+      p.set("style", text_at("form", *cf));
+      p.set("explode", plain_at(true, *cf));
     } else if (f == "ssv") {
-      p["style"] = "spaceDelimited";
-      p["explode"] = false;
+      p.set("style", text_at("spaceDelimited", *cf));
+      p.set("explode", plain_at(false, *cf));
     } else if (f == "pipes") {
-      p["style"] = "pipeDelimited";
-      p["explode"] = false;
+      p.set("style", text_at("pipeDelimited", *cf));
+      p.set("explode", plain_at(false, *cf));
     } else {  // csv (and tsv, which 3.0 cannot say: comma-separated is the nearest)
-      p["explode"] = false;
+      p.set("explode", plain_at(false, *cf));
     }
   }
   p.remove("allowEmptyValue");
-  p["schema"] = schema;
+  p.set("schema", std::move(schema));
 }
 
-/// `media` -> {schema} for each of `types`.
-YAML::Node content_for(const std::vector<std::string>& types, const YAML::Node& schema) {
-  YAML::Node content(YAML::NodeType::Map);
+/// `media` -> {schema} for each of `types` (the schema copied into each).
+node content_for(const std::vector<std::string>& types, const std::optional<node>& schema,
+                 const node& at) {
+  node content = map_at(at);
   for (const auto& t : types) {
-    YAML::Node media(YAML::NodeType::Map);
-    if (schema.IsDefined()) media["schema"] = schema;
-    content[t] = media;
+    node media = map_at(at);
+    if (schema) media.set("schema", schema->clone());
+    content.set(t, std::move(media));
   }
   return content;
 }
 
-void convert_operation(YAML::Node op, const std::vector<std::string>& consumes_default,
+void convert_operation(node& op, const std::vector<std::string>& consumes_default,
                        const std::vector<std::string>& produces_default) {
-  std::vector<std::string> consumes = strings_of(yaml_reader::child(op, "consumes"));
+  std::vector<std::string> consumes = strings_of(op.get("consumes"));
   if (consumes.empty()) consumes = consumes_default;
-  std::vector<std::string> produces = strings_of(yaml_reader::child(op, "produces"));
+  std::vector<std::string> produces = strings_of(op.get("produces"));
   if (produces.empty()) produces = produces_default;
   op.remove("consumes");
   op.remove("produces");
   op.remove("schemes");
 
-  YAML::Node params = yaml_reader::child(op, "parameters");
-  if (params.IsDefined() && params.IsSequence()) {
-    YAML::Node kept(YAML::NodeType::Sequence);
-    YAML::Node form(YAML::NodeType::Map);
-    form["type"] = "object";
-    YAML::Node required_form(YAML::NodeType::Sequence);
-    bool has_form = false, has_file = false;
-    for (auto p : params) {
-      const YAML::Node in = yaml_reader::child(p, "in");
-      const std::string where = in.IsDefined() && in.IsScalar() ? in.Scalar() : "";
-      if (where == "body") {
-        YAML::Node body(YAML::NodeType::Map);
-        if (YAML::Node d = yaml_reader::child(p, "description"); d.IsDefined()) {
-          body["description"] = d;
-        }
-        if (YAML::Node req = yaml_reader::child(p, "required"); req.IsDefined()) {
-          body["required"] = req;
-        }
-        body["content"] = content_for(consumes, yaml_reader::child(p, "schema"));
-        op["requestBody"] = body;
-      } else if (where == "formData") {
-        has_form = true;
-        const std::string name = yaml_reader::child(p, "name").Scalar();
-        YAML::Node prop(YAML::NodeType::Map);
-        for (const char* key : schema_keys) {
-          YAML::Node v = yaml_reader::child(p, key);
-          if (v.IsDefined()) prop[key] = v;
-        }
-        if (YAML::Node t = yaml_reader::child(p, "type"); t.IsScalar() && t.Scalar() == "file") {
-          has_file = true;
-          prop["type"] = "string";
-          prop["format"] = "binary";
-        }
-        if (YAML::Node d = yaml_reader::child(p, "description"); d.IsDefined()) {
-          prop["description"] = d;
-        }
-        form["properties"][name] = prop;
-        if (YAML::Node req = yaml_reader::child(p, "required");
-            req.IsScalar() && req.Scalar() == "true") {
-          required_form.push_back(name);
-        }
-      } else {
-        move_into_schema(p);
-        kept.push_back(p);
-      }
-    }
-    if (has_form) {
-      if (required_form.size() > 0) form["required"] = required_form;
-      YAML::Node body(YAML::NodeType::Map);
-      body["required"] = required_form.size() > 0;
-      const std::string media = has_file               ? "multipart/form-data"
-                                : consumes.size() == 1 ? consumes.front()
-                                                       : "application/x-www-form-urlencoded";
-      body["content"] = content_for({media}, form);
-      op["requestBody"] = body;
-    }
-    if (kept.size() > 0) {
-      op["parameters"] = kept;
+  if (std::optional<node> params = take(op, "parameters")) {
+    if (!params->is_sequence()) {
+      op.set("parameters", std::move(*params));  // the loader says what is wrong with it
     } else {
-      op.remove("parameters");
+      node kept = node::sequence();
+      kept.set_position(params->line(), params->column());
+      node form = map_at(*params);
+      form.set("type", text_at("object", *params));
+      node properties = map_at(*params);
+      node required_form = node::sequence();
+      bool has_form = false, has_file = false;
+      for (auto& p : params->items()) {
+        const node& in = p.get("in");
+        const std::string where = in.is_scalar() ? in.text() : "";
+        if (where == "body") {
+          node body = map_at(p);
+          if (auto d = take(p, "description")) body.set("description", std::move(*d));
+          if (auto req = take(p, "required")) body.set("required", std::move(*req));
+          body.set("content", content_for(consumes, take(p, "schema"), p));
+          op.set("requestBody", std::move(body));
+        } else if (where == "formData") {
+          has_form = true;
+          const std::string name = p.get("name").text();
+          node prop = map_at(p);
+          for (const char* key : schema_keys) {
+            if (auto v = take(p, key)) prop.set(key, std::move(*v));
+          }
+          if (const node& t = prop.get("type"); t.is_scalar() && t.text() == "file") {
+            has_file = true;
+            prop.set("type", text_at("string", t));
+            prop.set("format", text_at("binary", prop.get("type")));
+          }
+          if (auto d = take(p, "description")) prop.set("description", std::move(*d));
+          if (const node& req = p.get("required"); req.is_scalar() && req.text() == "true") {
+            required_form.push_back(text_at(name, req));
+          }
+          properties.set(name, std::move(prop));
+        } else {
+          move_into_schema(p);
+          kept.push_back(std::move(p));
+        }
+      }
+      if (has_form) {
+        const bool any_required = required_form.size() > 0;
+        form.set("properties", std::move(properties));
+        if (any_required) form.set("required", std::move(required_form));
+        node body = map_at(form);
+        body.set("required", plain_at(any_required, form));
+        const std::string media = has_file               ? "multipart/form-data"
+                                  : consumes.size() == 1 ? consumes.front()
+                                                         : "application/x-www-form-urlencoded";
+        const node at = map_at(form);
+        body.set("content", content_for({media}, std::move(form), at));
+        op.set("requestBody", std::move(body));
+      }
+      if (kept.size() > 0) op.set("parameters", std::move(kept));
     }
   }
 
-  YAML::Node responses = yaml_reader::child(op, "responses");
-  if (!responses.IsDefined() || !responses.IsMap()) return;
-  for (auto it = responses.begin(); it != responses.end(); ++it) {
-    YAML::Node resp = it->second;
-    if (!resp.IsMap() || yaml_reader::child(resp, "$ref").IsDefined()) continue;
-    if (YAML::Node schema = yaml_reader::child(resp, "schema"); schema.IsDefined()) {
-      resp["content"] = content_for(produces, schema);
-      resp.remove("schema");
+  node* responses = op.find("responses");
+  if (responses == nullptr || !responses->is_map()) return;
+  for (auto& e : responses->entries()) {
+    node& resp = e.value;
+    if (!resp.is_map() || resp.get("$ref").defined()) continue;
+    if (auto schema = take(resp, "schema")) {
+      const node at = map_at(*schema);
+      resp.set("content", content_for(produces, std::move(schema), at));
     }
     resp.remove("examples");
-    if (YAML::Node headers = yaml_reader::child(resp, "headers"); headers.IsMap()) {
-      for (auto h = headers.begin(); h != headers.end(); ++h) move_into_schema(h->second);
+    if (node* headers = resp.find("headers"); headers != nullptr && headers->is_map()) {
+      for (auto& h : headers->entries()) move_into_schema(h.value);
     }
   }
 }
 
-YAML::Node convert_scheme(const yaml_doc& doc, const std::string& name, YAML::Node s,
-                          yaml_reader& r, bool& ok) {
-  const YAML::Node type = yaml_reader::child(s, "type");
-  const std::string t = type.IsScalar() ? type.Scalar() : "";
+node convert_scheme(const yaml_doc& doc, const std::string& name, node s, yaml_reader& r,
+                    bool& ok) {
+  const node& type = s.get("type");
+  const std::string t = type.is_scalar() ? type.text() : "";
   if (t == "basic") {
-    YAML::Node out(YAML::NodeType::Map);
-    out["type"] = "http";
-    out["scheme"] = "basic";
+    node out = map_at(s);
+    out.set("type", text_at("http", type));
+    out.set("scheme", text_at("basic", type));
     return out;
   }
   if (t == "apiKey") return s;
   if (t == "oauth2") {
-    YAML::Node out(YAML::NodeType::Map);
-    out["type"] = "oauth2";
-    const YAML::Node flow = yaml_reader::child(s, "flow");
-    const std::string f = flow.IsScalar() ? flow.Scalar() : "";
+    node out = map_at(s);
+    out.set("type", text_at("oauth2", type));
+    const node& flow = s.get("flow");
+    const std::string f = flow.is_scalar() ? flow.text() : "";
     const std::string flow3 = f == "application"  ? "clientCredentials"
                               : f == "accessCode" ? "authorizationCode"
                                                   : f;
-    YAML::Node body(YAML::NodeType::Map);
+    node body = map_at(s);
     for (const char* key : {"authorizationUrl", "tokenUrl", "scopes"}) {
-      if (YAML::Node v = yaml_reader::child(s, key); v.IsDefined()) body[key] = v;
+      if (auto v = take(s, key)) body.set(key, std::move(*v));
     }
-    if (!yaml_reader::child(body, "scopes").IsDefined())
-      body["scopes"] = YAML::Node(YAML::NodeType::Map);
-    out["flows"][flow3.empty() ? "implicit" : flow3] = body;
+    if (!body.get("scopes").defined()) body.set("scopes", map_at(s));
+    node flows = map_at(s);
+    flows.set(flow3.empty() ? "implicit" : flow3, std::move(body));
+    out.set("flows", std::move(flows));
     return out;
   }
-  r.error(yaml_reader::pos(doc, type.IsDefined() ? type : s),
+  r.error(yaml_reader::pos(doc, type.defined() ? type : s),
           "Swagger 2.0 security definition '" + name + "': unknown type '" + t + "'");
   ok = false;
   return s;
@@ -221,93 +242,95 @@ YAML::Node convert_scheme(const yaml_doc& doc, const std::string& name, YAML::No
 
 }  // namespace
 
-void swagger2_parameter(YAML::Node p) {
-  if (p.IsMap() && yaml_reader::child(p, "type").IsDefined()) move_into_schema(p);
+void swagger2_parameter(node& p) {
+  if (p.is_map() && p.get("type").defined()) move_into_schema(p);
 }
 
-bool convert_swagger2(const yaml_doc& doc, YAML::Node root, yaml_reader& r) {
+bool convert_swagger2(yaml_doc& doc, yaml_reader& r) {
+  node& root = doc.root;
   bool ok = true;
   const std::vector<std::string> consumes = [&] {
-    auto v = strings_of(yaml_reader::child(root, "consumes"));
+    auto v = strings_of(root.get("consumes"));
     return v.empty() ? std::vector<std::string>{"application/json"} : v;
   }();
   const std::vector<std::string> produces = [&] {
-    auto v = strings_of(yaml_reader::child(root, "produces"));
+    auto v = strings_of(root.get("produces"));
     return v.empty() ? std::vector<std::string>{"application/json"} : v;
   }();
   rewrite_refs(root);
 
   // servers from schemes, host and basePath.
-  const YAML::Node host = yaml_reader::child(root, "host");
-  const YAML::Node base = yaml_reader::child(root, "basePath");
-  std::vector<std::string> schemes = strings_of(yaml_reader::child(root, "schemes"));
+  const node& host = root.get("host");
+  const node& base = root.get("basePath");
+  std::vector<std::string> schemes = strings_of(root.get("schemes"));
   if (schemes.empty()) schemes = {"https"};
-  if (host.IsDefined() || base.IsDefined()) {
-    YAML::Node servers(YAML::NodeType::Sequence);
+  if (host.defined() || base.defined()) {
+    const node& at = host.defined() ? host : base;
+    node servers = node::sequence();
     for (const auto& s : schemes) {
-      YAML::Node server(YAML::NodeType::Map);
-      server["url"] = (host.IsScalar() ? s + "://" + host.Scalar() : std::string()) +
-                      (base.IsScalar() ? base.Scalar() : std::string());
-      servers.push_back(server);
+      node server = map_at(at);
+      server.set("url", text_at((host.is_scalar() ? s + "://" + host.text() : std::string()) +
+                                    (base.is_scalar() ? base.text() : std::string()),
+                                at));
+      servers.push_back(std::move(server));
     }
-    root["servers"] = servers;
+    root.set("servers", std::move(servers));
   }
 
-  YAML::Node components(YAML::NodeType::Map);
-  if (YAML::Node d = yaml_reader::child(root, "definitions"); d.IsDefined())
-    components["schemas"] = d;
-  if (YAML::Node p = yaml_reader::child(root, "parameters"); p.IsMap()) {
-    YAML::Node params(YAML::NodeType::Map);
-    for (auto it = p.begin(); it != p.end(); ++it) {
-      const YAML::Node in = yaml_reader::child(it->second, "in");
-      if (in.IsScalar() && (in.Scalar() == "body" || in.Scalar() == "formData")) {
-        r.error(yaml_reader::pos(doc, it->first),
-                "Swagger 2.0 shared parameter '" + it->first.Scalar() + "' is in " + in.Scalar() +
+  node components = map_at(root);
+  if (auto d = take(root, "definitions")) components.set("schemas", std::move(*d));
+  if (auto p = take(root, "parameters"); p && p->is_map()) {
+    node params = map_at(*p);
+    for (auto& e : p->entries()) {
+      const node& in = e.value.get("in");
+      if (in.is_scalar() && (in.text() == "body" || in.text() == "formData")) {
+        r.error(yaml_reader::pos(doc, e),
+                "Swagger 2.0 shared parameter '" + e.key + "' is in " + in.text() +
                     ", which Conform does not convert; convert the description "
                     "first, e.g. `npx swagger2openapi`");
         ok = false;
         continue;
       }
-      move_into_schema(it->second);
-      params[it->first.Scalar()] = it->second;
+      move_into_schema(e.value);
+      params.set(e.key, std::move(e.value));
     }
-    components["parameters"] = params;
+    components.set("parameters", std::move(params));
   }
-  if (YAML::Node resp = yaml_reader::child(root, "responses"); resp.IsMap()) {
-    for (auto it = resp.begin(); it != resp.end(); ++it) {
-      if (YAML::Node schema = yaml_reader::child(it->second, "schema"); schema.IsDefined()) {
-        it->second["content"] = content_for(produces, schema);
-        it->second.remove("schema");
+  if (auto resp = take(root, "responses"); resp && resp->is_map()) {
+    for (auto& e : resp->entries()) {
+      if (!e.value.is_map()) continue;
+      if (auto schema = take(e.value, "schema")) {
+        const node at = map_at(*schema);
+        e.value.set("content", content_for(produces, std::move(schema), at));
       }
     }
-    components["responses"] = resp;
+    components.set("responses", std::move(*resp));
   }
-  if (YAML::Node sec = yaml_reader::child(root, "securityDefinitions"); sec.IsMap()) {
-    YAML::Node schemes3(YAML::NodeType::Map);
-    for (auto it = sec.begin(); it != sec.end(); ++it) {
-      schemes3[it->first.Scalar()] = convert_scheme(doc, it->first.Scalar(), it->second, r, ok);
+  if (auto sec = take(root, "securityDefinitions"); sec && sec->is_map()) {
+    node schemes3 = map_at(*sec);
+    for (auto& e : sec->entries()) {
+      schemes3.set(e.key, convert_scheme(doc, e.key, std::move(e.value), r, ok));
     }
-    components["securitySchemes"] = schemes3;
+    components.set("securitySchemes", std::move(schemes3));
   }
+  const node openapi_at = map_at(root.get("swagger"));
   for (const char* key : {"definitions", "parameters", "responses", "securityDefinitions", "host",
                           "basePath", "schemes", "consumes", "produces", "swagger"}) {
     root.remove(key);
   }
-  if (components.size() > 0) root["components"] = components;
-  root["openapi"] = "3.0.3";
+  if (components.size() > 0) root.set("components", std::move(components));
+  root.set("openapi", text_at("3.0.3", openapi_at));
 
-  YAML::Node paths = yaml_reader::child(root, "paths");
-  if (paths.IsMap()) {
-    for (auto it = paths.begin(); it != paths.end(); ++it) {
-      YAML::Node item = it->second;
-      if (!item.IsMap()) continue;
-      if (YAML::Node params = yaml_reader::child(item, "parameters"); params.IsSequence()) {
-        for (auto p : params) move_into_schema(p);
+  if (node* paths = root.find("paths"); paths != nullptr && paths->is_map()) {
+    for (auto& e : paths->entries()) {
+      node& item = e.value;
+      if (!item.is_map()) continue;
+      if (node* params = item.find("parameters"); params != nullptr && params->is_sequence()) {
+        for (auto& p : params->items()) move_into_schema(p);
       }
-      for (auto m = item.begin(); m != item.end(); ++m) {
-        const std::string method = m->first.Scalar();
-        if (method == "parameters" || method.rfind("x-", 0) == 0 || !m->second.IsMap()) continue;
-        convert_operation(m->second, consumes, produces);
+      for (auto& m : item.entries()) {
+        if (m.key == "parameters" || m.key.rfind("x-", 0) == 0 || !m.value.is_map()) continue;
+        convert_operation(m.value, consumes, produces);
       }
     }
   }

@@ -12,10 +12,10 @@
 namespace conform::openapi::detail {
 
 /// A 2.0 non-body parameter's type keywords into its `schema` (no-op on a 3.x one).
-void swagger2_parameter(YAML::Node p);
+void swagger2_parameter(node& p);
 
-/// Converts `root` (a Swagger 2.0 document of `doc`); false and an error at
-/// its position for what cannot be converted.
-bool convert_swagger2(const yaml_doc& doc, YAML::Node root, yaml_reader& r);
+/// Converts the root of `doc` (a Swagger 2.0 document) in place; false and an
+/// error at its position for what cannot be converted.
+bool convert_swagger2(yaml_doc& doc, yaml_reader& r);
 
 }  // namespace conform::openapi::detail

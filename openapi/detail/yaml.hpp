@@ -1,5 +1,5 @@
 #pragma once
-// The loader reads YAML through core's positioned reader and reports with
+// The loader reads documents through core's positioned reader and reports with
 // core's diagnostics; their names are imported here so that every step of
 // the loader spells them the same way.
 
@@ -11,6 +11,8 @@ using core::at_pointer;
 using core::classify;
 using core::diagnostic;
 using core::doc_cache;
+using core::node;
+using core::node_entry;
 using core::scalar_kind;
 using core::severity;
 using core::source_pos;

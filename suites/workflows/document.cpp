@@ -1,19 +1,18 @@
 #include "suites/workflows/document.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
+
+#include "core/parse.hpp"
+#include "core/yaml.hpp"
 
 namespace conform::suites::workflows {
 namespace {
 
 namespace json = boost::json;
+using core::node;
 
 class loader {
  public:
@@ -22,46 +21,38 @@ class loader {
   document load(std::string_view text) {
     document doc;
     doc.file = file_;
-    YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-      doc.errors.push_back(at(e.mark) + ": malformed YAML: " + e.msg);
+    // The one reader of every input, with the bounds of core/limits.hpp.
+    core::parsed_document parsed = core::parse_document(text, file_);
+    if (parsed.error) {
+      doc.errors.push_back(core::to_string(*parsed.error));
       return doc;
     }
-    if (!root.IsMap()) {
-      doc.errors.push_back(at(root.Mark()) + ": an Arazzo document is a mapping");
+    const node& root = parsed.root;
+    if (!root.is_map()) {
+      doc.errors.push_back(at(root) + ": an Arazzo document is a mapping");
       return doc;
     }
-    const YAML::Node version = root["arazzo"];
-    if (!version || !version.IsScalar() || !starts_with(version.Scalar(), "1.0.")) {
-      doc.errors.push_back(at(version ? version.Mark() : root.Mark()) +
+    const node& version = root.get("arazzo");
+    if (!version.is_scalar() || !starts_with(version.text(), "1.0.")) {
+      doc.errors.push_back(at(version.defined() ? version : root) +
                            ": 'arazzo' must name version 1.0.x");
     }
-    if (const YAML::Node sources = root["sourceDescriptions"]; sources && sources.IsSequence()) {
-      for (const auto& s : sources) {
-        if (s.IsMap() && s["name"] && s["name"].IsScalar()) sources_.insert(s["name"].Scalar());
+    if (const node& sources = root.get("sourceDescriptions"); sources.is_sequence()) {
+      for (const auto& s : sources.items()) {
+        if (s.get("name").is_scalar()) sources_.insert(s.get("name").text());
       }
     }
-    const YAML::Node list = root["workflows"];
-    if (!list || !list.IsSequence() || list.size() == 0) {
-      doc.errors.push_back(at(list ? list.Mark() : root.Mark()) +
+    const node& list = root.get("workflows");
+    if (!list.is_sequence() || list.size() == 0) {
+      doc.errors.push_back(at(list.defined() ? list : root) +
                            ": 'workflows' must be a non-empty list");
       return doc;
     }
     std::set<std::string> ids;
-    for (const auto& node : list) {
-      workflow w;
-      try {
-        w = load_workflow(node);
-      } catch (const YAML::Exception& e) {
-        // A node of an unexpected kind (a scalar where a mapping belongs)
-        // makes the workflow unreadable, not the run.
-        w.pos = pos(node);
-        w.errors.push_back(at(e.mark.line >= 0 ? e.mark : node.Mark()) + ": " + e.msg);
-      }
+    for (const auto& item : list.items()) {
+      workflow w = load_workflow(item);
       if (!w.id.empty() && !ids.insert(w.id).second) {
-        w.errors.push_back(at(node.Mark()) + ": workflowId '" + w.id + "' is used twice");
+        w.errors.push_back(at(item) + ": workflowId '" + w.id + "' is used twice");
       }
       doc.workflows.push_back(std::move(w));
     }
@@ -69,83 +60,70 @@ class loader {
   }
 
  private:
-  std::string at(const YAML::Mark& m) const {
-    core::source_pos p{file_, 0, 0};
-    if (m.line >= 0) {
-      p.line = m.line + 1;
-      p.column = m.column + 1;
-    }
-    return core::to_string(p);
+  std::string at(const node& n) const { return core::to_string(pos(n)); }
+  core::source_pos pos(const node& n) const {
+    return core::source_pos{file_, static_cast<int>(n.line()), static_cast<int>(n.column())};
   }
-  core::source_pos pos(const YAML::Node& n) const {
-    core::source_pos p{file_, 0, 0};
-    const YAML::Mark m = n.Mark();
-    if (m.line >= 0) {
-      p.line = m.line + 1;
-      p.column = m.column + 1;
-    }
-    return p;
+  core::source_pos pos(const core::node_entry& e) const {
+    return core::source_pos{file_, static_cast<int>(e.line), static_cast<int>(e.column)};
   }
   static bool starts_with(std::string_view s, std::string_view prefix) {
     return s.substr(0, prefix.size()) == prefix;
   }
 
   /// The scalar at `key` of `n`, or "" (with an error when `required`).
-  std::string text(const YAML::Node& n, const char* key, workflow& w, bool required) {
-    if (!n.IsMap()) {
-      w.errors.push_back(at(n.Mark()) + ": expected a mapping with '" + key + "'");
+  std::string text(const node& n, const char* key, workflow& w, bool required) {
+    if (!n.is_map()) {
+      w.errors.push_back(at(n) + ": expected a mapping with '" + key + "'");
       return {};
     }
-    const YAML::Node v = n[key];
-    if (v && v.IsScalar()) return v.Scalar();
-    if (required || v) {
-      w.errors.push_back(at(v ? v.Mark() : n.Mark()) + ": '" + key + "' must be " +
+    const node& v = n.get(key);
+    if (v.is_scalar()) return v.text();
+    if (required || v.defined()) {
+      w.errors.push_back(at(v.defined() ? v : n) + ": '" + key + "' must be " +
                          (required ? "given as " : "") + "a string");
     }
     return {};
   }
 
-  workflow load_workflow(const YAML::Node& node) {
+  workflow load_workflow(const node& n) {
     workflow w;
-    w.pos = pos(node);
-    if (!node.IsMap()) {
-      w.errors.push_back(at(node.Mark()) + ": a workflow is a mapping");
+    w.pos = pos(n);
+    if (!n.is_map()) {
+      w.errors.push_back(at(n) + ": a workflow is a mapping");
       return w;
     }
-    w.id = text(node, "workflowId", w, true);
+    w.id = text(n, "workflowId", w, true);
     for (const char* key : {"dependsOn", "successActions", "failureActions"}) {
-      if (node[key]) w.errors.push_back(at(node[key].Mark()) + ": '" + key + "' is not supported");
+      if (n.get(key).defined())
+        w.errors.push_back(at(n.get(key)) + ": '" + key + "' is not supported");
     }
-    w.summary = text(node, "summary", w, false);
-    load_inputs(node["inputs"], w);
-    const YAML::Node steps = node["steps"];
-    if (!steps || !steps.IsSequence() || steps.size() == 0) {
-      w.errors.push_back(at(steps ? steps.Mark() : node.Mark()) +
-                         ": 'steps' must be a non-empty list");
+    w.summary = text(n, "summary", w, false);
+    load_inputs(n.get("inputs"), w);
+    const node& steps = n.get("steps");
+    if (!steps.is_sequence() || steps.size() == 0) {
+      w.errors.push_back(at(steps.defined() ? steps : n) + ": 'steps' must be a non-empty list");
       return w;
     }
-    for (const auto& s : steps) w.steps.push_back(load_step(s, w));
+    for (const auto& s : steps.items()) w.steps.push_back(load_step(s, w));
     return w;
   }
 
-  void load_inputs(const YAML::Node& inputs, workflow& w) {
-    if (!inputs) return;
-    const YAML::Node props = inputs.IsMap() ? inputs["properties"] : YAML::Node();
-    if (!props || !props.IsMap()) {
-      w.errors.push_back(at(inputs.Mark()) +
-                         ": 'inputs' must be a JSON schema object with 'properties'");
+  void load_inputs(const node& inputs, workflow& w) {
+    if (!inputs.defined()) return;
+    const node& props = inputs.get("properties");
+    if (!props.is_map()) {
+      w.errors.push_back(at(inputs) + ": 'inputs' must be a JSON schema object with 'properties'");
       return;
     }
-    for (const auto& p : props) {
+    for (const auto& p : props.entries()) {
       input_def in;
-      in.name = p.first.Scalar();
-      in.pos = pos(p.first);
-      if (p.second.IsMap() && p.second["type"] && p.second["type"].IsScalar()) {
-        in.type = p.second["type"].Scalar();
-      }
+      in.name = p.key;
+      in.pos = pos(p);
+      if (p.value.get("type").is_scalar()) in.type = p.value.get("type").text();
       if (in.type != "string" && in.type != "integer" && in.type != "number" &&
           in.type != "boolean") {
-        w.errors.push_back(at(p.second.Mark()) + ": input '" + in.name + "' has type '" + in.type +
+        w.errors.push_back(at(p.value) + ": input '" + in.name + "' has type '" + in.type +
                            "': a profile fixture is a string, integer, number or boolean");
       }
       w.inputs.push_back(std::move(in));
@@ -164,64 +142,65 @@ class loader {
     return spec_.find_operation(id);
   }
 
-  step load_step(const YAML::Node& node, workflow& w) {
+  step load_step(const node& n, workflow& w) {
     step s;
-    s.pos = pos(node);
-    if (!node.IsMap()) {
-      w.errors.push_back(at(node.Mark()) + ": a step is a mapping");
+    s.pos = pos(n);
+    if (!n.is_map()) {
+      w.errors.push_back(at(n) + ": a step is a mapping");
       return s;
     }
-    s.id = text(node, "stepId", w, true);
+    s.id = text(n, "stepId", w, true);
     for (const auto& earlier : w.steps) {
       if (!s.id.empty() && earlier.id == s.id) {
-        w.errors.push_back(at(node.Mark()) + ": stepId '" + s.id + "' is used twice");
+        w.errors.push_back(at(n) + ": stepId '" + s.id + "' is used twice");
       }
     }
-    if (node["operationPath"] || node["workflowId"]) {
-      w.errors.push_back(at(node.Mark()) +
+    if (n.get("operationPath").defined() || n.get("workflowId").defined()) {
+      w.errors.push_back(at(n) +
                          ": only steps with an operationId are supported (not operationPath "
                          "or workflowId)");
       return s;
     }
     for (const char* key : {"onSuccess", "onFailure"}) {
-      if (node[key]) w.errors.push_back(at(node[key].Mark()) + ": '" + key + "' is not supported");
+      if (n.get(key).defined())
+        w.errors.push_back(at(n.get(key)) + ": '" + key + "' is not supported");
     }
-    const std::string operation_id = text(node, "operationId", w, true);
+    const std::string operation_id = text(n, "operationId", w, true);
     if (operation_id.empty()) return s;
     s.op = find_operation(operation_id);
     if (!s.op) {
-      w.errors.push_back(at(node["operationId"].Mark()) + ": unknown operationId '" + operation_id +
+      w.errors.push_back(at(n.get("operationId")) + ": unknown operationId '" + operation_id +
                          "': the description has no such operation");
       return s;
     }
-    if (const auto pre = node["x-conform-precondition"]) {
-      if (!pre.IsScalar() || (pre.Scalar() != "true" && pre.Scalar() != "false")) {
-        w.errors.push_back(at(pre.Mark()) + ": 'x-conform-precondition' must be true or false");
+    if (const node& pre = n.get("x-conform-precondition"); pre.defined()) {
+      if (!pre.is_scalar() || (pre.text() != "true" && pre.text() != "false")) {
+        w.errors.push_back(at(pre) + ": 'x-conform-precondition' must be true or false");
       } else {
-        s.precondition = pre.Scalar() == "true";
+        s.precondition = pre.text() == "true";
       }
     }
-    load_parameters(node["parameters"], s, w);
-    load_body(node["requestBody"], s, w);
-    load_criteria(node["successCriteria"], s, w);
-    load_outputs(node["outputs"], s, w);
+    load_parameters(n.get("parameters"), s, w);
+    load_body(n.get("requestBody"), s, w);
+    load_criteria(n.get("successCriteria"), s, w);
+    load_outputs(n.get("outputs"), s, w);
     return s;
   }
 
-  void load_parameters(const YAML::Node& list, step& s, workflow& w) {
-    if (list && !list.IsSequence()) {
-      w.errors.push_back(at(list.Mark()) + ": 'parameters' must be a list");
+  void load_parameters(const node& list, step& s, workflow& w) {
+    if (list.defined() && !list.is_sequence()) {
+      w.errors.push_back(at(list) + ": 'parameters' must be a list");
       return;
     }
-    for (const auto& node : list) {
-      if (!node.IsMap()) {
-        w.errors.push_back(at(node.Mark()) + ": a parameter is a mapping with name, in and value");
+    for (const auto& n : list.items()) {
+      if (!n.is_map()) {
+        w.errors.push_back(at(n) + ": a parameter is a mapping with name, in and value");
         continue;
       }
       parameter_use p;
-      p.pos = pos(node);
-      p.name = text(node, "name", w, true);
-      const std::string in = text(node, "in", w, true);
+      p.pos = pos(n);
+      p.name = text(n, "name", w, true);
+      const std::string in = text(n, "in", w, true);
       if (in == "path") {
         p.in = openapi::param_location::path;
       } else if (in == "query") {
@@ -229,23 +208,22 @@ class loader {
       } else if (in == "header") {
         p.in = openapi::param_location::header;
       } else {
-        w.errors.push_back(at(node.Mark()) + ": parameter '" + p.name +
-                           "' needs 'in' path, query or header");
+        w.errors.push_back(at(n) + ": parameter '" + p.name + "' needs 'in' path, query or header");
         continue;
       }
       if (!s.op->find_parameter(p.name, p.in)) {
-        w.errors.push_back(at(node.Mark()) + ": operation " + s.op->operation_id + " has no " + in +
+        w.errors.push_back(at(n) + ": operation " + s.op->operation_id + " has no " + in +
                            " parameter '" + p.name + "'");
         continue;
       }
       if (p.in == openapi::param_location::header && harness_header(*s.op, p.name)) {
-        w.errors.push_back(at(node.Mark()) + ": header '" + p.name +
+        w.errors.push_back(at(n) + ": header '" + p.name +
                            "' is set by the harness from the profile, not by the workflow");
         continue;
       }
-      const YAML::Node value = node["value"];
-      if (!value) {
-        w.errors.push_back(at(node.Mark()) + ": parameter '" + p.name + "' has no 'value'");
+      const node& value = n.get("value");
+      if (!value.defined()) {
+        w.errors.push_back(at(n) + ": parameter '" + p.name + "' has no 'value'");
         continue;
       }
       p.value = to_template(value, w, false);
@@ -279,8 +257,8 @@ class loader {
     return op.idempotent && same(op.idempotent->header, name);
   }
 
-  void load_body(const YAML::Node& node, step& s, workflow& w) {
-    if (!node) {
+  void load_body(const node& n, step& s, workflow& w) {
+    if (!n.defined()) {
       if (s.op->body && s.op->body->required) {
         w.errors.push_back(core::to_string(s.pos) + ": operation " + s.op->operation_id +
                            " requires a body and step '" + s.id + "' has no requestBody");
@@ -288,13 +266,12 @@ class loader {
       return;
     }
     if (!s.op->body || s.op->body->content.empty()) {
-      w.errors.push_back(at(node.Mark()) + ": operation " + s.op->operation_id +
-                         " takes no request body");
+      w.errors.push_back(at(n) + ": operation " + s.op->operation_id + " takes no request body");
       return;
     }
     body_use b;
-    b.pos = pos(node);
-    const std::string type = node.IsMap() ? text(node, "contentType", w, false) : std::string();
+    b.pos = pos(n);
+    const std::string type = n.is_map() ? text(n, "contentType", w, false) : std::string();
     for (const auto& m : s.op->body->content) {
       if (type.empty() || starts_with(type, m.name)) {
         b.media = &m;
@@ -302,50 +279,50 @@ class loader {
       }
     }
     if (!b.media) {
-      w.errors.push_back(at(node.Mark()) + ": operation " + s.op->operation_id +
-                         " takes no body of type '" + type + "'");
+      w.errors.push_back(at(n) + ": operation " + s.op->operation_id + " takes no body of type '" +
+                         type + "'");
       return;
     }
-    const YAML::Node payload = node.IsMap() ? node["payload"] : YAML::Node();
-    if (!payload) {
-      w.errors.push_back(at(node.Mark()) + ": requestBody has no 'payload'");
+    const node& payload = n.get("payload");
+    if (!payload.defined()) {
+      w.errors.push_back(at(n) + ": requestBody has no 'payload'");
       return;
     }
     b.payload = to_template(payload, w, false);
     if (b.media->name == "multipart/form-data" && !b.payload.is_object()) {
-      w.errors.push_back(at(payload.Mark()) +
+      w.errors.push_back(at(payload) +
                          ": a multipart/form-data payload is a mapping from part name to value");
       return;
     }
     s.body = std::move(b);
   }
 
-  void load_criteria(const YAML::Node& list, step& s, workflow& w) {
-    if (!list) {
+  void load_criteria(const node& list, step& s, workflow& w) {
+    if (!list.defined()) {
       w.errors.push_back(core::to_string(s.pos) + ": step '" + s.id +
                          "' has no successCriteria: a workflow step must say what it expects");
       return;
     }
-    if (!list.IsSequence()) {
-      w.errors.push_back(at(list.Mark()) + ": 'successCriteria' must be a list");
+    if (!list.is_sequence()) {
+      w.errors.push_back(at(list) + ": 'successCriteria' must be a list");
       return;
     }
-    for (const auto& node : list) {
-      if (!node.IsMap()) {
-        w.errors.push_back(at(node.Mark()) + ": a criterion is a mapping with a 'condition'");
+    for (const auto& n : list.items()) {
+      if (!n.is_map()) {
+        w.errors.push_back(at(n) + ": a criterion is a mapping with a 'condition'");
         continue;
       }
-      std::string condition = text(node, "condition", w, true);
-      std::string context = node.IsMap() && node["context"] ? text(node, "context", w, true) : "";
+      std::string condition = text(n, "condition", w, true);
+      std::string context = n.get("context").defined() ? text(n, "context", w, true) : "";
       std::string type;
-      if (node.IsMap() && node["type"]) {
-        const YAML::Node t = node["type"];
-        type = t.IsScalar() ? t.Scalar() : (t.IsMap() && t["type"] ? t["type"].Scalar() : "");
+      if (n.get("type").defined()) {
+        const node& t = n.get("type");
+        type = t.is_scalar() ? t.text() : t.get("type").text();
       }
       std::string why;
       auto c = parse_criterion(condition, type, context, &why);
       if (!c) {
-        w.errors.push_back(at(node.Mark()) + ": " + why);
+        w.errors.push_back(at(n) + ": " + why);
         continue;
       }
       std::vector<const expression*> used;
@@ -356,37 +333,36 @@ class loader {
           for (const auto& e : o->embeds) used.push_back(&e);
         }
       }
-      for (const auto* e : used) check_reference(*e, node, w, true);
-      s.criteria.push_back({std::move(*c), pos(node)});
+      for (const auto* e : used) check_reference(*e, n, w, true);
+      s.criteria.push_back({std::move(*c), pos(n)});
     }
   }
 
-  void load_outputs(const YAML::Node& map, step& s, workflow& w) {
-    if (!map) return;
-    if (!map.IsMap()) {
-      w.errors.push_back(at(map.Mark()) + ": 'outputs' must be a mapping");
+  void load_outputs(const node& map, step& s, workflow& w) {
+    if (!map.defined()) return;
+    if (!map.is_map()) {
+      w.errors.push_back(at(map) + ": 'outputs' must be a mapping");
       return;
     }
-    for (const auto& o : map) {
+    for (const auto& o : map.entries()) {
       std::string why;
-      auto e = o.second.IsScalar() ? parse_expression(o.second.Scalar(), &why) : std::nullopt;
+      auto e = o.value.is_scalar() ? parse_expression(o.value.text(), &why) : std::nullopt;
       if (!e) {
-        w.errors.push_back(at(o.second.Mark()) + ": output '" + o.first.Scalar() +
+        w.errors.push_back(at(o.value) + ": output '" + o.key +
                            "': " + (why.empty() ? "must be a runtime expression" : why));
         continue;
       }
-      check_reference(*e, o.second, w, true);
-      s.outputs.push_back({o.first.Scalar(), std::move(*e)});
+      check_reference(*e, o.value, w, true);
+      s.outputs.push_back({o.key, std::move(*e)});
     }
   }
 
   /// Errors for an expression that names an input not declared, a step not
   /// run before, an output the step does not declare, or a response where
   /// there is none yet (a request's own parameters and body).
-  void check_reference(const expression& e, const YAML::Node& node, workflow& w,
-                       bool response_allowed) {
+  void check_reference(const expression& e, const node& n, workflow& w, bool response_allowed) {
     using kind = expression::kind;
-    const std::string where = at(node.Mark()) + ": cannot evaluate '" + e.text + "': ";
+    const std::string where = at(n) + ": cannot evaluate '" + e.text + "': ";
     if (e.what == kind::input) {
       const bool declared = std::any_of(w.inputs.begin(), w.inputs.end(),
                                         [&](const input_def& in) { return in.name == e.name; });
@@ -405,33 +381,23 @@ class loader {
     }
   }
 
-  /// A YAML node as a template: plain scalars typed as YAML 1.2 core would
+  /// A node as a template: plain scalars typed as YAML 1.2 core would
   /// type them, quoted ones strings; expressions checked where they occur.
-  template_value to_template(const YAML::Node& n, workflow& w, bool response_allowed) {
-    if (n.IsMap()) {
+  template_value to_template(const node& n, workflow& w, bool response_allowed) {
+    if (n.is_map()) {
       json::object o;
-      for (const auto& kv : n) o[kv.first.Scalar()] = to_template(kv.second, w, response_allowed);
+      for (const auto& kv : n.entries()) o[kv.key] = to_template(kv.value, w, response_allowed);
       return o;
     }
-    if (n.IsSequence()) {
+    if (n.is_sequence()) {
       json::array a;
-      for (const auto& item : n) a.push_back(to_template(item, w, response_allowed));
+      for (const auto& item : n.items()) a.push_back(to_template(item, w, response_allowed));
       return a;
     }
-    if (!n.IsScalar()) return nullptr;
-    const std::string& v = n.Scalar();
-    if (n.Tag() == "?") {
-      static const std::regex integer("[-+]?[0-9]+");
-      static const std::regex number("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-      if (v == "true" || v == "false") return v == "true";
-      if (v == "null" || v == "~" || v.empty()) return nullptr;
-      try {
-        if (std::regex_match(v, integer)) return std::stoll(v);
-        if (std::regex_match(v, number)) return std::stod(v);
-      } catch (const std::exception&) {
-        // Out of range: kept as the text it is.
-      }
+    if (!n.is_scalar() || core::classify(n) != core::scalar_kind::string) {
+      return core::to_json(n);  // null, a boolean or a number, as YAML 1.2 reads it
     }
+    const std::string& v = n.text();
     std::string why;
     std::vector<expression> used;
     if (!v.empty() && v.front() == '$') {
@@ -439,10 +405,10 @@ class loader {
       if (e) {
         used.push_back(std::move(*e));
       } else {
-        w.errors.push_back(at(n.Mark()) + ": " + why);
+        w.errors.push_back(at(n) + ": " + why);
       }
     } else if (!embedded_expressions(v, used, &why)) {
-      w.errors.push_back(at(n.Mark()) + ": " + why);
+      w.errors.push_back(at(n) + ": " + why);
     }
     for (const auto& e : used) check_reference(e, n, w, response_allowed);
     return json::string(v);
@@ -462,30 +428,28 @@ document load_document(std::string_view text, const std::string& file,
 
 std::vector<std::string> source_urls(const std::string& path) {
   std::vector<std::string> out;
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    const YAML::Node sources = root.IsMap() ? root["sourceDescriptions"] : YAML::Node();
-    if (!sources || !sources.IsSequence()) return out;
-    for (const auto& s : sources) {
-      if (s.IsMap() && s["url"] && s["url"].IsScalar()) out.push_back(s["url"].Scalar());
-    }
-  } catch (const YAML::Exception&) {
-    // Unreadable: it names nothing, and the run does not take it.
+  std::vector<core::diagnostic> ignored;
+  core::yaml_reader r(ignored);
+  const auto text = core::read_text_file(path, r, core::source_pos{path, 0, 0});
+  if (!text) return out;  // unreadable: it names nothing, and the run does not take it
+  const core::parsed_document doc = core::parse_document(*text, path);
+  for (const auto& s : doc.root.get("sourceDescriptions").items()) {
+    if (s.get("url").is_scalar()) out.push_back(s.get("url").text());
   }
   return out;
 }
 
 document load_file(const std::string& path, const openapi::api_spec& spec) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::vector<core::diagnostic> problems;
+  core::yaml_reader r(problems);
+  const auto text = core::read_text_file(path, r, core::source_pos{path, 0, 0});
+  if (!text) {
     document doc;
     doc.file = path;
-    doc.errors.push_back(path + ": cannot read the workflow file");
+    for (const auto& d : problems) doc.errors.push_back(core::to_string(d));
     return doc;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return load_document(text.str(), path, spec);
+  return load_document(*text, path, spec);
 }
 
 std::optional<json::value> instantiate(const template_value& t, const scope& s, std::string* why) {

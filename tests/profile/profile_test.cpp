@@ -278,7 +278,8 @@ TEST(profile, unreadable_file_is_an_error_naming_it) {
   const auto r = load_profile("/nonexistent/profile.yaml", fake_env);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(core::to_string(r.diagnostics.at(0)),
-            "/nonexistent/profile.yaml: error: cannot read the profile file");
+            "/nonexistent/profile.yaml: error: cannot read '/nonexistent/profile.yaml': No such "
+            "file or directory");
 }
 
 TEST(profile, warnings_for_unknown_keys_and_missing_environment) {

@@ -1,0 +1,243 @@
+// YAML into core::node from yaml-cpp's parser events, one pass: the bounds
+// of core/limits.hpp are checked as the events arrive, so that nothing past
+// a limit is ever built, and the first problem stops the parse (by
+// exception) at its position.
+
+#include "core/detail/parsers.hpp"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "core/limits.hpp"
+#include "core/text.hpp"
+
+namespace conform::core::detail {
+
+namespace {
+
+/// Thrown by the handler; caught by parse_yaml_text.
+struct refusal {
+  YAML::Mark mark;
+  std::string message;
+};
+
+std::string mib(std::size_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+class builder final : public YAML::EventHandler {
+ public:
+  node take_root() { return std::move(root_); }
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1) {
+      throw refusal{mark, "a second YAML document: a description is exactly one document"};
+    }
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    grow(mark, 1, 0);
+    node n;
+    place(n, mark);
+    if (anchor != 0) remember(anchor, n, {1, 0});
+    attach(std::move(n), mark, "");
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (open_anchors_.count(anchor) != 0) {
+      throw refusal{mark, "an alias inside the node its anchor names (a cycle)"};
+    }
+    const auto it = anchored_.find(anchor);
+    if (it == anchored_.end()) throw refusal{mark, "an alias to an unknown anchor"};
+    grow(mark, it->second.size.nodes, it->second.size.bytes);
+    const node& target = it->second.value;
+    attach(target.clone(), mark, target.is_scalar() ? target.text() : std::string());
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    if (value.size() > limits::max_scalar_bytes) {
+      throw refusal{mark, "a scalar of " + std::to_string(value.size()) +
+                              " bytes, more than the limit of " + mib(limits::max_scalar_bytes)};
+    }
+    grow(mark, 1, value.size());
+    // "!" is yaml-cpp's tag for a quoted scalar; !!str makes a string too.
+    const bool quoted = tag == "!" || tag == "tag:yaml.org,2002:str";
+    node n = node::scalar(value, quoted);
+    place(n, mark);
+    if (anchor != 0) remember(anchor, n, {1, value.size()});
+    attach(std::move(n), mark, value);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor, node::sequence());
+  }
+  void OnSequenceEnd() override { close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor, node::map());
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct totals {
+    std::size_t nodes = 0;
+    std::size_t bytes = 0;
+  };
+  struct frame {
+    node value;
+    YAML::Mark mark;
+    bool at_key = true;  // mappings: the next node is a key
+    std::string key;     // mappings: the key whose value comes next
+    YAML::Mark key_mark;
+    std::set<std::string> keys;
+    YAML::anchor_t anchor = 0;
+    totals start;
+  };
+  struct anchored {
+    node value;
+    totals size;
+  };
+
+  static void place(node& n, const YAML::Mark& m) {
+    if (m.line >= 0) {
+      n.set_position(static_cast<std::uint32_t>(m.line + 1),
+                     static_cast<std::uint32_t>(m.column + 1));
+    }
+  }
+
+  void remember(YAML::anchor_t anchor, const node& n, totals size) {
+    anchored_[anchor] = anchored{n.clone(), size};
+  }
+
+  /// A finished node goes into its parent: a key, a mapping's value, an item,
+  /// or the root. `key_text` is its text should it be a key.
+  void attach(node n, const YAML::Mark& mark, const std::string& key_text) {
+    if (frames_.empty()) {
+      root_ = std::move(n);
+      return;
+    }
+    frame& f = frames_.back();
+    if (f.value.is_sequence()) {
+      f.value.push_back(std::move(n));
+      return;
+    }
+    if (f.at_key) {
+      if (n.is_sequence() || n.is_map()) {
+        throw refusal{mark, "a mapping key must be a scalar, not a mapping or a sequence"};
+      }
+      if (!f.keys.insert(key_text).second) {
+        throw refusal{mark, "duplicate key '" + utf8_prefix(key_text, 80) +
+                                "' in a mapping (each key may appear once)"};
+      }
+      f.key = key_text;
+      f.key_mark = mark;
+      f.at_key = false;
+      return;
+    }
+    f.value.entries().push_back(node_entry{std::move(f.key), std::move(n),
+                                           static_cast<std::uint32_t>(f.key_mark.line + 1),
+                                           static_cast<std::uint32_t>(f.key_mark.column + 1)});
+    f.key.clear();
+    f.at_key = true;
+  }
+
+  void grow(const YAML::Mark& mark, std::size_t nodes, std::size_t bytes) {
+    total_.nodes += nodes;
+    total_.bytes += bytes;
+    if (total_.nodes > limits::max_expanded_nodes) {
+      throw refusal{mark, "the document expands to more than " +
+                              std::to_string(limits::max_expanded_nodes) +
+                              " nodes (aliases included)"};
+    }
+    if (total_.bytes > limits::max_expanded_bytes) {
+      throw refusal{mark, "the document expands to more than " + mib(limits::max_expanded_bytes) +
+                              " of scalars (aliases included)"};
+    }
+  }
+
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, node container) {
+    if (frames_.size() >= limits::max_depth) {
+      throw refusal{mark, "nesting deeper than " + std::to_string(limits::max_depth) +
+                              " levels of mappings and sequences"};
+    }
+    if (!frames_.empty() && frames_.back().value.is_map() && frames_.back().at_key) {
+      throw refusal{mark, "a mapping key must be a scalar, not a mapping or a sequence"};
+    }
+    grow(mark, 1, 0);
+    frame f;
+    place(container, mark);
+    f.value = std::move(container);
+    f.mark = mark;
+    f.anchor = anchor;
+    f.start = total_;
+    f.start.nodes -= 1;
+    frames_.push_back(std::move(f));
+    if (anchor != 0) open_anchors_.insert(anchor);
+  }
+
+  void close() {
+    if (frames_.empty()) return;
+    frame f = std::move(frames_.back());
+    frames_.pop_back();
+    if (f.value.is_map() && !f.at_key) {  // a key without a value: null
+      node null_value;
+      place(null_value, f.key_mark);
+      f.value.entries().push_back(node_entry{std::move(f.key), std::move(null_value),
+                                             static_cast<std::uint32_t>(f.key_mark.line + 1),
+                                             static_cast<std::uint32_t>(f.key_mark.column + 1)});
+    }
+    if (f.anchor != 0) {
+      remember(f.anchor, f.value,
+               totals{total_.nodes - f.start.nodes, total_.bytes - f.start.bytes});
+      open_anchors_.erase(f.anchor);
+    }
+    attach(std::move(f.value), f.mark, std::string());
+  }
+
+  int documents_ = 0;
+  totals total_;
+  std::vector<frame> frames_;
+  node root_;
+  std::map<YAML::anchor_t, anchored> anchored_;
+  std::set<YAML::anchor_t> open_anchors_;
+};
+
+source_pos at(const std::string& display, const YAML::Mark& m) {
+  source_pos p{display, 0, 0};
+  if (m.line >= 0) {
+    p.line = m.line + 1;
+    p.column = m.column + 1;
+  }
+  return p;
+}
+
+}  // namespace
+
+parsed_document parse_yaml_text(std::string_view text, const std::string& display) {
+  parsed_document out;
+  std::istringstream in{std::string(text)};
+  try {
+    YAML::Parser parser(in);
+    builder b;
+    while (parser.HandleNextDocument(b)) {
+    }
+    out.root = b.take_root();
+    if (out.root.line() == 0) out.root.set_position(1, 1);  // an empty text: null, at its start
+  } catch (const refusal& r) {
+    out.error = diagnostic{at(display, r.mark), severity::error, r.message};
+  } catch (const YAML::Exception& e) {
+    out.error = diagnostic{at(display, e.mark), severity::error, "invalid YAML: " + e.msg};
+  }
+  return out;
+}
+
+}  // namespace conform::core::detail
