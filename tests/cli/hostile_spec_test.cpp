@@ -21,7 +21,11 @@
 
 #include <unistd.h>
 
+#include <boost/json/serialize.hpp>
+
 #include "cli/cli.hpp"
+#include "core/parse.hpp"
+#include "core/yaml.hpp"
 #include "openapi/loader.hpp"
 
 namespace conform::cli {
@@ -41,6 +45,13 @@ std::string read_file(const fs::path& p) {
 
 const std::string& shipped() {
   static const std::string text = read_file(fs::path(CONFORM_SPEC_DIR) / "voice-api.yaml");
+  return text;
+}
+
+/// The shipped description as JSON (the same document, read by the other reader).
+const std::string& shipped_json() {
+  static const std::string text =
+      boost::json::serialize(core::to_json(core::parse_document(shipped(), "shipped").root));
   return text;
 }
 
@@ -209,12 +220,68 @@ std::string damaged() {
   return text;
 }
 
-// The description or the matrix beside it, with a position.
-const std::regex positioned(R"([^ :\n]+\.yaml:[0-9]+:[0-9]+: error: )");
+/// A JSON value meant to hurt the JSON reader.
+rc::Gen<std::string> hostile_json_value() {
+  using namespace rc;
+  return gen::oneOf(
+      gen::map(gen::inRange<std::size_t>(40, 200000),
+               [](std::size_t n) { return repeat("[", n) + repeat("]", n); }),
+      gen::map(gen::inRange<std::size_t>(40, 3000),
+               [](std::size_t n) { return repeat("{\"a\":", n) + "1" + repeat("}", n); }),
+      gen::map(gen::inRange<std::size_t>(1000, 2000000),
+               [](std::size_t n) { return repeat("9", n); }),
+      gen::map(gen::inRange<std::size_t>((1u << 20) - 16, (1u << 20) + 64),
+               [](std::size_t n) { return "\"" + repeat("x", n) + "\""; }),
+      gen::map(gen::inRange<std::size_t>(1000, 200000),
+               [](std::size_t n) { return "[" + repeat("0,", n) + "0]"; }),
+      gen::element<std::string>("\"\\ud800\"", "\"\\udc00x\"", "\"\\u00\"", "\"\\x\"", "1e99999",
+                                "-", "01", "1.", ".5", "tru", "nul", "\"\t\"", "\"a\\u0000b\"",
+                                "{\"a\":1,\"a\":2}", "[1,]", "{,}", "\""));
+}
 
-RC_GTEST_PROP(HostileSpec, LintAndRunEndInOrder, ()) {
-  const std::string text = damaged();
-  const fs::path file = workspace() / "voice-api.yaml";
+/// The shipped description as JSON, damaged one way or a few.
+std::string damaged_json() {
+  using namespace rc;
+  std::string text = shipped_json();
+  const int kind = *gen::inRange(0, 5);
+  switch (kind) {
+    case 0: {  // random bytes
+      const int edits = *gen::inRange(1, 4);
+      for (int i = 0; i < edits; ++i) {
+        const auto at = *gen::inRange<std::size_t>(0, text.size());
+        text[at] = static_cast<char>(*gen::arbitrary<unsigned char>());
+      }
+      break;
+    }
+    case 1:  // a hostile value beside the root keys
+      text.insert(1, "\"x-fuzz\":" + *hostile_json_value() + ",");
+      break;
+    case 2:  // a duplicate root key, or one inside a mapping
+      text.insert(1, *gen::element<std::string>("\"paths\":{},", "\"openapi\":\"3.0.3\","));
+      break;
+    case 3:  // cut short, or followed by more
+      if (*gen::arbitrary<bool>()) {
+        text.resize(*gen::inRange<std::size_t>(0, text.size()));
+      } else {
+        text += *gen::element<std::string>("{}", " x", "\n---\n", ",");
+      }
+      break;
+    default:  // a control character or broken UTF-8 somewhere
+      text.insert(*gen::inRange<std::size_t>(0, text.size()),
+                  *gen::element<std::string>(std::string(1, '\0'), "\x01", "\xff", "\xc3",
+                                             "\xe2\x82", "\xf4\x90\x80\x80", "\x7f"));
+      break;
+  }
+  RC_TAG(kind);
+  return text;
+}
+
+// The description or the matrix beside it, with a position.
+const std::regex positioned(R"([^ :\n]+\.(yaml|json):[0-9]+:[0-9]+: error: )");
+
+/// Lint, then (a few times per process) a one-example run, of `text` as `name`.
+void lint_and_run(const std::string& text, const std::string& name) {
+  const fs::path file = workspace() / name;
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << text;
@@ -241,6 +308,35 @@ RC_GTEST_PROP(HostileSpec, LintAndRunEndInOrder, ()) {
   std::ostringstream run_out, run_err;
   const int run = run_command(args, run_out, run_err);
   RC_ASSERT(run == 0 || run == 1 || run == 2);
+}
+
+RC_GTEST_PROP(HostileSpec, LintAndRunEndInOrder, ()) {
+  lint_and_run(damaged(), "voice-api.yaml");
+}
+
+RC_GTEST_PROP(HostileSpec, JsonLintAndRunEndInOrder, ()) {
+  lint_and_run(damaged_json(), "voice-api.json");
+}
+
+TEST(HostileSpec, TheShippedDescriptionAsJsonLoadsAsItDoesAsYaml) {
+  const fs::path file = workspace() / "as-json.json";
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << shipped_json();
+  }
+  const auto yaml = openapi::load(fs::path(CONFORM_SPEC_DIR) / "voice-api.yaml");
+  const auto json = openapi::load(file, {fs::path(CONFORM_SPEC_DIR) / "permissions.yaml"});
+  ASSERT_TRUE(yaml.ok());
+  ASSERT_TRUE(json.ok()) << (json.diagnostics.empty() ? "" : core::to_string(json.diagnostics[0]));
+  ASSERT_EQ(json.spec->operations.size(), yaml.spec->operations.size());
+  for (std::size_t i = 0; i < yaml.spec->operations.size(); ++i) {
+    const auto& a = yaml.spec->operations[i];
+    const auto& b = json.spec->operations[i];
+    EXPECT_EQ(a.operation_id, b.operation_id);
+    EXPECT_EQ(a.parameters.size(), b.parameters.size()) << a.operation_id;
+    EXPECT_EQ(a.responses.size(), b.responses.size()) << a.operation_id;
+  }
+  EXPECT_EQ(json.spec->arena->size(), yaml.spec->arena->size());
 }
 
 TEST(HostileSpec, IncludesTwoOperations) {
