@@ -304,5 +304,51 @@ TEST(profile, secret_env_names) {
   EXPECT_EQ(os.str(), "***");
 }
 
+// A profile is input like a description: the same reader, the same bounds.
+TEST(profile, hostile_profiles_are_refused_with_a_position) {
+  std::string bomb = "base_url: http://127.0.0.1:8080/api/v1\nl0: &l0 [x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i) {
+    bomb += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 8; ++k) bomb += std::string(k ? ", " : "") + "*l" + std::to_string(i - 1);
+    bomb += "]\n";
+  }
+  const std::string deep = "base_url: " + std::string(100000, '[') + std::string(100000, ']');
+  const std::pair<std::string, std::string> cases[] = {
+      {bomb, "expands to more than"},
+      {deep, "nesting deeper than 64"},
+      {"base_url: x\n---\nbase_url: y\n", "a second YAML document"},
+      {std::string("base_url: \"a\0b\"\n", 16), "control character U+0000 (NUL)"},
+      {"base_url: \xff\n", "invalid UTF-8"},
+  };
+  for (const auto& [text, says] : cases) {
+    const auto r = parse_profile(text, "hostile.yaml", fake_env);
+    ASSERT_FALSE(r.ok()) << says;
+    ASSERT_FALSE(r.diagnostics.empty()) << says;
+    EXPECT_NE(r.diagnostics[0].message.find(says), std::string::npos)
+        << core::to_string(r.diagnostics[0]);
+    EXPECT_GT(r.diagnostics[0].pos.line, 0) << says;
+  }
+}
+
+TEST(profile, a_device_or_a_folder_is_not_read_as_a_profile) {
+  for (const char* path : {"/dev/zero", "/tmp"}) {
+    const auto r = load_profile(path, fake_env);
+    ASSERT_FALSE(r.ok()) << path;
+    EXPECT_NE(all_messages(r).find("not a regular file"), std::string::npos) << all_messages(r);
+  }
+}
+
+TEST(profile, json_profiles_read_as_yaml_ones_do) {
+  const auto r = parse_profile(
+      R"({"base_url": "http://127.0.0.1:8080/api/v1", "environment": "sandbox",
+          "tenants": {"t1": {"id": "101", "fixtures": {"contact_id": "3001"}}},
+          "credentials": [{"name": "k", "scheme": "tenant_key", "value": "tk_test_x",
+                           "tenant": "t1", "scopes": ["contacts:read"], "expired": false}]})",
+      "p.json", fake_env);
+  ASSERT_TRUE(r.ok()) << all_messages(r);
+  ASSERT_EQ(r.value->credentials.size(), 1u);
+  EXPECT_EQ(r.value->tenants.at(0).fixtures.at("contact_id"), "3001");
+}
+
 }  // namespace
 }  // namespace conform::profile
