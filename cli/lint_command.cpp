@@ -12,7 +12,7 @@ namespace conform::cli {
 namespace {
 
 constexpr const char* usage =
-    "usage: conform spec lint [FILE] [--permissions FILE] [--overlay FILE]...";
+    "usage: conform spec lint [FILE] [--permissions FILE] [--overlay FILE]... [--ref-root DIR]";
 
 }  // namespace
 
@@ -33,6 +33,12 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
       opts.overlays.emplace_back(args[++i]);
     } else if (a.rfind("--overlay=", 0) == 0) {
       opts.overlays.emplace_back(a.substr(std::string("--overlay=").size()));
+    } else if (a == "--ref-root" || a.rfind("--ref-root=", 0) == 0) {
+      if (a == "--ref-root" && i + 1 >= args.size()) {
+        err << "conform spec lint: --ref-root needs a DIR\n" << usage << "\n";
+        return 2;
+      }
+      opts.ref_root = a == "--ref-root" ? args[++i] : a.substr(std::string("--ref-root=").size());
     } else if (a == "--permissions") {
       if (i + 1 >= args.size()) {
         err << "conform spec lint: --permissions needs a FILE\n" << usage << "\n";

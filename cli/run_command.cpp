@@ -95,6 +95,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   openapi::load_options load_opts;
   load_opts.permissions = opts.permissions;
   load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
+  load_opts.ref_root = opts.ref_root;
   auto loaded = openapi::load(spec_path, load_opts);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, err);
@@ -240,7 +241,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.target = target->base_url.to_string();
   info.in_process_reference = reference_server != nullptr;
   info.profile_file = opts.profile;
-  for (const auto& overlay : opts.overlays) info.target_arguments += " --overlay " + overlay;
+  for (const auto& overlay : opts.overlays) {
+    info.target_arguments += " --overlay " + http::shell_quote(overlay);
+  }
+  if (!opts.ref_root.empty())
+    info.target_arguments += " --ref-root " + http::shell_quote(opts.ref_root);
   if (!opts.url.empty()) {
     info.target_arguments += " --url " + http::shell_quote(opts.url);
     for (const auto& [name, value] : target->headers) {

@@ -35,6 +35,8 @@ reference server in-process on a free loopback port and tests that.
   --spec FILE          the OpenAPI description (default specs/voice-api.yaml)
   --overlay FILE       an OpenAPI Overlay 1.0 applied to the description before it is
                        read (repeatable, in order)
+  --ref-root DIR       $refs may read the files under DIR (default: the description's
+                       own folder; a description split over sibling folders needs it)
   --permissions FILE   the permission matrix (default: permissions.yaml beside the spec)
   --profile FILE       the target profile (YAML; see README)
   --url BASE           test the target at BASE without a profile (no tenants, one
@@ -109,6 +111,8 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--overlay") {
       if (!take(v)) return std::nullopt;
       opts.overlays.push_back(v);
+    } else if (name == "--ref-root") {
+      if (!take(opts.ref_root)) return std::nullopt;
     } else if (name == "--permissions") {
       if (!take(opts.permissions)) return std::nullopt;
     } else if (name == "--profile") {

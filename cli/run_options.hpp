@@ -14,6 +14,7 @@ struct run_options {
   std::string spec = "specs/voice-api.yaml";
   std::string permissions;                    // empty: permissions.yaml beside the spec
   std::vector<std::string> overlays;          // --overlay FILE: OpenAPI Overlays, in order
+  std::string ref_root;                       // --ref-root DIR: where $refs may read
   std::string profile;                        // empty: --url, else the in-process reference
   std::string url;                            // --url BASE: a target without a profile
   std::vector<std::string> headers;           // -H 'Name: value' (with --url)

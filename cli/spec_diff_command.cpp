@@ -15,9 +15,11 @@ namespace conform::cli {
 namespace {
 
 constexpr const char* usage =
-    "usage: conform spec diff OLD NEW [--json] [--fail-on-warning] [--overlay FILE]...\n"
+    "usage: conform spec diff OLD NEW [--json] [--fail-on-warning] [--overlay FILE]... "
+    "[--ref-root DIR]\n"
     "  one line per change: level, operation, where, what [rule]\n"
     "  --overlay FILE     an OpenAPI Overlay applied to both sides before they are compared\n"
+    "  --ref-root DIR     $refs of both sides may read the files under DIR\n"
     "  --json             one JSON document on stdout instead (for CI)\n"
     "  --fail-on-warning  exit 1 on a warning too, not only on a breaking change\n"
     "exit status: 0 nothing breaking, 1 something breaking, 2 a bad description or usage";
@@ -79,6 +81,12 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
         return 2;
       }
       opts.overlays.emplace_back(args[++i]);
+    } else if (a == "--ref-root") {
+      if (i + 1 >= args.size()) {
+        err << "conform spec diff: --ref-root needs a DIR\n" << usage << "\n";
+        return 2;
+      }
+      opts.ref_root = args[++i];
     } else if (!a.empty() && a.front() == '-') {
       err << "conform spec diff: unknown option '" << a << "'\n" << usage << "\n";
       return 2;

@@ -357,6 +357,12 @@ yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& 
   return out;
 }
 
+void doc_cache::set_root(const std::filesystem::path& folder) {
+  std::error_code ec;
+  const std::filesystem::path canon = std::filesystem::weakly_canonical(folder, ec);
+  root_dir_ = ec ? folder : canon;
+}
+
 yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
                                  const source_pos& at) {
   const std::filesystem::path rel(relative);
@@ -374,7 +380,7 @@ yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relati
       ec ? std::filesystem::path() : canon.lexically_relative(root);
   if (ec || inside.empty() || *inside.begin() == "..") {
     r.error(at, "$ref '" + relative + "' names a file outside the description's folder '" +
-                    root.string() + "'");
+                    root.string() + "' (--ref-root DIR lets $refs read the files under DIR)");
     return nullptr;
   }
   const std::filesystem::path display =

@@ -113,8 +113,11 @@ class doc_cache {
   /// document is the cache's: a caller may edit it (a Swagger 2.0 conversion).
   yaml_doc* load(const std::filesystem::path& file, const std::string& display, yaml_reader& r,
                  const std::optional<source_pos>& at = std::nullopt);
+  /// The folder whose files load_beside may read; by default the folder of
+  /// the first file loaded (the description).
+  void set_root(const std::filesystem::path& folder);
   /// The file `relative` names beside `base`, loaded once. Only a regular
-  /// file inside the folder of the first file loaded (the description) is read.
+  /// file inside the root folder (set_root) is read.
   yaml_doc* load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
                         const source_pos& at);
   /// Hex sha256 of the bytes of every file loaded so far, in load order.

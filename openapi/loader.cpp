@@ -225,6 +225,7 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
   load_result result;
   yaml_reader r(result.diagnostics);
   detail::doc_cache docs;
+  if (!opts.ref_root.empty()) docs.set_root(opts.ref_root);
   {
     yaml_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;

@@ -28,6 +28,9 @@ struct load_options {
   /// OpenAPI Overlay 1.0 documents applied, in order, to the description
   /// before it is read (`--overlay FILE`).
   std::vector<std::filesystem::path> overlays;
+  /// The folder whose files `$ref`s may read (`--ref-root DIR`); empty = the
+  /// description's own folder.
+  std::filesystem::path ref_root;
 };
 
 /// Loads `file` ($refs to other files beside it followed) and checks it.

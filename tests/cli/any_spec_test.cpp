@@ -94,7 +94,7 @@ TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "-H \"Authorization: Bearer ${CONFORM_HEADER_AUTHORIZATION}\""))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "--overlay " + overlay)) << r.out;
+  EXPECT_TRUE(contains(r.out, "--overlay '" + overlay + "'")) << r.out;
   EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
 }
 

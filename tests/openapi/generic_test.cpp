@@ -165,14 +165,25 @@ TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
     }
   }
   // petstore-separate $refs '../common/Error.yaml': outside the description's
-  // folder, which Conform never reads (docs/limits.md), and says so.
+  // folder, which Conform does not read unless told (docs/limits.md), and says so.
   const auto sep = load(examples + "v2.0/petstore-separate/spec/swagger.yaml");
   EXPECT_FALSE(sep.ok());
   for (const auto& d : sep.diagnostics) {
     if (d.level != core::severity::error) continue;
     EXPECT_NE(d.message.find("names a file outside the description's folder"), std::string::npos)
         << d.message;
+    EXPECT_NE(d.message.find("--ref-root DIR"), std::string::npos) << d.message;
   }
+  // --ref-root: the folder above both loads it whole.
+  load_options wider;
+  wider.ref_root = examples + "v2.0/petstore-separate";
+  const auto whole = load(examples + "v2.0/petstore-separate/spec/swagger.yaml", wider);
+  ASSERT_TRUE(whole.ok()) << messages(whole);
+  EXPECT_FALSE(whole.spec->operations.empty());
+  // ...and still nothing outside it.
+  load_options narrow;
+  narrow.ref_root = examples + "v2.0/petstore-separate/spec";
+  EXPECT_FALSE(load(examples + "v2.0/petstore-separate/spec/swagger.yaml", narrow).ok());
 }
 
 // Every 3.x example of the OpenAPI Initiative loads as published.
