@@ -2,8 +2,12 @@
 
 #include "schema/schema.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <new>
 
 namespace conform::schema {
 
@@ -54,6 +58,64 @@ const schema* schema::property(std::string_view name) const {
 
 bool schema::is_required(std::string_view name) const {
   return std::find(required.begin(), required.end(), name) != required.end();
+}
+
+namespace {
+
+constexpr std::size_t huge_page = std::size_t{2} << 20;
+constexpr std::size_t first_chunk = 16;  // nodes
+
+/// Memory for `bytes` (a multiple of huge_page), 2 MiB aligned and marked
+/// for transparent huge pages; nullptr when the system will not map it.
+void* map_huge(std::size_t bytes, void*& mapping, std::size_t& mapped) {
+  mapped = bytes + huge_page;  // room to align
+  mapping = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) {
+    mapping = nullptr;
+    return nullptr;
+  }
+  const auto start = reinterpret_cast<std::uintptr_t>(mapping);
+  const std::uintptr_t aligned = (start + huge_page - 1) & ~(huge_page - 1);
+  void* out = reinterpret_cast<void*>(aligned);
+#ifdef MADV_HUGEPAGE
+  ::madvise(out, bytes, MADV_HUGEPAGE);  // advice only: without it, 4 KiB pages
+#endif
+  return out;
+}
+
+}  // namespace
+
+schema& schema_arena::make() {
+  if (chunks_.empty() || chunks_.back().used == chunks_.back().capacity) {
+    chunk c;
+    c.capacity = chunks_.empty() ? first_chunk : chunks_.back().capacity * 2;
+    std::size_t bytes = c.capacity * sizeof(schema);
+    void* memory = nullptr;
+    if (bytes >= huge_page) {
+      bytes = (bytes + huge_page - 1) / huge_page * huge_page;
+      c.capacity = bytes / sizeof(schema);
+      memory = map_huge(bytes, c.mapping, c.mapped_bytes);
+    }
+    if (memory == nullptr) memory = ::operator new (bytes, std::align_val_t{alignof(schema)});
+    c.nodes = static_cast<schema*>(memory);
+    chunks_.push_back(c);
+  }
+  chunk& c = chunks_.back();
+  schema* s = new (c.nodes + c.used) schema();
+  ++c.used;
+  ++size_;
+  return *s;
+}
+
+schema_arena::~schema_arena() {
+  for (chunk& c : chunks_) {
+    for (std::size_t i = 0; i < c.used; ++i) c.nodes[i].~schema();
+    if (c.mapping != nullptr) {
+      ::munmap(c.mapping, c.mapped_bytes);
+    } else {
+      ::operator delete (c.nodes, std::align_val_t{alignof(schema)});
+    }
+  }
 }
 
 }  // namespace conform::schema

@@ -7,7 +7,6 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -141,13 +140,34 @@ struct schema {
 };
 
 /// Owns every schema node of a loaded description. Nodes never move.
+///
+/// Nodes live in chunks that double in size. A big description makes tens
+/// of thousands of nodes of about a kilobyte each; past 2 MiB a chunk is
+/// mapped with transparent huge pages where Linux offers them, so that the
+/// kernel maps it in a few faults rather than one per 4 KiB page (a third of
+/// the time of loading a 9 MB description went to those faults).
 class schema_arena {
  public:
-  schema& make() { return nodes_.emplace_back(); }
-  std::size_t size() const { return nodes_.size(); }
+  schema_arena() = default;
+  schema_arena(const schema_arena&) = delete;
+  schema_arena& operator=(const schema_arena&) = delete;
+  ~schema_arena();
+
+  /// A new, empty node.
+  schema& make();
+  /// How many nodes were made.
+  std::size_t size() const { return size_; }
 
  private:
-  std::deque<schema> nodes_;
+  struct chunk {
+    schema* nodes = nullptr;
+    std::size_t used = 0;
+    std::size_t capacity = 0;
+    void* mapping = nullptr;  // when mapped: the mapping to unmap
+    std::size_t mapped_bytes = 0;
+  };
+  std::vector<chunk> chunks_;
+  std::size_t size_ = 0;
 };
 
 }  // namespace conform::schema
