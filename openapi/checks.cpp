@@ -31,7 +31,7 @@ bool has(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-void check_path_params(yaml_reader& r, const operation& op) {
+void check_path_params(doc_reader& r, const operation& op) {
   const auto names = template_params(op.path);
   for (const auto& name : names) {
     if (op.find_parameter(name, param_location::path) == nullptr) {
@@ -51,7 +51,7 @@ void check_path_params(yaml_reader& r, const operation& op) {
   }
 }
 
-void check_paging(yaml_reader& r, const operation& op) {
+void check_paging(doc_reader& r, const operation& op) {
   if (!op.paging) return;
   const pagination& p = *op.paging;
   std::vector<std::string> needed;
@@ -71,7 +71,7 @@ void check_paging(yaml_reader& r, const operation& op) {
   }
 }
 
-void check_tenant(yaml_reader& r, const operation& op) {
+void check_tenant(doc_reader& r, const operation& op) {
   if (op.tenant.from == tenant_context::source::path &&
       op.find_parameter(op.tenant.name, param_location::path) == nullptr) {
     r.error(op.tenant.pos, "operation " + op_name(op) + ": x-tenant-context names path " +
@@ -80,7 +80,7 @@ void check_tenant(yaml_reader& r, const operation& op) {
   }
 }
 
-void check_transition(yaml_reader& r, const api_spec& spec, const operation& op) {
+void check_transition(doc_reader& r, const api_spec& spec, const operation& op) {
   if (!op.transition) return;
   const transition_ref& t = *op.transition;
   if (spec.state_machines.count(t.machine) == 0) {
@@ -93,7 +93,7 @@ void check_transition(yaml_reader& r, const api_spec& spec, const operation& op)
   }
 }
 
-void check_idempotency(yaml_reader& r, const api_spec& spec, const operation& op) {
+void check_idempotency(doc_reader& r, const api_spec& spec, const operation& op) {
   if (!op.idempotent) return;
   const auto& e = op.idempotent->effect;
   if (e.operation_id.empty()) return;
@@ -104,7 +104,7 @@ void check_idempotency(yaml_reader& r, const api_spec& spec, const operation& op
   }
 }
 
-void check_same_as(yaml_reader& r, const operation& op) {
+void check_same_as(doc_reader& r, const operation& op) {
   if (!op.body) return;
   for (const auto& m : op.body->content) {
     if (m.schema == nullptr) continue;
@@ -121,7 +121,7 @@ void check_same_as(yaml_reader& r, const operation& op) {
   }
 }
 
-void check_machine(yaml_reader& r, const api_spec& spec, const state_machine& m) {
+void check_machine(doc_reader& r, const api_spec& spec, const state_machine& m) {
   const std::string what = "state machine '" + m.name + "'";
   auto state = [&](const std::string& s, const source_pos& at, const std::string& role) {
     if (!has(m.states, s)) {
@@ -146,7 +146,7 @@ void check_machine(yaml_reader& r, const api_spec& spec, const state_machine& m)
 
 }  // namespace
 
-void check_spec(yaml_reader& r, const api_spec& spec) {
+void check_spec(doc_reader& r, const api_spec& spec) {
   std::map<std::string, const operation*> ids;
   for (const auto& op : spec.operations) {
     if (op.operation_id.empty()) {

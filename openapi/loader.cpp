@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "core/text.hpp"
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 #include "openapi/detail/checks.hpp"
 #include "openapi/detail/extensions.hpp"
 #include "openapi/detail/operations.hpp"
@@ -18,14 +18,14 @@ namespace conform::openapi {
 
 namespace {
 
-using core::yaml_reader;
+using core::doc_reader;
 using detail::node;
-using detail::yaml_doc;
+using detail::source_doc;
 
-std::optional<detail::dialect> parse_version(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  const node& v = core::yaml_reader::child(doc.root, "openapi");
+std::optional<detail::dialect> parse_version(doc_reader& r, const source_doc& doc, api_spec& spec) {
+  const node& v = core::doc_reader::child(doc.root, "openapi");
   if (!v.defined()) {
-    r.error(yaml_reader::pos(doc, doc.root),
+    r.error(doc_reader::pos(doc, doc.root),
             "not an OpenAPI 3.0/3.1 description: the root lacks the key 'openapi'");
     return std::nullopt;
   }
@@ -34,34 +34,34 @@ std::optional<detail::dialect> parse_version(yaml_reader& r, const yaml_doc& doc
   spec.openapi_version = *s;
   if (s->rfind("3.0.", 0) == 0) return detail::dialect::openapi30;
   if (s->rfind("3.1.", 0) == 0) return detail::dialect::openapi31;
-  r.error(yaml_reader::pos(doc, v),
+  r.error(doc_reader::pos(doc, v),
           "unsupported OpenAPI version '" + *s + "' (3.0.x and 3.1.x are)");
   return std::nullopt;
 }
 
-void parse_info(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
+void parse_info(doc_reader& r, const source_doc& doc, api_spec& spec) {
   const node& info = r.required(doc, doc.root, "info", "the description");
   if (!info.defined() || !r.expect_map(doc, info, "info")) return;
-  const node& title = yaml_reader::child(info, "title");
+  const node& title = doc_reader::child(info, "title");
   if (title.defined()) spec.title = r.str(doc, title, "info.title").value_or("");
-  const node& version = yaml_reader::child(info, "version");
+  const node& version = doc_reader::child(info, "version");
   if (version.defined()) spec.version = r.str(doc, version, "info.version").value_or("");
 }
 
-void parse_servers(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  const node& servers = yaml_reader::child(doc.root, "servers");
+void parse_servers(doc_reader& r, const source_doc& doc, api_spec& spec) {
+  const node& servers = doc_reader::child(doc.root, "servers");
   if (!servers.defined() || !r.expect_seq(doc, servers, "servers")) return;
   for (const auto& s : servers.items()) {
     if (!r.expect_map(doc, s, "server")) continue;
     server out;
     const node& url = r.required(doc, s, "url", "server");
     if (url.defined()) out.url = r.str(doc, url, "server url").value_or("");
-    const node& desc = yaml_reader::child(s, "description");
+    const node& desc = doc_reader::child(s, "description");
     if (desc.defined()) out.description = r.str(doc, desc, "server description").value_or("");
-    const node& vars = yaml_reader::child(s, "variables");
+    const node& vars = doc_reader::child(s, "variables");
     if (vars.defined() && r.expect_map(doc, vars, "server variables")) {
       for (auto it = vars.entries().begin(); it != vars.entries().end(); ++it) {
-        const node& def = yaml_reader::child(it->value, "default");
+        const node& def = doc_reader::child(it->value, "default");
         if (def.defined()) {
           out.variable_defaults[it->key] = r.str(doc, def, "server variable default").value_or("");
         }
@@ -71,8 +71,8 @@ void parse_servers(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
   }
 }
 
-void parse_tags(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  const node& tags = yaml_reader::child(doc.root, "tags");
+void parse_tags(doc_reader& r, const source_doc& doc, api_spec& spec) {
+  const node& tags = doc_reader::child(doc.root, "tags");
   if (!tags.defined() || !r.expect_seq(doc, tags, "tags")) return;
   for (const auto& t : tags.items()) {
     if (!r.expect_map(doc, t, "tag")) continue;
@@ -82,11 +82,11 @@ void parse_tags(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
 }
 
 /// Every scope the flows of an oauth2 scheme declare, in order, without repeats.
-void parse_flow_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, security_scheme& s) {
-  const node& flows = yaml_reader::child(n, "flows");
+void parse_flow_scopes(doc_reader& r, const source_doc& doc, const node& n, security_scheme& s) {
+  const node& flows = doc_reader::child(n, "flows");
   if (!flows.defined() || !r.expect_map(doc, flows, "oauth2 flows")) return;
   for (auto f = flows.entries().begin(); f != flows.entries().end(); ++f) {
-    const node& scopes = yaml_reader::child(f->value, "scopes");
+    const node& scopes = doc_reader::child(f->value, "scopes");
     if (!scopes.defined() || !r.expect_map(doc, scopes, "oauth2 flow scopes")) continue;
     for (auto it = scopes.entries().begin(); it != scopes.entries().end(); ++it) {
       const std::string scope = it->key;
@@ -98,7 +98,7 @@ void parse_flow_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, secur
 }
 
 /// The type of scheme `n` into `s`; false (and an error) when Conform cannot send it.
-bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const node& n, const std::string& what,
+bool parse_scheme_type(doc_reader& r, const source_doc& doc, const node& n, const std::string& what,
                        security_scheme& s) {
   const node& type = r.required(doc, n, "type", what);
   if (!type.defined()) return false;
@@ -113,7 +113,7 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const node& n, const
     s.header = "Authorization";
     if (sc == "bearer") {
       s.kind = security_scheme::type::http_bearer;
-      const node& format = yaml_reader::child(n, "bearerFormat");
+      const node& format = doc_reader::child(n, "bearerFormat");
       const std::string f = format.defined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
       s.credential = f == "JWT" || f == "jwt" ? credential_kind::jwt : credential_kind::bearer;
     } else if (sc == "basic") {
@@ -123,7 +123,7 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const node& n, const
       s.kind = security_scheme::type::http_digest;
       s.credential = credential_kind::digest;
     } else {
-      r.error(yaml_reader::pos(doc, scheme),
+      r.error(doc_reader::pos(doc, scheme),
               what + ": the http scheme '" + sc +
                   "' is not supported (bearer, basic and digest are); Conform cannot send it");
       return false;
@@ -146,7 +146,7 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const node& n, const
       s.kind = security_scheme::type::api_key_cookie;
       s.header = "Cookie";
     } else {
-      r.error(yaml_reader::pos(doc, in),
+      r.error(doc_reader::pos(doc, in),
               what + ": apiKey 'in' must be header, query or cookie, got '" + where + "'");
       return false;
     }
@@ -161,24 +161,24 @@ bool parse_scheme_type(yaml_reader& r, const yaml_doc& doc, const node& n, const
     return true;
   }
   if (t == "mutualTLS") {
-    r.error(yaml_reader::pos(doc, type),
+    r.error(doc_reader::pos(doc, type),
             what +
                 ": type mutualTLS is not supported: the credential is a client certificate "
                 "of the TLS handshake, which Conform does not present");
     return false;
   }
-  r.error(yaml_reader::pos(doc, type),
+  r.error(doc_reader::pos(doc, type),
           what + ": unknown type '" + t + "' (http, apiKey, oauth2 and openIdConnect are)");
   return false;
 }
 
-void parse_schemes(yaml_reader& r, const yaml_doc& doc, const node& components, api_spec& spec) {
-  const node& schemes = yaml_reader::child(components, "securitySchemes");
+void parse_schemes(doc_reader& r, const source_doc& doc, const node& components, api_spec& spec) {
+  const node& schemes = doc_reader::child(components, "securitySchemes");
   if (!schemes.defined() || !r.expect_map(doc, schemes, "components.securitySchemes")) return;
   for (auto it = schemes.entries().begin(); it != schemes.entries().end(); ++it) {
     auto s = std::make_unique<security_scheme>();
     s->name = it->key;
-    s->pos = yaml_reader::pos(doc, *it);
+    s->pos = doc_reader::pos(doc, *it);
     const node& n = it->value;
     const std::string what = "security scheme '" + s->name + "'";
     if (!r.expect_map(doc, n, what)) continue;
@@ -188,17 +188,17 @@ void parse_schemes(yaml_reader& r, const yaml_doc& doc, const node& components, 
   }
 }
 
-void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader& schemas,
+void parse_components(doc_reader& r, const source_doc& doc, detail::schema_loader& schemas,
                       const node& components, api_spec& spec) {
   // Every component schema is loaded, used or not, so all of them are checked.
-  const node& defs = yaml_reader::child(components, "schemas");
+  const node& defs = doc_reader::child(components, "schemas");
   if (defs.defined() && r.expect_map(doc, defs, "components.schemas")) {
     for (auto it = defs.entries().begin(); it != defs.entries().end(); ++it) {
       schemas.at(doc, "/components/schemas/" + core::escape_pointer_token(it->key),
-                 yaml_reader::pos(doc, *it));
+                 doc_reader::pos(doc, *it));
     }
   }
-  const node& machines = yaml_reader::child(components, "x-state-machines");
+  const node& machines = doc_reader::child(components, "x-state-machines");
   if (machines.defined() && r.expect_map(doc, machines, "components.x-state-machines")) {
     for (auto it = machines.entries().begin(); it != machines.entries().end(); ++it) {
       auto m = detail::parse_state_machine(r, doc, it->key, it->value);
@@ -208,8 +208,8 @@ void parse_components(yaml_reader& r, const yaml_doc& doc, detail::schema_loader
 }
 
 /// The names of the 3.1 webhooks: requests the API sends, so none is tested.
-void parse_webhooks(yaml_reader& r, const yaml_doc& doc, api_spec& spec) {
-  const node& hooks = yaml_reader::child(doc.root, "webhooks");
+void parse_webhooks(doc_reader& r, const source_doc& doc, api_spec& spec) {
+  const node& hooks = doc_reader::child(doc.root, "webhooks");
   if (!hooks.defined() || !r.expect_map(doc, hooks, "webhooks")) return;
   for (auto it = hooks.entries().begin(); it != hooks.entries().end(); ++it)
     spec.webhooks.push_back(it->key);
@@ -223,20 +223,20 @@ std::string display_name(const std::filesystem::path& p) {
 
 load_result load(const std::filesystem::path& file, const load_options& opts) {
   load_result result;
-  yaml_reader r(result.diagnostics);
+  doc_reader r(result.diagnostics);
   detail::doc_cache docs;
   if (!opts.ref_root.empty()) docs.set_root(opts.ref_root);
   {
-    yaml_doc* doc = docs.load(file, display_name(file), r);
+    source_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;
     if (!r.expect_map(*doc, doc->root, "the description root")) return result;
     // Swagger 2.0 is converted to the 3.0 shape first; what cannot be is refused.
     bool swagger2 = false;
-    if (const node& swagger = yaml_reader::child(doc->root, "swagger");
-        swagger.defined() && !yaml_reader::child(doc->root, "openapi").defined()) {
+    if (const node& swagger = doc_reader::child(doc->root, "swagger");
+        swagger.defined() && !doc_reader::child(doc->root, "openapi").defined()) {
       // Read before the conversion, which edits the root `swagger` is in.
       const std::string v = swagger.is_scalar() ? swagger.text() : "";
-      const source_pos at = yaml_reader::pos(*doc, swagger);
+      const source_pos at = doc_reader::pos(*doc, swagger);
       if (v != "2.0" || !detail::convert_swagger2(*doc, r)) {
         r.error(at, "this Swagger " + v +
                         " description cannot be converted on load: convert it first, e.g. `npx "
@@ -259,7 +259,7 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     parse_info(r, *doc, spec);
     parse_servers(r, *doc, spec);
     parse_tags(r, *doc, spec);
-    const node& components = yaml_reader::child(doc->root, "components");
+    const node& components = doc_reader::child(doc->root, "components");
     if (components.defined() && r.expect_map(*doc, components, "components")) {
       parse_schemes(r, *doc, components, spec);
       parse_components(r, *doc, schemas, components, spec);
@@ -269,16 +269,16 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     const bool v31 = *dialect == detail::dialect::openapi31;
     detail::parse_context ctx{r, docs, schemas, *doc, spec, v31, swagger2};
     std::vector<security_requirement> root_security;
-    const node& sec = yaml_reader::child(doc->root, "security");
+    const node& sec = doc_reader::child(doc->root, "security");
     if (sec.defined()) root_security = detail::parse_security(ctx, sec);
     // 3.1 lets a description have only webhooks or components.
-    const node& paths = v31 ? yaml_reader::child(doc->root, "paths")
+    const node& paths = v31 ? doc_reader::child(doc->root, "paths")
                             : r.required(*doc, doc->root, "paths", "the description");
     if (paths.defined()) detail::parse_paths(ctx, paths, root_security, sec.defined());
     parse_webhooks(r, *doc, spec);
     detail::complete_operations(r, spec);
     if (spec.operations.empty()) {
-      r.note(yaml_reader::pos(*doc, paths.defined() ? paths : doc->root),
+      r.note(doc_reader::pos(*doc, paths.defined() ? paths : doc->root),
              "no operations: the description has no paths with operations, so `conform run` "
              "has nothing to send");
     }

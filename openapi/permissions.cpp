@@ -26,12 +26,12 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
   return v;
 }
 
-void parse_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, permission_matrix& m) {
+void parse_scopes(doc_reader& r, const source_doc& doc, const node& n, permission_matrix& m) {
   if (!r.expect_seq(doc, n, "scopes")) return;
   for (const auto& s : n.items()) {
     if (!r.expect_map(doc, s, "scope")) continue;
     permission_matrix::scope_def def;
-    def.pos = yaml_reader::pos(doc, s);
+    def.pos = doc_reader::pos(doc, s);
     const node& name = r.required(doc, s, "name", "scope");
     if (!name.defined()) continue;
     def.name = r.str(doc, name, "scope name").value_or("");
@@ -43,14 +43,14 @@ void parse_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, permission
         if (auto kind = parse_credential_kind(k)) {
           def.key_types.push_back(*kind);
         } else {
-          r.error(yaml_reader::pos(doc, kt), "scope '" + def.name + "': unknown key type '" + k +
-                                                 "' (expected jwt, tenant_key or partner_key)");
+          r.error(doc_reader::pos(doc, kt), "scope '" + def.name + "': unknown key type '" + k +
+                                                "' (expected jwt, tenant_key or partner_key)");
         }
       }
     }
-    const node& dg = yaml_reader::child(s, "default_grant");
+    const node& dg = doc_reader::child(s, "default_grant");
     if (dg.defined()) def.default_grant = r.boolean(doc, dg, "default_grant").value_or(false);
-    const node& oi = yaml_reader::child(s, "opt_in");
+    const node& oi = doc_reader::child(s, "opt_in");
     if (oi.defined()) def.opt_in = r.boolean(doc, oi, "opt_in").value_or(false);
     if (def.opt_in && def.default_grant) {
       r.error(def.pos, "scope '" + def.name + "' is opt-in and must not be a default grant");
@@ -64,12 +64,12 @@ void parse_scopes(yaml_reader& r, const yaml_doc& doc, const node& n, permission
   }
 }
 
-void parse_rows(yaml_reader& r, const yaml_doc& doc, const node& n, permission_matrix& m) {
+void parse_rows(doc_reader& r, const source_doc& doc, const node& n, permission_matrix& m) {
   if (!r.expect_map(doc, n, "operations")) return;
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     permission_matrix::operation_row row;
     row.operation_id = it->key;
-    row.pos = yaml_reader::pos(doc, *it);
+    row.pos = doc_reader::pos(doc, *it);
     const node& body = it->value;
     const std::string what = "permission row '" + row.operation_id + "'";
     if (!r.expect_map(doc, body, what)) continue;
@@ -84,12 +84,12 @@ void parse_rows(yaml_reader& r, const yaml_doc& doc, const node& n, permission_m
       }
       auto kind = parse_credential_kind(key);
       if (!kind) {
-        r.error(yaml_reader::pos(doc, *k), what + ": unknown key '" + key +
-                                               "' (expected family, public, jwt, " +
-                                               "tenant_key, partner_key)");
+        r.error(doc_reader::pos(doc, *k), what + ": unknown key '" + key +
+                                              "' (expected family, public, jwt, " +
+                                              "tenant_key, partner_key)");
         continue;
       }
-      row.needs_pos[*kind] = yaml_reader::pos(doc, *k);
+      row.needs_pos[*kind] = doc_reader::pos(doc, *k);
       if (k->value.is_null()) {
         row.needs[*kind] = std::nullopt;
         continue;
@@ -100,12 +100,12 @@ void parse_rows(yaml_reader& r, const yaml_doc& doc, const node& n, permission_m
       for (const auto& sc : *scopes) {
         const auto* def = m.find_scope(sc);
         if (def == nullptr) {
-          r.error(yaml_reader::pos(doc, k->value),
+          r.error(doc_reader::pos(doc, k->value),
                   what + ": scope '" + sc + "' is not defined under scopes");
         } else if (std::find(def->key_types.begin(), def->key_types.end(), *kind) ==
                    def->key_types.end()) {
-          r.error(yaml_reader::pos(doc, k->value), what + ": scope '" + sc + "' is needed of a " +
-                                                       key + " but no " + key + " may hold it");
+          r.error(doc_reader::pos(doc, k->value), what + ": scope '" + sc + "' is needed of a " +
+                                                      key + " but no " + key + " may hold it");
         }
       }
     }
@@ -125,10 +125,10 @@ void parse_rows(yaml_reader& r, const yaml_doc& doc, const node& n, permission_m
 
 }  // namespace
 
-std::optional<permission_matrix> load_permissions(yaml_reader& r, doc_cache& docs,
+std::optional<permission_matrix> load_permissions(doc_reader& r, doc_cache& docs,
                                                   const std::filesystem::path& file,
                                                   const std::string& display) {
-  const yaml_doc* doc = docs.load(file, display, r);
+  const source_doc* doc = docs.load(file, display, r);
   if (doc == nullptr) return std::nullopt;
   const std::size_t before = r.error_count();
   if (!r.expect_map(*doc, doc->root, "the permission matrix")) return std::nullopt;
@@ -138,7 +138,7 @@ std::optional<permission_matrix> load_permissions(yaml_reader& r, doc_cache& doc
   if (version.defined()) {
     auto v = r.integer(*doc, version, "version");
     if (v && *v != 1) {
-      r.error(yaml_reader::pos(*doc, version),
+      r.error(doc_reader::pos(*doc, version),
               "permission matrix version " + std::to_string(*v) + " is not supported (1 is)");
     }
   }
@@ -150,7 +150,7 @@ std::optional<permission_matrix> load_permissions(yaml_reader& r, doc_cache& doc
   return m;
 }
 
-void check_against_matrix(yaml_reader& r, const api_spec& spec, const permission_matrix& m) {
+void check_against_matrix(doc_reader& r, const api_spec& spec, const permission_matrix& m) {
   std::set<std::string> seen;
   for (const auto& op : spec.operations) {
     // A missing or duplicate id is reported by check_spec; compare the first only.

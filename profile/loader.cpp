@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/parse.hpp"
-#include "core/yaml.hpp"
+#include "core/document.hpp"
 
 namespace conform::profile {
 namespace {
@@ -418,7 +418,7 @@ std::optional<std::string> process_env(const std::string& name) {
 load_result load_profile(const std::filesystem::path& path, const env_lookup& env) {
   // A regular file within core::limits::max_file_bytes: never /dev/zero or a pipe.
   load_result out;
-  core::yaml_reader r(out.diagnostics);
+  core::doc_reader r(out.diagnostics);
   const auto text = core::read_text_file(path, r, core::source_pos{path.string(), 0, 0});
   if (!text) return out;
   return parse_profile(*text, path.string(), env);

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::openapi::detail {
@@ -14,15 +14,15 @@ namespace conform::openapi::detail {
 /// Reads specs/permissions.yaml (`display` names it in diagnostics) and
 /// checks it on its own: scopes defined once, no opt-in default grant, rows
 /// naming defined scopes held by that key type.
-std::optional<permission_matrix> load_permissions(yaml_reader& r, doc_cache& docs,
+std::optional<permission_matrix> load_permissions(doc_reader& r, doc_cache& docs,
                                                   const std::filesystem::path& file,
                                                   const std::string& display);
 
 /// The semantic checks of a parsed description (operation ids, path
 /// parameters, extensions referring to parameters, operations and states).
-void check_spec(yaml_reader& r, const api_spec& spec);
+void check_spec(doc_reader& r, const api_spec& spec);
 
 /// Where the description and the permission matrix disagree.
-void check_against_matrix(yaml_reader& r, const api_spec& spec, const permission_matrix& m);
+void check_against_matrix(doc_reader& r, const api_spec& spec, const permission_matrix& m);
 
 }  // namespace conform::openapi::detail

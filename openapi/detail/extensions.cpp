@@ -13,18 +13,18 @@ std::string join(std::string_view a, std::string_view b) {
 }
 
 /// Reads `key` of `n` into `out` when present; false on a wrong type.
-bool get_str(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
+bool get_str(doc_reader& r, const source_doc& doc, const node& n, std::string_view key,
              std::string_view what, std::string& out, bool required = false) {
-  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  const node& v = required ? r.required(doc, n, key, what) : doc_reader::child(n, key);
   if (!v.defined()) return !required;
   auto s = r.str(doc, v, join(what, key));
   if (s) out = *s;
   return s.has_value();
 }
 
-bool get_strs(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
+bool get_strs(doc_reader& r, const source_doc& doc, const node& n, std::string_view key,
               std::string_view what, std::vector<std::string>& out, bool required = false) {
-  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  const node& v = required ? r.required(doc, n, key, what) : doc_reader::child(n, key);
   if (!v.defined()) return !required;
   auto s = r.strings(doc, v, join(what, key));
   if (s) out = *s;
@@ -32,27 +32,27 @@ bool get_strs(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_vi
 }
 
 template <typename T>
-bool get_int(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
+bool get_int(doc_reader& r, const source_doc& doc, const node& n, std::string_view key,
              std::string_view what, T& out, bool required = false) {
-  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  const node& v = required ? r.required(doc, n, key, what) : doc_reader::child(n, key);
   if (!v.defined()) return !required;
   auto s = r.count(doc, v, join(what, key));
   if (s) out = static_cast<T>(*s);
   return s.has_value();
 }
 
-bool get_bool(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
+bool get_bool(doc_reader& r, const source_doc& doc, const node& n, std::string_view key,
               std::string_view what, bool& out) {
-  const node& v = yaml_reader::child(n, key);
+  const node& v = doc_reader::child(n, key);
   if (!v.defined()) return true;
   auto s = r.boolean(doc, v, join(what, key));
   if (s) out = *s;
   return s.has_value();
 }
 
-bool get_status(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
+bool get_status(doc_reader& r, const source_doc& doc, const node& n, std::string_view key,
                 std::string_view what, int& status, std::string& code, bool required = false) {
-  const node& v = required ? r.required(doc, n, key, what) : yaml_reader::child(n, key);
+  const node& v = required ? r.required(doc, n, key, what) : doc_reader::child(n, key);
   if (!v.defined()) return !required;
   return r.status_code(doc, v, join(what, key), status, code);
 }
@@ -61,11 +61,11 @@ bool valid_json_pointer(const std::string& p) {
   return p.empty() || p.front() == '/';
 }
 
-bool get_pointer(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view key,
+bool get_pointer(doc_reader& r, const source_doc& doc, const node& n, std::string_view key,
                  std::string_view what, std::string& out) {
   if (!get_str(r, doc, n, key, what, out)) return false;
   if (!valid_json_pointer(out)) {
-    r.error(yaml_reader::pos(doc, yaml_reader::child(n, key)),
+    r.error(doc_reader::pos(doc, doc_reader::child(n, key)),
             join(what, key) + " must be a JSON pointer starting with '/', got '" + out + "'");
     return false;
   }
@@ -74,27 +74,27 @@ bool get_pointer(yaml_reader& r, const yaml_doc& doc, const node& n, std::string
 
 }  // namespace
 
-void warn_unknown_keys(yaml_reader& r, const yaml_doc& doc, const node& n, std::string_view what,
+void warn_unknown_keys(doc_reader& r, const source_doc& doc, const node& n, std::string_view what,
                        std::initializer_list<std::string_view> known) {
   if (!n.is_map()) return;
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     const std::string key = it->key;
     if (key.rfind("x-", 0) == 0) continue;
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      r.warning(yaml_reader::pos(doc, *it),
+      r.warning(doc_reader::pos(doc, *it),
                 "unknown key '" + key + "' in " + std::string(what) + " (ignored)");
     }
   }
 }
 
-std::optional<tenant_context> parse_tenant_context(yaml_reader& r, const yaml_doc& doc,
+std::optional<tenant_context> parse_tenant_context(doc_reader& r, const source_doc& doc,
                                                    const node& n) {
   constexpr std::string_view what = "x-tenant-context";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what, {"source", "name", "header", "missing"});
   const std::size_t before = r.error_count();
   tenant_context t;
-  t.pos = yaml_reader::pos(doc, n);
+  t.pos = doc_reader::pos(doc, n);
   std::string source;
   if (get_str(r, doc, n, "source", what, source, true)) {
     if (source == "none") {
@@ -106,7 +106,7 @@ std::optional<tenant_context> parse_tenant_context(yaml_reader& r, const yaml_do
     } else if (source == "body") {
       t.from = tenant_context::source::body;
     } else {
-      r.error(yaml_reader::pos(doc, yaml_reader::child(n, "source")),
+      r.error(doc_reader::pos(doc, doc_reader::child(n, "source")),
               "x-tenant-context.source must be none, header, path or body, got '" + source + "'");
     }
   }
@@ -118,7 +118,7 @@ std::optional<tenant_context> parse_tenant_context(yaml_reader& r, const yaml_do
   return t;
 }
 
-std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc, const node& n) {
+std::optional<pagination> parse_pagination(doc_reader& r, const source_doc& doc, const node& n) {
   constexpr std::string_view what = "x-pagination";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what,
@@ -127,7 +127,7 @@ std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc, 
                      "item_id", "filters", "sort", "ignored", "invalid_cursor"});
   const std::size_t before = r.error_count();
   pagination p;
-  p.pos = yaml_reader::pos(doc, n);
+  p.pos = doc_reader::pos(doc, n);
   std::string style;
   if (get_str(r, doc, n, "style", what, style, true)) {
     if (style == "page") {
@@ -135,7 +135,7 @@ std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc, 
     } else if (style == "cursor") {
       p.kind = pagination::style::cursor;
     } else {
-      r.error(yaml_reader::pos(doc, yaml_reader::child(n, "style")),
+      r.error(doc_reader::pos(doc, doc_reader::child(n, "style")),
               "x-pagination.style must be page or cursor, got '" + style + "'");
       return std::nullopt;
     }
@@ -173,7 +173,7 @@ std::optional<pagination> parse_pagination(yaml_reader& r, const yaml_doc& doc, 
   return p;
 }
 
-std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc, const node& n) {
+std::optional<idempotency> parse_idempotency(doc_reader& r, const source_doc& doc, const node& n) {
   constexpr std::string_view what = "x-idempotency";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what,
@@ -181,7 +181,7 @@ std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc
                      "conflict", "effect"});
   const std::size_t before = r.error_count();
   idempotency i;
-  i.pos = yaml_reader::pos(doc, n);
+  i.pos = doc_reader::pos(doc, n);
   get_str(r, doc, n, "header", what, i.header, true);
   get_bool(r, doc, n, "required", what, i.required);
   get_status(r, doc, n, "missing", what, i.missing_status, i.missing_code, i.required);
@@ -189,11 +189,11 @@ std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc
   get_str(r, doc, n, "replayed_header", what, i.replayed_header);
   get_status(r, doc, n, "reused", what, i.reused_status, i.reused_code);
   get_status(r, doc, n, "conflict", what, i.conflict_status, i.conflict_code);
-  const node& e = yaml_reader::child(n, "effect");
+  const node& e = doc_reader::child(n, "effect");
   if (e.defined() && r.expect_map(doc, e, "x-idempotency.effect")) {
     constexpr std::string_view ew = "x-idempotency.effect";
     warn_unknown_keys(r, doc, e, ew, {"operation", "match_field", "match_body_property", "field"});
-    i.effect.pos = yaml_reader::pos(doc, e);
+    i.effect.pos = doc_reader::pos(doc, e);
     get_str(r, doc, e, "operation", ew, i.effect.operation_id, true);
     get_str(r, doc, e, "match_field", ew, i.effect.match_field, true);
     get_str(r, doc, e, "match_body_property", ew, i.effect.match_body_property, true);
@@ -203,19 +203,20 @@ std::optional<idempotency> parse_idempotency(yaml_reader& r, const yaml_doc& doc
   return i;
 }
 
-std::optional<transition_ref> parse_transition(yaml_reader& r, const yaml_doc& doc, const node& n) {
+std::optional<transition_ref> parse_transition(doc_reader& r, const source_doc& doc,
+                                               const node& n) {
   constexpr std::string_view what = "x-transition";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what, {"machine", "parameter"});
   transition_ref t;
-  t.pos = yaml_reader::pos(doc, n);
+  t.pos = doc_reader::pos(doc, n);
   const bool ok = get_str(r, doc, n, "machine", what, t.machine, true) &&
                   get_str(r, doc, n, "parameter", what, t.parameter, true);
   if (!ok) return std::nullopt;
   return t;
 }
 
-std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc, const node& n) {
+std::optional<resource_ref> parse_resource(doc_reader& r, const source_doc& doc, const node& n) {
   constexpr std::string_view what = "x-resource";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
   warn_unknown_keys(r, doc, n, what, {"name", "fixture", "not_found_code", "fixture_state"});
@@ -225,7 +226,7 @@ std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc, 
   get_str(r, doc, n, "fixture", what, res.fixture, true);
   get_str(r, doc, n, "not_found_code", what, res.not_found_code, true);
   std::string state;
-  if (yaml_reader::child(n, "fixture_state").defined() &&
+  if (doc_reader::child(n, "fixture_state").defined() &&
       get_str(r, doc, n, "fixture_state", what, state)) {
     res.fixture_state = state;
   }
@@ -233,7 +234,7 @@ std::optional<resource_ref> parse_resource(yaml_reader& r, const yaml_doc& doc, 
   return res;
 }
 
-std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc& doc,
+std::optional<state_machine> parse_state_machine(doc_reader& r, const source_doc& doc,
                                                  const std::string& name, const node& n) {
   const std::string what = "state machine '" + name + "'";
   if (!r.expect_map(doc, n, what)) return std::nullopt;
@@ -243,7 +244,7 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
   const std::size_t before = r.error_count();
   state_machine m;
   m.name = name;
-  m.pos = yaml_reader::pos(doc, n);
+  m.pos = doc_reader::pos(doc, n);
   get_str(r, doc, n, "resource", what, m.resource, true);
   get_str(r, doc, n, "field", what, m.field);
   if (m.field.empty()) m.field = "status";
@@ -257,20 +258,20 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
       const std::string tw = what + " transition";
       if (!r.expect_map(doc, t, tw)) continue;
       state_machine::transition tr;
-      tr.pos = yaml_reader::pos(doc, t);
+      tr.pos = doc_reader::pos(doc, t);
       get_str(r, doc, t, "from", tw, tr.from, true);
       get_str(r, doc, t, "operation", tw, tr.operation_id, true);
       get_str(r, doc, t, "to", tw, tr.to, true);
       m.transitions.push_back(tr);
     }
   }
-  const node& ps = yaml_reader::child(n, "preconditions");
+  const node& ps = doc_reader::child(n, "preconditions");
   if (ps.defined() && r.expect_seq(doc, ps, what + ".preconditions")) {
     for (const auto& p : ps.items()) {
       const std::string pw = what + " precondition";
       if (!r.expect_map(doc, p, pw)) continue;
       state_machine::precondition pre;
-      pre.pos = yaml_reader::pos(doc, p);
+      pre.pos = doc_reader::pos(doc, p);
       get_str(r, doc, p, "operation", pw, pre.operation_id, true);
       get_str(r, doc, p, "error_code", pw, pre.error_code, true);
       get_str(r, doc, p, "description", pw, pre.description);
@@ -279,7 +280,7 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
     }
   }
   get_status(r, doc, n, "refused", what, m.refused_status, m.refused_code);
-  const node& fs = yaml_reader::child(n, "fixtures");
+  const node& fs = doc_reader::child(n, "fixtures");
   if (fs.defined() && r.expect_map(doc, fs, what + ".fixtures")) {
     for (auto it = fs.entries().begin(); it != fs.entries().end(); ++it) {
       const std::string state = it->key;
@@ -287,7 +288,7 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
       // Checked here rather than with the other state names: a fixture under
       // a misspelt state would otherwise just never be used.
       if (std::find(m.states.begin(), m.states.end(), state) == m.states.end()) {
-        r.error(yaml_reader::pos(doc, *it),
+        r.error(doc_reader::pos(doc, *it),
                 what + ": fixtures names '" + state + "', which is not one of its states");
         continue;
       }
@@ -298,25 +299,25 @@ std::optional<state_machine> parse_state_machine(yaml_reader& r, const yaml_doc&
   return m;
 }
 
-void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const node& n,
+void parse_scheme_extensions(doc_reader& r, const source_doc& doc, const node& n,
                              security_scheme& s) {
   const std::string what = "security scheme '" + s.name + "'";
   // x-credential is optional: without it the kind follows the scheme's type.
-  const node& cred = yaml_reader::child(n, "x-credential");
+  const node& cred = doc_reader::child(n, "x-credential");
   if (cred.defined()) {
     if (auto c = r.str(doc, cred, "x-credential")) {
       if (auto k = parse_credential_kind(*c)) {
         s.credential = *k;
         s.credential_declared = true;
       } else {
-        r.error(yaml_reader::pos(doc, cred),
+        r.error(doc_reader::pos(doc, cred),
                 "x-credential must be one of jwt, tenant_key, partner_key, bearer, basic, "
                 "digest, api_key, got '" +
                     *c + "'");
       }
     }
   }
-  const node& prefixes = yaml_reader::child(n, "x-key-prefixes");
+  const node& prefixes = doc_reader::child(n, "x-key-prefixes");
   if (prefixes.defined() && r.expect_map(doc, prefixes, "x-key-prefixes")) {
     for (auto it = prefixes.entries().begin(); it != prefixes.entries().end(); ++it) {
       if (auto p = r.str(doc, it->value, "x-key-prefixes." + it->key)) {
@@ -324,7 +325,7 @@ void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const node& n,
       }
     }
   }
-  const node& roles = yaml_reader::child(n, "x-roles");
+  const node& roles = doc_reader::child(n, "x-roles");
   if (roles.defined() && r.expect_map(doc, roles, "x-roles")) {
     warn_unknown_keys(r, doc, roles, "x-roles", {"claim", "values", "read_only"});
     get_str(r, doc, roles, "claim", "x-roles", s.role_claim, true);
@@ -332,20 +333,20 @@ void parse_scheme_extensions(yaml_reader& r, const yaml_doc& doc, const node& n,
     get_strs(r, doc, roles, "read_only", "x-roles", s.read_only_roles);
     for (const auto& ro : s.read_only_roles) {
       if (std::find(s.roles.begin(), s.roles.end(), ro) == s.roles.end()) {
-        r.error(yaml_reader::pos(doc, yaml_reader::child(roles, "read_only")),
+        r.error(doc_reader::pos(doc, doc_reader::child(roles, "read_only")),
                 "x-roles.read_only names '" + ro + "', which is not in x-roles.values");
       }
     }
   }
 }
 
-void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const node& root, schema_loader& schemas,
-                      api_rules& rules) {
-  const node& envs = yaml_reader::child(root, "x-environments");
+void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
+                      schema_loader& schemas, api_rules& rules) {
+  const node& envs = doc_reader::child(root, "x-environments");
   if (envs.defined()) {
     if (auto l = r.strings(doc, envs, "x-environments")) rules.environments = *l;
   }
-  const node& rid = yaml_reader::child(root, "x-request-id");
+  const node& rid = doc_reader::child(root, "x-request-id");
   if (rid.defined() && r.expect_map(doc, rid, "x-request-id")) {
     warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "body_field", "pattern"});
     get_str(r, doc, rid, "header", "x-request-id", rules.request_id_header, true);
@@ -353,37 +354,37 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const node& root, sch
     if (get_str(r, doc, rid, "pattern", "x-request-id", rules.request_id_pattern) &&
         !rules.request_id_pattern.empty()) {
       if (const std::string why = schema::pattern_error(rules.request_id_pattern); !why.empty()) {
-        r.error(yaml_reader::pos(doc, yaml_reader::child(rid, "pattern")),
+        r.error(doc_reader::pos(doc, doc_reader::child(rid, "pattern")),
                 "x-request-id.pattern is not a valid ECMAScript regex: " + why);
       }
     }
   }
-  const node& rl = yaml_reader::child(root, "x-rate-limit");
+  const node& rl = doc_reader::child(root, "x-rate-limit");
   if (rl.defined() && r.expect_map(doc, rl, "x-rate-limit")) {
     warn_unknown_keys(r, doc, rl, "x-rate-limit", {"status", "error_code", "retry_after_header"});
     r.status_code(doc, rl, "x-rate-limit", rules.rate_limited_status, rules.rate_limited_code);
     get_str(r, doc, rl, "retry_after_header", "x-rate-limit", rules.retry_after_header);
   }
-  const node& lim = yaml_reader::child(root, "x-limits");
+  const node& lim = doc_reader::child(root, "x-limits");
   if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {
     warn_unknown_keys(r, doc, lim, "x-limits", {"max_body_bytes", "max_multipart_bytes"});
     get_int(r, doc, lim, "max_body_bytes", "x-limits", rules.max_body_bytes);
     get_int(r, doc, lim, "max_multipart_bytes", "x-limits", rules.max_multipart_bytes);
   }
-  const node& retry = yaml_reader::child(root, "x-retry");
+  const node& retry = doc_reader::child(root, "x-retry");
   if (retry.defined() && r.expect_map(doc, retry, "x-retry")) {
     warn_unknown_keys(r, doc, retry, "x-retry",
                       {"retryable_statuses", "network_failures", "never_retry_unchanged",
                        "min_backoff_ms", "max_backoff_ms", "max_retries"});
     auto& policy = rules.retry;
     for (const auto* key : {"retryable_statuses", "never_retry_unchanged"}) {
-      const node& list = yaml_reader::child(retry, key);
+      const node& list = doc_reader::child(retry, key);
       if (!list.defined() || !r.expect_seq(doc, list, join("x-retry", key))) continue;
       for (const auto& item : list.items()) {
         auto status = r.count(doc, item, join("x-retry", key));
         if (!status) continue;
         if (*status < 100 || *status > 599) {
-          r.error(yaml_reader::pos(doc, item),
+          r.error(doc_reader::pos(doc, item),
                   join("x-retry", key) + ": " + std::to_string(*status) + " is not an HTTP status");
           continue;
         }
@@ -397,10 +398,10 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const node& root, sch
     get_int(r, doc, retry, "max_backoff_ms", "x-retry", policy.max_backoff_ms);
     get_int(r, doc, retry, "max_retries", "x-retry", policy.max_retries);
     if (policy.max_backoff_ms != 0 && policy.max_backoff_ms < policy.min_backoff_ms) {
-      r.error(yaml_reader::pos(doc, retry), "x-retry: max_backoff_ms is below min_backoff_ms");
+      r.error(doc_reader::pos(doc, retry), "x-retry: max_backoff_ms is below min_backoff_ms");
     }
   }
-  const node& errs = yaml_reader::child(root, "x-errors");
+  const node& errs = doc_reader::child(root, "x-errors");
   if (errs.defined() && r.expect_seq(doc, errs, "x-errors")) {
     for (const auto& e : errs.items()) {
       api_rules::generic_error g;
@@ -411,31 +412,31 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const node& root, sch
         if (scope == "route") {
           g.route_level = true;
         } else if (!scope.empty() && scope != "operation") {
-          r.error(yaml_reader::pos(doc, yaml_reader::child(e, "scope")),
+          r.error(doc_reader::pos(doc, doc_reader::child(e, "scope")),
                   "x-errors entry: scope must be 'route' or 'operation', not '" + scope + "'");
         }
         rules.generic_errors.push_back(g);
       }
     }
   }
-  if (const node& env = yaml_reader::child(root, "x-success-envelope"); env.defined()) {
+  if (const node& env = doc_reader::child(root, "x-success-envelope"); env.defined()) {
     if (auto ref = r.str(doc, env, "x-success-envelope")) {
-      rules.success_envelope = schemas.resolve(doc, *ref, yaml_reader::pos(doc, env));
+      rules.success_envelope = schemas.resolve(doc, *ref, doc_reader::pos(doc, env));
     }
   }
   // x-error-envelope: a schema reference, or {schema, code, validation_codes}.
-  if (const node& env = yaml_reader::child(root, "x-error-envelope"); env.defined()) {
+  if (const node& env = doc_reader::child(root, "x-error-envelope"); env.defined()) {
     const node& ref_node = env.is_map() ? r.required(doc, env, "schema", "x-error-envelope") : env;
     if (env.is_map()) {
       warn_unknown_keys(r, doc, env, "x-error-envelope", {"schema", "code", "validation_codes"});
       if (get_str(r, doc, env, "code", "x-error-envelope", rules.error_code_pointer) &&
           !rules.error_code_pointer.empty() && rules.error_code_pointer.front() != '/') {
-        r.error(yaml_reader::pos(doc, yaml_reader::child(env, "code")),
+        r.error(doc_reader::pos(doc, doc_reader::child(env, "code")),
                 "x-error-envelope.code must be a JSON pointer into the error body, like "
                 "'/error_code', not '" +
                     rules.error_code_pointer + "'");
       }
-      if (const node& codes = yaml_reader::child(env, "validation_codes"); codes.defined()) {
+      if (const node& codes = doc_reader::child(env, "validation_codes"); codes.defined()) {
         if (auto list = r.strings(doc, codes, "x-error-envelope.validation_codes")) {
           rules.validation_codes = std::move(*list);
         }
@@ -443,11 +444,11 @@ void parse_root_rules(yaml_reader& r, const yaml_doc& doc, const node& root, sch
     }
     if (ref_node.defined()) {
       if (auto ref = r.str(doc, ref_node, "x-error-envelope")) {
-        rules.error_envelope = schemas.resolve(doc, *ref, yaml_reader::pos(doc, ref_node));
+        rules.error_envelope = schemas.resolve(doc, *ref, doc_reader::pos(doc, ref_node));
       }
     }
   }
-  if (const node& f = yaml_reader::child(root, "x-tenant-id-fixture"); f.defined()) {
+  if (const node& f = doc_reader::child(root, "x-tenant-id-fixture"); f.defined()) {
     if (auto name = r.str(doc, f, "x-tenant-id-fixture")) rules.tenant_id_fixture = *name;
   }
 }

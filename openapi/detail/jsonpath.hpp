@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 
 namespace conform::openapi::detail::jsonpath {
 

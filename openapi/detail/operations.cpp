@@ -13,26 +13,26 @@ namespace {
 
 /// A node after following `$ref`s to components: where it lives.
 struct located {
-  const yaml_doc* doc = nullptr;
+  const source_doc* doc = nullptr;
   const node* at = nullptr;
   std::string pointer;
   const node& value() const { return *at; }
 };
 
 /// Follows `$ref` on a non-schema object (parameter, response, body, header).
-std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const node& n,
+std::optional<located> follow(parse_context& ctx, const source_doc& doc, const node& n,
                               const std::string& pointer, std::string_view what) {
   located cur{&doc, &n, pointer};
   std::set<std::string> seen;
-  while (cur.value().is_map() && yaml_reader::child(cur.value(), "$ref").defined()) {
-    const node& ref = yaml_reader::child(cur.value(), "$ref");
+  while (cur.value().is_map() && doc_reader::child(cur.value(), "$ref").defined()) {
+    const node& ref = doc_reader::child(cur.value(), "$ref");
     auto text = ctx.r.str(*cur.doc, ref, std::string(what) + " $ref");
     if (!text) return std::nullopt;
-    const source_pos at = yaml_reader::pos(*cur.doc, ref);
+    const source_pos at = doc_reader::pos(*cur.doc, ref);
     const std::size_t hash = text->find('#');
     const std::string file = text->substr(0, hash);
     const std::string fragment = hash == std::string::npos ? "" : text->substr(hash + 1);
-    const yaml_doc* target = cur.doc;
+    const source_doc* target = cur.doc;
     if (!file.empty()) {
       target = ctx.docs.load_beside(*cur.doc, file, ctx.r, at);
       if (target == nullptr) return std::nullopt;
@@ -55,39 +55,39 @@ std::optional<located> follow(parse_context& ctx, const yaml_doc& doc, const nod
 }
 
 /// `style`, `explode`, `allowReserved` and `allowEmptyValue` of a parameter.
-void parse_serialisation(yaml_reader& r, const yaml_doc& d, const node& n, parameter& p) {
-  const node& style = yaml_reader::child(n, "style");
+void parse_serialisation(doc_reader& r, const source_doc& d, const node& n, parameter& p) {
+  const node& style = doc_reader::child(n, "style");
   if (style.defined()) {
     if (auto text = r.str(d, style, "parameter style")) {
       auto st = parse_param_style(*text);
       if (!st) {
-        r.error(yaml_reader::pos(d, style),
+        r.error(doc_reader::pos(d, style),
                 "parameter '" + p.name + "': unknown style '" + *text +
                     "' (simple, label, matrix, form, spaceDelimited, pipeDelimited, deepObject)");
       } else if (!style_allowed(*st, p.in)) {
-        r.error(yaml_reader::pos(d, style), "parameter '" + p.name + "': style '" + *text +
-                                                "' is not allowed in " +
-                                                std::string(to_string(p.in)));
+        r.error(doc_reader::pos(d, style), "parameter '" + p.name + "': style '" + *text +
+                                               "' is not allowed in " +
+                                               std::string(to_string(p.in)));
       } else {
         p.style = *st;
       }
     }
   }
-  const node& explode = yaml_reader::child(n, "explode");
+  const node& explode = doc_reader::child(n, "explode");
   if (explode.defined()) p.explode = r.boolean(d, explode, "parameter explode");
-  const node& reserved = yaml_reader::child(n, "allowReserved");
+  const node& reserved = doc_reader::child(n, "allowReserved");
   if (reserved.defined())
     p.allow_reserved = r.boolean(d, reserved, "allowReserved").value_or(false);
-  const node& empty = yaml_reader::child(n, "allowEmptyValue");
+  const node& empty = doc_reader::child(n, "allowEmptyValue");
   if (empty.defined()) p.allow_empty_value = r.boolean(d, empty, "allowEmptyValue").value_or(false);
 }
 
-std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc, const node& n,
+std::optional<parameter> parse_parameter(parse_context& ctx, const source_doc& doc, const node& n,
                                          const std::string& pointer) {
   auto loc = follow(ctx, doc, n, pointer, "parameter");
   if (!loc) return std::nullopt;
-  const yaml_doc& d = *loc->doc;
-  yaml_reader& r = ctx.r;
+  const source_doc& d = *loc->doc;
+  doc_reader& r = ctx.r;
   if (!r.expect_map(d, loc->value(), "parameter")) return std::nullopt;
   // A Swagger 2.0 parameter $ref'd from another file: read in the 3.0 shape.
   node converted;
@@ -97,7 +97,7 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
     loc->at = &converted;
   }
   parameter p;
-  p.pos = yaml_reader::pos(d, loc->value());
+  p.pos = doc_reader::pos(d, loc->value());
   const node& name = r.required(d, loc->value(), "name", "parameter");
   const node& in = r.required(d, loc->value(), "in", "parameter");
   if (!name.defined() || !in.defined()) return std::nullopt;
@@ -114,28 +114,28 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
   } else if (*in_s == "cookie") {
     p.in = param_location::cookie;
   } else {
-    r.error(yaml_reader::pos(d, in), "parameter '" + p.name +
-                                         "': 'in' must be path, query, header or cookie, got '" +
-                                         *in_s + "'");
+    r.error(doc_reader::pos(d, in), "parameter '" + p.name +
+                                        "': 'in' must be path, query, header or cookie, got '" +
+                                        *in_s + "'");
     return std::nullopt;
   }
-  const node& req = yaml_reader::child(loc->value(), "required");
+  const node& req = doc_reader::child(loc->value(), "required");
   if (req.defined()) p.required = r.boolean(d, req, "parameter required").value_or(false);
   if (p.in == param_location::path && !p.required) {
     r.error(p.pos, "path parameter '" + p.name + "' must have required: true");
   }
-  const node& desc = yaml_reader::child(loc->value(), "description");
+  const node& desc = doc_reader::child(loc->value(), "description");
   if (desc.defined()) p.description = r.str(d, desc, "description").value_or("");
   parse_serialisation(r, d, loc->value(), p);
-  const node& schema = yaml_reader::child(loc->value(), "schema");
+  const node& schema = doc_reader::child(loc->value(), "schema");
   if (schema.defined()) {
     p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
   } else {
-    const node& content = yaml_reader::child(loc->value(), "content");
+    const node& content = doc_reader::child(loc->value(), "content");
     if (content.is_map() && content.size() == 1) {
       const node_entry& media = content.entries().front();
       p.content_media = media.key;
-      const node& s = yaml_reader::child(media.value, "schema");
+      const node& s = doc_reader::child(media.value, "schema");
       if (s.defined()) {
         p.schema = ctx.schemas.load(
             d, s, loc->pointer + "/content/" + core::escape_pointer_token(media.key) + "/schema");
@@ -144,12 +144,12 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const yaml_doc& doc
       r.error(p.pos, "parameter '" + p.name + "' has neither a schema nor one content entry");
     }
   }
-  const node& res = yaml_reader::child(loc->value(), "x-resource");
+  const node& res = doc_reader::child(loc->value(), "x-resource");
   if (res.defined()) p.resource = parse_resource(r, d, res);
   return p;
 }
 
-std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, const node& n,
+std::vector<media_type> parse_content(parse_context& ctx, const source_doc& d, const node& n,
                                       const std::string& pointer) {
   std::vector<media_type> out;
   if (!ctx.r.expect_map(d, n, "content")) return out;
@@ -163,35 +163,35 @@ std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, con
       continue;
     }
     if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
-    const node& s = yaml_reader::child(body, "schema");
+    const node& s = doc_reader::child(body, "schema");
     if (s.defined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
-    const node& enc = yaml_reader::child(body, "encoding");
+    const node& enc = doc_reader::child(body, "encoding");
     if (enc.defined() && ctx.r.expect_map(d, enc, "encoding")) {
       for (auto e = enc.entries().begin(); e != enc.entries().end(); ++e) {
         property_encoding pe;
         const std::string part = e->key;
-        const node& ct = yaml_reader::child(e->value, "contentType");
+        const node& ct = doc_reader::child(e->value, "contentType");
         if (ct.defined()) {
           if (auto v = ctx.r.str(d, ct, "encoding contentType")) {
             m.part_content_types[part] = *v;
             pe.content_type = *v;
           }
         }
-        const node& st = yaml_reader::child(e->value, "style");
+        const node& st = doc_reader::child(e->value, "style");
         if (st.defined()) {
           if (auto v = ctx.r.str(d, st, "encoding style")) {
             pe.style = parse_param_style(*v);
             if (!pe.style || !style_allowed(*pe.style, param_location::query)) {
-              ctx.r.error(yaml_reader::pos(d, st), "encoding '" + part + "': style '" + *v +
-                                                       "' is not one of form, spaceDelimited, " +
-                                                       "pipeDelimited, deepObject");
+              ctx.r.error(doc_reader::pos(d, st), "encoding '" + part + "': style '" + *v +
+                                                      "' is not one of form, spaceDelimited, " +
+                                                      "pipeDelimited, deepObject");
               pe.style.reset();
             }
           }
         }
-        const node& ex = yaml_reader::child(e->value, "explode");
+        const node& ex = doc_reader::child(e->value, "explode");
         if (ex.defined()) pe.explode = ctx.r.boolean(d, ex, "encoding explode");
-        const node& ar = yaml_reader::child(e->value, "allowReserved");
+        const node& ar = doc_reader::child(e->value, "allowReserved");
         if (ar.defined())
           pe.allow_reserved = ctx.r.boolean(d, ar, "encoding allowReserved").value_or(false);
         m.encoding[part] = std::move(pe);
@@ -202,28 +202,28 @@ std::vector<media_type> parse_content(parse_context& ctx, const yaml_doc& d, con
   return out;
 }
 
-std::optional<request_body> parse_body(parse_context& ctx, const yaml_doc& doc, const node& n,
+std::optional<request_body> parse_body(parse_context& ctx, const source_doc& doc, const node& n,
                                        const std::string& pointer) {
   auto loc = follow(ctx, doc, n, pointer, "requestBody");
   if (!loc) return std::nullopt;
-  const yaml_doc& d = *loc->doc;
+  const source_doc& d = *loc->doc;
   if (!ctx.r.expect_map(d, loc->value(), "requestBody")) return std::nullopt;
   request_body b;
-  b.pos = yaml_reader::pos(d, loc->value());
-  const node& req = yaml_reader::child(loc->value(), "required");
+  b.pos = doc_reader::pos(d, loc->value());
+  const node& req = doc_reader::child(loc->value(), "required");
   if (req.defined()) b.required = ctx.r.boolean(d, req, "requestBody required").value_or(false);
   const node& content = ctx.r.required(d, loc->value(), "content", "requestBody");
   if (content.defined()) b.content = parse_content(ctx, d, content, loc->pointer + "/content");
   return b;
 }
 
-std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
+std::optional<response> parse_response(parse_context& ctx, const source_doc& doc,
                                        const node_entry& entry, const std::string& pointer) {
-  yaml_reader& r = ctx.r;
+  doc_reader& r = ctx.r;
   const node& n = entry.value;
   response resp;
   const std::string& status = entry.key;
-  const source_pos key_pos = yaml_reader::pos(doc, entry);
+  const source_pos key_pos = doc_reader::pos(doc, entry);
   if (status == "default") {
     resp.status = 0;
   } else if (status.size() == 3 && status[0] >= '1' && status[0] <= '5' &&
@@ -241,14 +241,14 @@ std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
   }
   auto loc = follow(ctx, doc, n, pointer, "response");
   if (!loc) return std::nullopt;
-  const yaml_doc& d = *loc->doc;
+  const source_doc& d = *loc->doc;
   if (!r.expect_map(d, loc->value(), "response " + status)) return std::nullopt;
   resp.pos = key_pos;
-  const node& desc = yaml_reader::child(loc->value(), "description");
+  const node& desc = doc_reader::child(loc->value(), "description");
   if (desc.defined()) resp.description = r.str(d, desc, "description").value_or("");
-  const node& content = yaml_reader::child(loc->value(), "content");
+  const node& content = doc_reader::child(loc->value(), "content");
   if (content.defined()) resp.content = parse_content(ctx, d, content, loc->pointer + "/content");
-  const node& headers = yaml_reader::child(loc->value(), "headers");
+  const node& headers = doc_reader::child(loc->value(), "headers");
   if (headers.defined() && r.expect_map(d, headers, "headers")) {
     for (auto it = headers.entries().begin(); it != headers.entries().end(); ++it) {
       const std::string name = it->key;
@@ -257,14 +257,14 @@ std::optional<response> parse_response(parse_context& ctx, const yaml_doc& doc,
       if (!h || !r.expect_map(*h->doc, h->value(), "header '" + name + "'")) continue;
       header_def def;
       def.name = name;
-      const node& hr = yaml_reader::child(h->value(), "required");
+      const node& hr = doc_reader::child(h->value(), "required");
       if (hr.defined()) def.required = r.boolean(*h->doc, hr, "header required").value_or(false);
-      const node& hs = yaml_reader::child(h->value(), "schema");
+      const node& hs = doc_reader::child(h->value(), "schema");
       if (hs.defined()) def.schema = ctx.schemas.load(*h->doc, hs, h->pointer + "/schema");
       resp.headers.push_back(def);
     }
   }
-  const node& codes = yaml_reader::child(loc->value(), "x-error-codes");
+  const node& codes = doc_reader::child(loc->value(), "x-error-codes");
   if (codes.defined()) {
     if (auto l = r.strings(d, codes, "x-error-codes")) resp.error_codes = *l;
   }
@@ -275,24 +275,24 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
                      const node_entry& entry, const std::vector<parameter>& path_params,
                      const std::string& pointer,
                      const std::vector<security_requirement>& root_security, bool root_declared) {
-  yaml_reader& r = ctx.r;
+  doc_reader& r = ctx.r;
   const node& n = entry.value;
-  const yaml_doc& doc = ctx.doc;
+  const source_doc& doc = ctx.doc;
   const std::string what = std::string(http::method_name(method)) + " " + path;
   if (!r.expect_map(doc, n, what)) return;
   operation op;
   op.method = method;
   op.path = path;
-  op.pos = yaml_reader::pos(doc, entry);
-  const node& id = yaml_reader::child(n, "operationId");
+  op.pos = doc_reader::pos(doc, entry);
+  const node& id = doc_reader::child(n, "operationId");
   if (id.defined()) op.operation_id = r.str(doc, id, "operationId").value_or("");
-  const node& tags = yaml_reader::child(n, "tags");
+  const node& tags = doc_reader::child(n, "tags");
   if (tags.defined()) op.tags = r.strings(doc, tags, "tags").value_or(std::vector<std::string>{});
-  const node& summary = yaml_reader::child(n, "summary");
+  const node& summary = doc_reader::child(n, "summary");
   if (summary.defined()) op.summary = r.str(doc, summary, "summary").value_or("");
 
   op.parameters = path_params;
-  const node& params = yaml_reader::child(n, "parameters");
+  const node& params = doc_reader::child(n, "parameters");
   if (params.defined() && r.expect_seq(doc, params, "parameters")) {
     std::size_t i = 0;
     for (const auto& pn : params.items()) {
@@ -308,12 +308,12 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
       }
     }
   }
-  const node& body = yaml_reader::child(n, "requestBody");
+  const node& body = doc_reader::child(n, "requestBody");
   if (body.defined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
 
   // 3.1 lets an operation leave `responses` out; 3.0 requires it.
   const node& responses =
-      ctx.openapi31 ? yaml_reader::child(n, "responses") : r.required(doc, n, "responses", what);
+      ctx.openapi31 ? doc_reader::child(n, "responses") : r.required(doc, n, "responses", what);
   if (responses.defined() && r.expect_map(doc, responses, "responses")) {
     for (auto it = responses.entries().begin(); it != responses.entries().end(); ++it) {
       auto resp = parse_response(ctx, doc, *it,
@@ -330,7 +330,7 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
                      [](const response& a, const response& b) { return a.status < b.status; });
   }
 
-  const node& sec = yaml_reader::child(n, "security");
+  const node& sec = doc_reader::child(n, "security");
   if (sec.defined()) {
     op.security = parse_security(ctx, sec);
     op.security_declared = true;
@@ -340,7 +340,7 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   }
 
   op.access = method == verb::get || method == verb::head ? access_kind::read : access_kind::write;
-  const node& access = yaml_reader::child(n, "x-access");
+  const node& access = doc_reader::child(n, "x-access");
   if (access.defined()) {
     if (auto a = r.str(doc, access, "x-access")) {
       if (*a == "read") {
@@ -348,35 +348,35 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
       } else if (*a == "write") {
         op.access = access_kind::write;
       } else {
-        r.error(yaml_reader::pos(doc, access), "x-access must be read or write, got '" + *a + "'");
+        r.error(doc_reader::pos(doc, access), "x-access must be read or write, got '" + *a + "'");
       }
     }
   }
-  const node& jwt = yaml_reader::child(n, "x-jwt-only");
+  const node& jwt = doc_reader::child(n, "x-jwt-only");
   if (jwt.defined()) {
     op.jwt_only = r.status_code(doc, jwt, "x-jwt-only", op.jwt_only_status, op.jwt_only_code);
   }
-  const node& fam = yaml_reader::child(n, "x-family");
+  const node& fam = doc_reader::child(n, "x-family");
   if (fam.defined()) {
     op.family = r.str(doc, fam, "x-family").value_or("");
-    op.family_pos = yaml_reader::pos(doc, fam);
+    op.family_pos = doc_reader::pos(doc, fam);
   }
-  const node& assume = yaml_reader::child(n, "x-assumption");
+  const node& assume = doc_reader::child(n, "x-assumption");
   if (assume.defined()) {
     op.assumptions =
         r.string_or_strings(doc, assume, "x-assumption").value_or(std::vector<std::string>{});
   }
-  const node& tc = yaml_reader::child(n, "x-tenant-context");
+  const node& tc = doc_reader::child(n, "x-tenant-context");
   if (tc.defined()) {
     if (auto t = parse_tenant_context(r, doc, tc)) op.tenant = *t;
   }
-  const node& pg = yaml_reader::child(n, "x-pagination");
+  const node& pg = doc_reader::child(n, "x-pagination");
   if (pg.defined()) op.paging = parse_pagination(r, doc, pg);
-  const node& idem = yaml_reader::child(n, "x-idempotency");
+  const node& idem = doc_reader::child(n, "x-idempotency");
   if (idem.defined()) op.idempotent = parse_idempotency(r, doc, idem);
-  const node& rep = yaml_reader::child(n, "x-repeatable");
+  const node& rep = doc_reader::child(n, "x-repeatable");
   if (rep.defined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
-  const node& tr = yaml_reader::child(n, "x-transition");
+  const node& tr = doc_reader::child(n, "x-transition");
   if (tr.defined()) op.transition = parse_transition(r, doc, tr);
   ctx.spec.operations.push_back(std::move(op));
 }
@@ -385,8 +385,8 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
 
 std::vector<security_requirement> parse_security(parse_context& ctx, const node& n) {
   std::vector<security_requirement> out;
-  yaml_reader& r = ctx.r;
-  const yaml_doc& doc = ctx.doc;
+  doc_reader& r = ctx.r;
+  const source_doc& doc = ctx.doc;
   if (!r.expect_seq(doc, n, "security")) return out;
   for (const auto& alt : n.items()) {
     if (!r.expect_map(doc, alt, "security requirement")) continue;
@@ -394,7 +394,7 @@ std::vector<security_requirement> parse_security(parse_context& ctx, const node&
     for (auto it = alt.entries().begin(); it != alt.entries().end(); ++it) {
       const std::string name = it->key;
       security_requirement::use u;
-      u.pos = yaml_reader::pos(doc, *it);
+      u.pos = doc_reader::pos(doc, *it);
       u.scheme = ctx.spec.find_scheme(name);
       if (u.scheme == nullptr) {
         std::string known;
@@ -415,8 +415,8 @@ std::vector<security_requirement> parse_security(parse_context& ctx, const node&
 
 void parse_paths(parse_context& ctx, const node& paths,
                  const std::vector<security_requirement>& root_security, bool root_declared) {
-  yaml_reader& r = ctx.r;
-  const yaml_doc& doc = ctx.doc;
+  doc_reader& r = ctx.r;
+  const source_doc& doc = ctx.doc;
   if (!r.expect_map(doc, paths, "paths")) return;
   // Room for every operation written inline (an operation is a large object).
   std::size_t inline_operations = 0;
@@ -426,7 +426,7 @@ void parse_paths(parse_context& ctx, const node& paths,
     const std::string path = it->key;
     const std::string pointer = "/paths/" + core::escape_pointer_token(path);
     if (path.empty() || path.front() != '/') {
-      r.error(yaml_reader::pos(doc, *it), "path '" + path + "' must start with '/'");
+      r.error(doc_reader::pos(doc, *it), "path '" + path + "' must start with '/'");
       continue;
     }
     // A Path Item may be a $ref (components/pathItems, or another file): follow
@@ -435,11 +435,11 @@ void parse_paths(parse_context& ctx, const node& paths,
     if (!loc) continue;
     parse_context here{ctx.r,    ctx.docs,      ctx.schemas, *loc->doc,
                        ctx.spec, ctx.openapi31, ctx.swagger2};
-    const yaml_doc& d = *loc->doc;
+    const source_doc& d = *loc->doc;
     const node& item = loc->value();
     if (!r.expect_map(d, item, "path item '" + path + "'")) continue;
     std::vector<parameter> path_params;
-    const node& params = yaml_reader::child(item, "parameters");
+    const node& params = doc_reader::child(item, "parameters");
     if (params.defined() && r.expect_seq(d, params, "parameters")) {
       std::size_t i = 0;
       for (const auto& pn : params.items()) {
@@ -497,7 +497,7 @@ std::string first_segment(const std::string& path) {
 
 }  // namespace
 
-void complete_operations(yaml_reader& r, api_spec& spec) {
+void complete_operations(doc_reader& r, api_spec& spec) {
   std::set<std::string> taken;
   for (const auto& op : spec.operations) {
     if (!op.operation_id.empty()) taken.insert(op.operation_id);

@@ -5,17 +5,17 @@
 #include <vector>
 
 #include "openapi/detail/schema_loader.hpp"
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::openapi::detail {
 
 /// What the operation parser reads from and writes to.
 struct parse_context {
-  yaml_reader& r;
+  doc_reader& r;
   doc_cache& docs;
   schema_loader& schemas;
-  const yaml_doc& doc;
+  const source_doc& doc;
   api_spec& spec;
   /// 3.1: `responses` may be left out of an operation.
   bool openapi31;
@@ -35,6 +35,6 @@ void parse_paths(parse_context& ctx, const node& paths,
 /// Gives every operation without an operationId one made from its method and
 /// path ("get_pets_id"), unique in the description, with a note; and every
 /// operation without x-family its first tag, else its first path segment.
-void complete_operations(yaml_reader& r, api_spec& spec);
+void complete_operations(doc_reader& r, api_spec& spec);
 
 }  // namespace conform::openapi::detail

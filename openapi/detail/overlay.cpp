@@ -30,17 +30,17 @@ node& at_path(node& root, const std::vector<std::size_t>& path, std::size_t leng
 
 }  // namespace
 
-bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& docs, yaml_reader& r) {
+bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& docs, doc_reader& r) {
   const std::size_t before = r.error_count();
-  const yaml_doc* ov = docs.load(file, file.lexically_normal().string(), r);
+  const source_doc* ov = docs.load(file, file.lexically_normal().string(), r);
   if (ov == nullptr) return false;
-  const yaml_doc& d = *ov;
+  const source_doc& d = *ov;
   if (!r.expect_map(d, d.root, "the overlay")) return false;
   const node& version = r.required(d, d.root, "overlay", "the overlay");
   if (version.defined()) {
     const std::string v = r.str(d, version, "overlay").value_or("");
     if (v.rfind("1.", 0) != 0) {
-      r.error(yaml_reader::pos(d, version),
+      r.error(doc_reader::pos(d, version),
               "unsupported Overlay version '" + v + "' (1.0.x is supported)");
     }
   }
@@ -59,20 +59,20 @@ bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& doc
     if (!text) continue;
     const auto path = jsonpath::parse(*text);
     if (!path.error.empty()) {
-      source_pos at = yaml_reader::pos(d, target);
+      source_pos at = doc_reader::pos(d, target);
       r.error(at, what + ": target '" + *text + "': " + path.error);
       continue;
     }
-    const node& rem = yaml_reader::child(action, "remove");
+    const node& rem = doc_reader::child(action, "remove");
     const bool remove = rem.defined() && r.boolean(d, rem, what + " remove").value_or(false);
-    const node& update = yaml_reader::child(action, "update");
+    const node& update = doc_reader::child(action, "update");
     if (!remove && !update.defined()) {
-      r.error(yaml_reader::pos(d, action), what + ": neither update nor remove: true");
+      r.error(doc_reader::pos(d, action), what + ": neither update nor remove: true");
       continue;
     }
     auto matches = jsonpath::select(root, path.steps);
     if (matches.empty()) {
-      r.warning(yaml_reader::pos(d, target),
+      r.warning(doc_reader::pos(d, target),
                 what + ": target '" + *text + "' selects nothing in the description (ignored)");
       continue;
     }
@@ -96,7 +96,7 @@ bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& doc
       } else if (!m.path.empty()) {
         selected = update.clone();
       } else {
-        r.error(yaml_reader::pos(d, update), what + ": the root can only be merged with a mapping");
+        r.error(doc_reader::pos(d, update), what + ": the root can only be merged with a mapping");
       }
     }
   }

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 
 namespace conform::openapi::detail {
 
@@ -14,6 +14,6 @@ namespace conform::openapi::detail {
 /// scalar; `remove: true` takes each selected node out of its parent. A
 /// malformed overlay or an unsupported target is an error at its position;
 /// a target that selects nothing is a warning. False on any error.
-bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& docs, yaml_reader& r);
+bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& docs, doc_reader& r);
 
 }  // namespace conform::openapi::detail

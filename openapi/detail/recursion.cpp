@@ -162,7 +162,7 @@ class analysis {
 }  // namespace
 
 void check_base_cases(const std::vector<const schema_node*>& roots,
-                      const std::set<const schema_node*>& skip, yaml_reader& r) {
+                      const std::set<const schema_node*>& skip, doc_reader& r) {
   analysis a(skip);
   a.collect(roots);
   a.settle();

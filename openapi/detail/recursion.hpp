@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 #include "schema/schema.hpp"
 
 namespace conform::openapi::detail {
@@ -16,6 +16,6 @@ namespace conform::openapi::detail {
 /// Reports an error for each cycle without a base case among the schemas
 /// reachable from `roots`; schemas in `skip` (already reported) are left out.
 void check_base_cases(const std::vector<const schema::schema*>& roots,
-                      const std::set<const schema::schema*>& skip, yaml_reader& r);
+                      const std::set<const schema::schema*>& skip, doc_reader& r);
 
 }  // namespace conform::openapi::detail

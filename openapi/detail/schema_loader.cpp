@@ -32,23 +32,22 @@ bool is_ref_annotation(const std::string& key) {
 
 }  // namespace
 
-schema_loader::schema_loader(schema::schema_arena& arena, doc_cache& docs, yaml_reader& r,
-                             dialect d)
+schema_loader::schema_loader(schema::schema_arena& arena, doc_cache& docs, doc_reader& r, dialect d)
     : arena_(&arena), docs_(&docs), r_(&r), dialect_(d) {}
 
-const schema::schema* schema_loader::load(const yaml_doc& doc, const node& n,
+const schema::schema* schema_loader::load(const source_doc& doc, const node& n,
                                           const std::string& pointer) {
   return sub(doc, n, pointer);
 }
 
-const schema::schema* schema_loader::sub(const yaml_doc& doc, const node& n,
+const schema::schema* schema_loader::sub(const source_doc& doc, const node& n,
                                          const std::string& pointer) {
   schema::schema& s = arena_->make();
   fill(s, doc, n, pointer);
   return &s;
 }
 
-const schema::schema* schema_loader::resolve(const yaml_doc& doc, const std::string& ref,
+const schema::schema* schema_loader::resolve(const source_doc& doc, const std::string& ref,
                                              const source_pos& at_pos) {
   const std::size_t hash = ref.find('#');
   const std::string file = ref.substr(0, hash);
@@ -62,7 +61,7 @@ const schema::schema* schema_loader::resolve(const yaml_doc& doc, const std::str
     r_->error(at_pos, "$ref '" + ref + "': the fragment must be a JSON pointer ('#/...')");
     return nullptr;
   }
-  const yaml_doc* target = &doc;
+  const source_doc* target = &doc;
   if (!file.empty()) {
     target = docs_->load_beside(doc, file, *r_, at_pos);
     if (target == nullptr) return nullptr;
@@ -70,7 +69,7 @@ const schema::schema* schema_loader::resolve(const yaml_doc& doc, const std::str
   return at(*target, fragment, at_pos);
 }
 
-const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& pointer,
+const schema::schema* schema_loader::at(const source_doc& doc, const std::string& pointer,
                                         const source_pos& at_pos) {
   const std::string key = doc.display + "#" + pointer;
   if (auto it = targets_.find(key); it != targets_.end()) return it->second;
@@ -99,9 +98,9 @@ const schema::schema* schema_loader::at(const yaml_doc& doc, const std::string& 
   return &s;
 }
 
-void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const node& n,
+void schema_loader::fill(schema::schema& s, const source_doc& doc, const node& n,
                          const std::string& pointer) {
-  s.pos = yaml_reader::pos(doc, n);
+  s.pos = doc_reader::pos(doc, n);
   s.location = "#" + pointer;
   if (n.defined() && n.is_scalar() && classify(n) == scalar_kind::boolean) {
     const bool v = *r_->boolean(doc, n, "schema");
@@ -117,7 +116,7 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const node& n,
     s.boolean = schema::schema::boolean_form::accept_all;
     return;
   }
-  const node& ref = yaml_reader::child(n, "$ref");
+  const node& ref = doc_reader::child(n, "$ref");
   if (!ref.defined()) {
     fill_keywords(s, doc, n, pointer);
     return;
@@ -128,7 +127,7 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const node& n,
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     siblings = siblings || !is_ref_annotation(it->key);
   }
-  const source_pos ref_at = yaml_reader::pos(doc, ref);
+  const source_pos ref_at = doc_reader::pos(doc, ref);
   schema::schema* ref_node = &s;
   if (siblings && dialect_ == dialect::openapi31) {
     // 3.1: the siblings apply too; the node becomes all_of(target, siblings).
@@ -140,10 +139,10 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const node& n,
   }
   // 3.0: siblings of $ref are ignored, as the specification says. x-fixture
   // is ours and kept in both dialects: it says which profile id fills the value.
-  if (const node& fx = yaml_reader::child(n, "x-fixture"); fx.defined() && !s.fixture) {
+  if (const node& fx = doc_reader::child(n, "x-fixture"); fx.defined() && !s.fixture) {
     if (auto f = r_->str(doc, fx, "x-fixture")) s.fixture = *f;
   }
-  if (const node& same = yaml_reader::child(n, "x-same-as"); same.defined() && !s.same_as) {
+  if (const node& same = doc_reader::child(n, "x-same-as"); same.defined() && !s.same_as) {
     read_same_as(s, doc, same);
   }
   ref_node->ref_text = *text;
@@ -156,23 +155,23 @@ void schema_loader::fill(schema::schema& s, const yaml_doc& doc, const node& n,
   }
 }
 
-void schema_loader::read_same_as(schema::schema& s, const yaml_doc& doc, const node& v) {
-  yaml_reader& r = *r_;
+void schema_loader::read_same_as(schema::schema& s, const source_doc& doc, const node& v) {
+  doc_reader& r = *r_;
   if (!r.expect_map(doc, v, "x-same-as")) return;
   auto in = r.str(doc, r.required(doc, v, "in", "x-same-as"), "x-same-as.in");
   auto name = r.str(doc, r.required(doc, v, "name", "x-same-as"), "x-same-as.name");
   if (!in || !name) return;
   if (*in != "path" && *in != "query" && *in != "header") {
-    r.error(yaml_reader::pos(doc, v),
+    r.error(doc_reader::pos(doc, v),
             "x-same-as.in must be path, query or header, not \"" + *in + "\"");
     return;
   }
   s.same_as = schema::schema::same_as_ref{*in, *name};
 }
 
-void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const node& n,
+void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
                                   const std::string& pointer) {
-  yaml_reader& r = *r_;
+  doc_reader& r = *r_;
   bool nullable = false;
   bool excl_min = false, excl_max = false;
   const node* required_node = &node::undefined();
@@ -192,13 +191,12 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
         if (!one) continue;
         names.push_back(*one);
       }
-      if (names.empty()) r.error(yaml_reader::pos(doc, v), "type must name at least one type");
+      if (names.empty()) r.error(doc_reader::pos(doc, v), "type must name at least one type");
       for (const auto& name : names) {
         auto t = parse_type(name);
         if (!t) {
-          r.error(yaml_reader::pos(doc, v), "unknown type '" + name +
-                                                "' (expected null, boolean, " +
-                                                "integer, number, string, array or object)");
+          r.error(doc_reader::pos(doc, v), "unknown type '" + name + "' (expected null, boolean, " +
+                                               "integer, number, string, array or object)");
           continue;
         }
         s.types = s.types.with(*t);
@@ -234,8 +232,8 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       if (const std::string why = schema::pattern_error(*p); why.empty()) {
         s.pattern = *p;
       } else {
-        r.error(yaml_reader::pos(doc, v), "pattern '" + core::utf8_prefix(*p, 80) +
-                                              "' is not a valid ECMAScript regex: " + why);
+        r.error(doc_reader::pos(doc, v), "pattern '" + core::utf8_prefix(*p, 80) +
+                                             "' is not a valid ECMAScript regex: " + why);
       }
     } else if (key == "minimum") {
       s.minimum = r.number(doc, v, "minimum");
@@ -249,20 +247,20 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       } else if (v.is_scalar() && (k == scalar_kind::integer || k == scalar_kind::number)) {
         (is_min ? s.exclusive_minimum : s.exclusive_maximum) = r.number(doc, v, key);
       } else {
-        r.error(yaml_reader::pos(doc, v),
+        r.error(doc_reader::pos(doc, v),
                 key + " must be a number (3.1) or a boolean (3.0), got '" +
                     (v.is_scalar() ? v.text() : std::string("a collection")) + "'");
       }
     } else if (key == "multipleOf") {
       auto m = r.number(doc, v, "multipleOf");
       if (m && *m <= 0) {
-        r.error(yaml_reader::pos(doc, v), "multipleOf must be greater than 0");
+        r.error(doc_reader::pos(doc, v), "multipleOf must be greater than 0");
       } else {
         s.multiple_of = m;
       }
     } else if (key == "items") {
       if (v.is_sequence()) {
-        r.error(yaml_reader::pos(doc, v), "items as a list (tuple validation) is not supported");
+        r.error(doc_reader::pos(doc, v), "items as a list (tuple validation) is not supported");
         continue;
       }
       s.items = sub(doc, v, here);
@@ -298,7 +296,7 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       } else if (v.is_map()) {
         s.additional_properties = sub(doc, v, here);
       } else {
-        r.error(yaml_reader::pos(doc, v), "additionalProperties must be a boolean or a schema");
+        r.error(doc_reader::pos(doc, v), "additionalProperties must be a boolean or a schema");
       }
     } else if (key == "minProperties") {
       s.min_properties = r.count(doc, v, "minProperties");
@@ -362,14 +360,14 @@ void schema_loader::fill_keywords(schema::schema& s, const yaml_doc& doc, const 
       const bool defined = std::any_of(s.properties.begin(), s.properties.end(),
                                        [&](const auto& p) { return p.first == name; });
       if (!defined) {
-        r.warning(yaml_reader::pos(doc, item),
+        r.warning(doc_reader::pos(doc, item),
                   "required property '" + name + "' is not defined in properties");
       }
     }
   }
 }
 
-std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc, const node& n,
+std::vector<const schema::schema*> schema_loader::sub_list(const source_doc& doc, const node& n,
                                                            const std::string& pointer,
                                                            const std::string& kw) {
   std::vector<const schema::schema*> out;
@@ -378,7 +376,7 @@ std::vector<const schema::schema*> schema_loader::sub_list(const yaml_doc& doc, 
   for (const auto& item : n.items()) {
     out.push_back(sub(doc, item, pointer + "/" + std::to_string(i++)));
   }
-  if (out.empty()) r_->error(yaml_reader::pos(doc, n), kw + " must not be empty");
+  if (out.empty()) r_->error(doc_reader::pos(doc, n), kw + " must not be empty");
   return out;
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "schema/schema.hpp"
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 
 namespace conform::openapi::detail {
 
@@ -20,31 +20,32 @@ enum class dialect { openapi30, openapi31 };
 class schema_loader {
  public:
   /// Nodes go to `arena`; files beside the spec come from `docs`.
-  schema_loader(schema::schema_arena& arena, doc_cache& docs, yaml_reader& r, dialect d);
+  schema_loader(schema::schema_arena& arena, doc_cache& docs, doc_reader& r, dialect d);
 
   /// The schema written as `node` at JSON pointer `pointer` of `doc`.
-  const schema::schema* load(const yaml_doc& doc, const node& n, const std::string& pointer);
+  const schema::schema* load(const source_doc& doc, const node& n, const std::string& pointer);
   /// The schema a `$ref` text (written at `at` in `doc`) names; nullptr and
   /// an error when it names nothing.
-  const schema::schema* resolve(const yaml_doc& doc, const std::string& ref, const source_pos& at);
+  const schema::schema* resolve(const source_doc& doc, const std::string& ref,
+                                const source_pos& at);
   /// The schema at `pointer` of `doc` (loaded once).
-  const schema::schema* at(const yaml_doc& doc, const std::string& pointer, const source_pos& at);
+  const schema::schema* at(const source_doc& doc, const std::string& pointer, const source_pos& at);
   /// Reports cycles of pure $refs; call once everything is loaded.
   void finish();
 
  private:
-  void fill(schema::schema& s, const yaml_doc& doc, const node& n, const std::string& pointer);
+  void fill(schema::schema& s, const source_doc& doc, const node& n, const std::string& pointer);
   /// x-same-as on a schema node (kept beside a 3.0 $ref, like x-fixture).
-  void read_same_as(schema::schema& s, const yaml_doc& doc, const node& v);
-  void fill_keywords(schema::schema& s, const yaml_doc& doc, const node& n,
+  void read_same_as(schema::schema& s, const source_doc& doc, const node& v);
+  void fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
                      const std::string& pointer);
-  const schema::schema* sub(const yaml_doc& doc, const node& n, const std::string& pointer);
-  std::vector<const schema::schema*> sub_list(const yaml_doc& doc, const node& n,
+  const schema::schema* sub(const source_doc& doc, const node& n, const std::string& pointer);
+  std::vector<const schema::schema*> sub_list(const source_doc& doc, const node& n,
                                               const std::string& pointer, const std::string& kw);
 
   schema::schema_arena* arena_;
   doc_cache* docs_;
-  yaml_reader* r_;
+  doc_reader* r_;
   dialect dialect_;
   std::map<std::string, schema::schema*> targets_;  // "<file>#<pointer>" -> node
   std::map<const schema::schema*, source_pos> ref_pos_;
@@ -52,7 +53,7 @@ class schema_loader {
   /// $refs left for the outermost at() to resolve (see core::limits::max_ref_nesting).
   struct pending_ref {
     schema::schema* node;
-    const yaml_doc* doc;
+    const source_doc* doc;
     source_pos at;
   };
   std::vector<pending_ref> pending_;

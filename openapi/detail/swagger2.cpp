@@ -205,7 +205,7 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
   }
 }
 
-node convert_scheme(const yaml_doc& doc, const std::string& name, node s, yaml_reader& r,
+node convert_scheme(const source_doc& doc, const std::string& name, node s, doc_reader& r,
                     bool& ok) {
   const node& type = s.get("type");
   const std::string t = type.is_scalar() ? type.text() : "";
@@ -234,7 +234,7 @@ node convert_scheme(const yaml_doc& doc, const std::string& name, node s, yaml_r
     out.set("flows", std::move(flows));
     return out;
   }
-  r.error(yaml_reader::pos(doc, type.defined() ? type : s),
+  r.error(doc_reader::pos(doc, type.defined() ? type : s),
           "Swagger 2.0 security definition '" + name + "': unknown type '" + t + "'");
   ok = false;
   return s;
@@ -246,7 +246,7 @@ void swagger2_parameter(node& p) {
   if (p.is_map() && p.get("type").defined()) move_into_schema(p);
 }
 
-bool convert_swagger2(yaml_doc& doc, yaml_reader& r) {
+bool convert_swagger2(source_doc& doc, doc_reader& r) {
   node& root = doc.root;
   bool ok = true;
   const std::vector<std::string> consumes = [&] {
@@ -284,7 +284,7 @@ bool convert_swagger2(yaml_doc& doc, yaml_reader& r) {
     for (auto& e : p->entries()) {
       const node& in = e.value.get("in");
       if (in.is_scalar() && (in.text() == "body" || in.text() == "formData")) {
-        r.error(yaml_reader::pos(doc, e),
+        r.error(doc_reader::pos(doc, e),
                 "Swagger 2.0 shared parameter '" + e.key + "' is in " + in.text() +
                     ", which Conform does not convert; convert the description "
                     "first, e.g. `npx swagger2openapi`");

@@ -7,7 +7,7 @@
 // collectionFormat into style/explode, basic/apiKey/oauth2 schemes). Moved
 // nodes keep their positions in the original file.
 
-#include "openapi/detail/yaml.hpp"
+#include "openapi/detail/reader.hpp"
 
 namespace conform::openapi::detail {
 
@@ -16,6 +16,6 @@ void swagger2_parameter(node& p);
 
 /// Converts the root of `doc` (a Swagger 2.0 document) in place; false and an
 /// error at its position for what cannot be converted.
-bool convert_swagger2(yaml_doc& doc, yaml_reader& r);
+bool convert_swagger2(source_doc& doc, doc_reader& r);
 
 }  // namespace conform::openapi::detail

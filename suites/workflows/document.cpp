@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/parse.hpp"
-#include "core/yaml.hpp"
+#include "core/document.hpp"
 
 namespace conform::suites::workflows {
 namespace {
@@ -429,7 +429,7 @@ document load_document(std::string_view text, const std::string& file,
 std::vector<std::string> source_urls(const std::string& path) {
   std::vector<std::string> out;
   std::vector<core::diagnostic> ignored;
-  core::yaml_reader r(ignored);
+  core::doc_reader r(ignored);
   const auto text = core::read_text_file(path, r, core::source_pos{path, 0, 0});
   if (!text) return out;  // unreadable: it names nothing, and the run does not take it
   const core::parsed_document doc = core::parse_document(*text, path);
@@ -441,7 +441,7 @@ std::vector<std::string> source_urls(const std::string& path) {
 
 document load_file(const std::string& path, const openapi::api_spec& spec) {
   std::vector<core::diagnostic> problems;
-  core::yaml_reader r(problems);
+  core::doc_reader r(problems);
   const auto text = core::read_text_file(path, r, core::source_pos{path, 0, 0});
   if (!text) {
     document doc;

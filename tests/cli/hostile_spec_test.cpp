@@ -25,7 +25,7 @@
 
 #include "cli/cli.hpp"
 #include "core/parse.hpp"
-#include "core/yaml.hpp"
+#include "core/document.hpp"
 #include "openapi/loader.hpp"
 
 namespace conform::cli {

@@ -14,7 +14,7 @@
 
 #include "core/limits.hpp"
 #include "core/parse.hpp"
-#include "core/yaml.hpp"
+#include "core/document.hpp"
 
 namespace conform::core {
 namespace {

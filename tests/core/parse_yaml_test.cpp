@@ -10,7 +10,7 @@ using namespace std::string_literals;
 
 #include "core/limits.hpp"
 #include "core/parse.hpp"
-#include "core/yaml.hpp"
+#include "core/document.hpp"
 
 namespace conform::core {
 namespace {

@@ -23,22 +23,22 @@ struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX
 namespace conform::core {
 
 /// One loaded file: its name in diagnostics and its root.
-struct yaml_doc {
+struct source_doc {
   std::filesystem::path path;
   std::string display;
   node root;
 };
 
 /// Where diagnostics go, and the typed reads that feed them.
-class yaml_reader {
+class doc_reader {
  public:
   /// Diagnostics are appended to `out`, which must outlive the reader.
-  explicit yaml_reader(std::vector<diagnostic>& out) : out_(&out) {}
+  explicit doc_reader(std::vector<diagnostic>& out) : out_(&out) {}
 
   /// 1-based position of `n` in `doc` (line 0 when unknown).
-  static source_pos pos(const yaml_doc& doc, const node& n);
+  static source_pos pos(const source_doc& doc, const node& n);
   /// 1-based position of the key of `e` in `doc`.
-  static source_pos pos(const yaml_doc& doc, const node_entry& e);
+  static source_pos pos(const source_doc& doc, const node_entry& e);
   /// Appends an error at `at`.
   void error(const source_pos& at, std::string message);
   /// Appends a warning at `at`.
@@ -49,33 +49,33 @@ class yaml_reader {
   std::size_t error_count() const;
 
   /// True for a mapping; else an error "`what` must be a mapping".
-  bool expect_map(const yaml_doc& doc, const node& n, std::string_view what);
+  bool expect_map(const source_doc& doc, const node& n, std::string_view what);
   /// True for a sequence; else an error.
-  bool expect_seq(const yaml_doc& doc, const node& n, std::string_view what);
+  bool expect_seq(const source_doc& doc, const node& n, std::string_view what);
   /// map[key] when `map` is a mapping holding `key`; the undefined node otherwise.
   static const node& child(const node& map, std::string_view key) { return map.get(key); }
   /// The value of `key`; an error at the map when it is missing.
-  const node& required(const yaml_doc& doc, const node& map, std::string_view key,
+  const node& required(const source_doc& doc, const node& map, std::string_view key,
                        std::string_view what);
 
   /// A string scalar (any scalar not null); nullopt and an error otherwise.
-  std::optional<std::string> str(const yaml_doc& doc, const node& n, std::string_view what);
+  std::optional<std::string> str(const source_doc& doc, const node& n, std::string_view what);
   /// A boolean scalar (true/false); nullopt and an error otherwise.
-  std::optional<bool> boolean(const yaml_doc& doc, const node& n, std::string_view what);
+  std::optional<bool> boolean(const source_doc& doc, const node& n, std::string_view what);
   /// An integer scalar; nullopt and an error otherwise.
-  std::optional<std::int64_t> integer(const yaml_doc& doc, const node& n, std::string_view what);
+  std::optional<std::int64_t> integer(const source_doc& doc, const node& n, std::string_view what);
   /// A non-negative integer scalar; nullopt and an error otherwise.
-  std::optional<std::uint64_t> count(const yaml_doc& doc, const node& n, std::string_view what);
+  std::optional<std::uint64_t> count(const source_doc& doc, const node& n, std::string_view what);
   /// A number scalar (integer or decimal); nullopt and an error otherwise.
-  std::optional<double> number(const yaml_doc& doc, const node& n, std::string_view what);
+  std::optional<double> number(const source_doc& doc, const node& n, std::string_view what);
   /// A sequence of strings (a single string is an error); nullopt and an error otherwise.
-  std::optional<std::vector<std::string>> strings(const yaml_doc& doc, const node& n,
+  std::optional<std::vector<std::string>> strings(const source_doc& doc, const node& n,
                                                   std::string_view what);
   /// A string or a sequence of strings.
-  std::optional<std::vector<std::string>> string_or_strings(const yaml_doc& doc, const node& n,
+  std::optional<std::vector<std::string>> string_or_strings(const source_doc& doc, const node& n,
                                                             std::string_view what);
   /// `{status, error_code}` as used by several extensions.
-  bool status_code(const yaml_doc& doc, const node& n, std::string_view what, int& status,
+  bool status_code(const source_doc& doc, const node& n, std::string_view what, int& status,
                    std::string& code);
 
   /// The node as JSON (core::to_json).
@@ -96,7 +96,7 @@ boost::json::value to_json(const node& n);
 
 /// The bytes of `file`, a regular file of at most limits::max_file_bytes
 /// (never a device, a pipe or a folder); nullopt and an error at `where` otherwise.
-std::optional<std::string> read_text_file(const std::filesystem::path& file, yaml_reader& r,
+std::optional<std::string> read_text_file(const std::filesystem::path& file, doc_reader& r,
                                           const source_pos& where);
 
 /// Loads each file once and hashes the bytes of every file loaded.
@@ -111,20 +111,20 @@ class doc_cache {
   /// the limits of core/limits.hpp, as JSON or YAML (core::parse_document).
   /// On failure adds one error, at `at` when given, and returns nullptr. The
   /// document is the cache's: a caller may edit it (a Swagger 2.0 conversion).
-  yaml_doc* load(const std::filesystem::path& file, const std::string& display, yaml_reader& r,
-                 const std::optional<source_pos>& at = std::nullopt);
+  source_doc* load(const std::filesystem::path& file, const std::string& display, doc_reader& r,
+                   const std::optional<source_pos>& at = std::nullopt);
   /// The folder whose files load_beside may read; by default the folder of
   /// the first file loaded (the description).
   void set_root(const std::filesystem::path& folder);
   /// The file `relative` names beside `base`, loaded once. Only a regular
   /// file inside the root folder (set_root) is read.
-  yaml_doc* load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
-                        const source_pos& at);
+  source_doc* load_beside(const source_doc& base, const std::string& relative, doc_reader& r,
+                          const source_pos& at);
   /// Hex sha256 of the bytes of every file loaded so far, in load order.
   std::string hash() const;
 
  private:
-  std::map<std::string, std::unique_ptr<yaml_doc>> docs_;
+  std::map<std::string, std::unique_ptr<source_doc>> docs_;
   std::vector<std::string> failed_;
   std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> hashing_;  // sha256 of every file
   std::filesystem::path root_dir_;  // canonical folder of the first file loaded

@@ -1,4 +1,4 @@
-#include "core/yaml.hpp"
+#include "core/document.hpp"
 
 #include "core/text.hpp"
 
@@ -101,46 +101,46 @@ scalar_kind classify(const node& n) {
   return scalar_kind::string;
 }
 
-source_pos yaml_reader::pos(const yaml_doc& doc, const node& n) {
+source_pos doc_reader::pos(const source_doc& doc, const node& n) {
   return source_pos{doc.display, static_cast<int>(n.line()), static_cast<int>(n.column())};
 }
 
-source_pos yaml_reader::pos(const yaml_doc& doc, const node_entry& e) {
+source_pos doc_reader::pos(const source_doc& doc, const node_entry& e) {
   return source_pos{doc.display, static_cast<int>(e.line), static_cast<int>(e.column)};
 }
 
-void yaml_reader::error(const source_pos& at, std::string message) {
+void doc_reader::error(const source_pos& at, std::string message) {
   out_->push_back(diagnostic{at, severity::error, std::move(message)});
 }
 
-void yaml_reader::warning(const source_pos& at, std::string message) {
+void doc_reader::warning(const source_pos& at, std::string message) {
   out_->push_back(diagnostic{at, severity::warning, std::move(message)});
 }
 
-void yaml_reader::note(const source_pos& at, std::string message) {
+void doc_reader::note(const source_pos& at, std::string message) {
   out_->push_back(diagnostic{at, severity::note, std::move(message)});
 }
 
-std::size_t yaml_reader::error_count() const {
+std::size_t doc_reader::error_count() const {
   std::size_t n = 0;
   for (const auto& d : *out_) n += d.level == severity::error ? 1 : 0;
   return n;
 }
 
-bool yaml_reader::expect_map(const yaml_doc& doc, const node& n, std::string_view what) {
+bool doc_reader::expect_map(const source_doc& doc, const node& n, std::string_view what) {
   if (n.is_map()) return true;
   error(pos(doc, n), std::string(what) + " must be a mapping, got " + describe_scalar(n));
   return false;
 }
 
-bool yaml_reader::expect_seq(const yaml_doc& doc, const node& n, std::string_view what) {
+bool doc_reader::expect_seq(const source_doc& doc, const node& n, std::string_view what) {
   if (n.is_sequence()) return true;
   error(pos(doc, n), std::string(what) + " must be a sequence, got " + describe_scalar(n));
   return false;
 }
 
-const node& yaml_reader::required(const yaml_doc& doc, const node& map, std::string_view key,
-                                  std::string_view what) {
+const node& doc_reader::required(const source_doc& doc, const node& map, std::string_view key,
+                                 std::string_view what) {
   const node& n = map.get(key);
   if (!n.defined()) {
     error(pos(doc, map), std::string(what) + " lacks the required key '" + std::string(key) + "'");
@@ -148,15 +148,15 @@ const node& yaml_reader::required(const yaml_doc& doc, const node& map, std::str
   return n;
 }
 
-std::optional<std::string> yaml_reader::str(const yaml_doc& doc, const node& n,
-                                            std::string_view what) {
+std::optional<std::string> doc_reader::str(const source_doc& doc, const node& n,
+                                           std::string_view what) {
   if (n.is_scalar() && classify(n) != scalar_kind::null) return n.text();
   error(pos(doc, n), std::string(what) + " must be a string, got " + describe_scalar(n));
   return std::nullopt;
 }
 
-std::optional<bool> yaml_reader::boolean(const yaml_doc& doc, const node& n,
-                                         std::string_view what) {
+std::optional<bool> doc_reader::boolean(const source_doc& doc, const node& n,
+                                        std::string_view what) {
   if (n.is_scalar() && classify(n) == scalar_kind::boolean) {
     const std::string& s = n.text();
     return s == "true" || s == "True" || s == "TRUE";
@@ -165,15 +165,15 @@ std::optional<bool> yaml_reader::boolean(const yaml_doc& doc, const node& n,
   return std::nullopt;
 }
 
-std::optional<std::int64_t> yaml_reader::integer(const yaml_doc& doc, const node& n,
-                                                 std::string_view what) {
+std::optional<std::int64_t> doc_reader::integer(const source_doc& doc, const node& n,
+                                                std::string_view what) {
   if (n.is_scalar() && classify(n) == scalar_kind::integer) return parse_int(n.text());
   error(pos(doc, n), std::string(what) + " must be an integer, got " + describe_scalar(n));
   return std::nullopt;
 }
 
-std::optional<std::uint64_t> yaml_reader::count(const yaml_doc& doc, const node& n,
-                                                std::string_view what) {
+std::optional<std::uint64_t> doc_reader::count(const source_doc& doc, const node& n,
+                                               std::string_view what) {
   if (n.is_scalar() && classify(n) == scalar_kind::integer) {
     auto v = parse_int(n.text());
     if (v && *v >= 0) return static_cast<std::uint64_t>(*v);
@@ -183,8 +183,8 @@ std::optional<std::uint64_t> yaml_reader::count(const yaml_doc& doc, const node&
   return std::nullopt;
 }
 
-std::optional<double> yaml_reader::number(const yaml_doc& doc, const node& n,
-                                          std::string_view what) {
+std::optional<double> doc_reader::number(const source_doc& doc, const node& n,
+                                         std::string_view what) {
   if (n.is_scalar()) {
     const scalar_kind k = classify(n);
     if (k == scalar_kind::integer || k == scalar_kind::number) return parse_double(n.text());
@@ -193,8 +193,8 @@ std::optional<double> yaml_reader::number(const yaml_doc& doc, const node& n,
   return std::nullopt;
 }
 
-std::optional<std::vector<std::string>> yaml_reader::strings(const yaml_doc& doc, const node& n,
-                                                             std::string_view what) {
+std::optional<std::vector<std::string>> doc_reader::strings(const source_doc& doc, const node& n,
+                                                            std::string_view what) {
   if (!expect_seq(doc, n, what)) return std::nullopt;
   std::vector<std::string> out;
   bool ok = true;
@@ -211,9 +211,9 @@ std::optional<std::vector<std::string>> yaml_reader::strings(const yaml_doc& doc
   return out;
 }
 
-std::optional<std::vector<std::string>> yaml_reader::string_or_strings(const yaml_doc& doc,
-                                                                       const node& n,
-                                                                       std::string_view what) {
+std::optional<std::vector<std::string>> doc_reader::string_or_strings(const source_doc& doc,
+                                                                      const node& n,
+                                                                      std::string_view what) {
   if (n.is_scalar()) {
     auto s = str(doc, n, what);
     if (!s) return std::nullopt;
@@ -222,8 +222,8 @@ std::optional<std::vector<std::string>> yaml_reader::string_or_strings(const yam
   return strings(doc, n, what);
 }
 
-bool yaml_reader::status_code(const yaml_doc& doc, const node& n, std::string_view what,
-                              int& status, std::string& code) {
+bool doc_reader::status_code(const source_doc& doc, const node& n, std::string_view what,
+                             int& status, std::string& code) {
   if (!expect_map(doc, n, what)) return false;
   const std::string w(what);
   const node& s = required(doc, n, "status", w);
@@ -252,7 +252,7 @@ bool yaml_reader::status_code(const yaml_doc& doc, const node& n, std::string_vi
   return ok;
 }
 
-boost::json::value yaml_reader::to_json(const node& n) {
+boost::json::value doc_reader::to_json(const node& n) {
   return core::to_json(n);
 }
 
@@ -291,7 +291,7 @@ doc_cache::doc_cache() : hashing_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) {
 }
 doc_cache::~doc_cache() = default;
 
-std::optional<std::string> read_text_file(const std::filesystem::path& file, yaml_reader& r,
+std::optional<std::string> read_text_file(const std::filesystem::path& file, doc_reader& r,
                                           const source_pos& where) {
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
@@ -325,8 +325,8 @@ std::optional<std::string> read_text_file(const std::filesystem::path& file, yam
   return bytes;
 }
 
-yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,
-                          yaml_reader& r, const std::optional<source_pos>& at) {
+source_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,
+                            doc_reader& r, const std::optional<source_pos>& at) {
   std::error_code ec;
   std::filesystem::path canon = std::filesystem::weakly_canonical(file, ec);
   const std::string key = ec ? file.string() : canon.string();
@@ -347,12 +347,12 @@ yaml_doc* doc_cache::load(const std::filesystem::path& file, const std::string& 
     return nullptr;
   }
 
-  auto doc = std::make_unique<yaml_doc>();
+  auto doc = std::make_unique<source_doc>();
   doc->path = file;
   doc->display = display;
   doc->root = std::move(parsed.root);
   EVP_DigestUpdate(hashing_.get(), bytes->data(), bytes->size());
-  yaml_doc* out = doc.get();
+  source_doc* out = doc.get();
   docs_.emplace(key, std::move(doc));
   return out;
 }
@@ -363,8 +363,8 @@ void doc_cache::set_root(const std::filesystem::path& folder) {
   root_dir_ = ec ? folder : canon;
 }
 
-yaml_doc* doc_cache::load_beside(const yaml_doc& base, const std::string& relative, yaml_reader& r,
-                                 const source_pos& at) {
+source_doc* doc_cache::load_beside(const source_doc& base, const std::string& relative,
+                                   doc_reader& r, const source_pos& at) {
   const std::filesystem::path rel(relative);
   if (rel.is_absolute()) {
     r.error(at, "$ref '" + relative + "': an absolute path; a $ref names a file by its path " +
