@@ -306,6 +306,9 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       auto l = sub_list(doc, v, here, key);
       auto& target = key == "allOf" ? s.all_of : key == "anyOf" ? s.any_of : s.one_of;
       target.insert(target.end(), l.begin(), l.end());
+      if (key == "allOf") {
+        for (const auto* branch : l) all_of_parent_[branch] = &s;
+      }
     } else if (key == "not") {
       s.not_schema = sub(doc, v, here);
     } else if (key == "readOnly") {
@@ -359,10 +362,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       const std::string& name = s.required[i++];
       const bool defined = std::any_of(s.properties.begin(), s.properties.end(),
                                        [&](const auto& p) { return p.first == name; });
-      if (!defined) {
-        r.warning(doc_reader::pos(doc, item),
-                  "required property '" + name + "' is not defined in properties");
-      }
+      // Judged in finish(), when the branches beside an allOf branch are known.
+      if (!defined) undefined_required_.push_back({&s, name, doc_reader::pos(doc, item)});
     }
   }
 }
@@ -417,6 +418,37 @@ void schema_loader::finish() {
   std::vector<const schema::schema*> roots;
   for (const auto& [key, s] : targets_) roots.push_back(s);
   check_base_cases(roots, reported, *r_);
+  warn_undefined_required();
+}
+
+namespace {
+
+/// True when `s` (its $ref followed, its allOf branches included) defines `name`.
+bool defines(const schema::schema& s, const std::string& name, int depth = 0) {
+  if (depth > 32) return false;
+  const schema::schema& r = s.resolved();
+  if (r.property(name) != nullptr) return true;
+  return std::any_of(r.all_of.begin(), r.all_of.end(),
+                     [&](const schema::schema* b) { return defines(*b, name, depth + 1); });
+}
+
+}  // namespace
+
+void schema_loader::warn_undefined_required() {
+  // `allOf: [{$ref: Pet}, {required: [name], properties: {...}}]`: the branch
+  // requires what a sibling defines, a common and correct pattern.
+  for (const auto& u : undefined_required_) {
+    bool sibling_defines = false;
+    for (auto it = all_of_parent_.find(u.where); it != all_of_parent_.end() && !sibling_defines;
+         it = all_of_parent_.find(it->second)) {
+      for (const auto* sibling : it->second->all_of) {
+        if (sibling != u.where && defines(*sibling, u.name)) sibling_defines = true;
+      }
+    }
+    if (!sibling_defines) {
+      r_->warning(u.pos, "required property '" + u.name + "' is not defined in properties");
+    }
+  }
 }
 
 }  // namespace conform::openapi::detail

@@ -58,6 +58,16 @@ class schema_loader {
   };
   std::vector<pending_ref> pending_;
   std::size_t nesting_ = 0;
+  /// `required` names a schema's own properties do not define, warned of
+  /// in finish() unless an allOf sibling defines them.
+  struct undefined_required {
+    const schema::schema* where;
+    std::string name;
+    source_pos pos;
+  };
+  std::vector<undefined_required> undefined_required_;
+  std::map<const schema::schema*, const schema::schema*> all_of_parent_;  // branch -> allOf
+  void warn_undefined_required();
 };
 
 }  // namespace conform::openapi::detail

@@ -180,10 +180,22 @@ TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
   const auto whole = load(examples + "v2.0/petstore-separate/spec/swagger.yaml", wider);
   ASSERT_TRUE(whole.ok()) << messages(whole);
   EXPECT_FALSE(whole.spec->operations.empty());
+  // NewPet requires `name`, which its allOf sibling Pet defines: no warning.
+  EXPECT_FALSE(says(whole, "is not defined in properties")) << messages(whole);
   // ...and still nothing outside it.
   load_options narrow;
   narrow.ref_root = examples + "v2.0/petstore-separate/spec";
   EXPECT_FALSE(load(examples + "v2.0/petstore-separate/spec/swagger.yaml", narrow).ok());
+}
+
+TEST(GenericSpec, ARequiredPropertyAnAllOfSiblingDefinesIsNoWarning) {
+  const auto r = load(data + "all_of_required.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_FALSE(says(r, "required property 'name'")) << messages(r);
+  EXPECT_TRUE(says(r,
+                   "all_of_required.yaml:29:22: warning: required property 'colour' is not "
+                   "defined in properties"))
+      << messages(r);
 }
 
 // Every 3.x example of the OpenAPI Initiative loads as published.
