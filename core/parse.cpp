@@ -111,7 +111,7 @@ parsed_document parse_yaml(std::string_view bytes, const std::string& display) {
 parsed_document parse_document(std::string_view bytes, const std::string& display) {
   if (!looks_like_json(bytes)) return parse_yaml(bytes, display);
   parsed_document json = parse_json(bytes, display);
-  if (!json.error) return json;
+  if (!json.error || json.past_a_bound) return json;  // YAML would end the same way
   // YAML's flow style also starts with '{' or '['; the JSON reader's error,
   // more precise, is the one reported when neither reads the text.
   parsed_document yaml = parse_yaml(bytes, display);

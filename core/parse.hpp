@@ -24,6 +24,9 @@ namespace conform::core {
 struct parsed_document {
   node root;
   std::optional<diagnostic> error;
+  /// The error is a bound of core/limits.hpp (or a duplicate key), not the
+  /// syntax: reading the text another way would end the same.
+  bool past_a_bound = false;
 };
 
 /// Parses `bytes` (named `display` in positions): JSON when its first

@@ -22,6 +22,7 @@ struct json_error {
   std::size_t offset;
   std::string message;
   std::optional<source_pos> pos;  // when known already (a duplicate key)
+  bool bound = false;             // a limit or a duplicate key, not the syntax
 };
 
 class json_parser {
@@ -44,13 +45,17 @@ class json_parser {
     } catch (const json_error& e) {
       out.root = node();
       out.error = diagnostic{e.pos ? *e.pos : position(e.offset), severity::error, e.message};
+      out.past_a_bound = e.bound;
     }
     return out;
   }
 
  private:
   [[noreturn]] static void fail(std::size_t at, std::string message) {
-    throw json_error{at, std::move(message), std::nullopt};
+    throw json_error{at, std::move(message), std::nullopt, false};
+  }
+  [[noreturn]] static void past_bound(std::size_t at, std::string message) {
+    throw json_error{at, std::move(message), std::nullopt, true};
   }
 
   void skip_bom() {
@@ -91,13 +96,13 @@ class json_parser {
 
   void count_node(std::size_t at, std::size_t bytes) {
     if (++nodes_ > limits::max_expanded_nodes) {
-      fail(at,
-           "the document has more than " + std::to_string(limits::max_expanded_nodes) + " nodes");
+      past_bound(at, "the document has more than " + std::to_string(limits::max_expanded_nodes) +
+                         " nodes");
     }
     scalar_bytes_ += bytes;
     if (scalar_bytes_ > limits::max_expanded_bytes) {
-      fail(at, "the document has more than " + std::to_string(limits::max_expanded_bytes >> 20) +
-                   " MiB of scalars");
+      past_bound(at, "the document has more than " +
+                         std::to_string(limits::max_expanded_bytes >> 20) + " MiB of scalars");
     }
   }
 
@@ -164,7 +169,7 @@ class json_parser {
       while (i_ < s_.size() && digit(s_[i_])) ++i_;
     }
     const std::size_t length = i_ - start;
-    if (length > limits::max_scalar_bytes) fail(start, too_long(length));
+    if (length > limits::max_scalar_bytes) past_bound(start, too_long(length));
     count_node(start, length);
     return node::scalar(std::string(s_.substr(start, length)), false);
   }
@@ -193,8 +198,8 @@ class json_parser {
 
   void enter(std::size_t depth) const {
     if (depth + 1 > limits::max_depth) {
-      fail(i_, "nesting deeper than " + std::to_string(limits::max_depth) +
-                   " levels of mappings and sequences");
+      past_bound(i_, "nesting deeper than " + std::to_string(limits::max_depth) +
+                         " levels of mappings and sequences");
     }
   }
 
@@ -319,7 +324,7 @@ class json_parser {
     throw json_error{
         offsets[first_dup],
         "duplicate key '" + utf8_prefix(e.key, 80) + "' in a mapping (each key may appear once)",
-        source_pos{display_, static_cast<int>(e.line), static_cast<int>(e.column)}};
+        source_pos{display_, static_cast<int>(e.line), static_cast<int>(e.column)}, true};
   }
 
   std::string string() {
@@ -335,7 +340,7 @@ class json_parser {
         ++i_;
       }
       out.append(s_.data() + run_start, i_ - run_start);
-      if (out.size() > limits::max_scalar_bytes) fail(start, too_long(out.size()));
+      if (out.size() > limits::max_scalar_bytes) past_bound(start, too_long(out.size()));
       if (i_ >= s_.size()) fail(start, "a string that is never closed");
       const char c = s_[i_];
       if (c == '"') {

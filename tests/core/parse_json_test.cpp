@@ -340,6 +340,12 @@ TEST(ParseDocument, JsonFirstThenYamlForFlowStyle) {
   const auto y = parse_document("{a: [1, 2], b: x}", "t.yaml");
   ASSERT_FALSE(y.error.has_value()) << to_string(*y.error);
   EXPECT_EQ(y.root.get("b").text(), "x");
+  // A bound is no syntax error: the text is not read again as YAML.
+  const auto deep = parse_document(std::string(100, '[') + std::string(100, ']'), "t.json");
+  ASSERT_TRUE(deep.error.has_value());
+  EXPECT_TRUE(deep.past_a_bound);
+  EXPECT_EQ(to_string(*deep.error),
+            "t.json:1:65: error: nesting deeper than 64 levels of mappings and sequences");
   // Neither: the JSON reader's error, which is the precise one.
   const auto bad = parse_document("{\"a\": [1, 2}", "t.json");
   ASSERT_TRUE(bad.error.has_value());
