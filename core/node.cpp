@@ -137,6 +137,13 @@ bool node::remove(std::string_view key) {
   return true;
 }
 
+std::size_t node::tree_size() const {
+  std::size_t n = 1;
+  for (const auto& item : items()) n += item.tree_size();
+  for (const auto& e : entries()) n += e.value.tree_size();
+  return n;
+}
+
 node node::clone() const {
   node n;
   n.line_ = line_;

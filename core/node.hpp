@@ -94,6 +94,8 @@ class node {
 
   /// A deep copy, positions included.
   node clone() const;
+  /// The nodes of this subtree, itself included (what a clone() would make).
+  std::size_t tree_size() const;
 
  private:
   // null: monostate; scalar: string; sequence: items; map: entries.

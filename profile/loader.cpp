@@ -3,6 +3,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 
@@ -125,9 +126,27 @@ class builder {
     return std::nullopt;
   }
 
+  /// true/false, and the YAML 1.1 words profiles have always accepted
+  /// (yes/no, on/off, y/n), in lower, upper or capitalised case.
   std::optional<bool> boolean(const node& n, const std::string& what) {
-    if (n.is_scalar() && core::classify(n) == core::scalar_kind::boolean) {
-      return n.text() == "true" || n.text() == "True" || n.text() == "TRUE";
+    if (n.is_scalar()) {
+      const std::string& t = n.text();
+      std::string lower;
+      for (char c : t) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::string capitalised = lower;
+      if (!capitalised.empty()) {
+        capitalised[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(t[0])));
+      }
+      std::string upper;
+      for (char c : t) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (t == lower || t == upper || t == capitalised) {
+        for (const char* yes : {"true", "yes", "on", "y"}) {
+          if (lower == yes) return true;
+        }
+        for (const char* no : {"false", "no", "off", "n"}) {
+          if (lower == no) return false;
+        }
+      }
     }
     error(n, what + ": expected true or false");
     return std::nullopt;

@@ -8,6 +8,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -45,8 +46,8 @@ class builder final : public YAML::EventHandler {
     grow(mark, 1, 0);
     node n;
     place(n, mark);
-    if (anchor != 0) remember(anchor, n, {1, 0});
-    attach(std::move(n), mark, "");
+    if (anchor != 0) remember(mark, anchor, n, {1, 0}, 0);
+    attach(std::move(n), mark, "", 0);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -55,9 +56,16 @@ class builder final : public YAML::EventHandler {
     }
     const auto it = anchored_.find(anchor);
     if (it == anchored_.end()) throw refusal{mark, "an alias to an unknown anchor"};
+    // What an alias pastes counts as if written there: its nodes, and its depth.
+    if (frames_.size() + it->second.height > limits::max_depth) {
+      throw refusal{mark, "an alias whose node, pasted here, nests deeper than " +
+                              std::to_string(limits::max_depth) +
+                              " levels of mappings and sequences"};
+    }
     grow(mark, it->second.size.nodes, it->second.size.bytes);
     const node& target = it->second.value;
-    attach(target.clone(), mark, target.is_scalar() ? target.text() : std::string());
+    attach(target.clone(), mark, target.is_scalar() ? target.text() : std::string(),
+           it->second.height);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -71,8 +79,8 @@ class builder final : public YAML::EventHandler {
     const bool quoted = tag == "!" || tag == "tag:yaml.org,2002:str";
     node n = node::scalar(value, quoted);
     place(n, mark);
-    if (anchor != 0) remember(anchor, n, {1, value.size()});
-    attach(std::move(n), mark, value);
+    if (anchor != 0) remember(mark, anchor, n, {1, value.size()}, 0);
+    attach(std::move(n), mark, value, 0);
   }
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
@@ -101,10 +109,12 @@ class builder final : public YAML::EventHandler {
     std::set<std::string> keys;
     YAML::anchor_t anchor = 0;
     totals start;
+    std::size_t height = 0;  // of its tallest child so far
   };
   struct anchored {
     node value;
     totals size;
+    std::size_t height = 0;  // levels of mappings and sequences in it
   };
 
   static void place(node& n, const YAML::Mark& m) {
@@ -114,18 +124,27 @@ class builder final : public YAML::EventHandler {
     }
   }
 
-  void remember(YAML::anchor_t anchor, const node& n, totals size) {
-    anchored_[anchor] = anchored{n.clone(), size};
+  /// Keeps a copy of an anchored node for its aliases. The copy counts
+  /// against the bounds too: anchors nested in anchors would otherwise hold
+  /// copies of copies, far past what the expanded document may be.
+  void remember(const YAML::Mark& mark, YAML::anchor_t anchor, const node& n, totals size,
+                std::size_t height) {
+    held_.nodes += size.nodes;
+    held_.bytes += size.bytes;
+    check(mark);
+    anchored_[anchor] = anchored{n.clone(), size, height};
   }
 
   /// A finished node goes into its parent: a key, a mapping's value, an item,
-  /// or the root. `key_text` is its text should it be a key.
-  void attach(node n, const YAML::Mark& mark, const std::string& key_text) {
+  /// or the root. `key_text` is its text should it be a key; `height` its
+  /// levels of mappings and sequences.
+  void attach(node n, const YAML::Mark& mark, const std::string& key_text, std::size_t height) {
     if (frames_.empty()) {
       root_ = std::move(n);
       return;
     }
     frame& f = frames_.back();
+    f.height = std::max(f.height, height);
     if (f.value.is_sequence()) {
       f.value.push_back(std::move(n));
       return;
@@ -150,15 +169,21 @@ class builder final : public YAML::EventHandler {
     f.at_key = true;
   }
 
+  /// The expanded document grows by `nodes` and `bytes` of scalars.
   void grow(const YAML::Mark& mark, std::size_t nodes, std::size_t bytes) {
     total_.nodes += nodes;
     total_.bytes += bytes;
-    if (total_.nodes > limits::max_expanded_nodes) {
+    check(mark);
+  }
+
+  /// The expanded document and the copies anchors keep, against the bounds.
+  void check(const YAML::Mark& mark) const {
+    if (total_.nodes + held_.nodes > limits::max_expanded_nodes) {
       throw refusal{mark, "the document expands to more than " +
                               std::to_string(limits::max_expanded_nodes) +
                               " nodes (aliases included)"};
     }
-    if (total_.bytes > limits::max_expanded_bytes) {
+    if (total_.bytes + held_.bytes > limits::max_expanded_bytes) {
       throw refusal{mark, "the document expands to more than " + mib(limits::max_expanded_bytes) +
                               " of scalars (aliases included)"};
     }
@@ -195,16 +220,18 @@ class builder final : public YAML::EventHandler {
                                              static_cast<std::uint32_t>(f.key_mark.line + 1),
                                              static_cast<std::uint32_t>(f.key_mark.column + 1)});
     }
+    const std::size_t height = f.height + 1;
     if (f.anchor != 0) {
-      remember(f.anchor, f.value,
-               totals{total_.nodes - f.start.nodes, total_.bytes - f.start.bytes});
+      remember(f.mark, f.anchor, f.value,
+               totals{total_.nodes - f.start.nodes, total_.bytes - f.start.bytes}, height);
       open_anchors_.erase(f.anchor);
     }
-    attach(std::move(f.value), f.mark, std::string());
+    attach(std::move(f.value), f.mark, std::string(), height);
   }
 
   int documents_ = 0;
-  totals total_;
+  totals total_;  // the document, every alias expanded
+  totals held_;   // the copies of anchored nodes kept for their aliases
   std::vector<frame> frames_;
   node root_;
   std::map<YAML::anchor_t, anchored> anchored_;

@@ -420,7 +420,9 @@ void parse_paths(parse_context& ctx, const node& paths,
   if (!r.expect_map(doc, paths, "paths")) return;
   // Room for every operation written inline (an operation is a large object).
   std::size_t inline_operations = 0;
-  for (const auto& e : paths.entries()) inline_operations += e.value.size();
+  for (const auto& e : paths.entries()) {
+    for (const auto& m : e.value.entries()) inline_operations += parse_method(m.key) ? 1 : 0;
+  }
   ctx.spec.operations.reserve(ctx.spec.operations.size() + inline_operations);
   for (auto it = paths.entries().begin(); it != paths.entries().end(); ++it) {
     const std::string path = it->key;

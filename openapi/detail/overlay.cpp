@@ -19,13 +19,25 @@ void merge(node& target, const node& update) {
   }
 }
 
-/// The node at `path` (entry or item indexes from the root).
-node& at_path(node& root, const std::vector<std::size_t>& path, std::size_t length) {
+/// The node at the first `length` indexes of `path` (entry or item indexes
+/// from the root); nullptr when an earlier edit left nothing there.
+node* at_path(node& root, const std::vector<std::size_t>& path, std::size_t length) {
   node* cur = &root;
   for (std::size_t i = 0; i < length; ++i) {
-    cur = cur->is_map() ? &cur->entries()[path[i]].value : &cur->items()[path[i]];
+    if (cur->is_map() && path[i] < cur->size()) {
+      cur = &cur->entries()[path[i]].value;
+    } else if (cur->is_sequence() && path[i] < cur->size()) {
+      cur = &cur->items()[path[i]];
+    } else {
+      return nullptr;
+    }
   }
-  return *cur;
+  return cur;
+}
+
+/// True when `inner` is `outer` or lies below it.
+bool within(const std::vector<std::size_t>& inner, const std::vector<std::size_t>& outer) {
+  return inner.size() >= outer.size() && std::equal(outer.begin(), outer.end(), inner.begin());
 }
 
 }  // namespace
@@ -35,6 +47,10 @@ bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& doc
   const source_doc* ov = docs.load(file, file.lexically_normal().string(), r);
   if (ov == nullptr) return false;
   const source_doc& d = *ov;
+  if (&d.root == &root) {  // its actions would edit themselves
+    r.error(doc_reader::pos(d, d.root), "the overlay is the description itself");
+    return false;
+  }
   if (!r.expect_map(d, d.root, "the overlay")) return false;
   const node& version = r.required(d, d.root, "overlay", "the overlay");
   if (version.defined()) {
@@ -76,25 +92,37 @@ bool apply_overlay(const std::filesystem::path& file, node& root, doc_cache& doc
                 what + ": target '" + *text + "' selects nothing in the description (ignored)");
       continue;
     }
-    // Deepest and last first: an edit never moves a node another match
-    // names (the matches' paths are indexes, taken before any edit).
-    std::reverse(matches.begin(), matches.end());
-    for (const auto& m : matches) {
-      node& parent = at_path(root, m.path, m.path.empty() ? 0 : m.path.size() - 1);
-      node& selected = at_path(root, m.path, m.path.size());
-      if (remove) {
-        if (m.path.empty()) continue;  // the root stays
-        if (m.in_sequence) {
-          parent.items().erase(parent.items().begin() + static_cast<long>(m.path.back()));
+    // The matches' paths are indexes, taken before any edit. Removals go
+    // last first, so that none shifts a node another one names; updates go
+    // in document order (a merge or an append only adds at the end), and a
+    // node an earlier update replaced takes no later edit below it.
+    if (remove) {
+      for (auto m = matches.rbegin(); m != matches.rend(); ++m) {
+        if (m->path.empty()) continue;  // the root stays
+        node* parent = at_path(root, m->path, m->path.size() - 1);
+        if (parent == nullptr) continue;
+        const auto at = static_cast<long>(m->path.back());
+        if (m->in_sequence) {
+          parent->items().erase(parent->items().begin() + at);
         } else {
-          parent.entries().erase(parent.entries().begin() + static_cast<long>(m.path.back()));
+          parent->entries().erase(parent->entries().begin() + at);
         }
-      } else if (selected.is_map() && update.is_map()) {
-        merge(selected, update);
-      } else if (selected.is_sequence()) {
-        selected.push_back(update.clone());
+      }
+      continue;
+    }
+    std::vector<std::vector<std::size_t>> replaced;
+    for (const auto& m : matches) {
+      const bool gone = std::any_of(replaced.begin(), replaced.end(),
+                                    [&](const auto& p) { return within(m.path, p); });
+      node* selected = gone ? nullptr : at_path(root, m.path, m.path.size());
+      if (selected == nullptr) continue;
+      if (selected->is_map() && update.is_map()) {
+        merge(*selected, update);
+      } else if (selected->is_sequence()) {
+        selected->push_back(update.clone());
       } else if (!m.path.empty()) {
-        selected = update.clone();
+        *selected = update.clone();
+        replaced.push_back(m.path);
       } else {
         r.error(doc_reader::pos(d, update), what + ": the root can only be merged with a mapping");
       }

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
+
 namespace conform::openapi::detail {
 namespace {
 
@@ -108,9 +110,23 @@ void move_into_schema(node& p) {
   p.set("schema", std::move(schema));
 }
 
+/// What a conversion may copy: 2.0 gives one schema for every media type of
+/// `produces`/`consumes`, 3.0 one per media type, and those copies are made
+/// after the parse's bounds were checked.
+struct copy_budget {
+  std::size_t left = core::limits::max_expanded_nodes;
+  bool exceeded = false;
+};
+
 /// `media` -> {schema} for each of `types` (the schema copied into each).
 node content_for(const std::vector<std::string>& types, const std::optional<node>& schema,
-                 const node& at) {
+                 const node& at, copy_budget& budget) {
+  const std::size_t cost = (schema ? schema->tree_size() + 1 : 1) * types.size();
+  if (cost > budget.left) {
+    budget.exceeded = true;
+    return map_at(at);
+  }
+  budget.left -= cost;
   node content = map_at(at);
   for (const auto& t : types) {
     node media = map_at(at);
@@ -121,7 +137,7 @@ node content_for(const std::vector<std::string>& types, const std::optional<node
 }
 
 void convert_operation(node& op, const std::vector<std::string>& consumes_default,
-                       const std::vector<std::string>& produces_default) {
+                       const std::vector<std::string>& produces_default, copy_budget& budget) {
   std::vector<std::string> consumes = strings_of(op.get("consumes"));
   if (consumes.empty()) consumes = consumes_default;
   std::vector<std::string> produces = strings_of(op.get("produces"));
@@ -148,7 +164,7 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
           node body = map_at(p);
           if (auto d = take(p, "description")) body.set("description", std::move(*d));
           if (auto req = take(p, "required")) body.set("required", std::move(*req));
-          body.set("content", content_for(consumes, take(p, "schema"), p));
+          body.set("content", content_for(consumes, take(p, "schema"), p, budget));
           op.set("requestBody", std::move(body));
         } else if (where == "formData") {
           has_form = true;
@@ -182,7 +198,7 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
                                   : consumes.size() == 1 ? consumes.front()
                                                          : "application/x-www-form-urlencoded";
         const node at = map_at(form);
-        body.set("content", content_for({media}, std::move(form), at));
+        body.set("content", content_for({media}, std::move(form), at, budget));
         op.set("requestBody", std::move(body));
       }
       if (kept.size() > 0) op.set("parameters", std::move(kept));
@@ -196,7 +212,7 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
     if (!resp.is_map() || resp.get("$ref").defined()) continue;
     if (auto schema = take(resp, "schema")) {
       const node at = map_at(*schema);
-      resp.set("content", content_for(produces, std::move(schema), at));
+      resp.set("content", content_for(produces, std::move(schema), at, budget));
     }
     resp.remove("examples");
     if (node* headers = resp.find("headers"); headers != nullptr && headers->is_map()) {
@@ -249,6 +265,7 @@ void swagger2_parameter(node& p) {
 bool convert_swagger2(source_doc& doc, doc_reader& r) {
   node& root = doc.root;
   bool ok = true;
+  copy_budget budget;
   const std::vector<std::string> consumes = [&] {
     auto v = strings_of(root.get("consumes"));
     return v.empty() ? std::vector<std::string>{"application/json"} : v;
@@ -301,7 +318,7 @@ bool convert_swagger2(source_doc& doc, doc_reader& r) {
       if (!e.value.is_map()) continue;
       if (auto schema = take(e.value, "schema")) {
         const node at = map_at(*schema);
-        e.value.set("content", content_for(produces, std::move(schema), at));
+        e.value.set("content", content_for(produces, std::move(schema), at, budget));
       }
     }
     components.set("responses", std::move(*resp));
@@ -330,9 +347,16 @@ bool convert_swagger2(source_doc& doc, doc_reader& r) {
       }
       for (auto& m : item.entries()) {
         if (m.key == "parameters" || m.key.rfind("x-", 0) == 0 || !m.value.is_map()) continue;
-        convert_operation(m.value, consumes, produces);
+        convert_operation(m.value, consumes, produces, budget);
       }
     }
+  }
+  if (budget.exceeded) {
+    r.error(doc_reader::pos(doc, root.get("openapi")),
+            "the Swagger 2.0 conversion would copy more than " +
+                std::to_string(core::limits::max_expanded_nodes) +
+                " nodes (each schema once per media type of produces/consumes)");
+    ok = false;
   }
   return ok;
 }

@@ -3,6 +3,8 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <set>
 
 #include "core/parse.hpp"
@@ -381,8 +383,50 @@ class loader {
     }
   }
 
-  /// A node as a template: plain scalars typed as YAML 1.2 core would
-  /// type them, quoted ones strings; expressions checked where they occur.
+  /// A plain scalar's value in a template: `true`/`false`, null, an integer
+  /// that fits 64 bits, a number written with a decimal point; nullopt for
+  /// the rest, which stays the text it is (an id of 20 digits must not
+  /// become a double, nor `1e5` a number).
+  static std::optional<json::value> plain_value(const node& n) {
+    if (n.is_null()) return json::value(nullptr);
+    const std::string& v = n.text();
+    if (v == "true" || v == "false") return json::value(v == "true");
+    if (v == "null" || v == "~" || v.empty()) return json::value(nullptr);
+    const std::size_t sign = v.front() == '-' || v.front() == '+' ? 1 : 0;
+    const std::size_t digits = v.find_first_not_of("0123456789", sign);
+    if (digits == std::string::npos && v.size() > sign) {
+      std::int64_t i = 0;
+      const char* first = v.data() + (v.front() == '+' ? 1 : 0);
+      const auto [end, ec] = std::from_chars(first, v.data() + v.size(), i);
+      if (ec == std::errc() && end == v.data() + v.size()) return json::value(i);
+      return std::nullopt;
+    }
+    // [-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?
+    std::size_t i = sign;
+    const std::size_t whole = v.find_first_not_of("0123456789", i) - i;
+    i += whole;
+    if (i >= v.size() || v[i] != '.') return std::nullopt;
+    ++i;
+    const std::size_t frac_end = std::min(v.find_first_not_of("0123456789", i), v.size());
+    if (whole == 0 && frac_end == i) return std::nullopt;
+    i = frac_end;
+    if (i < v.size() && (v[i] == 'e' || v[i] == 'E')) {
+      ++i;
+      if (i < v.size() && (v[i] == '-' || v[i] == '+')) ++i;
+      const std::size_t exp_end = std::min(v.find_first_not_of("0123456789", i), v.size());
+      if (exp_end == i) return std::nullopt;
+      i = exp_end;
+    }
+    if (i != v.size()) return std::nullopt;
+    double d = 0;
+    const auto [end, ec] =
+        std::from_chars(v.data() + (v.front() == '+' ? 1 : 0), v.data() + v.size(), d);
+    if (ec != std::errc() || end != v.data() + v.size()) return std::nullopt;
+    return json::value(d);
+  }
+
+  /// A node as a template: plain scalars typed by plain_value, quoted ones
+  /// strings; expressions checked where they occur.
   template_value to_template(const node& n, workflow& w, bool response_allowed) {
     if (n.is_map()) {
       json::object o;
@@ -394,8 +438,9 @@ class loader {
       for (const auto& item : n.items()) a.push_back(to_template(item, w, response_allowed));
       return a;
     }
-    if (!n.is_scalar() || core::classify(n) != core::scalar_kind::string) {
-      return core::to_json(n);  // null, a boolean or a number, as YAML 1.2 reads it
+    if (!n.is_scalar()) return nullptr;
+    if (!n.quoted()) {
+      if (auto value = plain_value(n)) return *value;
     }
     const std::string& v = n.text();
     std::string why;

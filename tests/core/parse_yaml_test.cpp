@@ -78,6 +78,24 @@ TEST(ParseYaml, EveryBoundIsAnErrorAtItsPosition) {
     bomb += "]\n";
   }
   EXPECT_NE(error_of(bomb).find("expands to more than"), std::string::npos) << error_of(bomb);
+  // Anchors inside anchors: each keeps a copy of what it names, and the
+  // copies count (a small text would otherwise hold gigabytes of copies).
+  std::string items;
+  for (int i = 0; i < 1000; ++i) items += i ? ", 0" : "0";
+  std::string nested = "x: &x [" + items + "]\ny: ";
+  for (int i = 1; i <= 60; ++i) nested += "&a" + std::to_string(i) + " [";
+  for (int i = 0; i < 100; ++i) nested += i ? ", *x" : "*x";
+  nested += std::string(60, ']') + "\n";
+  EXPECT_NE(error_of(nested).find("expands to more than"), std::string::npos) << error_of(nested);
+  // An alias pastes its node's depth where it is used.
+  const std::string l0 = "l0: &l0 " + std::string(40, '[') + std::string(40, ']') + "\n";
+  const std::string tower =
+      l0 + "l1: " + std::string(30, '[') + "*l0" + std::string(30, ']') + "\n";
+  EXPECT_NE(error_of(tower).find("an alias whose node, pasted here, nests deeper than 64"),
+            std::string::npos)
+      << error_of(tower);
+  EXPECT_EQ(error_of(l0 + "l1: " + std::string(20, '[') + "*l0" + std::string(20, ']') + "\n"),
+            "no error");
   EXPECT_EQ(
       error_of("a: \"x\0y\"\n"s),
       "t.yaml:1:6: error: control character U+0000 (NUL) is not allowed in YAML or JSON text");

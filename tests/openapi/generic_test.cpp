@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "openapi/loader.hpp"
 
@@ -196,6 +197,29 @@ TEST(GenericSpec, ARequiredPropertyAnAllOfSiblingDefinesIsNoWarning) {
                    "all_of_required.yaml:29:22: warning: required property 'colour' is not "
                    "defined in properties"))
       << messages(r);
+}
+
+// 2.0 gives one schema for all of `produces`; 3.0 one per media type. The
+// copies are made after the parse's bounds: they have a bound of their own.
+TEST(GenericSpec, ASwagger2ConversionThatWouldCopyTooMuchIsRefused) {
+  std::string produces, properties;
+  for (int i = 0; i < 1000; ++i) produces += (i ? ", " : "") + ("text/t" + std::to_string(i));
+  for (int i = 0; i < 1100; ++i)
+    properties += "              p" + std::to_string(i) + ": {type: string}\n";
+  const auto file = std::filesystem::temp_directory_path() / "conform-swagger2-copies.yaml";
+  {
+    std::ofstream out(file);
+    out << "swagger: '2.0'\ninfo: {title: t, version: '1'}\nproduces: [" << produces
+        << "]\npaths:\n  /x:\n    get:\n      responses:\n        '200':\n"
+        << "          description: ok\n          schema:\n            type: object\n"
+        << "            properties:\n"
+        << properties;
+  }
+  const auto r = load(file);
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(says(r, "the Swagger 2.0 conversion would copy more than 1000000 nodes"))
+      << messages(r);
+  std::filesystem::remove(file);
 }
 
 // Every 3.x example of the OpenAPI Initiative loads as published.

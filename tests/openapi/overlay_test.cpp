@@ -9,6 +9,9 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "core/document.hpp"
+#include "core/parse.hpp"
+#include "openapi/detail/overlay.hpp"
 #include "openapi/loader.hpp"
 #include "tests/openapi/dump.hpp"
 
@@ -187,6 +190,77 @@ actions:
   EXPECT_NE(messages(r).find("small.overlay.yaml:4:13: warning: overlay action 1: target "
                              "'$.paths['/nowhere']' selects nothing"),
             std::string::npos)
+      << messages(r);
+}
+
+// One action selecting a node and a node below it: the update applies in
+// document order, the outer one first, then the inner one on the result.
+TEST(Overlay, NestedMatchesAreUpdatedInDocumentOrder) {
+  std::vector<core::diagnostic> diags;
+  core::doc_reader r(diags);
+  core::doc_cache docs;
+  core::node root = core::parse_yaml("a: {x-n: {x-n: {level: 0}}}\n", "root.yaml").root;
+  const fs::path overlay = write("nested.overlay.yaml", R"(overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: $..x-n
+    update: { level: 9, x-n: { level: 1 } }
+)");
+  ASSERT_TRUE(detail::apply_overlay(overlay, root, docs, r)) << diags.size();
+  const core::node& outer = root.get("a").get("x-n");
+  const core::node& inner = outer.get("x-n");
+  EXPECT_EQ(outer.get("level").text(), "9");
+  EXPECT_EQ(inner.get("level").text(), "9");  // last: its own update, after the outer one's
+  EXPECT_EQ(inner.get("x-n").get("level").text(), "1");
+}
+
+// A node an update replaced takes no later edit below it.
+TEST(Overlay, AReplacedNodeTakesNoEditBelowIt) {
+  core::doc_cache docs;
+  core::node again = core::parse_yaml("a: {k: {m: {n: 1}}}\n", "root.yaml").root;
+  const fs::path replace = write("replace2.overlay.yaml", R"(overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: $.a..*
+    update: flat
+)");
+  std::vector<core::diagnostic> more;
+  core::doc_reader r2(more);
+  ASSERT_TRUE(detail::apply_overlay(replace, again, docs, r2));
+  // A scalar update replaces the mapping k; m and n, selected below it, are
+  // gone with it and take no edit (their index paths name nothing now).
+  EXPECT_EQ(again.get("a").get("k").text(), "flat");
+}
+
+// `$..summary` with summaries inside summaries' parents: every one goes, and
+// a removal never shifts a node another match of the same action names.
+TEST(Overlay, NestedRemovalsLeaveNothingBehindAndNothingElse) {
+  const auto r = load_with(R"(overlay: 1.0.0
+info: { title: t, version: "1" }
+actions:
+  - target: $.tags[*]
+    remove: true
+  - target: $.paths.*.*.tags
+    remove: true
+  - target: $.paths['/internal']
+    remove: true
+)");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.spec->tags.empty());
+  EXPECT_EQ(r.spec->operations.size(), 2u);
+  for (const auto& op : r.spec->operations) EXPECT_TRUE(op.tags.empty()) << op.operation_id;
+}
+
+TEST(Overlay, TheDescriptionIsNotItsOwnOverlay) {
+  const fs::path spec = write("self.yaml", std::string(small_spec) +
+                                               "overlay: 1.0.0\nactions:\n"
+                                               "  - target: $.actions\n"
+                                               "    remove: true\n");
+  load_options opts;
+  opts.overlays = {spec};
+  const auto r = load(spec, opts);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find("the overlay is the description itself"), std::string::npos)
       << messages(r);
 }
 

@@ -338,6 +338,31 @@ TEST(profile, a_device_or_a_folder_is_not_read_as_a_profile) {
   }
 }
 
+TEST(profile, booleans_are_the_words_profiles_have_always_accepted) {
+  for (const auto& [word, want] : std::vector<std::pair<std::string, bool>>{{"true", true},
+                                                                            {"Yes", true},
+                                                                            {"ON", true},
+                                                                            {"y", true},
+                                                                            {"\"true\"", true},
+                                                                            {"false", false},
+                                                                            {"no", false},
+                                                                            {"Off", false},
+                                                                            {"N", false}}) {
+    const auto r = parse_profile(
+        "base_url: http://127.0.0.1:8080/api/v1\ntenants: {t1: {id: '1'}}\ncredentials:\n"
+        "  - {name: k, scheme: tenant_key, value: tk_test_x, tenant: t1, expired: " +
+            word + "}\n",
+        "p.yaml", fake_env);
+    ASSERT_TRUE(r.ok()) << word << "\n" << all_messages(r);
+    EXPECT_EQ(r.value->credentials.at(0).expired, want) << word;
+  }
+  const auto bad = parse_profile(
+      "base_url: http://127.0.0.1:8080/api/v1\ntenants: {t1: {id: '1'}}\ncredentials:\n"
+      "  - {name: k, scheme: tenant_key, value: tk_test_x, tenant: t1, expired: yEs}\n",
+      "p.yaml", fake_env);
+  EXPECT_FALSE(bad.ok());
+}
+
 TEST(profile, json_profiles_read_as_yaml_ones_do) {
   const auto r = parse_profile(
       R"({"base_url": "http://127.0.0.1:8080/api/v1", "environment": "sandbox",

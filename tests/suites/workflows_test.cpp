@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "openapi/loader.hpp"
 #include "reference/server.hpp"
 #include "suites/workflows/document.hpp"
 #include "suites/workflows/expression.hpp"
@@ -134,6 +135,37 @@ TEST(WorkflowsSuite, AWrongExpectationFailsWithTheCriterionAndTheAnswer) {
   EXPECT_NE(steps.find("ran workflow wrongCreate as tenant"), std::string::npos) << steps;
   // The shipped workflows still pass beside it.
   EXPECT_EQ(r.cells_passed(check), 4u);
+}
+
+// Plain scalars of a payload: true/false, null, 64-bit integers and numbers
+// with a decimal point are typed; the rest stays text (a 20-digit id must not
+// become a double, nor 1e5 a number, nor True a boolean).
+TEST(WorkflowsDocument, PlainScalarsOfAPayloadAreTypedConservatively) {
+  const auto spec = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
+  ASSERT_TRUE(spec.ok());
+  const auto doc = workflows::load_document(std::string(header) + R"(  - workflowId: typed
+    steps:
+      - stepId: a
+        operationId: createCampaign
+        requestBody:
+          payload: {name: x, big: 12345678901234567890, e: 1e5, d: 1.5, t: True, b: true,
+                    q: "12", n: ~, neg: -7, dot: .5}
+        successCriteria: [ { condition: $statusCode == 201 } ]
+)",
+                                            "typed.arazzo.yaml", *spec.spec);
+  ASSERT_TRUE(doc.errors.empty()) << doc.errors.front();
+  ASSERT_EQ(doc.workflows.size(), 1u);
+  ASSERT_TRUE(doc.workflows[0].errors.empty()) << doc.workflows[0].errors.front();
+  const auto& p = doc.workflows[0].steps.at(0).body->payload.as_object();
+  EXPECT_EQ(p.at("big"), boost::json::value("12345678901234567890"));
+  EXPECT_EQ(p.at("e"), boost::json::value("1e5"));
+  EXPECT_EQ(p.at("d"), boost::json::value(1.5));
+  EXPECT_EQ(p.at("t"), boost::json::value("True"));
+  EXPECT_EQ(p.at("b"), boost::json::value(true));
+  EXPECT_EQ(p.at("q"), boost::json::value("12"));
+  EXPECT_TRUE(p.at("n").is_null());
+  EXPECT_EQ(p.at("neg"), boost::json::value(-7));
+  EXPECT_EQ(p.at("dot"), boost::json::value(0.5));
 }
 
 TEST(WorkflowsSuite, AMalformedDocumentIsNotRunWithItsPosition) {
