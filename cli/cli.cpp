@@ -3,7 +3,7 @@
 namespace conform::cli {
 namespace {
 
-constexpr const char* usage = R"(usage: conform <command> [options]
+constexpr const char* cli_usage = R"(usage: conform <command> [options]
 
 commands:
   run                 test a target against the description (--help for options)
@@ -23,7 +23,7 @@ See README.md and docs/ for the profile format, the checks and the reports.
 
 int main_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-    (args.empty() ? err : out) << usage;
+    (args.empty() ? err : out) << cli_usage;
     return args.empty() ? 2 : 0;
   }
   const std::string& command = args[0];
@@ -47,7 +47,7 @@ int main_command(const std::vector<std::string>& args, std::ostream& out, std::o
     out << "conform " << CONFORM_VERSION << "\n";
     return 0;
   }
-  err << "conform: unknown command '" << command << "'\n" << usage;
+  err << "conform: unknown command '" << command << "'\n" << cli_usage;
   return 2;
 }
 

@@ -11,7 +11,7 @@
 namespace conform::cli {
 namespace {
 
-constexpr const char* usage =
+constexpr const char* lint_usage =
     "usage: conform spec lint [FILE] [--permissions FILE] [--overlay FILE]... [--ref-root DIR]";
 
 }  // namespace
@@ -22,12 +22,12 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
-      out << usage << "\n";
+      out << lint_usage << "\n";
       return 0;
     }
     if (a == "--overlay") {
       if (i + 1 >= args.size()) {
-        err << "conform spec lint: --overlay needs a FILE\n" << usage << "\n";
+        err << "conform spec lint: --overlay needs a FILE\n" << lint_usage << "\n";
         return 2;
       }
       opts.overlays.emplace_back(args[++i]);
@@ -35,13 +35,13 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
       opts.overlays.emplace_back(a.substr(std::string("--overlay=").size()));
     } else if (a == "--ref-root" || a.rfind("--ref-root=", 0) == 0) {
       if (a == "--ref-root" && i + 1 >= args.size()) {
-        err << "conform spec lint: --ref-root needs a DIR\n" << usage << "\n";
+        err << "conform spec lint: --ref-root needs a DIR\n" << lint_usage << "\n";
         return 2;
       }
       opts.ref_root = a == "--ref-root" ? args[++i] : a.substr(std::string("--ref-root=").size());
     } else if (a == "--permissions") {
       if (i + 1 >= args.size()) {
-        err << "conform spec lint: --permissions needs a FILE\n" << usage << "\n";
+        err << "conform spec lint: --permissions needs a FILE\n" << lint_usage << "\n";
         return 2;
       }
       opts.permissions = args[++i];
@@ -50,13 +50,13 @@ int lint_command(const std::vector<std::string>& args, std::ostream& out, std::o
       opts.permissions = a.substr(std::string("--permissions=").size());
       opts.require_permissions = true;
     } else if (!a.empty() && a.front() == '-') {
-      err << "conform spec lint: unknown option '" << a << "'\n" << usage << "\n";
+      err << "conform spec lint: unknown option '" << a << "'\n" << lint_usage << "\n";
       return 2;
     } else if (file.empty()) {
       file = a;
     } else {
       err << "conform spec lint: more than one FILE ('" << file << "', '" << a << "')\n"
-          << usage << "\n";
+          << lint_usage << "\n";
       return 2;
     }
   }

@@ -12,7 +12,7 @@
 namespace conform::cli {
 namespace {
 
-constexpr const char* usage =
+constexpr const char* report_usage =
     "usage: conform report diff OLD.json NEW.json [--json]\n"
     "  compares the failures of two JSON run reports: new, fixed, still failing, and flaky\n"
     "  (not reproduced by a re-send); a section per class, a line per failure key\n"
@@ -24,13 +24,13 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
   bool json = false;
   for (const auto& a : args) {
     if (a == "--help" || a == "-h") {
-      out << usage << "\n";
+      out << report_usage << "\n";
       return 0;
     }
     if (a == "--json") {
       json = true;
     } else if (!a.empty() && a.front() == '-') {
-      err << "conform report diff: unknown option '" << a << "'\n" << usage << "\n";
+      err << "conform report diff: unknown option '" << a << "'\n" << report_usage << "\n";
       return 2;
     } else {
       files.push_back(a);
@@ -38,7 +38,7 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
   }
   if (files.size() != 2) {
     err << "conform report diff: needs two JSON reports, OLD and NEW (got " << files.size() << ")\n"
-        << usage << "\n";
+        << report_usage << "\n";
     return 2;
   }
   std::string why;

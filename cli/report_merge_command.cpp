@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* usage =
+constexpr const char* report_merge_usage =
     "usage: conform report merge SHARD.json... -o ALL.json [--junit FILE]\n"
     "                            [--report FORMAT=FILE] [--baseline FILE] [--spec FILE]\n"
     "  merges the JSON reports of the N shards of one run (conform run --shard K/N) into the\n"
@@ -57,7 +57,7 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
     const std::string& name = in.name();
     std::string v;
     if (name == "-h" || name == "--help") {
-      out << usage << "\n";
+      out << report_merge_usage << "\n";
       return 0;
     }
     if (name == "-o" || name == "--output") {
@@ -78,13 +78,15 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
     } else if (name == "--baseline") {
       if (!in.value(baseline_file, error)) return fail(error);
     } else if (!name.empty() && name.front() == '-') {
-      err << "conform report merge: unknown option '" << name << "'\n" << usage << "\n";
+      err << "conform report merge: unknown option '" << name << "'\n"
+          << report_merge_usage << "\n";
       return 2;
     } else {
       files.push_back(name);
     }
   }
-  if (files.empty()) return fail("needs the JSON reports of the shards\n" + std::string(usage));
+  if (files.empty())
+    return fail("needs the JSON reports of the shards\n" + std::string(report_merge_usage));
   if (output.empty()) return fail("needs -o ALL.json, the merged report's file");
 
   std::vector<reports::named_report> shards;

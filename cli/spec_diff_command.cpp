@@ -14,7 +14,7 @@
 namespace conform::cli {
 namespace {
 
-constexpr const char* usage =
+constexpr const char* spec_diff_usage =
     "usage: conform spec diff OLD NEW [--json] [--fail-on-warning] [--overlay FILE]... "
     "[--ref-root DIR]\n"
     "  one line per change: level, operation, where, what [rule]\n"
@@ -68,7 +68,7 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
-      out << usage << "\n";
+      out << spec_diff_usage << "\n";
       return 0;
     }
     if (a == "--json") {
@@ -77,18 +77,18 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
       fail_on_warning = true;
     } else if (a == "--overlay") {
       if (i + 1 >= args.size()) {
-        err << "conform spec diff: --overlay needs a FILE\n" << usage << "\n";
+        err << "conform spec diff: --overlay needs a FILE\n" << spec_diff_usage << "\n";
         return 2;
       }
       opts.overlays.emplace_back(args[++i]);
     } else if (a == "--ref-root") {
       if (i + 1 >= args.size()) {
-        err << "conform spec diff: --ref-root needs a DIR\n" << usage << "\n";
+        err << "conform spec diff: --ref-root needs a DIR\n" << spec_diff_usage << "\n";
         return 2;
       }
       opts.ref_root = args[++i];
     } else if (!a.empty() && a.front() == '-') {
-      err << "conform spec diff: unknown option '" << a << "'\n" << usage << "\n";
+      err << "conform spec diff: unknown option '" << a << "'\n" << spec_diff_usage << "\n";
       return 2;
     } else {
       files.push_back(a);
@@ -96,7 +96,7 @@ int spec_diff_command(const std::vector<std::string>& args, std::ostream& out, s
   }
   if (files.size() != 2) {
     err << "conform spec diff: needs two descriptions, OLD and NEW (got " << files.size() << ")\n"
-        << usage << "\n";
+        << spec_diff_usage << "\n";
     return 2;
   }
   const auto old_spec = load_side(files[0], opts, err);

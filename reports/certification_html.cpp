@@ -16,7 +16,7 @@ using harness::rule_verdict;
 using html::badge;
 using html::escape;
 
-std::string secs(std::chrono::microseconds d) {
+std::string seconds_text(std::chrono::microseconds d) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(d.count()) / 1e6);
   return buf;
@@ -161,7 +161,7 @@ std::string render_certification_html(const harness::certification_report& r) {
       "</div><table><tr><th>request</th><th>at</th><th>adversity</th><th>operation</th>"
       "<th>outcome</th></tr>";
   for (const auto& e : r.adversity) {
-    body += "<tr><td>#" + std::to_string(e.seq) + "</td><td>" + secs(e.at) + "</td><td>" +
+    body += "<tr><td>#" + std::to_string(e.seq) + "</td><td>" + seconds_text(e.at) + "</td><td>" +
             badge("info", e.kind) + "<br><span class=\"muted\">" + escape(e.detail) +
             "</span></td><td>" + escape(e.method_path) + "</td><td>" +
             (e.survived ? badge("pass", "survived") : badge("fail", "not survived")) + " " +

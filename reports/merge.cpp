@@ -102,7 +102,7 @@ std::vector<Key> merge_orders(const std::vector<std::vector<Key>>& lists, GroupO
 }
 
 using cell_key = std::tuple<std::string, std::string, std::string>;  // operation, auth, check
-using failure_key = std::tuple<std::string, std::string, std::string, std::string>;  // + cause
+using failure_identity = std::tuple<std::string, std::string, std::string, std::string>;  // + cause
 
 }  // namespace
 
@@ -165,9 +165,9 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
   std::vector<std::vector<std::string>> op_lists;
   std::vector<std::vector<std::pair<std::string, std::string>>> pair_lists;
   std::vector<std::vector<cell_key>> cell_lists;
-  std::vector<std::vector<failure_key>> failure_lists;
+  std::vector<std::vector<failure_identity>> failure_lists;
   std::map<cell_key, harness::check_tally> tallies;
-  std::map<failure_key, harness::failure> failures;
+  std::map<failure_identity, harness::failure> failures;
   for (const auto& s : shards) {
     auto& ops = op_lists.emplace_back();
     auto& pairs = pair_lists.emplace_back();
@@ -188,7 +188,7 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
     }
     auto& fails = failure_lists.emplace_back();
     for (const auto& f : s.report.failures) {
-      failure_key key{f.operation_id, f.auth_model, f.check, f.cause};
+      failure_identity key{f.operation_id, f.auth_model, f.check, f.cause};
       fails.push_back(key);
       auto [it, fresh] = failures.emplace(key, f);
       if (!fresh) it->second.occurrences += f.occurrences;
@@ -231,7 +231,7 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
     if (t.not_run_why) ++out.counts.cells_not_run;
     out.tallies.push_back(std::move(t));
   }
-  for (const auto& key : merge_orders(failure_lists, [&](const failure_key& k) {
+  for (const auto& key : merge_orders(failure_lists, [&](const failure_identity& k) {
          return rank_of_pair(std::get<0>(k), std::get<1>(k));
        })) {
     out.failures.push_back(failures.at(key));
