@@ -17,11 +17,21 @@ bash scripts/deps.sh "$deps"
 
 configure=(cmake --preset "$preset")
 if command -v ccache >/dev/null 2>&1; then
-  configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # The tests' precompiled header is cacheable only with this sloppiness
+  # (ccache's manual, "Precompiled headers"); no source uses __DATE__/__TIME__.
+  configure+=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_SLOPPINESS=pch_defines,time_macros;ccache")
   launcher=", through ccache"
 else
   configure+=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
   launcher=""
+fi
+# A build folder made before the presets chose Ninja keeps its old generator,
+# which CMake refuses to switch: start that folder's configuration afresh.
+dir=build-$preset
+[ "$preset" = dev ] && dir=build
+if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+  say "$dir/ was configured for another generator; configuring it afresh for Ninja"
+  rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
 fi
 say "configuring the $preset preset"
 "${configure[@]}" >/dev/null

@@ -8,7 +8,7 @@ set -euo pipefail
 set_name=${1:-all}
 
 packages=(
-  g++ cmake make pkg-config
+  g++ cmake ninja-build pkg-config
   libboost1.81-dev libboost-json1.81-dev
   librapidcheck-dev libcpp-httplib-dev libyaml-cpp-dev
   libssl-dev
