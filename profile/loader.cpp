@@ -3,9 +3,9 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <set>
+#include <string_view>
 
 #include "core/parse.hpp"
 #include "core/document.hpp"
@@ -129,24 +129,14 @@ class builder {
   /// true/false, and the YAML 1.1 words profiles have always accepted
   /// (yes/no, on/off, y/n), in lower, upper or capitalised case.
   std::optional<bool> boolean(const node& n, const std::string& what) {
+    static constexpr std::string_view yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES",
+                                               "on",   "On",   "ON",   "y",   "Y"};
+    static constexpr std::string_view no[] = {"false", "False", "FALSE", "no", "No", "NO",
+                                              "off",   "Off",   "OFF",   "n",  "N"};
     if (n.is_scalar()) {
       const std::string& t = n.text();
-      std::string lower;
-      for (char c : t) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      std::string capitalised = lower;
-      if (!capitalised.empty()) {
-        capitalised[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(t[0])));
-      }
-      std::string upper;
-      for (char c : t) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      if (t == lower || t == upper || t == capitalised) {
-        for (const char* yes : {"true", "yes", "on", "y"}) {
-          if (lower == yes) return true;
-        }
-        for (const char* no : {"false", "no", "off", "n"}) {
-          if (lower == no) return false;
-        }
-      }
+      if (std::find(std::begin(yes), std::end(yes), t) != std::end(yes)) return true;
+      if (std::find(std::begin(no), std::end(no), t) != std::end(no)) return false;
     }
     error(n, what + ": expected true or false");
     return std::nullopt;
