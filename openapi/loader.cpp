@@ -12,6 +12,7 @@
 #include "openapi/detail/operations.hpp"
 #include "openapi/detail/overlay.hpp"
 #include "openapi/detail/swagger2.hpp"
+#include "openapi/provenance.hpp"
 #include "openapi/detail/schema_loader.hpp"
 
 namespace conform::openapi {
@@ -283,6 +284,7 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
              "has nothing to send");
     }
     schemas.finish();
+    resolve_provenance(spec);
 
     // The matrix: given, or permissions.yaml beside the spec when it exists.
     std::filesystem::path matrix = opts.permissions;

@@ -81,6 +81,13 @@ struct parameter {
   /// ("application/json"); empty for a `schema` parameter.
   std::string content_media;
   source_pos pos;
+  /// Where it is written ("<file>#<pointer>", after $ref), and its
+  /// x-assumption entries (they ground its `required` and its schema).
+  std::string location;
+  std::vector<schema::provenance> provenance;
+  /// Set by resolve_provenance when `required` rests on an assumption alone:
+  /// the assumption's text.
+  std::string required_assumption;
 };
 
 /// One entry of a media type's `encoding` (multipart and urlencoded bodies).
@@ -106,6 +113,11 @@ struct request_body {
   bool required = false;
   std::vector<media_type> content;
   source_pos pos;
+  /// Where it is written ("<file>#<pointer>") and its x-assumption entries.
+  std::string location;
+  std::vector<schema::provenance> provenance;
+  /// Set by resolve_provenance when `required` rests on an assumption alone.
+  std::string required_assumption;
   const media_type* find(std::string_view media) const;
 };
 
@@ -128,6 +140,10 @@ struct response {
   /// x-error-codes: the error_code values this status can carry here.
   std::vector<std::string> error_codes;
   source_pos pos;
+  /// Where it is written ("<file>#<pointer>") and its x-assumption entries:
+  /// all assumptions means the body this status documents is ours.
+  std::string location;
+  std::vector<schema::provenance> provenance;
   const media_type* find(std::string_view media) const;
 };
 
@@ -474,6 +490,10 @@ struct api_spec {
   api_rules rules;
   std::optional<permission_matrix> permissions;
   std::unique_ptr<schema::schema_arena> arena = std::make_unique<schema::schema_arena>();
+  /// x-assumption entries written on parameters, headers, request bodies and
+  /// responses, by "<file>#<pointer>" (schema nodes keep their own): what
+  /// grounds the constraints of the schemas inside them (provenance.hpp).
+  std::map<std::string, std::vector<schema::provenance>> x_assumptions;
 
   const operation* find_operation(std::string_view operation_id) const;
   const security_scheme* find_scheme(std::string_view name) const;

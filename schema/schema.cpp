@@ -119,3 +119,87 @@ schema_arena::~schema_arena() {
 }
 
 }  // namespace conform::schema
+
+namespace conform::schema {
+
+bool provenance::covers(std::string_view keyword) const {
+  return keywords.empty() || std::find(keywords.begin(), keywords.end(), keyword) != keywords.end();
+}
+
+std::string provenance::text() const {
+  const std::string head = kind == source_kind::assumption ? std::string("assumption") : source;
+  return reason.empty() ? head : head + ": " + reason;
+}
+
+const char* to_string(provenance::source_kind k) {
+  switch (k) {
+    case provenance::source_kind::prose:
+      return "prose";
+    case provenance::source_kind::decision:
+      return "decision";
+    case provenance::source_kind::assumption:
+      return "assumption";
+  }
+  return "assumption";
+}
+
+namespace {
+
+bool section_number(std::string_view s) {
+  // "4", "4.1", "2.3.1": digits separated by single dots.
+  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '.' && i > 0 && s[i - 1] == '.') return false;
+    if (c != '.' && (c < '0' || c > '9')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<provenance::source_kind> parse_provenance_source(std::string_view source) {
+  using k = provenance::source_kind;
+  if (source == "assumption" || source == "conform") return k::assumption;
+  if (source.size() >= 2 && source.front() == 'D' && section_number(source.substr(1))) {
+    return k::decision;
+  }
+  if (source.rfind("section ", 0) == 0 && section_number(source.substr(8))) return k::prose;
+  if (section_number(source)) return k::prose;
+  return std::nullopt;
+}
+
+provenance provenance_from_text(std::string_view text) {
+  provenance p;
+  const std::size_t colon = text.find(':');
+  std::string_view head = colon == std::string_view::npos ? text : text.substr(0, colon);
+  // "D1.8/D5.5: ..." names two decisions: the first says what it is.
+  head = head.substr(0, head.find('/'));
+  auto kind = parse_provenance_source(head);
+  if (!kind || colon == std::string_view::npos) {
+    p.kind = provenance::source_kind::assumption;
+    p.source = "assumption";
+    std::string_view reason = text;
+    if (text.rfind("conform:", 0) == 0) reason = text.substr(8);
+    while (!reason.empty() && reason.front() == ' ') reason.remove_prefix(1);
+    p.reason = std::string(reason);
+    return p;
+  }
+  p.kind = *kind;
+  p.source = p.kind == provenance::source_kind::assumption ? "assumption" : std::string(head);
+  std::string_view reason = text.substr(colon + 1);
+  while (!reason.empty() && reason.front() == ' ') reason.remove_prefix(1);
+  // Keep the whole line as the reason when it names more than its head.
+  p.reason = colon == head.size() ? std::string(reason) : std::string(text.substr(head.size() + 1));
+  return p;
+}
+
+const assumed_constraint* schema::assumption_for(std::string_view keyword,
+                                                 std::string_view property) const {
+  for (const auto& a : assumed) {
+    if (a.keyword == keyword && a.property == property) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace conform::schema

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,48 @@ class type_set {
 
 /// Name of a type ("integer", ...).
 const char* to_string(json_type t);
+
+/// Where a constraint comes from: one entry of an `x-assumption`
+/// (docs/spec-extensions.md), written as a string ("D5.3: ...",
+/// "section 4.1: ...", "conform: ...") or as a mapping with `source`,
+/// `reason` and optionally `keywords`.
+struct provenance {
+  enum class source_kind : std::uint8_t {
+    prose,       // a section of the API's own description ("section 4.1")
+    decision,    // a product decision ("D5.3")
+    assumption,  // ours, where both are silent
+  };
+  source_kind kind = source_kind::assumption;
+  std::string source;  // as written: "section 4.1", "D5.3", "assumption"
+  std::string reason;  // one line
+  /// The constraint keywords of the node it grounds ("maxLength"); empty:
+  /// every one of them.
+  std::vector<std::string> keywords;
+
+  bool assumed() const { return kind == source_kind::assumption; }
+  bool covers(std::string_view keyword) const;
+  /// "D5.3: <reason>", "section 4.1: <reason>", "assumption: <reason>".
+  std::string text() const;
+};
+
+/// "prose", "decision", "assumption".
+const char* to_string(provenance::source_kind k);
+
+/// Reads the source of an entry: "section 4.1" or "4.1" (prose), "D5.3"
+/// (decision), "assumption" or "conform" (ours); nullopt for anything else.
+std::optional<provenance::source_kind> parse_provenance_source(std::string_view source);
+
+/// A plain-string `x-assumption` as an entry: "D5.3: reason" is a decision,
+/// "section 4.1: reason" prose, anything else ("conform: reason") ours.
+provenance provenance_from_text(std::string_view text);
+
+/// A constraint of a node whose only ground is an assumption (resolved by
+/// the description's loader from the `x-assumption`s around it).
+struct assumed_constraint {
+  std::string keyword;   // "maxLength", "required", ...
+  std::string property;  // for `required`: the property it requires, else ""
+  std::string text;      // "<location>/<keyword>: <the assumption's text>"
+};
 
 /// One schema node. Subschemas are non-owning pointers into the schema_arena
 /// that owns every node, so `$ref` cycles are just pointer cycles.
@@ -114,6 +157,12 @@ struct schema {
   std::vector<boost::json::value> examples;  // `example` and `examples`
   std::string title, description;
   std::vector<std::string> assumptions;  // x-assumption texts
+  /// x-assumption entries as written on this node (strings read as entries).
+  std::vector<conform::schema::provenance> provenance;
+  /// The constraints of this node whose only ground is an assumption, set
+  /// by the loader (openapi::resolve_provenance); the validator can drop
+  /// them (validation_options::assumptions).
+  std::vector<assumed_constraint> assumed;
   /// x-fixture: a request property whose valid value is the profile fixture
   /// of this name (an id the server must know), e.g. "agent_id". The name
   /// "tenant_id" means the tenant's own id.
@@ -137,6 +186,10 @@ struct schema {
 
   /// True when `name` is listed in `required`.
   bool is_required(std::string_view name) const;
+
+  /// The assumed constraint `keyword` (for `required`, of `property`), or nullptr.
+  const assumed_constraint* assumption_for(std::string_view keyword,
+                                           std::string_view property = {}) const;
 };
 
 /// Owns every schema node of a loaded description. Nodes never move.
@@ -157,6 +210,13 @@ class schema_arena {
   schema& make();
   /// How many nodes were made.
   std::size_t size() const { return size_; }
+  /// Calls `f` on every node, in the order made.
+  template <typename F>
+  void each(F&& f) {
+    for (chunk& c : chunks_) {
+      for (std::size_t i = 0; i < c.used; ++i) f(c.nodes[i]);
+    }
+  }
 
  private:
   struct chunk {

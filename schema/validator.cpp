@@ -137,11 +137,16 @@ struct undecided_note {
   validation_error where;
 };
 
+/// The assumed constraints a walk met (relaxed and edges modes).
+using assumption_hits = std::vector<validation_error>;
+
 class walker {
  public:
   /// `out` null: fast mode (stop at the first failure, record nothing).
-  walker(const validation_options& options, validation_result* out, undecided_note* note)
-      : options_(options), out_(out), note_(note) {}
+  /// `hits`: where relaxed and edges modes list the assumed constraints met.
+  walker(const validation_options& options, validation_result* out, undecided_note* note,
+         assumption_hits* hits = nullptr)
+      : options_(options), out_(out), note_(note), hits_(hits) {}
 
   bool check(const schema& s, const value& v, std::size_t depth) {
     if (depth > options_.max_depth) {
@@ -173,6 +178,35 @@ class walker {
 
  private:
   bool collecting() const { return out_ != nullptr; }
+
+  /// Relaxed mode: true when `keyword` (of `property`, for `required`) of
+  /// `r` rests on an assumption alone, so that breaking it is no failure;
+  /// the constraint is listed as met.
+  bool relaxed(const schema& r, std::string_view keyword, std::string_view property = {}) {
+    if (options_.assumptions != assumption_mode::relaxed || r.assumed.empty()) return false;
+    const assumed_constraint* a = r.assumption_for(keyword, property);
+    if (a == nullptr) return false;
+    hit(*a, r, keyword);
+    return true;
+  }
+
+  /// Edges mode: the value sits exactly on the bound `keyword` of `r`; listed
+  /// when that bound rests on an assumption alone.
+  void edge(const schema& r, std::string_view keyword) {
+    if (options_.assumptions != assumption_mode::edges || r.assumed.empty()) return;
+    if (const assumed_constraint* a = r.assumption_for(keyword)) hit(*a, r, keyword);
+  }
+
+  void hit(const assumed_constraint& a, const schema& r, std::string_view keyword) {
+    if (hits_) add_hit(*hits_, {pointer_, r.location + "/" + std::string(keyword), a.text});
+  }
+
+  static void add_hit(assumption_hits& to, validation_error h) {
+    for (const auto& k : to) {
+      if (k.message == h.message) return;
+    }
+    to.push_back(std::move(h));
+  }
 
   template <typename Message>
   bool fail(const schema& s, std::string_view keyword, Message&& message) {
@@ -216,7 +250,7 @@ class walker {
   }
 
   bool check_type(const schema& r, const value& v) {
-    if (type_admits(r.types, v)) return true;
+    if (type_admits(r.types, v) || relaxed(r, "type")) return true;
     return fail(r, "type", [&] {
       return std::string("expected ") + types_text(r.types) + ", got " + kind_name(v);
     });
@@ -224,14 +258,16 @@ class walker {
 
   bool check_values(const schema& r, const value& v) {
     bool ok = true;
-    if (r.const_value && !json_equal(*r.const_value, v)) {
+    if (r.const_value && !json_equal(*r.const_value, v) && !relaxed(r, "const")) {
       ok = fail(r, "const", [&] {
         return "expected the constant " + excerpt(*r.const_value) + ", got " + excerpt(v);
       });
       if (!collecting()) return false;
     }
-    if (!r.enum_values.empty() && std::none_of(r.enum_values.begin(), r.enum_values.end(),
-                                               [&](const value& e) { return json_equal(e, v); })) {
+    if (!r.enum_values.empty() &&
+        std::none_of(r.enum_values.begin(), r.enum_values.end(),
+                     [&](const value& e) { return json_equal(e, v); }) &&
+        !relaxed(r, "enum")) {
       ok = fail(r, "enum", [&] {
         std::string allowed;
         for (std::size_t i = 0; i < r.enum_values.size() && i < 8; ++i) {
@@ -250,14 +286,16 @@ class walker {
     bool ok = true;
     if (r.min_length || r.max_length) {
       const std::size_t n = code_points(text);
-      if (r.min_length && n < *r.min_length) {
+      if (r.min_length && n == *r.min_length) edge(r, "minLength");
+      if (r.max_length && n == *r.max_length) edge(r, "maxLength");
+      if (r.min_length && n < *r.min_length && !relaxed(r, "minLength")) {
         ok = fail(r, "minLength", [&] {
           return "string has " + std::to_string(n) + " characters, fewer than minLength " +
                  std::to_string(*r.min_length);
         });
         if (!collecting()) return false;
       }
-      if (r.max_length && n > *r.max_length) {
+      if (r.max_length && n > *r.max_length && !relaxed(r, "maxLength")) {
         ok = fail(r, "maxLength", [&] {
           return "string has " + std::to_string(n) + " characters, more than maxLength " +
                  std::to_string(*r.max_length);
@@ -275,7 +313,7 @@ class walker {
         });
       } else if ((found = compiled.search(text)) == detail::search_outcome::too_costly) {
         ok = undecided(r, text);
-      } else if (found == detail::search_outcome::no_match) {
+      } else if (found == detail::search_outcome::no_match && !relaxed(r, "pattern")) {
         ok = fail(r, "pattern", [&] {
           return excerpt(value(text)) + " does not match the pattern " + *r.pattern;
         });
@@ -284,7 +322,7 @@ class walker {
     }
     if (r.format) {
       const format_kind f = parse_format(*r.format);
-      if (!check_format(f, text)) {
+      if (!check_format(f, text) && !relaxed(r, "format")) {
         ok = fail(r, "format",
                   [&] { return excerpt(value(text)) + " is not a valid " + *r.format; });
       }
@@ -295,8 +333,10 @@ class walker {
   bool check_number(const schema& r, const value& v) {
     const double d = to_double(v);
     bool ok = true;
+    if (r.minimum && d == *r.minimum) edge(r, "minimum");
+    if (r.maximum && d == *r.maximum) edge(r, "maximum");
     auto bound = [&](bool violated, const char* keyword, const char* relation, double b) {
-      if (!violated) return true;
+      if (!violated || relaxed(r, keyword)) return true;
       ok = fail(r, keyword, [&] { return excerpt(v) + " is " + relation + " " + number_text(b); });
       return collecting();
     };
@@ -321,14 +361,16 @@ class walker {
 
   bool check_array(const schema& r, const boost::json::array& a, std::size_t depth) {
     bool ok = true;
-    if (r.min_items && a.size() < *r.min_items) {
+    if (r.min_items && a.size() == *r.min_items) edge(r, "minItems");
+    if (r.max_items && a.size() == *r.max_items) edge(r, "maxItems");
+    if (r.min_items && a.size() < *r.min_items && !relaxed(r, "minItems")) {
       ok = fail(r, "minItems", [&] {
         return "array has " + std::to_string(a.size()) + " items, fewer than minItems " +
                std::to_string(*r.min_items);
       });
       if (!collecting()) return false;
     }
-    if (r.max_items && a.size() > *r.max_items) {
+    if (r.max_items && a.size() > *r.max_items && !relaxed(r, "maxItems")) {
       ok = fail(r, "maxItems", [&] {
         return "array has " + std::to_string(a.size()) + " items, more than maxItems " +
                std::to_string(*r.max_items);
@@ -339,6 +381,10 @@ class walker {
       for (std::size_t i = 1; i < a.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
           if (!json_equal(a[i], a[j])) continue;
+          if (relaxed(r, "uniqueItems")) {
+            i = a.size();  // dropped: no duplicate fails
+            break;
+          }
           ok = fail(r, "uniqueItems", [&] {
             return "items " + std::to_string(j) + " and " + std::to_string(i) +
                    " are equal; uniqueItems forbids duplicates";
@@ -370,14 +416,16 @@ class walker {
 
   bool check_object(const schema& r, const boost::json::object& o, std::size_t depth) {
     bool ok = true;
-    if (r.min_properties && o.size() < *r.min_properties) {
+    if (r.min_properties && o.size() == *r.min_properties) edge(r, "minProperties");
+    if (r.max_properties && o.size() == *r.max_properties) edge(r, "maxProperties");
+    if (r.min_properties && o.size() < *r.min_properties && !relaxed(r, "minProperties")) {
       ok = fail(r, "minProperties", [&] {
         return "object has " + std::to_string(o.size()) + " properties, fewer than minProperties " +
                std::to_string(*r.min_properties);
       });
       if (!collecting()) return false;
     }
-    if (r.max_properties && o.size() > *r.max_properties) {
+    if (r.max_properties && o.size() > *r.max_properties && !relaxed(r, "maxProperties")) {
       ok = fail(r, "maxProperties", [&] {
         return "object has " + std::to_string(o.size()) + " properties, more than maxProperties " +
                std::to_string(*r.max_properties);
@@ -385,14 +433,14 @@ class walker {
       if (!collecting()) return false;
     }
     for (const std::string& name : r.required) {
-      if (o.contains(name)) continue;
+      if (o.contains(name) || relaxed(r, "required", name)) continue;
       ok = fail(r, "required", [&] { return "missing required property \"" + name + "\""; });
       if (!collecting()) return false;
     }
     for (const auto& [trigger, names] : r.dependent_required) {
       if (!o.contains(trigger)) continue;
       for (const std::string& name : names) {
-        if (o.contains(name)) continue;
+        if (o.contains(name) || relaxed(r, "dependentRequired")) continue;
         ok = fail(r, "dependentRequired", [&] {
           return "property \"" + name + "\" is required when \"" + trigger + "\" is present";
         });
@@ -405,7 +453,7 @@ class walker {
       bool member_ok = true;
       if (sub != nullptr) {
         member_ok = at(key, [&] { return check(*sub, member.value(), depth + 1); });
-      } else if (!r.additional_allowed) {
+      } else if (!r.additional_allowed && !relaxed(r, "additionalProperties")) {
         member_ok = at(key, [&] {
           return fail(r, "additionalProperties", [&] {
             return "property \"" + std::string(key) +
@@ -422,10 +470,24 @@ class walker {
     return ok;
   }
 
-  /// A fast-mode evaluation of a subschema (for anyOf, oneOf, not).
-  bool matches(const schema& s, const value& v, std::size_t depth) const {
-    walker fast(options_, nullptr, note_);
-    return fast.check(s, v, depth);
+  /// A fast-mode evaluation of a subschema (for anyOf, oneOf, not). The
+  /// assumptions a branch met count only when it matched. Under `not`
+  /// (`negated`) nothing is relaxed: dropping a constraint there would
+  /// tighten the schema, not loosen it.
+  bool matches(const schema& s, const value& v, std::size_t depth, bool negated = false) const {
+    if (negated && options_.assumptions == assumption_mode::relaxed) {
+      validation_options strict = options_;
+      strict.assumptions = assumption_mode::strict;
+      walker fast(strict, nullptr, note_);
+      return fast.check(s, v, depth);
+    }
+    assumption_hits local;
+    walker fast(options_, nullptr, note_, hits_ ? &local : nullptr);
+    const bool matched = fast.check(s, v, depth);
+    if (matched && hits_) {
+      for (auto& h : local) add_hit(*hits_, std::move(h));
+    }
+    return matched;
   }
 
   /// The first error of `s` on `v`, for explaining a failed anyOf / oneOf branch.
@@ -484,7 +546,7 @@ class walker {
         if (!collecting()) return false;
       }
     }
-    if (r.not_schema != nullptr && matches(*r.not_schema, v, depth + 1)) {
+    if (r.not_schema != nullptr && matches(*r.not_schema, v, depth + 1, true)) {
       ok = fail(r, "not", [&] { return excerpt(v) + " matches the schema under `not`"; });
     }
     return ok;
@@ -493,6 +555,7 @@ class walker {
   const validation_options& options_;
   validation_result* out_;
   undecided_note* note_;
+  assumption_hits* hits_;
   std::string pointer_;
 };
 
@@ -501,7 +564,8 @@ class walker {
 validation_result validate(const schema& s, const value& v, const validation_options& options) {
   validation_result result;
   undecided_note note;
-  walker fast(options, nullptr, &note);
+  const bool listing = options.assumptions != assumption_mode::strict;
+  walker fast(options, nullptr, &note, listing ? &result.assumed : nullptr);
   const bool valid = fast.check(s, v, 0);
   if (note.hit) {
     // Under `not` or `oneOf` an unjudged pattern may turn any conclusion
@@ -533,67 +597,6 @@ bool is_valid(const schema& s, const value& v, const validation_options& options
 
 bool is_invalid(const schema& s, const value& v, const validation_options& options) {
   return judge(s, v, options) == judgement::invalid;
-}
-
-bool json_equal(const value& a, const value& b) {
-  if (is_number(a) && is_number(b)) {
-    auto wide = [](const value& v) -> long double {
-      if (v.is_int64()) return static_cast<long double>(v.get_int64());
-      if (v.is_uint64()) return static_cast<long double>(v.get_uint64());
-      return static_cast<long double>(v.get_double());
-    };
-    return wide(a) == wide(b);
-  }
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case kind::null:
-      return true;
-    case kind::bool_:
-      return a.get_bool() == b.get_bool();
-    case kind::string:
-      return a.get_string() == b.get_string();
-    case kind::array: {
-      const auto& x = a.get_array();
-      const auto& y = b.get_array();
-      if (x.size() != y.size()) return false;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        if (!json_equal(x[i], y[i])) return false;
-      }
-      return true;
-    }
-    case kind::object: {
-      const auto& x = a.get_object();
-      const auto& y = b.get_object();
-      if (x.size() != y.size()) return false;
-      for (const auto& member : x) {
-        const value* other = y.if_contains(member.key());
-        if (other == nullptr || !json_equal(member.value(), *other)) return false;
-      }
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
-bool matches_pattern(std::string_view pattern, std::string_view text) {
-  return search_pattern(pattern, text).value_or(false);
-}
-
-std::optional<bool> search_pattern(std::string_view pattern, std::string_view text) {
-  const auto& compiled = detail::compile_pattern(pattern);
-  if (!compiled.ok()) return std::nullopt;
-  const detail::search_outcome found = compiled.search(text);
-  if (found == detail::search_outcome::too_costly) return std::nullopt;
-  return found == detail::search_outcome::match;
-}
-
-std::string pattern_error(std::string_view pattern) {
-  return detail::compile_pattern(pattern).error();
-}
-
-std::size_t code_points(std::string_view text) {
-  return core::code_points(text);
 }
 
 }  // namespace conform::schema

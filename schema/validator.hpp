@@ -5,6 +5,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,10 +22,26 @@ struct validation_error {
   std::string message;           // what is wrong, in one line
 };
 
+/// How a validation treats the constraints a description marks as resting
+/// on an assumption alone (schema::assumed).
+enum class assumption_mode : std::uint8_t {
+  /// Like every other constraint.
+  strict,
+  /// Dropped: they never fail, and each that would have is listed in
+  /// validation_result::assumed. A value valid this way and invalid strictly
+  /// is invalid only by assumptions. (Under `not` nothing is dropped: that
+  /// would tighten the schema, not loosen it.)
+  relaxed,
+  /// Like strict; each assumed bound (min/max, lengths, item and property
+  /// counts) the value sits exactly on is listed in validation_result::assumed.
+  edges,
+};
+
 /// Limits of one validation.
 struct validation_options {
   std::size_t max_errors = 32;  // errors collected at most (then `truncated`)
   std::size_t max_depth = 256;  // nesting of schema evaluations before giving up
+  assumption_mode assumptions = assumption_mode::strict;
 };
 
 /// The outcome of a validation: valid when there is no error and nothing
@@ -37,6 +54,9 @@ struct validation_result {
   /// neither valid nor invalid, `errors` is empty, and the message starts
   /// with "pattern too costly".
   std::optional<validation_error> undecided;
+  /// relaxed and edges modes: the assumed constraints met (message: the
+  /// assumption's text, schema::assumed_constraint::text), each once.
+  std::vector<validation_error> assumed;
   bool ok() const { return errors.empty() && !undecided; }
 };
 

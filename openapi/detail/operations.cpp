@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "openapi/detail/extensions.hpp"
+#include "openapi/detail/provenance.hpp"
 #include "openapi/detail/swagger2.hpp"
 
 namespace conform::openapi::detail {
@@ -52,6 +53,21 @@ std::optional<located> follow(parse_context& ctx, const source_doc& doc, const n
     cur.pointer = fragment;
   }
   return cur;
+}
+
+/// The x-assumption of a parameter, header, request body or response object,
+/// kept in the spec by where it is written (it grounds the schemas inside).
+std::vector<schema::provenance> read_assumption(parse_context& ctx, const source_doc& d,
+                                                const node& object, const std::string& where) {
+  const node& a = doc_reader::child(object, "x-assumption");
+  if (!a.defined()) return {};
+  // A component read again for another operation: read once, said once.
+  if (auto it = ctx.spec.x_assumptions.find(where); it != ctx.spec.x_assumptions.end()) {
+    return it->second;
+  }
+  auto entries = read_provenance(ctx.r, d, a);
+  if (!entries.empty()) ctx.spec.x_assumptions[where] = entries;
+  return entries;
 }
 
 /// `style`, `explode`, `allowReserved` and `allowEmptyValue` of a parameter.
@@ -146,6 +162,8 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const source_doc& d
   }
   const node& res = doc_reader::child(loc->value(), "x-resource");
   if (res.defined()) p.resource = parse_resource(r, d, res);
+  p.location = d.display + "#" + loc->pointer;
+  p.provenance = read_assumption(ctx, d, loc->value(), p.location);
   return p;
 }
 
@@ -214,6 +232,8 @@ std::optional<request_body> parse_body(parse_context& ctx, const source_doc& doc
   if (req.defined()) b.required = ctx.r.boolean(d, req, "requestBody required").value_or(false);
   const node& content = ctx.r.required(d, loc->value(), "content", "requestBody");
   if (content.defined()) b.content = parse_content(ctx, d, content, loc->pointer + "/content");
+  b.location = d.display + "#" + loc->pointer;
+  b.provenance = read_assumption(ctx, d, loc->value(), b.location);
   return b;
 }
 
@@ -257,6 +277,7 @@ std::optional<response> parse_response(parse_context& ctx, const source_doc& doc
       if (!h || !r.expect_map(*h->doc, h->value(), "header '" + name + "'")) continue;
       header_def def;
       def.name = name;
+      read_assumption(ctx, *h->doc, h->value(), h->doc->display + "#" + h->pointer);
       const node& hr = doc_reader::child(h->value(), "required");
       if (hr.defined()) def.required = r.boolean(*h->doc, hr, "header required").value_or(false);
       const node& hs = doc_reader::child(h->value(), "schema");
@@ -268,6 +289,8 @@ std::optional<response> parse_response(parse_context& ctx, const source_doc& doc
   if (codes.defined()) {
     if (auto l = r.strings(d, codes, "x-error-codes")) resp.error_codes = *l;
   }
+  resp.location = d.display + "#" + loc->pointer;
+  resp.provenance = read_assumption(ctx, d, loc->value(), resp.location);
   return resp;
 }
 
@@ -362,10 +385,7 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
     op.family_pos = doc_reader::pos(doc, fam);
   }
   const node& assume = doc_reader::child(n, "x-assumption");
-  if (assume.defined()) {
-    op.assumptions =
-        r.string_or_strings(doc, assume, "x-assumption").value_or(std::vector<std::string>{});
-  }
+  if (assume.defined()) read_provenance(r, doc, assume, &op.assumptions);
   const node& tc = doc_reader::child(n, "x-tenant-context");
   if (tc.defined()) {
     if (auto t = parse_tenant_context(r, doc, tc)) op.tenant = *t;

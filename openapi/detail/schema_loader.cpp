@@ -4,6 +4,7 @@
 
 #include "core/limits.hpp"
 #include "core/text.hpp"
+#include "openapi/detail/provenance.hpp"
 #include "openapi/detail/recursion.hpp"
 #include "schema/validator.hpp"
 
@@ -144,6 +145,12 @@ void schema_loader::fill(schema::schema& s, const source_doc& doc, const node& n
   }
   if (const node& same = doc_reader::child(n, "x-same-as"); same.defined() && !s.same_as) {
     read_same_as(s, doc, same);
+  }
+  // So is x-assumption: beside a $ref it grounds this property's place in
+  // its parent's `required` (openapi/provenance.hpp).
+  if (const node& a = doc_reader::child(n, "x-assumption"); a.defined() && s.provenance.empty()) {
+    s.assumptions.clear();
+    s.provenance = read_provenance(*r_, doc, a, &s.assumptions);
   }
   ref_node->ref_text = *text;
   ref_pos_[ref_node] = ref_at;
@@ -322,7 +329,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
     } else if (key == "description") {
       if (auto t = r.str(doc, v, key)) s.description = *t;
     } else if (key == "x-assumption") {
-      if (auto l = r.string_or_strings(doc, v, key)) s.assumptions = *l;
+      s.assumptions.clear();
+      s.provenance = read_provenance(r, doc, v, &s.assumptions);
     } else if (key == "x-fixture") {
       if (auto f = r.str(doc, v, key)) s.fixture = *f;
     } else if (key == "x-same-as") {

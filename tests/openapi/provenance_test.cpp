@@ -1,0 +1,294 @@
+// Every constraint of a description rests on something (issue 22): a section
+// of the API's own prose, a product decision, or an assumption of ours that
+// says so (x-assumption). The shipped description is walked and every
+// constraint must be grounded; docs/api-choices.md must list every one that
+// is an assumption. Fixtures show the grounding rules (the nearest
+// x-assumption covering the keyword; a property's own for its `required`; a
+// parameter's for its schema and its `required`), the validator dropping
+// assumed constraints, and malformed entries refused where they are written.
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "openapi/loader.hpp"
+#include "openapi/provenance.hpp"
+#include "schema/validator.hpp"
+
+namespace conform::openapi {
+namespace {
+
+const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/provenance";
+
+std::string messages(const load_result& r) {
+  std::string out;
+  for (const auto& d : r.diagnostics) out += to_string(d) + "\n";
+  return out;
+}
+
+api_spec load_ok(const std::string& file) {
+  load_result r = load(file);
+  EXPECT_TRUE(r.ok()) << messages(r);
+  if (!r.spec) throw std::runtime_error("load failed: " + file + "\n" + messages(r));
+  return std::move(*r.spec);
+}
+
+const constraint_ground* find(const std::vector<constraint_ground>& all, const std::string& where) {
+  for (const auto& c : all) {
+    if (c.where() == where) return &c;
+  }
+  return nullptr;
+}
+
+const schema::schema& node_at(const api_spec& spec, const std::string& location) {
+  const schema::schema* found = nullptr;
+  spec.arena->each([&](const schema::schema& s) {
+    if (s.location == location && found == nullptr) found = &s;
+  });
+  if (!found) throw std::runtime_error("no schema at " + location);
+  return *found;
+}
+
+// --- the shipped description -------------------------------------------------
+
+class shipped : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    spec_ = new api_spec(load_ok(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml"));
+  }
+  static void TearDownTestSuite() {
+    delete spec_;
+    spec_ = nullptr;
+  }
+  static api_spec* spec_;
+};
+
+api_spec* shipped::spec_ = nullptr;
+
+TEST_F(shipped, EveryConstraintTracesToTheProseADecisionOrAnAssumption) {
+  const auto all = constraint_grounds(*spec_);
+  ASSERT_GT(all.size(), 200u) << "the walk found too few constraints to be the whole description";
+  std::string missing;
+  for (const auto& c : all) {
+    if (!c.grounded()) missing += "  " + to_string(c.pos) + ": " + c.where() + "\n";
+  }
+  EXPECT_TRUE(missing.empty()) << "constraints without provenance (give each an x-assumption "
+                                  "naming its section, decision or assumption):\n"
+                               << missing;
+}
+
+/// The rows of the audit table of assumed constraints: "| `<where>` | ...".
+std::set<std::string> audited(const std::string& doc) {
+  std::set<std::string> out;
+  std::istringstream in(doc);
+  std::string line;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0)
+      in_table = line.find("Constraints that are ours") != std::string::npos;
+    if (!in_table || line.rfind("| `#/", 0) != 0) continue;
+    const auto end = line.find('`', 3);
+    out.insert(line.substr(3, end - 3));
+  }
+  return out;
+}
+
+TEST_F(shipped, TheAuditTableListsExactlyTheAssumedConstraints) {
+  std::ifstream f(std::string(CONFORM_SPEC_DIR) + "/../docs/api-choices.md");
+  ASSERT_TRUE(f) << "docs/api-choices.md";
+  std::stringstream text;
+  text << f.rdbuf();
+  const auto rows = audited(text.str());
+  ASSERT_FALSE(rows.empty()) << "no audit table under '## Constraints that are ours'";
+  std::set<std::string> assumed;
+  for (const auto& c : constraint_grounds(*spec_)) {
+    if (c.assumed()) assumed.insert(c.where());
+  }
+  for (const auto& w : assumed) {
+    EXPECT_TRUE(rows.count(w)) << "docs/api-choices.md does not list the assumed " << w;
+  }
+  for (const auto& w : rows) {
+    EXPECT_TRUE(assumed.count(w)) << "docs/api-choices.md lists " << w
+                                  << ", which is no assumed constraint of the description";
+  }
+}
+
+TEST_F(shipped, NoLimitThatNothingSupportsIsLeft) {
+  // Section 8: payload and upload limits are "not shown". These were ours
+  // and are gone; the reference keeps its own bounds and answers 413.
+  const auto all = constraint_grounds(*spec_);
+  for (const std::string where :
+       {"#/components/schemas/ContactMemoryUpdate/properties/memory/maxLength",
+        "#/components/schemas/ContactMemoryUpdate/properties/summary/maxLength",
+        "#/components/schemas/KnowledgeBaseSourceFields/properties/title/maxLength",
+        "#/components/schemas/KnowledgeBaseSourceFields/properties/raw_text_input/maxLength",
+        "#/components/schemas/KnowledgeBaseSourceFields/properties/selected_urls/maxItems",
+        "#/components/schemas/KnowledgeBaseSourceFields/properties/files/maxLength",
+        "#/components/schemas/KnowledgeBaseSourceFields/properties/file/maxLength",
+        "#/components/schemas/CampaignCreate/properties/campaign_phone_number_ids/maxItems"}) {
+    EXPECT_EQ(find(all, where), nullptr) << where << " is back";
+  }
+}
+
+// --- the rules, on fixtures --------------------------------------------------
+
+TEST(Provenance, TheNearestEntryCoveringTheKeywordGroundsIt) {
+  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const auto all = constraint_grounds(spec);
+  auto kind_of = [&](const std::string& where) {
+    const auto* c = find(all, where);
+    EXPECT_NE(c, nullptr) << where;
+    if (!c || !c->grounded()) return std::string("none");
+    return c->assumed() ? std::string("assumed") : std::string("sourced");
+  };
+  const std::string reason = "#/paths/~1notes~1{id}/patch/parameters/1/schema";
+  EXPECT_EQ(kind_of(reason + "/type"), "sourced");  // the parameter's section 4.1 entry
+  EXPECT_EQ(kind_of(reason + "/minLength"), "assumed");
+  EXPECT_EQ(kind_of(reason + "/maxLength"), "assumed");
+  EXPECT_EQ(kind_of("#/paths/~1notes~1{id}/patch/parameters/2/schema/enum"), "sourced");
+  EXPECT_EQ(kind_of("#/components/schemas/Id/pattern"), "sourced");
+  EXPECT_EQ(kind_of("#/components/schemas/Note/additionalProperties"), "assumed");
+  EXPECT_EQ(kind_of("#/components/schemas/Note/required/title"), "sourced");
+  // The property's own entry speaks of `required`: that says why it is.
+  EXPECT_EQ(kind_of("#/components/schemas/Note/required/owner_id"), "assumed");
+  // The title's entry names maxLength only: its type is the object's.
+  EXPECT_EQ(kind_of("#/components/schemas/Note/properties/title/maxLength"), "assumed");
+  EXPECT_EQ(kind_of("#/components/schemas/Note/properties/title/type"), "sourced");
+  // A plain "conform: ..." string covers every keyword of its node and below.
+  EXPECT_EQ(kind_of("#/components/schemas/Note/properties/tags/maxItems"), "assumed");
+  EXPECT_EQ(kind_of("#/components/schemas/Note/properties/tags/items/type"), "assumed");
+  // A response's own entry grounds the schema written inside it.
+  EXPECT_EQ(kind_of("#/paths/~1notes~1{id}/patch/responses/202/content/application~1json/"
+                    "schema/required/id"),
+            "assumed");
+
+  const operation& op = *spec.find_operation("updateNote");
+  EXPECT_TRUE(op.find_parameter("reason", param_location::query)->required_assumption.empty())
+      << "required by section 4.1";
+  EXPECT_TRUE(op.body->required_assumption.empty()) << "required by D6.4";
+  const auto* c = find(all, "#/components/schemas/Note/additionalProperties");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->text(),
+            "#/components/schemas/Note/additionalProperties: assumption: C2: unknown fields are "
+            "refused");
+}
+
+TEST(Provenance, AConstraintWithNothingAboveItIsUngrounded) {
+  const api_spec spec = load_ok(data + "/ungrounded.yaml");
+  std::set<std::string> ungrounded;
+  for (const auto& c : constraint_grounds(spec)) {
+    if (!c.grounded()) ungrounded.insert(c.where());
+  }
+  const std::string body = "#/paths/~1things/post/requestBody/content/application~1json/schema";
+  EXPECT_EQ(ungrounded, (std::set<std::string>{"#/paths/~1things/post/parameters/0/required",
+                                               "#/paths/~1things/post/parameters/0/schema/type",
+                                               "#/paths/~1things/post/parameters/0/schema/maximum",
+                                               body + "/type", body + "/properties/name/type",
+                                               body + "/properties/name/maxLength"}));
+}
+
+TEST(Provenance, PlainStringsReadAsBefore) {
+  using k = schema::provenance::source_kind;
+  EXPECT_EQ(schema::provenance_from_text("D5.3: 1..720").kind, k::decision);
+  EXPECT_EQ(schema::provenance_from_text("D5.3: 1..720").source, "D5.3");
+  EXPECT_EQ(schema::provenance_from_text("D1.8/D5.5: run fields").source, "D1.8");
+  EXPECT_EQ(schema::provenance_from_text("D4: the reverse").kind, k::decision);
+  EXPECT_EQ(schema::provenance_from_text("section 4.1: strings").kind, k::prose);
+  EXPECT_EQ(schema::provenance_from_text("conform: C19: ours").kind, k::assumption);
+  EXPECT_EQ(schema::provenance_from_text("conform: C19: ours").reason, "C19: ours");
+  // Anything else in an x-assumption is, by its name, an assumption.
+  EXPECT_EQ(schema::provenance_from_text("we think so").kind, k::assumption);
+  EXPECT_EQ(schema::provenance_from_text("Decided: yes").kind, k::assumption);
+  // The model's plain list keeps the strings as written.
+  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const schema::schema& tags = node_at(spec, "#/components/schemas/Note/properties/tags");
+  EXPECT_EQ(tags.assumptions, std::vector<std::string>{"conform: C5: three tags at most"});
+}
+
+TEST(Provenance, MalformedEntriesAreRefusedWhereTheyAreWritten) {
+  const load_result r = load(data + "/malformed.yaml");
+  EXPECT_FALSE(r.ok());
+  const std::string said = messages(r);
+  EXPECT_NE(said.find("malformed.yaml:8:"), std::string::npos) << said;
+  EXPECT_NE(said.find("x-assumption.source must be a section of the description"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("'colour' is not a keyword that restricts a value"), std::string::npos)
+      << said;
+  EXPECT_NE(said.find("an assumption needs a reason"), std::string::npos) << said;
+  EXPECT_NE(said.find("unknown key 'weight'"), std::string::npos) << said;
+  EXPECT_NE(said.find("x-assumption must be a string, a mapping"), std::string::npos) << said;
+}
+
+// --- the validator and the assumed constraints ------------------------------
+
+TEST(Provenance, RelaxedValidationDropsTheAssumedConstraintsAndSaysWhich) {
+  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const schema::schema& note = node_at(spec, "#/components/schemas/Note");
+  const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
+  auto json = [](const char* text) { return boost::json::parse(text); };
+
+  // Broken only by assumptions: an extra field, a long title, no owner.
+  const auto extra = json(R"({"title":"t","owner_id":"1","colour":"red"})");
+  EXPECT_FALSE(schema::is_valid(note, extra));
+  auto r = schema::validate(note, extra, relaxed);
+  EXPECT_TRUE(r.ok());
+  ASSERT_EQ(r.assumed.size(), 1u);
+  EXPECT_NE(r.assumed[0].message.find("C2: unknown fields are refused"), std::string::npos);
+
+  const auto no_owner = json(R"({"title":"t"})");
+  r = schema::validate(note, no_owner, relaxed);
+  EXPECT_TRUE(r.ok());
+  ASSERT_EQ(r.assumed.size(), 1u);
+  EXPECT_NE(r.assumed[0].message.find("required/owner_id"), std::string::npos);
+
+  // Broken by a sourced constraint too: relaxing does not save it.
+  const auto no_title = json(R"({"owner_id":"1","colour":"red"})");
+  EXPECT_FALSE(schema::validate(note, no_title, relaxed).ok());
+  const auto bad_owner = json(R"({"title":"t","owner_id":"x1"})");
+  EXPECT_FALSE(schema::validate(note, bad_owner, relaxed).ok());
+  // Valid values meet nothing.
+  EXPECT_TRUE(
+      schema::validate(note, json(R"({"title":"t","owner_id":"1"})"), relaxed).assumed.empty());
+}
+
+TEST(Provenance, EdgesModeNamesTheAssumedBoundsAValueSitsOn) {
+  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const schema::schema& note = node_at(spec, "#/components/schemas/Note");
+  const schema::validation_options edges{.assumptions = schema::assumption_mode::edges};
+  const std::string title(64, 'a');
+  boost::json::object on{{"title", title}, {"owner_id", "1"}, {"tags", {"a", "b", "c"}}};
+  auto r = schema::validate(note, on, edges);
+  EXPECT_TRUE(r.ok());
+  std::set<std::string> where;
+  for (const auto& a : r.assumed) where.insert(a.schema_location);
+  EXPECT_EQ(where, (std::set<std::string>{"#/components/schemas/Note/properties/title/maxLength",
+                                          "#/components/schemas/Note/properties/tags/maxItems"}));
+  boost::json::object inside{{"title", "short"}, {"owner_id", "1"}, {"tags", {"a"}}};
+  EXPECT_TRUE(schema::validate(note, inside, edges).assumed.empty());
+}
+
+TEST(Provenance, UnderNotNothingIsRelaxed) {
+  // Dropping a constraint under `not` would tighten the schema: a value the
+  // strict schema refuses for a sourced reason stays refused.
+  schema::schema_arena arena;
+  schema::schema& inner = arena.make();
+  inner.location = "#/inner";
+  inner.max_length = 3;
+  inner.assumed.push_back({"maxLength", "", "#/inner/maxLength: assumption: short"});
+  schema::schema& outer = arena.make();
+  outer.location = "#/outer";
+  outer.not_schema = &inner;
+  const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
+  EXPECT_FALSE(schema::validate(outer, boost::json::value("ab"), relaxed).ok());
+  EXPECT_TRUE(schema::validate(outer, boost::json::value("abcdef"), relaxed).ok());
+}
+
+}  // namespace
+}  // namespace conform::openapi
