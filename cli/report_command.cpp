@@ -52,7 +52,7 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
     err << "conform report diff: " << why << "\n";
     return 2;
   }
-  const reports::run_diff d = reports::compare(old_report->failures, new_report->failures);
+  const reports::run_diff d = reports::compare(*old_report, *new_report);
   if (json) {
     out << boost::json::serialize(reports::diff_json(d)) << "\n";
   } else {

@@ -123,7 +123,7 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
   int status = merged->exit_code();
   std::optional<reports::run_diff> against;
   if (baseline) {
-    against = reports::compare(baseline->failures, merged->failures);
+    against = reports::compare(*baseline, *merged);
     out << "\nAgainst the baseline " << baseline_file << ":\n"
         << reports::render_diff_text(*against, true);
     if (status != 2) status = against->exit_code();

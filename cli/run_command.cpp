@@ -272,6 +272,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.workers = opts.workers;
   info.checks = config.checks.names();
   info.started_at = utc_now();
+  info.strict_assumptions = opts.strict_assumptions;
 
   const harness::run_report report = harness::run(api, view, config, client, listeners);
 
@@ -287,7 +288,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         return !cells.count({f.operation_id, f.auth_model, f.check});
       });
     }
-    against = reports::compare(baseline->failures, report.failures);
+    against = reports::compare(*baseline, report);
     out << "\nAgainst the baseline " << opts.baseline << ":\n"
         << reports::render_diff_text(*against, true);
     // Only new failures fail the run; a run that proved nothing still exits 2.

@@ -35,7 +35,10 @@ struct run_options {
   double rate_limit = 0;      // requests per second, 0 = unlimited
   unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
   bool coverage = true;       // the coverage phase before the random examples
-  bool progress = true;       // a progress bar when stdout is a terminal
+  /// --strict-assumptions: failures that contradict only an assumption of
+  /// the description fail the run too.
+  bool strict_assumptions = false;
+  bool progress = true;  // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;
   std::uint32_t shard_index = 0, shard_count = 0;  // --shard K/N; 0/0: the whole run

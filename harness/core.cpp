@@ -23,6 +23,17 @@ std::string failure_mode::to_string() const {
   return "valid";
 }
 
+check_verdict& check_verdict::assumed(std::vector<std::string> texts) {
+  if (what != kind::violation || texts.empty()) return *this;
+  std::string where;
+  for (const auto& t : texts) {
+    where += (where.empty() ? "" : ", ") + t.substr(0, t.find(": "));
+  }
+  assumptions = std::move(texts);
+  cause += " (assumption " + where + ")";
+  return *this;
+}
+
 std::string run_info::shard_label() const {
   if (shard_count == 0) return "";
   if (merged_shards.empty()) {
@@ -37,10 +48,29 @@ std::string run_info::shard_label() const {
 
 int run_report::exit_code() const {
   if (aborted) return 2;
-  if (!failures.empty()) return 1;
+  if (std::any_of(failures.begin(), failures.end(),
+                  [this](const failure& f) { return fails_run(f); })) {
+    return 1;
+  }
   // A run that judged nothing proved nothing: the profile (or the filters)
   // left no check anything to do. That is a configuration error, not a pass.
   return counts.checks_passed == 0 ? 2 : 0;
+}
+
+std::vector<run_report::contradicted_assumption> run_report::assumptions_contradicted() const {
+  std::vector<contradicted_assumption> out;
+  for (const auto& f : failures) {
+    for (const auto& text : f.assumptions) {
+      auto it = std::find_if(out.begin(), out.end(),
+                             [&](const contradicted_assumption& c) { return c.text == text; });
+      if (it == out.end()) {
+        out.push_back({text, 1});
+      } else {
+        ++it->failures;
+      }
+    }
+  }
+  return out;
 }
 
 std::string_view to_string(phase p) {

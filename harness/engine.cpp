@@ -497,7 +497,7 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
     } else if (v.what == check_verdict::kind::pass) {
       results_sink::pass(cell_id);
     } else if (v.what == check_verdict::kind::violation) {
-      results_sink::count_failure(cell_id);
+      results_sink::count(cell_id, v);
       std::lock_guard lock(mutex_);
       failure_key key{c.op->operation_id, c.auth->model.label(), chk.info.name, v.cause};
       auto it = candidates_.find(key);
@@ -600,6 +600,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   f.expected = verdict.expected;
   f.seen = redact(verdict.seen);
   f.cause = verdict.cause;
+  f.assumptions = verdict.assumptions;
   f.seed = config_.seed;
   f.example = cand.example;
   f.curl = http::to_curl(last.request, client_.base(), redactor_);

@@ -23,13 +23,25 @@ struct check_verdict {
   /// violation: a short stable key, so that the same fault seen many times is
   /// reported once per (operation, check, cause): "status 500", "/data/id: type".
   std::string cause;
+  /// violation: set when its only ground is a constraint the description
+  /// marks as an assumption of its own (x-assumption): each such
+  /// assumption's text. The failure then "contradicts an assumption of the
+  /// description" and fails the run only with --strict-assumptions.
+  std::vector<std::string> assumptions = {};
 
   static check_verdict pass() { return {}; }
-  static check_verdict not_applicable() { return {kind::not_applicable, {}, {}, {}}; }
-  static check_verdict not_run(std::string why) { return {kind::not_run, {}, std::move(why), {}}; }
-  static check_verdict violation(std::string expected, std::string seen, std::string cause) {
-    return {kind::violation, std::move(expected), std::move(seen), std::move(cause)};
+  static check_verdict not_applicable() { return {kind::not_applicable, {}, {}, {}, {}}; }
+  static check_verdict not_run(std::string why) {
+    return {kind::not_run, {}, std::move(why), {}, {}};
   }
+  static check_verdict violation(std::string expected, std::string seen, std::string cause) {
+    return {kind::violation, std::move(expected), std::move(seen), std::move(cause), {}};
+  }
+  /// This violation rests on `texts` alone (assumptions of the description,
+  /// each "<where>: <why>"): recorded, and " (assumption <where>, ...)"
+  /// added to its cause, so that it is kept apart from a sourced failure of
+  /// the same kind and from one resting on another assumption.
+  check_verdict& assumed(std::vector<std::string> texts);
 };
 
 /// How the request that showed a failure came about.
@@ -71,6 +83,12 @@ struct failure {
   /// Client traffic (conform certify): the requests that show the failure,
   /// one line each with its time, in order; never a secret. Empty otherwise.
   std::vector<std::string> evidence;
+  /// Not empty when the failure's only ground is an assumption of the
+  /// description (x-assumption): each assumption's text. Such a failure is of
+  /// its own class, "contradicts an assumption of the description", and
+  /// fails the run only with --strict-assumptions.
+  std::vector<std::string> assumptions;
+  bool contradicts_assumption() const { return !assumptions.empty(); }
 };
 
 /// A check, or a group of checks, that could not run, and why.
@@ -95,6 +113,9 @@ struct check_tally {
   /// check looks at, e.g. no error response for an error-code check): shown
   /// as such, never as passed.
   bool nothing_judged = false;
+  /// Exchanges whose failure rested on an assumption of the description
+  /// alone (not counted in `failed`).
+  std::uint64_t contradicted = 0;
 };
 
 /// Facts about the run, written at its start.
@@ -126,6 +147,9 @@ struct run_info {
   std::uint32_t shard_index = 0;
   std::uint32_t shard_count = 0;
   std::vector<std::uint32_t> merged_shards;
+  /// --strict-assumptions: a failure that contradicts an assumption of the
+  /// description fails the run like any other.
+  bool strict_assumptions = false;
 
   /// "shard 2/3", "shards 1, 2, 3 of 3, merged", or "" for a whole run.
   std::string shard_label() const;
@@ -139,6 +163,8 @@ struct run_counts {
   std::uint64_t checks_failed = 0;
   std::uint64_t cells_not_run = 0;
   std::uint64_t retries_429 = 0;
+  /// Exchanges whose failure rested on an assumption alone (check_tally::contradicted).
+  std::uint64_t checks_contradicted = 0;
 };
 
 /// Where the run's time went.
@@ -175,8 +201,24 @@ struct run_report {
   std::optional<std::string> aborted;
 
   /// 0 when every check that ran passed, 1 when any failed, 2 when aborted
-  /// or when no check judged anything (nothing was proved).
+  /// or when no check judged anything (nothing was proved). A failure that
+  /// contradicts an assumption fails the run only with strict_assumptions.
   int exit_code() const;
+
+  /// True when `f` fails the run: sourced, or under strict_assumptions.
+  bool fails_run(const failure& f) const {
+    return !f.contradicts_assumption() || info.strict_assumptions;
+  }
+
+  /// One assumption of the description the target contradicted, and how
+  /// many reported failures rest on it.
+  struct contradicted_assumption {
+    std::string text;
+    std::uint64_t failures = 0;
+  };
+  /// Every assumption the run's failures contradicted, each once, in the
+  /// order first seen: the list the API team confirms or corrects.
+  std::vector<contradicted_assumption> assumptions_contradicted() const;
 };
 
 }  // namespace conform::harness

@@ -66,7 +66,11 @@ void results_sink::pass(const openapi::operation& op, std::string_view auth,
 void results_sink::fail(const openapi::operation& op, std::string_view auth, std::string_view check,
                         const scenario_failure& f, const scenario_context& ctx) {
   const cell_id c = cell(&op, auth, check, origin::scenarios);
-  count_failure(c);
+  if (f.assumptions.empty()) {
+    count_failure(c);
+  } else {
+    count_contradicted(c);
+  }
   failure out = ctx.to_failure(op, auth, check, f);
   std::uint64_t order;
   {
@@ -89,11 +93,13 @@ check_tally results_sink::tally_of(const cell_state& c) const {
   t.check = c.check;
   t.passed = c.passed.load();
   t.failed = c.failed.load();
+  t.contradicted = c.contradicted.load();
   t.time = std::chrono::nanoseconds(c.time_ns.load());
   // A cell that passed or failed somewhere ran: a reason it could not run
   // elsewhere stays in the not-run entries only.
-  if (t.passed == 0 && t.failed == 0) t.not_run_why = c.not_run_why;
-  t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
+  const bool judged = t.passed != 0 || t.failed != 0 || t.contradicted != 0;
+  if (!judged) t.not_run_why = c.not_run_why;
+  t.nothing_judged = !t.not_run_why && !judged;
   return t;
 }
 
@@ -141,6 +147,7 @@ void results_sink::fold_into(run_report& report) {
     check_tally t = tally_of(*c);
     report.counts.checks_passed += t.passed;
     report.counts.checks_failed += t.failed;
+    report.counts.checks_contradicted += t.contradicted;
     if (t.not_run_why) ++report.counts.cells_not_run;
     report.tallies.push_back(std::move(t));
   }

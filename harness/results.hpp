@@ -39,6 +39,8 @@ class results_sink {
     std::string operation_id, method_path, auth, check;
     origin from = origin::exchanges;
     std::atomic<std::uint64_t> passed{0}, failed{0};
+    /// Exchanges whose failure rested on an assumption alone (not in `failed`).
+    std::atomic<std::uint64_t> contradicted{0};
     std::atomic<std::int64_t> time_ns{0};
     std::optional<std::string> not_run_why;
     bool announced = false;
@@ -57,6 +59,19 @@ class results_sink {
   static void pass(cell_id c) { c->passed.fetch_add(1, std::memory_order_relaxed); }
   /// The cell judged one more exchange and it failed (reported or not). Lock-free.
   static void count_failure(cell_id c) { c->failed.fetch_add(1, std::memory_order_relaxed); }
+  /// The same for a failure that rests on an assumption of the description
+  /// alone (check_verdict::assumptions): counted apart. Lock-free.
+  static void count_contradicted(cell_id c) {
+    c->contradicted.fetch_add(1, std::memory_order_relaxed);
+  }
+  /// count_failure or count_contradicted, as the verdict's ground says.
+  static void count(cell_id c, const check_verdict& v) {
+    if (v.assumptions.empty()) {
+      count_failure(c);
+    } else {
+      count_contradicted(c);
+    }
+  }
   /// Time spent judging the cell. Lock-free.
   static void add_time(cell_id c, std::chrono::nanoseconds t) {
     c->time_ns.fetch_add(t.count(), std::memory_order_relaxed);

@@ -152,6 +152,12 @@ failure scenario_context::to_failure(const openapi::operation& op, std::string_v
   out.expected = redact(f.expected);
   out.seen = redact(f.seen);
   out.cause = redact(f.cause);
+  if (!f.assumptions.empty()) {
+    check_verdict v = check_verdict::violation({}, {}, out.cause);
+    v.assumed(f.assumptions);
+    out.assumptions = std::move(v.assumptions);
+    out.cause = std::move(v.cause);
+  }
   out.seed = seed_;
   if (!f.reproduce.empty()) out.curl = redact(f.reproduce);
   for (const probe* p : f.evidence) {

@@ -78,6 +78,9 @@ struct scenario_failure {
   /// When set, the reproduction shown instead of the evidence's curl
   /// commands (a body too large to quote, built by a shell pipeline).
   std::string reproduce;
+  /// Not empty when the expectation rests on assumptions of the description
+  /// alone (x-assumption): their texts (failure::assumptions).
+  std::vector<std::string> assumptions = {};
 };
 
 /// What a scenario sends through: the target, request building from the

@@ -20,7 +20,7 @@ std::string pad(std::string text, std::size_t width) {
 struct row {
   std::string operation_id, method_path, auth_model;
   std::uint64_t passed = 0, failed_cells = 0, not_run_cells = 0, nothing_judged_cells = 0,
-                cells = 0;
+                assumed_cells = 0, cells = 0;
 };
 
 }  // namespace
@@ -66,6 +66,7 @@ void console_writer::run_finished(const harness::run_report& report) {
   struct check_row {
     std::string check;
     std::uint64_t cells = 0, failed = 0, not_run = 0, nothing_judged = 0;
+    std::uint64_t assumed = 0;        // cells whose failures all contradict assumptions
     std::uint64_t not_run_notes = 0;  // "not run" entries of cells that ran elsewhere
   };
   std::vector<check_row> checks;
@@ -81,7 +82,11 @@ void console_writer::run_finished(const harness::run_report& report) {
     if (cadded) checks.push_back({t.check});
     auto& k = checks[cit->second];
     ++k.cells;
-    if (t.failed > 0) ++k.failed;
+    // A cell that only contradicted assumptions fails under --strict-assumptions.
+    const bool assumed_only = t.failed == 0 && t.contradicted > 0;
+    const bool failed = t.failed > 0 || (assumed_only && report.info.strict_assumptions);
+    if (failed) ++k.failed;
+    if (assumed_only && !failed) ++k.assumed;
     if (t.not_run_why) ++k.not_run;
     if (t.nothing_judged) ++k.nothing_judged;
 
@@ -90,7 +95,8 @@ void console_writer::run_finished(const harness::run_report& report) {
     auto& r = rows[it->second];
     ++r.cells;
     r.passed += t.passed;
-    if (t.failed > 0) ++r.failed_cells;
+    if (failed) ++r.failed_cells;
+    if (assumed_only && !failed) ++r.assumed_cells;
     if (t.not_run_why) ++r.not_run_cells;
     if (t.nothing_judged) ++r.nothing_judged_cells;
   }
@@ -103,6 +109,7 @@ void console_writer::run_finished(const harness::run_report& report) {
   for (const auto& k : checks) {
     // A check that did not run everywhere is not "ok": the line says where not.
     const char* mark = k.failed                                        ? "FAIL"
+                       : k.assumed                                     ? "ASMP"
                        : k.not_run                                     ? "SKIP"
                        : (k.cells == 0 || k.nothing_judged == k.cells) ? "----"
                        : k.not_run_notes                               ? "part"
@@ -112,9 +119,10 @@ void console_writer::run_finished(const harness::run_report& report) {
       out_ << "no cell (nothing in the description for it to check)\n";
       continue;
     }
-    out_ << (k.cells - k.failed - k.not_run - k.nothing_judged) << "/" << k.cells
+    out_ << (k.cells - k.failed - k.assumed - k.not_run - k.nothing_judged) << "/" << k.cells
          << " cells passed";
     if (k.failed) out_ << ", " << k.failed << " failed";
+    if (k.assumed) out_ << ", " << k.assumed << " contradicted an assumption";
     if (k.not_run) out_ << ", " << k.not_run << " not run";
     if (k.nothing_judged) out_ << ", " << k.nothing_judged << " had nothing to judge";
     if (!k.not_run && k.not_run_notes) {
@@ -126,25 +134,47 @@ void console_writer::run_finished(const harness::run_report& report) {
   // Then only the (operation, auth model) rows that need a look.
   bool header = false;
   for (const auto& r : rows) {
-    if (!r.failed_cells && !r.not_run_cells) continue;
+    if (!r.failed_cells && !r.not_run_cells && !r.assumed_cells) continue;
     if (!header) out_ << "\nNeeding a look (operation, auth model: checks)\n";
     header = true;
-    const char* mark = r.failed_cells ? "FAIL" : "SKIP";
+    const char* mark = r.failed_cells ? "FAIL" : r.assumed_cells ? "ASMP" : "SKIP";
     out_ << "  " << mark << " " << pad(r.operation_id, 28) << " " << pad(r.auth_model, 34) << " "
-         << (r.cells - r.failed_cells - r.not_run_cells - r.nothing_judged_cells) << "/" << r.cells
-         << " checks passed";
+         << (r.cells - r.failed_cells - r.assumed_cells - r.not_run_cells - r.nothing_judged_cells)
+         << "/" << r.cells << " checks passed";
     if (r.failed_cells) out_ << ", " << r.failed_cells << " failed";
+    if (r.assumed_cells) out_ << ", " << r.assumed_cells << " contradicted an assumption";
     if (r.not_run_cells) out_ << ", " << r.not_run_cells << " not run";
     if (r.nothing_judged_cells) out_ << ", " << r.nothing_judged_cells << " had nothing to judge";
     out_ << "\n";
   }
 
-  if (!report.failures.empty()) out_ << "\nFailures\n";
+  // Sourced failures first, then those that contradict only an assumption
+  // of the description (their own class: they fail the run only with
+  // --strict-assumptions).
+  std::vector<const harness::failure*> ordered;
   for (const auto& f : report.failures) {
-    out_ << "\nFAIL " << f.check << ": " << f.operation_id << " (" << f.method_path << ") as "
-         << f.auth_model << ", " << f.mode.to_string() << "\n"
+    if (!f.contradicts_assumption()) ordered.push_back(&f);
+  }
+  const std::size_t sourced = ordered.size();
+  for (const auto& f : report.failures) {
+    if (f.contradicts_assumption()) ordered.push_back(&f);
+  }
+  if (sourced > 0) out_ << "\nFailures\n";
+  for (std::size_t i = 0; i < ordered.size(); ++i) {
+    const harness::failure& f = *ordered[i];
+    if (i == sourced) {
+      out_ << "\nContradicts an assumption of the description ("
+           << (report.info.strict_assumptions ? "failing the run: --strict-assumptions"
+                                              : "not failing the run; --strict-assumptions would")
+           << ")\n";
+    }
+    out_ << "\n"
+         << (f.contradicts_assumption() ? "ASSUMPTION " : "FAIL ") << f.check << ": "
+         << f.operation_id << " (" << f.method_path << ") as " << f.auth_model << ", "
+         << f.mode.to_string() << "\n"
          << "  expected: " << f.expected << "\n"
          << "  seen:     " << f.seen << "\n";
+    for (const auto& a : f.assumptions) out_ << "  assumption: " << a << "\n";
     if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
     // A scenario's failure is not shrunk and may take several requests (one
     // curl command per line); its scenario may need other operations than
@@ -196,13 +226,27 @@ void console_writer::run_finished(const harness::run_report& report) {
     }
   }
 
+  if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {
+    out_ << "\nAssumptions of the description the target contradicted (" << contradicted.size()
+         << "; confirm or correct each in the description)\n";
+    for (const auto& a : contradicted) {
+      out_ << "  " << a.text << " (" << a.failures << " failure" << (a.failures == 1 ? "" : "s")
+           << ")\n";
+    }
+  }
+
   const auto& c = report.counts;
   out_ << "\n" << c.requests << " requests in " << detail::seconds(report.timings.wall) << " s";
   if (c.transport_errors) out_ << ", " << c.transport_errors << " transport errors";
   if (c.retries_429) out_ << ", " << c.retries_429 << " retried after 429";
   out_ << "\n"
-       << c.checks_passed << " checks passed, " << c.checks_failed << " failed ("
-       << report.failures.size() << " distinct), " << c.cells_not_run << " not run\n";
+       << c.checks_passed << " checks passed, " << c.checks_failed << " failed (" << sourced
+       << " distinct), ";
+  if (c.checks_contradicted) {
+    out_ << c.checks_contradicted << " contradicted an assumption of the description ("
+         << report.failures.size() - sourced << " distinct), ";
+  }
+  out_ << c.cells_not_run << " not run\n";
   const int code = report.exit_code();
   out_ << (code == 0   ? "PASSED"
            : code == 1 ? "FAILED"

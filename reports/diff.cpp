@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -134,18 +135,40 @@ run_diff compare(const std::vector<harness::failure>& old_failures,
   return d;
 }
 
+std::size_t run_diff::failing_new() const {
+  if (strict_assumptions) return new_failures.size();
+  return static_cast<std::size_t>(
+      std::count_if(new_failures.begin(), new_failures.end(),
+                    [](const harness::failure& f) { return !f.contradicts_assumption(); }));
+}
+
+run_diff compare(const harness::run_report& old_report, const harness::run_report& new_report) {
+  run_diff d = compare(old_report.failures, new_report.failures);
+  d.strict_assumptions = new_report.info.strict_assumptions;
+  return d;
+}
+
 std::string render_diff_text(const run_diff& d, bool known) {
   std::string out;
   const std::string still = known ? "known" : "still failing";
   auto section = [&](const std::string& title, const std::vector<harness::failure>& list) {
     if (list.empty()) return;
     out += title + " (" + std::to_string(list.size()) + ")\n";
-    for (const auto& f : list) out += "  " + failure_key(f) + "\n";
+    for (const auto& f : list) {
+      out += "  " + failure_key(f);
+      if (f.contradicts_assumption()) out += "  [contradicts an assumption of the description]";
+      out += "\n";
+    }
   };
   section("new", d.new_failures);
   section("fixed", d.fixed);
   section(still, d.still_failing);
   section("flaky (not reproduced by a re-send)", d.flaky);
+  if (d.failing_new() != d.new_failures.size()) {
+    out += std::to_string(d.new_failures.size() - d.failing_new()) +
+           " of the new contradict an assumption of the description and do not fail the run "
+           "(--strict-assumptions makes them)\n";
+  }
   out += std::to_string(d.new_failures.size()) + " new, " + std::to_string(d.fixed.size()) +
          " fixed, " + std::to_string(d.still_failing.size()) + " " + still + ", " +
          std::to_string(d.flaky.size()) + " flaky\n";
@@ -156,13 +179,19 @@ boost::json::value diff_json(const run_diff& d) {
   auto list = [](const std::vector<harness::failure>& fs) {
     boost::json::array a;
     for (const auto& f : fs) {
-      a.push_back({{"key", failure_key(f)},
-                   {"check", f.check},
-                   {"operation_id", f.operation_id},
-                   {"auth_model", f.auth_model},
-                   {"cause", f.cause},
-                   {"seen", f.seen},
-                   {"curl", f.curl}});
+      boost::json::object o{{"key", failure_key(f)},
+                            {"check", f.check},
+                            {"operation_id", f.operation_id},
+                            {"auth_model", f.auth_model},
+                            {"cause", f.cause},
+                            {"seen", f.seen},
+                            {"curl", f.curl}};
+      if (f.contradicts_assumption()) {
+        boost::json::array texts;
+        for (const auto& t : f.assumptions) texts.emplace_back(t);
+        o["assumptions"] = std::move(texts);
+      }
+      a.push_back(std::move(o));
     }
     return a;
   };

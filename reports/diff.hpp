@@ -34,13 +34,22 @@ struct run_diff {
   std::vector<harness::failure> fixed;          // in OLD only (OLD's failure)
   std::vector<harness::failure> still_failing;  // in both, reproduced (NEW's failure)
   std::vector<harness::failure> flaky;          // in NEW, not reproduced by a re-send
-  /// Exit status of a comparison: 1 when something is new, 0 otherwise.
-  int exit_code() const { return new_failures.empty() ? 0 : 1; }
+  /// NEW ran with --strict-assumptions: a new failure that contradicts an
+  /// assumption of the description counts as new like any other.
+  bool strict_assumptions = false;
+  /// The new failures that fail the comparison: the sourced ones, and under
+  /// strict_assumptions those that contradict an assumption too.
+  std::size_t failing_new() const;
+  /// Exit status of a comparison: 1 when something failing is new, 0 otherwise.
+  int exit_code() const { return failing_new() == 0 ? 0 : 1; }
 };
 
 /// Compares by failure_key; each list in the order of its run.
 run_diff compare(const std::vector<harness::failure>& old_failures,
                  const std::vector<harness::failure>& new_failures);
+
+/// The same, NEW's strictness (run_info::strict_assumptions) carried over.
+run_diff compare(const harness::run_report& old_report, const harness::run_report& new_report);
 
 /// The diff as text: a section per class, a line per failure, then totals.
 /// `known` names still-failing ones "known" (a baseline) instead of "still failing".

@@ -20,13 +20,16 @@ using html::escape;
 
 struct counts {
   std::uint64_t passed = 0, failed = 0, not_run = 0, nothing = 0;
+  std::uint64_t assumed = 0;  // only contradicted assumptions of the description
 };
 
-void add(counts& c, const harness::check_tally& t) {
+void add(counts& c, const harness::check_tally& t, bool strict) {
   if (t.not_run_why) {
     ++c.not_run;
-  } else if (t.failed > 0) {
+  } else if (t.failed > 0 || (strict && t.contradicted > 0)) {
     ++c.failed;
+  } else if (t.contradicted > 0) {
+    ++c.assumed;
   } else if (t.nothing_judged) {
     ++c.nothing;
   } else {
@@ -42,6 +45,11 @@ std::string cell_html(const counts& c) {
   if (c.failed)
     out +=
         "<span class=\"cell fail\" title=\"checks failed\">" + std::to_string(c.failed) + "</span>";
+  if (c.assumed)
+    out +=
+        "<span class=\"cell assumed\" title=\"checks that contradicted an assumption of the "
+        "description\">" +
+        std::to_string(c.assumed) + "</span>";
   if (c.not_run)
     out += "<span class=\"cell skip\" title=\"checks not run\">" + std::to_string(c.not_run) +
            "</span>";
@@ -56,11 +64,18 @@ std::string cell_html(const counts& c) {
 std::string render_html(const harness::run_report& report) {
   const auto& info = report.info;
   const int code = report.exit_code();
+  const bool strict = info.strict_assumptions;
+  std::size_t failing = 0;
+  for (const auto& f : report.failures) failing += report.fails_run(f) ? 1 : 0;
   std::string body;
   const char* kind = code == 0 ? "pass" : code == 1 ? "fail" : "neutral";
   body += std::string("<header class=\"") + kind + "\"><h1>Conform run: " +
-          (code == 0   ? "every check passed"
-           : code == 1 ? std::to_string(report.failures.size()) + " failure(s)"
+          (code == 0 ? "every check passed" +
+                           (failing < report.failures.size()
+                                ? " (" + std::to_string(report.failures.size() - failing) +
+                                      " contradicting an assumption of the description)"
+                                : std::string())
+           : code == 1 ? std::to_string(failing) + " failure(s)"
                        : "nothing proved (exit 2)") +
           "</h1><p>" + escape(info.spec_title) + " " + escape(info.spec_version) + " against " +
           escape(info.target) + "</p></header>\n<main>\n";
@@ -79,6 +94,10 @@ std::string render_html(const harness::run_report& report) {
   fact("Requests", std::to_string(report.counts.requests));
   fact("Checks", std::to_string(report.counts.checks_passed) + " passed, " +
                      std::to_string(report.counts.checks_failed) + " failed, " +
+                     (report.counts.checks_contradicted > 0
+                          ? std::to_string(report.counts.checks_contradicted) +
+                                " contradicted an assumption of the description, "
+                          : std::string()) +
                      std::to_string(report.counts.cells_not_run) + " cells not run");
   if (report.aborted) fact("Aborted", *report.aborted);
   body += "</dl></section>\n";
@@ -96,13 +115,14 @@ std::string render_html(const harness::run_report& report) {
                      [&](const auto& o) { return o.first == t.operation_id; }) == ops.end()) {
       ops.emplace_back(t.operation_id, t.method_path);
     }
-    add(matrix[{t.operation_id, t.auth_model}], t);
-    add(per_check[t.check], t);
+    add(matrix[{t.operation_id, t.auth_model}], t, strict);
+    add(per_check[t.check], t, strict);
   }
   body +=
       "<section><h2>Operations &times; auth models</h2><p class=\"muted\">Each cell counts "
       "the checks of that operation and auth model: " +
-      badge("pass", "passed") + " " + badge("fail", "failed") + " " + badge("skip", "not run") +
+      badge("pass", "passed") + " " + badge("fail", "failed") + " " +
+      badge("info", "contradicted an assumption") + " " + badge("skip", "not run") +
       "</p><table class=\"matrix\"><tr><th>operation</th>";
   for (const auto& a : auths) body += "<th>" + escape(a.empty() ? "(any)" : a) + "</th>";
   body += "</tr>\n";
@@ -122,28 +142,33 @@ std::string render_html(const harness::run_report& report) {
 
   body +=
       "<section><h2>Checks</h2><table><tr><th>check</th><th class=\"num\">cells passed</th>"
-      "<th class=\"num\">failed</th><th class=\"num\">not run</th><th class=\"num\">nothing "
-      "judged</th></tr>";
+      "<th class=\"num\">failed</th><th class=\"num\">contradicted an assumption</th><th "
+      "class=\"num\">not run</th><th class=\"num\">nothing judged</th></tr>";
   for (const auto& [check, c] : per_check) {
     body += "<tr><td><code>" + escape(check) + "</code></td><td class=\"num\">" +
             std::to_string(c.passed) + "</td><td class=\"num\">" + std::to_string(c.failed) +
-            "</td><td class=\"num\">" + std::to_string(c.not_run) + "</td><td class=\"num\">" +
-            std::to_string(c.nothing) + "</td></tr>";
+            "</td><td class=\"num\">" + std::to_string(c.assumed) + "</td><td class=\"num\">" +
+            std::to_string(c.not_run) + "</td><td class=\"num\">" + std::to_string(c.nothing) +
+            "</td></tr>";
   }
   body += "</table></section>\n";
 
-  body +=
-      "<section id=\"failures\"><h2>Failures (" + std::to_string(report.failures.size()) + ")</h2>";
-  if (report.failures.empty()) body += "<p class=\"muted\">None.</p>";
-  for (const auto& f : report.failures) {
-    body += "<div class=\"failure\"><p>" + badge("fail", f.check) + " <code>" +
-            escape(f.operation_id) + "</code> " + escape(f.method_path) + " &middot; " +
-            escape(f.auth_model) + " &middot; " + escape(f.mode.to_string()) + "</p>";
+  // Failures that fail the run, then those that contradict an assumption
+  // of the description alone (they do not, without --strict-assumptions).
+  auto failure_html = [&](const harness::failure& f) {
+    const bool assumed = !report.fails_run(f);
+    body += std::string("<div class=\"failure") + (assumed ? " assumed" : "") + "\"><p>" +
+            badge(assumed ? "info" : "fail", f.check) + " <code>" + escape(f.operation_id) +
+            "</code> " + escape(f.method_path) + " &middot; " + escape(f.auth_model) +
+            " &middot; " + escape(f.mode.to_string()) + "</p>";
     body += "<p><b>Expected:</b> " + escape(f.expected) + "<br><b>Seen:</b> " + escape(f.seen) +
             (f.occurrences > 1 ? "<br><span class=\"muted\">seen " + std::to_string(f.occurrences) +
                                      " times</span>"
                                : "") +
             "</p>";
+    for (const auto& a : f.assumptions) {
+      body += "<p><b>Assumption:</b> " + escape(a) + "</p>";
+    }
     if (!f.evidence.empty()) {
       std::string lines;
       for (const auto& l : f.evidence) lines += l + "\n";
@@ -160,8 +185,34 @@ std::string render_html(const harness::run_report& report) {
               escape(f.response_excerpt) + "</pre>";
     }
     body += "</div>\n";
+  };
+  body += "<section id=\"failures\"><h2>Failures (" + std::to_string(failing) + ")</h2>";
+  if (failing == 0) body += "<p class=\"muted\">None.</p>";
+  for (const auto& f : report.failures) {
+    if (report.fails_run(f)) failure_html(f);
   }
   body += "</section>\n";
+  const auto contradicted = report.assumptions_contradicted();
+  if (!contradicted.empty()) {
+    if (failing < report.failures.size()) {
+      body += "<section id=\"assumptions\"><h2>Contradicts an assumption of the description (" +
+              std::to_string(report.failures.size() - failing) +
+              ")</h2><p class=\"muted\">These do not fail the run; "
+              "<code>--strict-assumptions</code> makes them.</p>";
+      for (const auto& f : report.failures) {
+        if (!report.fails_run(f)) failure_html(f);
+      }
+      body += "</section>\n";
+    }
+    body += "<section id=\"contradicted\"><h2>Assumptions the target contradicted (" +
+            std::to_string(contradicted.size()) +
+            ")</h2><p class=\"muted\">Confirm or correct each in the description.</p><ul>";
+    for (const auto& a : contradicted) {
+      body += "<li>" + escape(a.text) + " <span class=\"muted\">(" + std::to_string(a.failures) +
+              " failure" + (a.failures == 1 ? "" : "s") + ")</span></li>";
+    }
+    body += "</ul></section>\n";
+  }
 
   body += "<section><h2>Not run (" + std::to_string(report.not_runs.size()) + ")</h2>";
   if (report.not_runs.empty())

@@ -33,6 +33,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
         color: #fff; font-size: 12px; text-align: center; }
 .cell.pass { background: var(--pass); } .cell.fail { background: var(--fail); }
 .cell.skip { background: var(--skip); } .cell.none { background: #8c959f; }
+.cell.assumed { background: var(--info); }
+.failure.assumed { border-left-color: var(--info); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; word-break: break-all; }
 pre, code { font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; }

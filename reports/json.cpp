@@ -12,21 +12,29 @@ double secs(std::chrono::nanoseconds d) {
 }
 
 boost::json::object failure_json(const harness::failure& f) {
-  return {{"check", f.check},
-          {"operation_id", f.operation_id},
-          {"method_path", f.method_path},
-          {"auth_model", f.auth_model},
-          {"mode", f.mode.to_string()},
-          {"expected", f.expected},
-          {"seen", f.seen},
-          {"cause", f.cause},
-          {"status", f.status},
-          {"response_excerpt", f.response_excerpt},
-          {"seed", f.seed},
-          {"example", f.example},
-          {"shrink_steps", f.shrink_steps},
-          {"occurrences", f.occurrences},
-          {"curl", f.curl}};
+  boost::json::object o{{"check", f.check},
+                        {"operation_id", f.operation_id},
+                        {"method_path", f.method_path},
+                        {"auth_model", f.auth_model},
+                        {"mode", f.mode.to_string()},
+                        {"expected", f.expected},
+                        {"seen", f.seen},
+                        {"cause", f.cause},
+                        {"status", f.status},
+                        {"response_excerpt", f.response_excerpt},
+                        {"seed", f.seed},
+                        {"example", f.example},
+                        {"shrink_steps", f.shrink_steps},
+                        {"occurrences", f.occurrences},
+                        {"curl", f.curl}};
+  if (f.contradicts_assumption()) {
+    // Its own class: "contradicts an assumption of the description".
+    o["ground"] = "assumption";
+    boost::json::array texts;
+    for (const auto& a : f.assumptions) texts.emplace_back(a);
+    o["assumptions"] = std::move(texts);
+  }
+  return o;
 }
 
 }  // namespace
@@ -61,6 +69,7 @@ boost::json::value to_json(const harness::run_report& report) {
     }
     run["shard"] = std::move(shard);
   }
+  if (info.strict_assumptions) run["strict_assumptions"] = true;
 
   boost::json::array cells;
   for (const auto& t : report.tallies) {
@@ -76,6 +85,7 @@ boost::json::value to_json(const harness::run_report& report) {
                      : t.nothing_judged ? "nothing_judged"
                                         : "passed";
     if (t.not_run_why) cell["not_run_why"] = *t.not_run_why;
+    if (t.contradicted > 0) cell["contradicted"] = t.contradicted;
     cells.push_back(std::move(cell));
   }
   boost::json::array failures;
@@ -118,6 +128,16 @@ boost::json::value to_json(const harness::run_report& report) {
                           {"failures", std::move(failures)},
                           {"not_run", std::move(not_runs)},
                           {"coverage", std::move(coverage)}};
+  if (c.checks_contradicted > 0) {
+    out["counts"].as_object()["checks_contradicted"] = c.checks_contradicted;
+  }
+  if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {
+    boost::json::array list;
+    for (const auto& a : contradicted) {
+      list.push_back({{"assumption", a.text}, {"failures", a.failures}});
+    }
+    out["assumptions_contradicted"] = std::move(list);
+  }
   if (report.aborted) out["aborted"] = *report.aborted;
   return out;
 }

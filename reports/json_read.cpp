@@ -105,6 +105,17 @@ bool read_failure(walker& w, const json::value& v, const std::string& p, harness
     return false;
   }
   f.mode = parse_mode(mode);
+  // A failure that contradicts an assumption of the description: its texts.
+  if (const auto* a = o->if_contains("assumptions")) {
+    if (!a->is_array()) return w.fail(p + "/assumptions", "expected an array of strings");
+    for (std::size_t i = 0; i < a->as_array().size(); ++i) {
+      const auto& text = a->as_array()[i];
+      if (!text.is_string() || text.as_string().empty()) {
+        return w.fail(p + "/assumptions/" + std::to_string(i), "expected a non-empty string");
+      }
+      f.assumptions.emplace_back(text.as_string());
+    }
+  }
   return true;
 }
 
@@ -117,7 +128,7 @@ bool read_cell(walker& w, const json::value& v, const std::string& p, harness::c
       !w.text(*o, p, "method_path", t.method_path, false) ||
       !w.text(*o, p, "status", status, false) || !w.text(*o, p, "not_run_why", why, false) ||
       !w.number(*o, p, "passed", t.passed) || !w.number(*o, p, "failed", t.failed) ||
-      !w.seconds(*o, p, "seconds", t.time)) {
+      !w.number(*o, p, "contradicted", t.contradicted) || !w.seconds(*o, p, "seconds", t.time)) {
     return false;
   }
   if (status == "not_run") t.not_run_why = why;
@@ -178,6 +189,10 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
     if (const auto* in = t.if_contains("in_process_reference"); in && in->is_bool()) {
       info.in_process_reference = in->as_bool();
     }
+  }
+  if (const auto* strict = run->if_contains("strict_assumptions")) {
+    if (!strict->is_bool()) return w.fail("/run/strict_assumptions", "expected true or false");
+    info.strict_assumptions = strict->as_bool();
   }
   return true;
 }
@@ -267,7 +282,8 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
                w.number(*c, "/counts", "checks_passed", n.checks_passed) &&
                w.number(*c, "/counts", "checks_failed", n.checks_failed) &&
                w.number(*c, "/counts", "cells_not_run", n.cells_not_run) &&
-               w.number(*c, "/counts", "retries_429", n.retries_429));
+               w.number(*c, "/counts", "retries_429", n.retries_429) &&
+               w.number(*c, "/counts", "checks_contradicted", n.checks_contradicted));
       }
     }
     if (const auto* timings = doc->if_contains("timings"); timings && w.error().empty()) {

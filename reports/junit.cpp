@@ -30,6 +30,7 @@ std::string failure_text(const harness::failure& f) {
   text << "\n"
        << "seed:     " << f.seed << " (example " << f.example << ")\n"
        << "curl:     " << f.curl << "\n";
+  for (const auto& a : f.assumptions) text << "assumption: " << a << "\n";
   return text.str();
 }
 
@@ -44,7 +45,8 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
     auto& s = suites[it->second];
     s.cells.push_back(&cell);
     s.time += cell.time;
-    if (cell.failed > 0) ++s.failures;
+    // A cell that only contradicted assumptions fails under --strict-assumptions.
+    if (cell.failed > 0 || (cell.contradicted > 0 && report.info.strict_assumptions)) ++s.failures;
     if (cell.not_run_why || cell.nothing_judged) ++s.skipped;
   }
   const std::size_t tests = report.tallies.size();
@@ -68,6 +70,14 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
     out << "    <property name=\"shard\" value=\"" << xml_escape(report.info.shard_label())
         << "\"/>\n";
   }
+  if (report.info.strict_assumptions) {
+    out << "    <property name=\"strict_assumptions\" value=\"true\"/>\n";
+  }
+  // Every assumption of the description the target contradicted, once.
+  for (const auto& a : report.assumptions_contradicted()) {
+    out << "    <property name=\"assumption_contradicted\" value=\"" << xml_escape(a.text)
+        << "\"/>\n";
+  }
   out << "  </properties>\n";
   if (report.aborted) {
     out << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
@@ -88,17 +98,33 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
       } else if (cell->nothing_judged) {
         out << "      <skipped message=\"nothing to judge: no exchange fell under this check\"/>\n";
       }
+      std::string contradicted;  // failures of an assumption that do not fail the run
       for (const auto& f : report.failures) {
         if (f.operation_id != cell->operation_id || f.check != cell->check ||
             f.auth_model != cell->auth_model) {
           continue;
         }
-        out << "      <failure type=\"" << xml_escape(f.check) << "\" message=\""
+        if (!report.fails_run(f)) {
+          contradicted +=
+              "contradicts an assumption of the description (not a failure "
+              "without --strict-assumptions):\n" +
+              failure_text(f);
+          continue;
+        }
+        const std::string type =
+            f.contradicts_assumption() ? "contradicts an assumption: " + f.check : f.check;
+        out << "      <failure type=\"" << xml_escape(type) << "\" message=\""
             << xml_escape(f.expected + "; seen " + f.seen) << "\">" << xml_escape(failure_text(f))
             << "</failure>\n";
       }
-      out << "      <system-out>" << cell->passed << " passed, " << cell->failed
-          << " failed</system-out>\n";
+      out << "      <system-out>" << cell->passed << " passed, " << cell->failed << " failed";
+      if (cell->contradicted > 0) {
+        out << ", " << cell->contradicted << " contradicted an assumption of the description";
+      }
+      out << "</system-out>\n";
+      if (!contradicted.empty()) {
+        out << "      <system-err>" << xml_escape(contradicted) << "</system-err>\n";
+      }
       out << "    </testcase>\n";
     }
     out << "  </testsuite>\n";

@@ -28,6 +28,7 @@ void failure_block(std::string& out, const harness::failure& f, const harness::r
   out += "- mode: " + cell(f.mode.to_string()) + "\n";
   out += "- expected: " + cell(f.expected) + "\n";
   out += "- seen: " + cell(f.seen) + "\n";
+  for (const auto& a : f.assumptions) out += "- assumption: " + cell(a) + "\n";
   out += "- key: `" + cell(failure_key(f)) + "`\n\n";
   out += "```sh\n" + detail::reproduce_command(f, info) + "\n" + f.curl + "\n```\n\n";
 }
@@ -52,11 +53,15 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
   out += "Target `" + cell(report.info.target) + "`, description `" + cell(report.info.spec_title) +
          " " + cell(report.info.spec_version) + "`.\n\n";
   const auto& c = report.counts;
-  out += "| requests | checks passed | checks failed | failures | not run |\n";
-  out += "|---:|---:|---:|---:|---:|\n";
+  out += "| requests | checks passed | checks failed | failures | not run |";
+  out += c.checks_contradicted > 0 ? " contradicted an assumption |\n" : "\n";
+  out += "|---:|---:|---:|---:|---:|";
+  out += c.checks_contradicted > 0 ? "---:|\n" : "\n";
   out += "| " + std::to_string(c.requests) + " | " + std::to_string(c.checks_passed) + " | " +
          std::to_string(c.checks_failed) + " | " + std::to_string(report.failures.size()) + " | " +
-         std::to_string(c.cells_not_run) + " |\n\n";
+         std::to_string(c.cells_not_run) + " |";
+  out +=
+      c.checks_contradicted > 0 ? " " + std::to_string(c.checks_contradicted) + " |\n\n" : "\n\n";
   if (report.aborted) out += "**Aborted:** " + cell(*report.aborted) + "\n\n";
   if (baseline) {
     out += "Against the baseline: " + std::to_string(baseline->new_failures.size()) + " new, " +
@@ -71,8 +76,33 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
     key_list(out, "Known", baseline->still_failing);
     key_list(out, "Fixed", baseline->fixed);
   } else if (!report.failures.empty()) {
-    out += "### Failures (" + std::to_string(report.failures.size()) + ")\n\n";
-    for (const auto& f : report.failures) failure_block(out, f, report.info);
+    std::size_t sourced = 0;
+    for (const auto& f : report.failures) sourced += f.contradicts_assumption() ? 0 : 1;
+    if (sourced > 0) {
+      out += "### Failures (" + std::to_string(sourced) + ")\n\n";
+      for (const auto& f : report.failures) {
+        if (!f.contradicts_assumption()) failure_block(out, f, report.info);
+      }
+    }
+    if (sourced < report.failures.size()) {
+      out += "### Contradicts an assumption of the description (" +
+             std::to_string(report.failures.size() - sourced) + ")\n\n";
+      out += report.info.strict_assumptions
+                 ? "These fail the run (`--strict-assumptions`).\n\n"
+                 : "These do not fail the run (`--strict-assumptions` makes them).\n\n";
+      for (const auto& f : report.failures) {
+        if (f.contradicts_assumption()) failure_block(out, f, report.info);
+      }
+    }
+  }
+  if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {
+    out += "### Assumptions the target contradicted (" + std::to_string(contradicted.size()) +
+           ")\n\nConfirm or correct each in the description.\n\n";
+    for (const auto& a : contradicted) {
+      out += "- " + cell(a.text) + " (" + std::to_string(a.failures) + " failure" +
+             (a.failures == 1 ? "" : "s") + ")\n";
+    }
+    out += "\n";
   }
   if (!report.failures.empty()) {
     out += "Curl commands name each credential by its `${VARIABLE}`; set them before running.\n\n";

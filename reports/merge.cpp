@@ -43,6 +43,9 @@ std::string mismatch(const run_info& a, const run_info& b) {
     return differ("the examples per cell", std::to_string(a.examples), std::to_string(b.examples));
   }
   if (a.checks != b.checks) return "the enabled checks differ";
+  if (a.strict_assumptions != b.strict_assumptions) {
+    return "one ran with --strict-assumptions and the other without";
+  }
   if (a.tool_version != b.tool_version) {
     return differ("the conform versions", a.tool_version, b.tool_version);
   }
@@ -183,6 +186,7 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
       auto& m = it->second;
       m.passed += t.passed;
       m.failed += t.failed;
+      m.contradicted += t.contradicted;
       m.time += t.time;
       if (!m.not_run_why) m.not_run_why = t.not_run_why;
     }
@@ -224,10 +228,12 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
        })) {
     harness::check_tally t = tallies.at(key);
     // As a whole run folds a cell: one that judged something ran.
-    if (t.passed > 0 || t.failed > 0) t.not_run_why.reset();
-    t.nothing_judged = !t.not_run_why && t.passed == 0 && t.failed == 0;
+    const bool judged = t.passed > 0 || t.failed > 0 || t.contradicted > 0;
+    if (judged) t.not_run_why.reset();
+    t.nothing_judged = !t.not_run_why && !judged;
     out.counts.checks_passed += t.passed;
     out.counts.checks_failed += t.failed;
+    out.counts.checks_contradicted += t.contradicted;
     if (t.not_run_why) ++out.counts.cells_not_run;
     out.tallies.push_back(std::move(t));
   }
