@@ -8,6 +8,7 @@
 
 #include "core/text.hpp"
 #include "schema/validator.hpp"
+#include "suites/response/grounds.hpp"
 
 namespace conform::suites {
 namespace {
@@ -151,9 +152,15 @@ check_verdict error_code_conformance(const exchange& e) {
   if (std::find(allowed->begin(), allowed->end(), seen) != allowed->end()) {
     return check_verdict::pass();
   }
-  return check_verdict::violation(
+  check_verdict v = check_verdict::violation(
       "error_code for " + std::to_string(status) + " one of " + core::join(*allowed),
       "error_code " + seen, std::to_string(status) + " " + seen);
+  // Codes of a response that is an assumption of the description as a whole.
+  const auto* doc = documented_response(e.op, status);
+  if (const std::string whole = doc ? response_assumption(*doc) : ""; !whole.empty()) {
+    v.assumed({whole});
+  }
+  return v;
 }
 
 check_verdict content_type_conformance(const exchange& e) {
@@ -188,6 +195,24 @@ check_verdict content_type_conformance(const exchange& e) {
                                   "content type " + (seen.empty() ? std::string("missing") : seen));
 }
 
+/// The assumptions alone a body that fails `s` breaks: the assumed
+/// constraints it breaks, when it passes without them; else, when the
+/// documented response as a whole is an assumption of the description, that
+/// assumption, when the body keeps the description's envelope (if any).
+std::vector<std::string> assumptions_broken(const exchange& e, const schema::schema& s,
+                                            int status) {
+  auto texts = response_only_breaks_assumptions(s, *e.json);
+  if (!texts.empty()) return texts;
+  const auto* doc = documented_response(e.op, status);
+  const std::string whole = doc ? response_assumption(*doc) : std::string();
+  if (whole.empty()) return {};
+  const schema::schema* envelope = status >= 400                   ? e.spec.rules.error_envelope
+                                   : status >= 200 && status < 300 ? e.spec.rules.success_envelope
+                                                                   : nullptr;
+  if (envelope && !schema::is_valid(*envelope, *e.json)) return {};
+  return {whole};
+}
+
 check_verdict response_schema_conformance(const exchange& e) {
   const auto* r = response_of(e);
   if (!r) return check_verdict::not_applicable();
@@ -209,12 +234,13 @@ check_verdict response_schema_conformance(const exchange& e) {
     seen += (err.instance_pointer.empty() ? std::string("/") : err.instance_pointer) + ": " +
             err.message;
   }
-  return check_verdict::violation(
+  check_verdict v = check_verdict::violation(
       "a body matching " + (s->resolved().location.empty() ? s->location : s->resolved().location),
       seen,
       std::to_string(status) + " " +
           (first.instance_pointer.empty() ? "/" : generic_pointer(first.instance_pointer)) + " " +
           first.schema_location.substr(first.schema_location.rfind('/') + 1));
+  return v.assumed(assumptions_broken(e, *s, status));
 }
 
 check_verdict request_id_conformance(const exchange& e) {
@@ -244,9 +270,10 @@ check_verdict negative_data_rejection(const exchange& e) {
   if (!r || r->status >= 500) return check_verdict::not_applicable();  // not_a_server_error says so
   if (rate_limited(e, r->status)) return check_verdict::not_applicable();
   if (r->status >= 400) return check_verdict::pass();
-  return check_verdict::violation("a 4xx refusal of the invalid request (" + e.mode.key() + ")",
-                                  "status " + std::to_string(r->status),
-                                  "accepted invalid: " + e.mode.key());
+  check_verdict v = check_verdict::violation(
+      "a 4xx refusal of the invalid request (" + e.mode.key() + ")",
+      "status " + std::to_string(r->status), "accepted invalid: " + e.mode.key());
+  return v.assumed(invalid_only_by_assumptions(e));
 }
 
 /// A request whose x-same-as property differs from its parameter gets the
@@ -293,9 +320,13 @@ check_verdict positive_data_acceptance(const exchange& e) {
     if (const auto* errs = e.json->as_object().if_contains("errors"))
       seen += " " + excerpt_of(*errs);
   }
-  return check_verdict::violation(
+  check_verdict v = check_verdict::violation(
       "a valid request with a sufficient credential not refused as invalid or unauthorised", seen,
       std::to_string(status) + (code.empty() ? "" : " " + code));
+  // A value on a bound the description assumed: the target may draw the
+  // line elsewhere, and only the assumption says it may not.
+  if (invalid_refusal) v.assumed(assumed_edges(e));
+  return v;
 }
 
 }  // namespace
