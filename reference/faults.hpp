@@ -39,6 +39,11 @@ enum class fault : std::uint8_t {
   rate_limit_no_retry_after,
   telephony_not_idempotent,
   path_mismatch_accepted,
+  /// Drops every constraint the description marks as an assumption of its
+  /// own that a request can break (docs/api-choices.md): a server built from
+  /// the same prose and decisions that chose otherwise. Conform must report
+  /// each as contradicting an assumption, and still pass.
+  lenient_assumptions,
 };
 
 /// The name of a fault as `--fault` takes it.

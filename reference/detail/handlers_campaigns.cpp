@@ -110,13 +110,16 @@ reply create_campaign(request_ctx& ctx) {
     name = std::string(v->as_string());
     if (name.empty() || core::code_points(name) > 200) add("name", "must be 1 to 200 characters");
   }
+  const bool lenient = ctx.state.fault_on(fault::lenient_assumptions);
   v = b.if_contains("agent_id");
-  if (v == nullptr)
-    add("agent_id", "is required");
-  else if (auto n = as_integer(*v); !n)
+  const bool agent_missing = v == nullptr;
+  if (agent_missing) {
+    if (!lenient) add("agent_id", "is required");  // C5; lenient: the tenant's first agent, below
+  } else if (auto n = as_integer(*v); !n) {
     add("agent_id", "must be an integer");
-  else
+  } else {
     agent_id = *n;
+  }
   v = b.if_contains("timezone");
   if (v == nullptr)
     add("timezone", "is required");
@@ -131,7 +134,6 @@ reply create_campaign(request_ctx& ctx) {
     if (!v->is_array()) {
       add("campaign_phone_number_ids", "must be an array of integers");
     } else {
-      if (v->as_array().size() > 50) add("campaign_phone_number_ids", "must hold at most 50 ids");
       std::set<std::int64_t> seen;
       for (const auto& e : v->as_array()) {
         auto n = as_integer(e);
@@ -140,6 +142,7 @@ reply create_campaign(request_ctx& ctx) {
           break;
         }
         if (!seen.insert(*n).second) {
+          if (lenient) continue;  // C5 dropped: a repeated id counts once
           add("campaign_phone_number_ids", "must not repeat an id");
           break;
         }
@@ -153,6 +156,9 @@ reply create_campaign(request_ctx& ctx) {
   std::unique_lock lock(ctx.state.data.mutex);
   tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
   if (t == nullptr) return error(404, "TENANT_NOT_FOUND", "no such tenant");
+  if (agent_missing && lenient && !t->agents.empty()) {
+    agent_id = static_cast<std::int64_t>(t->agents.begin()->first);
+  }
   if (agent_id <= 0 || t->agents.count(static_cast<id_t>(agent_id)) == 0) {
     return validation_error("agent_id", "is not an agent of this tenant");
   }

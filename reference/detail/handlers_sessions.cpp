@@ -125,14 +125,19 @@ reply run_analysis(request_ctx& ctx) {
   std::shared_lock lock(ctx.state.data.mutex);
   const voice_session* v = find_session(ctx);
   if (v == nullptr) return session_not_found(ctx.state);
-  const auto* p = ctx.body.if_contains("call_analysis_prompt_id");
-  if (p == nullptr || p->is_null())
-    return validation_error("call_analysis_prompt_id", "is required");
-  if (!p->is_string() || !is_digits(p->as_string())) {
-    return validation_error("call_analysis_prompt_id", "must be a string of decimal digits");
-  }
   const tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
-  id_t prompt_id = parse_id(p->as_string());
+  const auto* p = ctx.body.if_contains("call_analysis_prompt_id");
+  id_t prompt_id = 0;
+  if (p == nullptr && ctx.state.fault_on(fault::lenient_assumptions) && t != nullptr &&
+      !t->prompts.empty()) {
+    prompt_id = t->prompts.begin()->first;  // C8 dropped: the tenant's first prompt
+  } else if (p == nullptr || p->is_null()) {
+    return validation_error("call_analysis_prompt_id", "is required");  // C8
+  } else if (!p->is_string() || !is_digits(p->as_string())) {
+    return validation_error("call_analysis_prompt_id", "must be a string of decimal digits");
+  } else {
+    prompt_id = parse_id(p->as_string());
+  }
   if (t == nullptr || t->prompts.count(prompt_id) == 0) {
     return error(404, "CALL_ANALYSIS_PROMPT_NOT_FOUND", "no such call analysis prompt");
   }

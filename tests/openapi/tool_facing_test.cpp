@@ -2,7 +2,9 @@
 // every response declares X-Request-Id (D1.5), every 429 Retry-After (D6.1),
 // every answer an idempotent operation may replay Idempotent-Replayed (D4.2),
 // and every error response an `error_code` enum that is exactly its
-// `x-error-codes` (Conform's extension), so the two never disagree.
+// `x-error-codes` (Conform's extension), so the two never disagree; and
+// every operation declares each status the root extensions imply for it
+// (x-errors, x-rate-limit, x-limits: issue 22), so no tool calls it undocumented.
 
 #include <gtest/gtest.h>
 
@@ -154,6 +156,59 @@ TEST_F(tool_facing, error_code_enums_and_x_error_codes_never_disagree) {
     }
   }
   EXPECT_GT(seen, 80);
+}
+
+/// The statuses the root extensions say an operation may answer: each x-errors
+/// entry that is not route-level, the x-rate-limit status when it takes
+/// credentials, and 413 when it takes a body and x-limits bounds bodies;
+/// each with the code the extension names.
+std::vector<std::pair<int, std::string>> implied_statuses(const api_spec& spec,
+                                                          const operation& op) {
+  std::vector<std::pair<int, std::string>> out;
+  for (const auto& g : spec.rules.generic_errors) {
+    if (!g.route_level) out.emplace_back(g.status, g.code);
+  }
+  if (spec.rules.rate_limited_status != 0 && op.needs_credentials()) {
+    out.emplace_back(spec.rules.rate_limited_status, spec.rules.rate_limited_code);
+  }
+  const bool limited = spec.rules.max_body_bytes > 0 || spec.rules.max_multipart_bytes > 0;
+  if (limited && op.body) {
+    for (const auto& g : spec.rules.generic_errors) {
+      if (g.status == 413) out.emplace_back(413, g.code);
+    }
+  }
+  return out;
+}
+
+TEST_F(tool_facing, every_status_the_root_extensions_imply_is_declared_where_it_applies) {
+  // Issue 22: Prism flagged 413 as undocumented where only the root x-errors
+  // named it. Every operation declares each status x-errors, x-rate-limit
+  // and x-limits imply for it, with the code they name.
+  int seen = 0;
+  for (const auto& op : spec().operations) {
+    for (const auto& [status, code] : implied_statuses(spec(), op)) {
+      const response* r = op.find_response(status);
+      ASSERT_NE(r, nullptr) << op.operation_id << " does not declare " << status << " (" << code
+                            << "), which the root extensions imply";
+      EXPECT_NE(std::find(r->error_codes.begin(), r->error_codes.end(), code), r->error_codes.end())
+          << op.operation_id << " " << status << " does not list " << code;
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 22 * 2 + 17);  // 413 and 500 everywhere, 429 where credentials are needed
+}
+
+TEST_F(tool_facing, the_consistency_check_catches_a_missing_status) {
+  // The rule above on a planted defect: an operation whose 413 is left out.
+  load_result copy = load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
+  ASSERT_TRUE(copy.ok());
+  operation& op = copy.spec->operations.front();
+  std::erase_if(op.responses, [](const response& r) { return r.status == 413; });
+  bool missing = false;
+  for (const auto& [status, code] : implied_statuses(*copy.spec, op)) {
+    missing = missing || op.find_response(status) == nullptr;
+  }
+  EXPECT_TRUE(missing);
 }
 
 TEST_F(tool_facing, the_generic_envelope_still_takes_any_code) {

@@ -242,3 +242,89 @@ TEST(faults, telephony_not_idempotent) {
 
 }  // namespace
 }  // namespace conform::reference::testing
+
+namespace conform::reference::testing {
+namespace {
+
+/// Each assumption of the description a request can break (docs/api-choices.md,
+/// "Constraints that are ours"), as one request: the clean server refuses it
+/// (422), the server with lenient_assumptions accepts it (2xx).
+struct assumed_request {
+  const char* assumption;
+  std::string method, path, body;
+};
+
+std::vector<assumed_request> assumed_requests(const server& s) {
+  const std::string source = "/knowledge-bases/" + s.fixture("t1", "knowledge_base_id") +
+                             "/sources/" + s.fixture("t1", "knowledge_base_source_id");
+  const std::string agent = s.fixture("t1", "agent_id");
+  const std::string phone = s.fixture("t1", "phone_number_id");
+  return {
+      {"C18 unknown fields", "PATCH", source, R"({"title":"x","zzz":1})"},
+      {"C18 at least one field", "PATCH", source, "{}"},
+      {"C18 the wrapper alone", "PATCH", source,
+       R"({"knowledge_base_source":{"title":"x"},"zzz":1})"},
+      {"C19 a title", "PATCH", source, R"({"title":""})"},
+      {"C19 an absolute source_uri", "PATCH", source, R"({"source_uri":"not a uri"})"},
+      {"C19 absolute selected_urls", "PATCH", source, R"({"selected_urls":["nope"]})"},
+      {"C5 agent_id required", "POST", "/bulk_call_campaigns",
+       R"({"name":"No agent","timezone":"UTC"})"},
+      {"C5 each phone number once", "POST", "/bulk_call_campaigns",
+       R"({"name":"Twice","agent_id":)" + agent +
+           R"(,"timezone":"UTC","campaign_phone_number_ids":[)" + phone + "," + phone + "]}"},
+      {"C8 a prompt", "POST",
+       "/voice_sessions/" + s.fixture("t1", "voice_session_id") + "/run_analysis", "{}"},
+      {"C10 a call_id", "GET", "/telephony/twilio/answer?call_id=", ""},
+      {"C19 a reason", "DELETE", "/follow-ups/" + s.fixture("t1", "follow_up_id") + "?reason=", ""},
+  };
+}
+
+TEST(faults, lenient_assumptions_accepts_what_only_an_assumption_refuses) {
+  server clean{server_config{}};
+  client clean_http(clean);
+  for (const auto& r : assumed_requests(clean)) {
+    auto a = clean_http.send(r.method, r.path, api_key(clean.credential("t1-all")), r.body);
+    EXPECT_EQ(a.status, 422) << r.assumption << ": " << a.raw;
+  }
+  server_config c;
+  c.faults = {"lenient_assumptions"};
+  server lenient{c};
+  client http(lenient);
+  for (const auto& r : assumed_requests(lenient)) {
+    auto a = http.send(r.method, r.path, api_key(lenient.credential("t1-all")), r.body);
+    EXPECT_GE(a.status, 200) << r.assumption << ": " << a.raw;
+    EXPECT_LT(a.status, 300) << r.assumption << ": " << a.raw;
+  }
+}
+
+TEST(faults, no_length_the_description_does_not_fix_is_refused) {
+  // Issue 22: these limits were ours and are gone; only the body's bound stays.
+  server s{server_config{}};
+  client http(s);
+  const auto key = api_key(s.credential("t1-all"));
+  const std::string source = "/knowledge-bases/" + s.fixture("t1", "knowledge_base_id") +
+                             "/sources/" + s.fixture("t1", "knowledge_base_source_id");
+  std::string urls;
+  for (int i = 0; i < 150; ++i)
+    urls += (i ? "," : "") + std::string("\"https://e.example/") + std::to_string(i) + "\"";
+  for (const std::string& body : {R"({"title":")" + std::string(600, 't') + R"("})",
+                                  R"({"raw_text_input":")" + std::string(150000, 'r') + R"("})",
+                                  R"({"file":")" + std::string(300, 'f') + R"(.csv"})",
+                                  R"({"selected_urls":[)" + urls + "]}"}) {
+    auto a = http.send("PATCH", source, key, body);
+    EXPECT_EQ(a.status, 200) << body.substr(0, 40) << ": " << a.raw.substr(0, 200);
+  }
+  auto memory = http.send("PATCH", "/contacts/" + s.fixture("t1", "contact_id") + "/memory", key,
+                          R"({"agent_id":")" + s.fixture("t1", "agent_id") + R"(","memory":")" +
+                              std::string(70000, 'm') + R"("})");
+  EXPECT_EQ(memory.status, 200) << memory.raw.substr(0, 200);
+  auto call = http.send("GET", "/telephony/twilio/answer?call_id=" + std::string(200, 'c'));
+  EXPECT_EQ(call.status, 200) << call.raw.substr(0, 200);
+  // Past the body's bound, 413 (x-limits, D6.1).
+  auto big = http.send("PATCH", source, key,
+                       R"({"raw_text_input":")" + std::string(1 << 20, 'r') + R"("})");
+  EXPECT_EQ(big.status, 413) << big.raw.substr(0, 200);
+}
+
+}  // namespace
+}  // namespace conform::reference::testing
