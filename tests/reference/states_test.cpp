@@ -245,8 +245,10 @@ TEST_F(states_test, telephony_answer_rules) {
   EXPECT_EQ(unknown.code(), "PROVIDER_NOT_FOUND");
   auto missing = http().send("GET", "/telephony/twilio/answer");
   EXPECT_EQ(missing.status, 422);
+  // C10: empty is refused like missing; no upper bound is the description's.
+  EXPECT_EQ(http().send("GET", "/telephony/twilio/answer?call_id=").status, 422);
   EXPECT_EQ(http().send("GET", "/telephony/twilio/answer?call_id=" + std::string(129, 'c')).status,
-            422);
+            200);
 }
 
 TEST_F(states_test, contact_memory_rules) {
