@@ -86,8 +86,8 @@ With GITHUB_STEP_SUMMARY set, a Markdown summary is appended to that file.
 
 Exit status: 0 every check passed, 1 a check failed (with --baseline: a new
 failure; a failure that contradicts only an assumption of the description
-counts with --strict-assumptions), 2 usage or configuration error (bad spec, bad profile, bad baseline,
-target unreachable).
+counts with --strict-assumptions), 2 usage or configuration error (bad
+spec, bad profile, bad baseline, target unreachable).
 )";
 }
 

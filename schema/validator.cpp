@@ -471,11 +471,11 @@ class walker {
   }
 
   /// A fast-mode evaluation of a subschema (for anyOf, oneOf, not). The
-  /// assumptions a branch met count only when it matched. Under `not`
-  /// (`negated`) nothing is relaxed: dropping a constraint there would
-  /// tighten the schema, not loosen it.
-  bool matches(const schema& s, const value& v, std::size_t depth, bool negated = false) const {
-    if (negated && options_.assumptions == assumption_mode::relaxed) {
+  /// assumptions a branch met count only when it matched. With `strict`
+  /// nothing is relaxed: under `not`, dropping a constraint would tighten
+  /// the schema, not loosen it.
+  bool matches(const schema& s, const value& v, std::size_t depth, bool strict = false) const {
+    if (strict && options_.assumptions == assumption_mode::relaxed) {
       validation_options strict = options_;
       strict.assumptions = assumption_mode::strict;
       walker fast(strict, nullptr, note_);
@@ -529,6 +529,14 @@ class walker {
         if (!matches(*r.one_of[i], v, depth + 1)) continue;
         (count == 0 ? first : second) = i;
         ++count;
+      }
+      // Relaxed: branches that overlap only once assumed constraints are
+      // dropped (as the wrapped and flat shapes of a body may) do not make
+      // the value invalid; an overlap the strict branches have does.
+      if (count == 2 && options_.assumptions == assumption_mode::relaxed) {
+        std::size_t strictly = 0;
+        for (const auto* b : r.one_of) strictly += matches(*b, v, depth + 1, true) ? 1 : 0;
+        if (strictly < 2) count = 1;
       }
       if (count != 1) {
         ok = fail(r, "oneOf", [&] {

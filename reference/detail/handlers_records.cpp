@@ -176,7 +176,11 @@ reply update_knowledge_base_source(request_ctx& ctx) {
   // C18: unknown fields are refused and a body names at least one field.
   const bool lenient = ctx.state.fault_on(fault::lenient_assumptions);
   for (const auto& [k, v] : b) {
-    if (std::find(known.begin(), known.end(), std::string_view(k)) == known.end() && !lenient) {
+    // Section 4.1: the wrapper is never one of the fields, lenient or not.
+    if (k == "knowledge_base_source") {
+      add_error(errors, k, "wraps the fields; it is not one of them");
+    } else if (std::find(known.begin(), known.end(), std::string_view(k)) == known.end() &&
+               !lenient) {
       add_error(errors, k, "is not a knowledge base source field");
     }
   }

@@ -275,6 +275,44 @@ TEST(Provenance, EdgesModeNamesTheAssumedBoundsAValueSitsOn) {
   EXPECT_TRUE(schema::validate(note, inside, edges).assumed.empty());
 }
 
+TEST(Provenance, OneOfBranchesThatOverlapOnlyWhenRelaxedStillJudgeOneValue) {
+  // The wrapped-or-flat shape: each branch refuses the other's properties by
+  // an assumption. Relaxed, a wrapped body matches both; it is still valid,
+  // as strictly only one branch takes it. Branches that overlap strictly do not.
+  schema::schema_arena arena;
+  auto object_of = [&](const char* location, const char* property,
+                       bool assumed) -> schema::schema& {
+    schema::schema& s = arena.make();
+    s.location = location;
+    s.types = schema::json_type::object;
+    s.properties.emplace_back(property, &arena.make());
+    s.additional_allowed = false;
+    if (assumed)
+      s.assumed.push_back({"additionalProperties", "", std::string(location) + ": ours"});
+    return s;
+  };
+  schema::schema& one_of = arena.make();
+  one_of.location = "#/u";
+  one_of.one_of = {&object_of("#/u/0", "wrapper", true), &object_of("#/u/1", "title", true)};
+  const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
+  const auto wrapped = boost::json::parse(R"({"wrapper":{}})");
+  EXPECT_TRUE(schema::is_valid(one_of, wrapped));
+  const auto r = schema::validate(one_of, wrapped, relaxed);
+  EXPECT_TRUE(r.ok());
+  const auto both = boost::json::parse(R"({"wrapper":{},"title":"t"})");
+  EXPECT_FALSE(schema::is_valid(one_of, both));
+  EXPECT_TRUE(schema::validate(one_of, both, relaxed).ok()) << "invalid by assumptions alone";
+
+  schema::schema& loose = arena.make();
+  loose.location = "#/loose";
+  schema::schema& any1 = arena.make();
+  schema::schema& any2 = arena.make();
+  any1.types = schema::json_type::object;
+  any2.types = schema::json_type::object;
+  loose.one_of = {&any1, &any2};
+  EXPECT_FALSE(schema::validate(loose, wrapped, relaxed).ok()) << "a strict overlap stays";
+}
+
 TEST(Provenance, UnderNotNothingIsRelaxed) {
   // Dropping a constraint under `not` would tighten the schema: a value the
   // strict schema refuses for a sourced reason stays refused.
