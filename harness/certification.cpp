@@ -235,7 +235,16 @@ certification_report judge_traffic(const traffic& t,
                      " (" + ev.method_path + "): " + ev.outcome + "; this breaks " + ev.owner);
   }
   if (!failed.empty()) causes.push_back("the client broke " + join(failed));
-  for (const auto& u : unmet) causes.push_back("planned adversity not met: " + u);
+  if (!unmet.empty()) {
+    std::vector<std::string> short_unmet;
+    for (const auto& p : t.planned) {
+      if (p.met_at != 0) continue;
+      // "the first keyed write (a POST with an Idempotency-Key)": the class without its gloss.
+      short_unmet.push_back(p.kind + " (" + p.where.substr(0, p.where.find(" (")) + ")");
+    }
+    causes.push_back("planned adversity not met, the client never sent what it waits for: " +
+                     join(short_unmet));
+  }
   if (!missing.empty() && !t.exchanges.empty()) {
     causes.push_back("the " + std::string(to_string(level)) +
                      " level needs every rule exercised; not exercised: " + join(missing));

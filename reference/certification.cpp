@@ -51,16 +51,20 @@ enum class request_class : std::uint8_t {
   any,          // slow: any fresh authenticated request no other adversity took
 };
 
-const char* adversity_where(request_class c) {
+/// "the first keyed write (...)", "the second keyed write (...)": the
+/// `nth` (1-based) adversity of its class meets the nth such request.
+std::string adversity_where(request_class c, int nth) {
+  const char* ordinal = nth == 1 ? "first" : nth == 2 ? "second" : "next";
   switch (c) {
     case request_class::keyed_write:
-      return "the first keyed write (a POST with an Idempotency-Key)";
+      return std::string("the ") + ordinal + " keyed write (a POST with an Idempotency-Key)";
     case request_class::list_read:
-      return "the first list read (the first page of a list)";
+      return std::string("the ") + ordinal + " list read (the first page of a list)";
     case request_class::later_page:
-      return "the first page after a first page (a cursor, or page 2 or later)";
+      return std::string("the ") + ordinal +
+             " page after a first page (a cursor, or page 2 or later)";
     case request_class::record_read:
-      return "the first record read (a GET that is not a list)";
+      return std::string("the ") + ordinal + " record read (a GET that is not a list)";
     case request_class::any:
       return "the next fresh authenticated request no other adversity took";
     case request_class::none:
@@ -122,7 +126,8 @@ struct traffic_recorder::impl {
                                "attempt " + std::to_string(opts.outage_attempts + 1) +
                                " is answered";
     auto add = [&](adversity_kind k, request_class c, std::string what) {
-      plan.push_back({k, adversity_where(c), std::move(what), 0});
+      const int nth = 1 + static_cast<int>(std::count(classes.begin(), classes.end(), c));
+      plan.push_back({k, adversity_where(c, nth), std::move(what), 0});
       classes.push_back(c);
     };
     add(adversity_kind::rate_limited,
