@@ -204,6 +204,16 @@ int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
                      const fs::path& spec_path,
                      const std::vector<const harness::traffic_check*>& rules,
                      const std::string& signing_key, std::ostream& out, std::ostream& err) {
+  // A transcript holds every body a client sent (an import may be 10 MiB):
+  // bounded all the same, and only a regular file.
+  constexpr std::uintmax_t max_transcript_bytes = 256u << 20;
+  std::error_code ec;
+  if (!fs::is_regular_file(opts.judge, ec) ||
+      fs::file_size(opts.judge, ec) > max_transcript_bytes || ec) {
+    err << "conform certify: --judge: '" << opts.judge
+        << "' is not a readable file of at most 256 MiB\n";
+    return 2;
+  }
   std::ifstream in(opts.judge, std::ios::binary);
   if (!in) {
     err << "conform certify: --judge: cannot read '" << opts.judge << "'\n";

@@ -158,9 +158,9 @@ std::string backoff_expected(const traffic& t) {
   }
   return "retries of a transient failure (no answer, or " + statuses + ") wait at least " +
          std::to_string(policy.min_backoff_ms) + " ms, longer as they go (over " +
-         std::to_string(growth_min_waits) + " waits or more, the last at least " + margin_text() +
-         " times the first) until the cap of " + std::to_string(policy.max_backoff_ms) +
-         " ms (section 7; x-retry)";
+         std::to_string(growth_min_waits) + " waits or more, the later ones up to " +
+         margin_text() + " times the earlier ones) until the cap of " +
+         std::to_string(policy.max_backoff_ms) + " ms (section 7; x-retry)";
 }
 
 /// What is wrong with the waits of `chain`, and its cause; "" when nothing.
@@ -186,15 +186,23 @@ std::pair<std::string, std::string> backoff_problem(const traffic& t,
     }
   }
   if (waits.size() >= growth_min_waits) {
-    const double first = static_cast<double>(waits.front().count());
-    const double last = static_cast<double>(waits.back().count());
+    // The earlier half against the later half (the middle wait of an odd
+    // chain in neither): the shortest early wait, which noise can only have
+    // lengthened, against the longest late one.
+    const std::size_t half = waits.size() / 2;
+    const double early = static_cast<double>(
+        std::min_element(waits.begin(), waits.begin() + static_cast<std::ptrdiff_t>(half))
+            ->count());
+    const double late = static_cast<double>(
+        std::max_element(waits.end() - static_cast<std::ptrdiff_t>(half), waits.end())->count());
     const bool capped =
-        cap.count() > 0 && first * growth_margin >= static_cast<double>(cap.count());
-    if (!capped && last < first * growth_margin) {
+        cap.count() > 0 && early * growth_margin >= static_cast<double>(cap.count());
+    if (!capped && late < early * growth_margin) {
       std::string all;
       for (const auto& w : waits) all += (all.empty() ? "" : ", ") + seconds(w);
       return {"the " + std::to_string(waits.size()) + " waits of this chain (" + all +
-                  ") did not grow: the last is under " + margin_text() + " times the first",
+                  ") did not grow: the longest of the last " + std::to_string(half) + " is under " +
+                  margin_text() + " times the shortest of the first " + std::to_string(half),
               "backoff does not grow"};
     }
   }

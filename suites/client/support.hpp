@@ -23,10 +23,13 @@ std::chrono::microseconds slack(std::chrono::microseconds required);
 
 /// Backoff growth is judged over a whole chain of at least this many waits...
 inline constexpr std::size_t growth_min_waits = 3;
-/// ...as the last wait at least this many times the first (unless the first
-/// is already within this factor of max_backoff_ms): doubling, equal jitter
-/// and +-25 % jitter around a doubling wait all clear it by far, a constant
-/// wait never does, whatever the timing noise.
+/// ...as the longest wait of its later half at least this many times the
+/// shortest of its earlier half (unless that one is already within this
+/// factor of max_backoff_ms). Noise only lengthens a measured wait, so one
+/// wait delayed by a busy machine, anywhere, never refuses a growing
+/// backoff; equal jitter and +-25 % jitter around a wait growing by half or
+/// more clear it by far, and a constant wait passes only if a later wait is
+/// delayed by half of it.
 inline constexpr double growth_margin = 1.5;
 
 /// "1.204 s".

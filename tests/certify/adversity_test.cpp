@@ -5,6 +5,10 @@
 // one kept, a chunked or multipart body byte for byte.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 
 #include "reference/certification.hpp"
@@ -91,7 +95,7 @@ TEST(adversity, server_error_fails_two_attempts_with_5xx_and_answers_the_third) 
   }
 }
 
-TEST(adversity, connection_dropped_closes_without_a_byte_after_processing_the_write) {
+TEST(adversity, behaviour_5_connection_dropped_closes_without_a_byte_after_the_write) {
   for (std::uint64_t seed : {1, 2, 3, 4}) {
     bench b(seed);
     const auto* dropped = b.plan(adversity_kind::connection_dropped, "keyed write");
@@ -112,6 +116,72 @@ TEST(adversity, connection_dropped_closes_without_a_byte_after_processing_the_wr
     EXPECT_EQ(drop.adversity, adversity_kind::connection_dropped);
     EXPECT_EQ(drop.status, 0);
     EXPECT_EQ(drop.processed_status, 200);
+  }
+}
+
+/// Runs `command` (a shell line); its exit status, or -1 when it could not run.
+int shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool available(const std::string& program) {
+  return shell(program + " --version >/dev/null 2>&1") == 0;
+}
+
+/// A bench whose next keyed write is the dropped one; the curl-style
+/// pieces of that write (URL, headers, body) for an external client.
+struct dropped_write {
+  bench b{1};
+  std::string url, key_header, body = R"({"tenant_id":101,"amount_major":3})";
+  dropped_write() {
+    if (b.recorder->planned()[2].kind == adversity_kind::outage) {
+      for (int i = 0; i < 8; ++i) b.allocate("outage-key", 1);
+    }
+    url = "http://127.0.0.1:" + std::to_string(b.srv->port()) + "/api/v1/billing/allocate-credits";
+    key_header = "X-Partner-Api-Key: " + b.srv->credential("partner-allocate");
+  }
+};
+
+TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_python_and_node) {
+  if (available("curl")) {
+    dropped_write w;
+    // curl: exit 52, "Empty reply from server".
+    EXPECT_EQ(shell("curl -s -o /dev/null -X POST '" + w.url + "' -H '" + w.key_header +
+                    "' -H 'Content-Type: application/json' -H 'Idempotency-Key: curl-1' -d '" +
+                    w.body + "'"),
+              52);
+  }
+  if (available("python3")) {
+    dropped_write w;
+    const std::string script =
+        "import http.client,sys\n"
+        "c=http.client.HTTPConnection('127.0.0.1'," +
+        std::to_string(w.b.srv->port()) +
+        ")\n"
+        "try:\n"
+        " c.request('POST','/api/v1/billing/allocate-credits','" +
+        w.body +
+        "',"
+        "{'" +
+        w.key_header.substr(0, w.key_header.find(':')) + "':'" +
+        w.b.srv->credential("partner-allocate") +
+        "','Content-Type':'application/json','Idempotency-Key':'py-1'})\n"
+        " c.getresponse()\n"
+        "except http.client.RemoteDisconnected:\n"
+        " sys.exit(3)\n";
+    std::ofstream(::testing::TempDir() + "dropped.py") << script;
+    EXPECT_EQ(shell("python3 " + ::testing::TempDir() + "dropped.py"), 3);
+  }
+  if (available("node")) {
+    dropped_write w;
+    const std::string script =
+        "fetch('" + w.url + "',{method:'POST',body:'" + w.body +
+        "',headers:{'X-Partner-Api-Key':'" + w.b.srv->credential("partner-allocate") +
+        "','Content-Type':'application/json','Idempotency-Key':'node-1'}})"
+        ".then(()=>process.exit(0),(e)=>process.exit(e instanceof TypeError?3:4));";
+    std::ofstream(::testing::TempDir() + "dropped.mjs") << script;
+    EXPECT_EQ(shell("node " + ::testing::TempDir() + "dropped.mjs"), 3);
   }
 }
 
@@ -143,7 +213,7 @@ TEST(adversity, slow_answers_normally_and_the_plan_says_what_was_not_met) {
   }
 }
 
-TEST(adversity, the_recording_keeps_headers_and_body_bytes_as_sent) {
+TEST(adversity, behaviour_1_the_recording_keeps_headers_and_body_bytes_as_sent) {
   bench b(1);
   const std::string boundary = "b0undary";
   const std::string form =

@@ -215,6 +215,20 @@ RC_GTEST_PROP(regression, behaviour_3_a_constant_backoff_is_refused_whatever_the
   RC_ASSERT(j.failures.at(0).cause == std::string("backoff does not grow"));
 }
 
+RC_GTEST_PROP(regression, one_wait_delayed_by_a_busy_machine_refuses_no_growing_backoff, ()) {
+  // A backoff growing by half from 125 ms, +-20 % (the Node example), one of
+  // its five waits delayed by up to half a second anywhere in the chain.
+  std::vector<long> waits;
+  double wait = 125;
+  for (int k = 0; k < 5; ++k) {
+    waits.push_back(static_cast<long>(wait * (0.8 + 0.4 * *rc::gen::inRange(0, 101) / 100.0)));
+    wait *= 1.5;
+  }
+  waits[static_cast<std::size_t>(*rc::gen::inRange(0, 5))] += *rc::gen::inRange(0, 500);
+  traffic_builder b;
+  RC_ASSERT(judge(chain(b, waits), "client_retry_backoff").verdict.what == status::passed);
+}
+
 RC_GTEST_PROP(regression, jittered_backoff_within_growing_bounds_is_accepted_whatever_its_draws,
               ()) {
   // Equal jitter (half to all of a bound that grows by half from 200 ms) or
