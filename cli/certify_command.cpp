@@ -334,7 +334,6 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   reference::server_config config;
   config.environment = opts.environment;
   config.port = opts.port;
-  config.threads = 4;
   config.recorder = recorder;
   std::unique_ptr<reference::server> server;
   try {

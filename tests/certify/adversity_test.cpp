@@ -41,7 +41,9 @@ struct bench {
     std::string head = method + " /api/v1" + target +
                        " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Partner-Api-Key: " +
                        srv->credential("partner-allocate") + "\r\nX-Tenant-Id: 101\r\n" + extra;
-    if (method == "POST") head += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+    if (method == "POST" && extra.find("Transfer-Encoding") == std::string::npos) {
+      head += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+    }
     return c.exchange(head + "\r\n" + body);
   }
 
@@ -125,10 +127,6 @@ int shell(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bool available(const std::string& program) {
-  return shell(program + " --version >/dev/null 2>&1") == 0;
-}
-
 /// A bench whose next keyed write is the dropped one; the curl-style
 /// pieces of that write (URL, headers, body) for an external client.
 struct dropped_write {
@@ -144,15 +142,22 @@ struct dropped_write {
 };
 
 TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_python_and_node) {
-  if (available("curl")) {
+  // Each client runs once; exit 127 is a shell's "not found": said, not failed.
+  std::vector<std::string> not_run;
+  {
     dropped_write w;
     // curl: exit 52, "Empty reply from server".
-    EXPECT_EQ(shell("curl -s -o /dev/null -X POST '" + w.url + "' -H '" + w.key_header +
-                    "' -H 'Content-Type: application/json' -H 'Idempotency-Key: curl-1' -d '" +
-                    w.body + "'"),
-              52);
+    const int curl = shell("curl -s -o /dev/null -X POST '" + w.url + "' -H '" + w.key_header +
+                           "' -H 'Content-Type: application/json' -H 'Idempotency-Key: curl-1' "
+                           "-d '" +
+                           w.body + "'");
+    if (curl == 127) {
+      not_run.push_back("curl");
+    } else {
+      EXPECT_EQ(curl, 52);
+    }
   }
-  if (available("python3")) {
+  {
     dropped_write w;
     const std::string script =
         "import http.client,sys\n"
@@ -163,17 +168,21 @@ TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_pytho
         " c.request('POST','/api/v1/billing/allocate-credits','" +
         w.body +
         "',"
-        "{'" +
-        w.key_header.substr(0, w.key_header.find(':')) + "':'" +
+        "{'X-Partner-Api-Key':'" +
         w.b.srv->credential("partner-allocate") +
         "','Content-Type':'application/json','Idempotency-Key':'py-1'})\n"
         " c.getresponse()\n"
         "except http.client.RemoteDisconnected:\n"
         " sys.exit(3)\n";
     std::ofstream(::testing::TempDir() + "dropped.py") << script;
-    EXPECT_EQ(shell("python3 " + ::testing::TempDir() + "dropped.py"), 3);
+    const int python = shell("python3 " + ::testing::TempDir() + "dropped.py");
+    if (python == 127) {
+      not_run.push_back("python3");
+    } else {
+      EXPECT_EQ(python, 3) << "http.client.RemoteDisconnected";
+    }
   }
-  if (available("node")) {
+  {
     dropped_write w;
     const std::string script =
         "fetch('" + w.url + "',{method:'POST',body:'" + w.body +
@@ -181,7 +190,15 @@ TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_pytho
         "','Content-Type':'application/json','Idempotency-Key':'node-1'}})"
         ".then(()=>process.exit(0),(e)=>process.exit(e instanceof TypeError?3:4));";
     std::ofstream(::testing::TempDir() + "dropped.mjs") << script;
-    EXPECT_EQ(shell("node " + ::testing::TempDir() + "dropped.mjs"), 3);
+    const int node = shell("node " + ::testing::TempDir() + "dropped.mjs");
+    if (node == 127) {
+      not_run.push_back("node");
+    } else {
+      EXPECT_EQ(node, 3) << "fetch: TypeError (fetch failed: other side closed)";
+    }
+  }
+  if (!not_run.empty()) {
+    GTEST_SKIP() << "not run for " << not_run.size() << " of 3 clients: not installed";
   }
 }
 
@@ -237,6 +254,16 @@ TEST(adversity, behaviour_1_the_recording_keeps_headers_and_body_bytes_as_sent) 
     EXPECT_NE(k, "REMOTE_ADDR") << "only what the client sent";
   }
   EXPECT_TRUE(empty_kept);
+  // A chunked body is kept as the bytes it carries, its chunking removed.
+  const std::string json = R"({"tenant_id":101,"amount_major":4})";
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", json.size());
+  // (It is the first keyed write: its answer is dropped, its request recorded.)
+  b.send("POST", "/billing/allocate-credits",
+         "Content-Type: application/json\r\nIdempotency-Key: chunked-1\r\n"
+         "Transfer-Encoding: chunked\r\n",
+         std::string(size) + "\r\n" + json + "\r\n0\r\n\r\n");
+  EXPECT_EQ(b.recorder->snapshot().back().request_body, json);
 }
 
 }  // namespace

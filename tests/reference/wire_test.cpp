@@ -15,7 +15,7 @@ namespace {
 
 using test_support::raw_connection;
 
-class wire : public ::testing::Test {
+class reference_wire : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { srv_ = std::make_unique<server>(server_config{}); }
   static void TearDownTestSuite() { srv_.reset(); }
@@ -41,14 +41,14 @@ class wire : public ::testing::Test {
   static std::unique_ptr<server> srv_;
 };
 
-std::unique_ptr<server> wire::srv_;
+std::unique_ptr<server> reference_wire::srv_;
 
-TEST_F(wire, one_credential_is_served) {
+TEST_F(reference_wire, one_credential_is_served) {
   const auto a = tenants("X-Partner-Api-Key: " + partner() + "\r\n");
   EXPECT_EQ(a.status(), 200) << a.bytes;
 }
 
-TEST_F(wire, a_repeated_credential_header_is_refused_under_c23) {
+TEST_F(reference_wire, a_repeated_credential_header_is_refused_under_c23) {
   const auto a =
       tenants("X-Partner-Api-Key: " + partner() + "\r\nX-Partner-Api-Key: " + partner() + "\r\n");
   EXPECT_EQ(a.status(), 401) << a.bytes;
@@ -56,7 +56,7 @@ TEST_F(wire, a_repeated_credential_header_is_refused_under_c23) {
   EXPECT_NE(a.body().find("exactly one credential"), std::string::npos) << a.body();
 }
 
-TEST_F(wire, a_credential_header_present_but_empty_counts_under_c23) {
+TEST_F(reference_wire, a_credential_header_present_but_empty_counts_under_c23) {
   for (const char* empty : {"X-Api-Key:\r\n", "X-Api-Key: \r\n", "Authorization:\r\n"}) {
     const auto a = tenants("X-Partner-Api-Key: " + partner() + "\r\n" + empty);
     EXPECT_EQ(a.status(), 401) << empty << a.bytes;
@@ -65,18 +65,18 @@ TEST_F(wire, a_credential_header_present_but_empty_counts_under_c23) {
   }
 }
 
-TEST_F(wire, two_different_credentials_are_refused_even_when_each_is_valid) {
+TEST_F(reference_wire, two_different_credentials_are_refused_even_when_each_is_valid) {
   const auto a =
       tenants("X-Partner-Api-Key: " + partner() + "\r\nX-Api-Key: " + tenant_key() + "\r\n");
   EXPECT_EQ(a.status(), 401) << a.bytes;
 }
 
-TEST_F(wire, an_empty_header_that_is_no_credential_changes_nothing) {
+TEST_F(reference_wire, an_empty_header_that_is_no_credential_changes_nothing) {
   const auto a = tenants("X-Partner-Api-Key: " + partner() + "\r\nX-Trace:\r\n");
   EXPECT_EQ(a.status(), 200) << a.bytes;
 }
 
-TEST_F(wire, a_chunked_body_and_keep_alive_requests_are_read_through_the_wire_stream) {
+TEST_F(reference_wire, a_chunked_body_and_keep_alive_requests_are_read_through_the_wire_stream) {
   raw_connection c(srv_->port());
   const std::string body = R"({"tenant_id":101,"amount_major":1})";
   char size[16];
