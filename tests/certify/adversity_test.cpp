@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 
+#include "http/connection.hpp"
 #include "reference/certification.hpp"
 #include "reference/server.hpp"
 #include "tests/support/raw_http.hpp"
@@ -141,7 +142,7 @@ struct dropped_write {
   }
 };
 
-TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_python_and_node) {
+TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_python_node_beast) {
   // Each client runs once; exit 127 is a shell's "not found": said, not failed.
   std::vector<std::string> not_run;
   {
@@ -197,8 +198,25 @@ TEST(adversity, behaviour_5_connection_dropped_is_a_network_error_for_curl_pytho
       EXPECT_EQ(node, 3) << "fetch: TypeError (fetch failed: other side closed)";
     }
   }
+  {
+    // Boost.Beast, through Conform's own HTTP client: a transport error, not
+    // a response (a POST is not sent again by the connection itself).
+    dropped_write w;
+    http::connection c(
+        http::parse_url("http://127.0.0.1:" + std::to_string(w.b.srv->port()) + "/api/v1")
+            .value.value());
+    http::request req;
+    req.method = http::verb::post;
+    req.target = "/billing/allocate-credits";
+    req.add_header("X-Partner-Api-Key", w.b.srv->credential("partner-allocate"));
+    req.add_header("Content-Type", "application/json");
+    req.add_header("Idempotency-Key", "beast-1");
+    req.body = w.body;
+    const auto r = c.send(req);
+    EXPECT_FALSE(r.ok()) << "Beast got an answer: " << r.value().status;
+  }
   if (!not_run.empty()) {
-    GTEST_SKIP() << "not run for " << not_run.size() << " of 3 clients: not installed";
+    GTEST_SKIP() << "not run for " << not_run.size() << " of 4 clients: not installed";
   }
 }
 
