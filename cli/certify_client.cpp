@@ -124,6 +124,11 @@ std::optional<std::vector<std::pair<std::string, std::string>>> client_artifacts
   }
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& f : files) {
+    // Only a regular file: a FIFO or a device would hang the digest.
+    if (!regular_file(f)) {
+      error = "--client-artifact: '" + f + "' is not a regular file";
+      return std::nullopt;
+    }
     auto digest = reports::sha256_of_file(f, error);
     if (!digest) {
       error = "--client-artifact: " + error;

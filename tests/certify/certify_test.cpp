@@ -111,6 +111,9 @@ TEST(certify, usage_and_configuration_errors_exit_2) {
   EXPECT_EQ(conform({"certify", "--listen"}).status, 2);
   EXPECT_EQ(conform({"certify", "--certificate", "x", "--", "true"}).status, 2);
   EXPECT_EQ(conform({"certify", "--client-artifact", "/no/such/file", "--", "true"}).status, 2);
+  const auto fifo = conform({"certify", "--client-artifact", "/dev/stdin", "--", "true"});
+  EXPECT_EQ(fifo.status, 2);
+  EXPECT_NE(fifo.err.find("not a regular file"), std::string::npos) << fifo.err;
 }
 
 TEST(certify, a_client_that_sends_nothing_is_not_certified) {
