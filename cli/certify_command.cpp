@@ -1,26 +1,26 @@
 // `conform certify`: a certification server, the partner's client run
 // against it (or a client started elsewhere, --listen), the recorded traffic
-// judged by the client rules, the reports, and a signed certificate.
+// judged by the client rules, the reports, a transcript, and a signed
+// certificate; or (--judge) a transcript judged again, offline.
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <ctime>
+#include <boost/json.hpp>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <thread>
 
+#include "cli/certify_client.hpp"
 #include "cli/certify_options.hpp"
+#include "cli/certify_transcript.hpp"
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
+#include "core/document.hpp"
 #include "core/parse.hpp"
 #include "core/text.hpp"
 #include "harness/certification.hpp"
@@ -32,8 +32,6 @@
 #include "reports/detail_text.hpp"
 #include "reports/registry.hpp"
 #include "suites/registry.hpp"
-
-extern char** environ;
 
 namespace conform::cli {
 
@@ -49,60 +47,28 @@ bool write_private(const std::string& path, const std::string& text) {
   return ::close(fd) == 0 && ok;
 }
 
-/// A temporary profile file, removed when destroyed.
-struct temp_profile {
+/// A temporary file readable by its owner only, removed when destroyed.
+struct temp_file {
   std::string path;
-  ~temp_profile() {
+  ~temp_file() {
     if (!path.empty()) ::unlink(path.c_str());
+  }
+  /// Makes it with `text`; false when it cannot.
+  bool make(const std::string& stem, const std::string& text) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/" + stem + "-XXXXXX";
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) return false;
+    path = pattern;
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    return ::close(fd) == 0 && written;
   }
 };
 
-/// Runs `command` with `env` added; the exit description, or nullopt with
-/// `error` when it cannot start.
-std::optional<std::string> run_client(const std::vector<std::string>& command,
-                                      const std::vector<std::string>& env, double timeout_seconds,
-                                      std::string& error, bool& exited_zero) {
-  std::vector<std::string> envs;
-  for (char** e = environ; *e; ++e) {
-    const std::string_view kv(*e);
-    if (kv.starts_with("CONFORM_PROFILE=") || kv.starts_with("CONFORM_BASE_URL=")) continue;
-    envs.emplace_back(kv);
-  }
-  envs.insert(envs.end(), env.begin(), env.end());
-  std::vector<char*> argv, envp;
-  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const auto& e : envs) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc =
-      ::posix_spawnp(&pid, command[0].c_str(), nullptr, nullptr, argv.data(), envp.data());
-  if (rc != 0) {
-    error = "cannot start the client command '" + command[0] + "': " + std::strerror(rc);
-    return std::nullopt;
-  }
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<long long>(timeout_seconds * 1000));
-  int status = 0;
-  bool timed_out = false;
-  while (true) {
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) {
-      error = "lost the client process: " + std::string(std::strerror(errno));
-      return std::nullopt;
-    }
-    if (!timed_out && std::chrono::steady_clock::now() > deadline) {
-      timed_out = true;
-      ::kill(pid, SIGKILL);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  exited_zero = !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (timed_out) return "stopped after --timeout " + std::to_string(timeout_seconds) + " s";
-  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
-  return "ended";
+/// The profile as JSON, for clients without a YAML parser (CONFORM_PROFILE_JSON).
+std::string profile_json(const std::string& profile_yaml) {
+  const core::parsed_document doc = core::parse_document(profile_yaml, "the server's profile");
+  return boost::json::serialize(core::to_json(doc.root)) + "\n";
 }
 
 /// The profile's credentials (name, scheme, secret), read from its YAML.
@@ -139,9 +105,161 @@ harness::traffic to_traffic(const std::vector<reference::recorded_exchange>& rec
     e.response_body = r.response_body;
     if (r.adversity != reference::adversity_kind::none) e.adversity = to_string(r.adversity);
     e.adversity_detail = r.adversity_detail;
+    e.processed_status = r.processed_status;
     t.exchanges.push_back(std::move(e));
   }
   return t;
+}
+
+std::vector<harness::planned_adversity> planned_of(const reference::traffic_recorder& recorder) {
+  std::vector<harness::planned_adversity> out;
+  for (const auto& p : recorder.planned()) {
+    out.push_back({to_string(p.kind), p.where, p.what, p.met_at});
+  }
+  return out;
+}
+
+/// Everything a judged certification needs to be written out.
+struct certification_run {
+  const openapi::api_spec* api = nullptr;
+  harness::traffic traffic;
+  harness::run_info info;
+  harness::client_outcome client;
+  std::string level;
+  std::string client_command;
+  std::string client_name;
+  std::vector<std::pair<std::string, std::string>> artifacts;
+  std::vector<std::string> plan;
+  std::string transcript_path;
+  std::string transcript_sha256;
+  std::string finished_at;
+};
+
+/// Judges `run`, prints the verdict, writes the reports and the certificate.
+int judge_and_write(const certify_options& opts, certification_run& run,
+                    const std::vector<const harness::traffic_check*>& rules,
+                    const std::string& signing_key, std::ostream& out, std::ostream& err) {
+  harness::event_stream events;
+  const reports::file_writer* junit = nullptr;
+  if (!opts.junit.empty()) {
+    auto w = reports::make_writer(*reports::find_report_format("junit"), opts.junit);
+    junit = w.get();
+    events.add(std::move(w));
+  }
+  const auto level = *harness::parse_rule_level(run.level);
+  harness::certification_report report =
+      harness::judge_traffic(run.traffic, rules, level, run.info, events, run.client);
+  report.client_command = run.client_command;
+  report.client_name = run.client_name;
+  report.client_artifacts = run.artifacts;
+  report.adversity_plan = run.plan;
+  report.transcript = run.transcript_path;
+  report.transcript_sha256 = run.transcript_sha256;
+  report.finished_at = run.finished_at;
+
+  int status = report.exit_code();
+  out << reports::render_certification_text(report);
+  auto write = [&](const std::string& path, const std::string& text, const char* what) {
+    if (path.empty()) return;
+    std::string why;
+    if (!reports::detail::write_file(path, text, why)) {
+      err << "conform certify: " << what << ": " << why << "\n";
+      status = 2;
+    }
+  };
+  write(opts.json, reports::render_certification_json(report), "--json");
+  write(opts.html, reports::render_certification_html(report), "--html");
+  if (junit && !junit->error().empty()) {
+    err << "conform certify: --junit: " << junit->error() << "\n";
+    status = 2;
+  }
+  if (report.certified && !opts.certificate.empty()) {
+    reports::certificate_statement s;
+    s.description_title = run.api->title;
+    s.description_version = run.api->version;
+    s.description_hash = run.api->hash;
+    s.client = run.client_command;
+    s.client_name = run.client_name;
+    for (const auto& [file, digest] : run.artifacts) s.artifacts.push_back({file, digest});
+    s.level = run.level;
+    s.rules = report.passed_rules();
+    s.seed = run.info.seed;
+    s.transcript_sha256 = run.transcript_sha256;
+    s.date = report.finished_at;
+    s.conform_version = CONFORM_VERSION;
+    std::string error;
+    auto text = reports::sign_certificate(s, signing_key, error);
+    if (!text) {
+      err << "conform certify: --signing-key " << opts.signing_key << ": " << error << "\n";
+      return 2;
+    }
+    write(opts.certificate, *text, "--certificate");
+    if (status == 0) out << "conform certify: certificate written to " << opts.certificate << "\n";
+  }
+  return status;
+}
+
+/// `certify --judge TRANSCRIPT`.
+int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
+                     const fs::path& spec_path,
+                     const std::vector<const harness::traffic_check*>& rules,
+                     const std::string& signing_key, std::ostream& out, std::ostream& err) {
+  // A transcript holds every body a client sent (an import may be 10 MiB):
+  // bounded all the same, and only a regular file.
+  constexpr std::uintmax_t max_transcript_bytes = 256u << 20;
+  std::error_code ec;
+  if (!fs::is_regular_file(opts.judge, ec) ||
+      fs::file_size(opts.judge, ec) > max_transcript_bytes || ec) {
+    err << "conform certify: --judge: '" << opts.judge
+        << "' is not a readable file of at most 256 MiB\n";
+    return 2;
+  }
+  std::ifstream in(opts.judge, std::ios::binary);
+  if (!in) {
+    err << "conform certify: --judge: cannot read '" << opts.judge << "'\n";
+    return 2;
+  }
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  std::string error;
+  auto read = read_transcript(text, error);
+  if (!read) {
+    err << "conform certify: --judge " << opts.judge << ": " << error << "\n";
+    return 2;
+  }
+  const transcript_header& h = read->header;
+  if (h.spec_hash != api.hash) {
+    err << "conform certify: --judge: the transcript was recorded against the description "
+        << "with sha256 " << h.spec_hash << ", and " << spec_path.string() << " has sha256 "
+        << api.hash << " (give the same description with --spec)\n";
+    return 2;
+  }
+  certification_run run;
+  run.api = &api;
+  run.traffic = std::move(read->traffic);
+  run.traffic.spec = &api;
+  harness::annotate(run.traffic);
+  run.info.tool_version = CONFORM_VERSION;
+  run.info.seed = h.seed;
+  run.info.spec_file = spec_path.string();
+  run.info.spec_title = api.title;
+  run.info.spec_version = api.version;
+  run.info.spec_hash = api.hash;
+  run.info.target = h.base_url;
+  run.info.in_process_reference = true;
+  for (const auto* r : rules) run.info.checks.push_back(r->info.name);
+  run.info.started_at = h.started_at;
+  run.client = h.client;
+  run.level = opts.level_given || h.level.empty() ? opts.level : h.level;
+  run.client_command = h.client_command;
+  run.client_name = h.client_name;
+  run.artifacts = h.client_artifacts;
+  run.plan = h.adversity_plan;
+  run.transcript_path = opts.judge;
+  run.transcript_sha256 = reports::sha256_hex(text);
+  run.finished_at = h.finished_at;
+  out << "conform certify: judging the transcript " << opts.judge << " (sha256 "
+      << run.transcript_sha256 << ") offline\n";
+  return judge_and_write(opts, run, rules, signing_key, out, err);
 }
 
 }  // namespace
@@ -190,6 +308,14 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     }
     signing_key.assign(std::istreambuf_iterator<char>(in), {});
   }
+  if (!opts.judge.empty()) {
+    return judge_transcript(opts, api, spec_path, rules, signing_key, out, err);
+  }
+  auto artifacts = client_artifacts(opts.command, opts.client_artifacts, error);
+  if (!artifacts) {
+    err << "conform certify: " << error << "\n";
+    return 2;
+  }
 
   // The stop signals are blocked before the server's threads start, so that
   // in --listen mode sigwait receives them.
@@ -202,6 +328,8 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   reference::adversity_options adversity;
   adversity.enabled = opts.adversity;
   adversity.seed = opts.seed;
+  // An outage fails more attempts than a client may make (x-retry).
+  adversity.outage_attempts = static_cast<int>(api.rules.retry.max_retries) + 2;
   auto recorder = std::make_shared<reference::traffic_recorder>(adversity);
   reference::server_config config;
   config.environment = opts.environment;
@@ -217,10 +345,11 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   const std::string profile = server->profile_yaml();
   const std::string started_at = utc_now();
-  std::string client_exit;
-  bool client_ok = true;
+  harness::client_outcome client;
+  client.adversity = opts.adversity;
   if (opts.listen) {
-    if (!write_private(opts.profile_out, profile)) {
+    const bool as_json = opts.profile_out.ends_with(".json");
+    if (!write_private(opts.profile_out, as_json ? profile_json(profile) : profile)) {
       err << "conform certify: cannot write the profile to '" << opts.profile_out << "'\n";
       pthread_sigmask(SIG_SETMASK, &previous, nullptr);
       return 2;
@@ -232,110 +361,79 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     sigwait(&stop_signals, &sig);
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   } else {
-    temp_profile tmp;
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/conform-profile-XXXXXX";
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) {
-      err << "conform certify: cannot make a temporary profile file in " << pattern << "\n";
+    temp_file yaml, json;
+    if (!yaml.make("conform-profile", profile) ||
+        !json.make("conform-profile-json", profile_json(profile))) {
+      err << "conform certify: cannot write a temporary profile in $TMPDIR (or /tmp)\n";
       return 2;
     }
-    tmp.path = pattern;
-    const bool written =
-        ::write(fd, profile.data(), profile.size()) == static_cast<ssize_t>(profile.size());
-    ::close(fd);
-    if (!written) {
-      err << "conform certify: cannot write the temporary profile " << tmp.path << "\n";
-      return 2;
-    }
-    auto exit = run_client(
-        opts.command, {"CONFORM_PROFILE=" + tmp.path, "CONFORM_BASE_URL=" + server->base_url()},
-        opts.client_timeout_seconds, error, client_ok);
-    if (!exit) {
+    auto ran = run_client(opts.command,
+                          {"CONFORM_PROFILE=" + yaml.path, "CONFORM_PROFILE_JSON=" + json.path,
+                           "CONFORM_BASE_URL=" + server->base_url()},
+                          opts.client_timeout_seconds, error);
+    if (!ran) {
       err << "conform certify: " << error << "\n";
       return 2;
     }
-    client_exit = *exit;
+    client.known = true;
+    client.completed = ran->completed;
+    client.exit = ran->exit;
   }
   server->stop();
 
-  // Judge.
-  harness::traffic traffic = to_traffic(recorder->snapshot(), "/api/v1");
-  traffic.spec = &api;
-  traffic.environment = opts.environment;
-  traffic.credentials = credentials_of(profile);
-  traffic.seed = opts.seed;
-  harness::annotate(traffic);
-  harness::run_info info;
-  info.tool_version = CONFORM_VERSION;
-  info.seed = opts.seed;
-  info.spec_file = spec_path.string();
-  info.spec_title = api.title;
-  info.spec_version = api.version;
-  info.spec_hash = api.hash;
-  info.target = server->base_url();
-  info.in_process_reference = true;
-  for (const auto* r : rules) info.checks.push_back(r->info.name);
-  info.started_at = started_at;
-  harness::event_stream events;
-  const reports::file_writer* junit = nullptr;
-  if (!opts.junit.empty()) {
-    auto w = reports::make_writer(*reports::find_report_format("junit"), opts.junit);
-    junit = w.get();
-    events.add(std::move(w));
-  }
-  const auto level = *harness::parse_rule_level(opts.level);
-  harness::certification_report report =
-      harness::judge_traffic(traffic, rules, level, info, events);
-  report.client_command = opts.listen ? "(listening mode)" : core::join(opts.command, " ");
-  report.client_exit = client_exit;
-  report.adversity_plan = recorder->plan();
-  report.finished_at = utc_now();
-  if (!opts.adversity && report.certified) {
-    report.certified = false;
-    report.verdict = "not certified: --no-adversity (a certificate needs the scripted adversity)";
-  }
-  if (!client_ok && report.certified) {
-    report.certified = false;
-    report.verdict = "not certified: the client did not complete (" + client_exit + ")";
-  }
-
-  int status = report.exit_code();
-  out << reports::render_certification_text(report);
-  auto write = [&](const std::string& path, const std::string& text, const char* what) {
-    if (path.empty()) return;
+  certification_run run;
+  run.api = &api;
+  run.traffic = to_traffic(recorder->snapshot(), "/api/v1");
+  run.traffic.spec = &api;
+  run.traffic.environment = opts.environment;
+  run.traffic.credentials = credentials_of(profile);
+  run.traffic.seed = opts.seed;
+  run.traffic.planned = planned_of(*recorder);
+  harness::annotate(run.traffic);
+  run.info.tool_version = CONFORM_VERSION;
+  run.info.seed = opts.seed;
+  run.info.spec_file = spec_path.string();
+  run.info.spec_title = api.title;
+  run.info.spec_version = api.version;
+  run.info.spec_hash = api.hash;
+  run.info.target = server->base_url();
+  run.info.in_process_reference = true;
+  for (const auto* r : rules) run.info.checks.push_back(r->info.name);
+  run.info.started_at = started_at;
+  run.client = client;
+  run.level = opts.level;
+  run.client_command = opts.listen ? "(listening mode)" : core::join(opts.command, " ");
+  run.client_name = opts.client_name.empty() ? run.client_command : opts.client_name;
+  run.artifacts = *artifacts;
+  run.plan = recorder->plan();
+  run.finished_at = utc_now();
+  if (!opts.transcript.empty()) {
+    transcript_header h;
+    h.tool_version = CONFORM_VERSION;
+    h.seed = opts.seed;
+    h.environment = opts.environment;
+    h.level = opts.level;
+    h.spec_title = api.title;
+    h.spec_version = api.version;
+    h.spec_hash = api.hash;
+    h.base_url = run.info.target;
+    h.started_at = started_at;
+    h.finished_at = run.finished_at;
+    h.client_command = run.client_command;
+    h.client_name = run.client_name;
+    h.client_artifacts = run.artifacts;
+    h.client = client;
+    h.adversity_plan = run.plan;
+    const std::string text = write_transcript(h, run.traffic, api);
     std::string why;
-    if (!reports::detail::write_file(path, text, why)) {
-      err << "conform certify: " << what << ": " << why << "\n";
-      status = 2;
-    }
-  };
-  write(opts.json, reports::render_certification_json(report), "--json");
-  write(opts.html, reports::render_certification_html(report), "--html");
-  if (junit && !junit->error().empty()) {
-    err << "conform certify: --junit: " << junit->error() << "\n";
-    status = 2;
-  }
-  if (report.certified && !opts.certificate.empty()) {
-    reports::certificate_statement s;
-    s.description_title = api.title;
-    s.description_version = api.version;
-    s.description_hash = api.hash;
-    s.client = opts.listen ? "(listening mode)" : opts.command.front();
-    s.level = opts.level;
-    s.rules = report.passed_rules();
-    s.seed = opts.seed;
-    s.date = report.finished_at;
-    s.conform_version = CONFORM_VERSION;
-    auto text = reports::sign_certificate(s, signing_key, error);
-    if (!text) {
-      err << "conform certify: --signing-key " << opts.signing_key << ": " << error << "\n";
+    if (!reports::detail::write_file(opts.transcript, text, why)) {
+      err << "conform certify: --transcript: " << why << "\n";
       return 2;
     }
-    write(opts.certificate, *text, "--certificate");
-    if (status == 0) out << "conform certify: certificate written to " << opts.certificate << "\n";
+    run.transcript_path = opts.transcript;
+    run.transcript_sha256 = reports::sha256_hex(text);
   }
-  return status;
+  return judge_and_write(opts, run, rules, signing_key, out, err);
 }
 
 }  // namespace conform::cli

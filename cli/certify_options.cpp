@@ -7,14 +7,18 @@ namespace conform::cli {
 const char* certify_help() {
   return R"(usage: conform certify [options] -- COMMAND [ARGS...]
        conform certify --listen --profile-out FILE [options]
+       conform certify --judge TRANSCRIPT [options]
 
 Starts a certification server (the reference server plus scripted adversity)
 on a loopback port, runs COMMAND with CONFORM_PROFILE (a target profile with
 inline secrets, in a temporary file) and CONFORM_BASE_URL set, records every
 request the client sends, and judges the traffic with the client rules when
-COMMAND exits. With --listen, serves until SIGINT/SIGTERM instead, then judges.
-Exit status: 0 certified, 1 a client rule broken (or not exercised, or the
-client failed), 2 usage or configuration error (a COMMAND that cannot start).
+COMMAND exits (CONFORM_PROFILE_JSON names the same profile as JSON). With
+--listen, serves until SIGINT/SIGTERM instead, then judges. With --judge,
+judges a transcript that --transcript kept, offline, to the same verdict.
+Exit status: 0 certified, 1 not (the client failed, an adversity was not
+survived, a rule was broken or not exercised), 2 usage or configuration
+error (a COMMAND that cannot start).
 
 options:
   --seed N              the adversity plan (default 1); the same seed and client
@@ -25,6 +29,14 @@ options:
   --html FILE           write it as one self-contained HTML page
   --certificate FILE    when certified, write a signed certificate (needs --signing-key)
   --signing-key FILE    the Ed25519 private key (PEM; conform certificate keygen)
+  --client-name NAME    the client's name in the reports and the certificate
+                        (default: the command as given)
+  --client-artifact FILE  a file that identifies the client (repeatable); the
+                        certificate carries its sha256 (default: the resolved
+                        executable and the script files named in COMMAND)
+  --transcript FILE     write the recorded traffic as JSON lines (secrets replaced);
+                        the certificate carries its sha256
+  --judge TRANSCRIPT    judge a transcript again, offline, with no client and no server
   --level core|extended the certificate level: core needs every core rule exercised,
                         extended every rule (default core)
   --checks NAME,...     judge these client rules only (conform run --list-checks)
@@ -34,6 +46,7 @@ options:
   --spec FILE           the description (default specs/voice-api.yaml)
   --listen              serve until SIGINT/SIGTERM for a client started elsewhere
   --profile-out FILE    with --listen: where to write the profile that reaches the server
+                        (YAML; JSON when FILE ends in .json)
 )";
 }
 
@@ -84,7 +97,17 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
         error = "--environment must be sandbox or production, not '" + o.environment + "'";
         return std::nullopt;
       }
+    } else if (a == "--client-name") {
+      if (!take(o.client_name)) return std::nullopt;
+    } else if (a == "--client-artifact") {
+      if (!take(v)) return std::nullopt;
+      o.client_artifacts.push_back(v);
+    } else if (a == "--transcript") {
+      if (!take(o.transcript)) return std::nullopt;
+    } else if (a == "--judge") {
+      if (!take(o.judge)) return std::nullopt;
     } else if (a == "--level") {
+      o.level_given = true;
       if (!take(o.level)) return std::nullopt;
       if (o.level != "core" && o.level != "extended") {
         error = "--level must be core or extended, not '" + o.level + "'";
@@ -109,6 +132,25 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
     }
   }
   if (o.help) return o;
+  if (!o.judge.empty()) {
+    if (o.listen || !o.command.empty()) {
+      error = "--judge judges a transcript: no COMMAND, no --listen";
+      return std::nullopt;
+    }
+    if (!o.transcript.empty() || o.port != 0 || o.seed_given || !o.adversity ||
+        !o.client_name.empty() || !o.client_artifacts.empty()) {
+      error =
+          "--judge takes the seed, the client and the adversity from the transcript; "
+          "--transcript, --port, --seed, --no-adversity, --client-name and --client-artifact "
+          "do not apply";
+      return std::nullopt;
+    }
+    if (!o.certificate.empty() && o.signing_key.empty()) {
+      error = "--certificate needs --signing-key FILE (conform certificate keygen makes one)";
+      return std::nullopt;
+    }
+    return o;
+  }
   if (o.listen && !o.command.empty()) {
     error = "--listen and a COMMAND exclude each other";
     return std::nullopt;

@@ -21,6 +21,11 @@ struct certify_options {
   std::vector<std::string> checks;
   std::string json, junit, html;
   std::string certificate, signing_key;
+  std::string client_name;                    // --client-name NAME
+  std::vector<std::string> client_artifacts;  // --client-artifact FILE (repeatable)
+  std::string transcript;                     // --transcript FILE: the recorded traffic
+  std::string judge;                          // --judge TRANSCRIPT: judge it again, offline
+  bool level_given = false;
   bool adversity = true;
   double client_timeout_seconds = 300;
   bool help = false;

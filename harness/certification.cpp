@@ -10,15 +10,27 @@ namespace conform::harness {
 
 namespace {
 
-std::string seconds(std::chrono::microseconds d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(d.count()) / 1e6);
-  return buf;
+constexpr const char* completed_name = "client_completed";
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
 }
 
-/// Whether the client got past the adversity scripted for exchange `i`.
-adversity_event event_of(const traffic& t, std::size_t i) {
+/// True when `i` is where an adversity was met, not a later attempt of the
+/// same request failing on (a 5xx chain, an outage).
+bool first_meeting(const traffic& t, std::size_t i) {
   const traffic_exchange& e = t.exchanges[i];
+  if (e.adversity.empty()) return false;
+  for (std::size_t j = 0; j < i; ++j) {
+    const traffic_exchange& earlier = t.exchanges[j];
+    if (earlier.adversity == e.adversity && same_request(earlier, e)) return false;
+  }
+  return true;
+}
+
+adversity_event event_at(const traffic_exchange& e) {
   adversity_event ev;
   ev.seq = e.seq;
   ev.at = e.sent;
@@ -27,26 +39,76 @@ adversity_event event_of(const traffic& t, std::size_t i) {
   if (e.op) {
     ev.operation_id = e.op->operation_id;
     ev.method_path = e.op->method_path();
+  } else {
+    ev.method_path = std::string(http::method_name(e.request.method)) + " " + e.path;
   }
-  if (e.adversity == "slow") {
-    ev.survived = e.status != 0;
-    ev.outcome = "answered " + std::to_string(e.status) + " after " + seconds(e.answered - e.sent) +
-                 "; the client waited for it";
-    return ev;
-  }
-  for (std::size_t j = i + 1; j < t.exchanges.size(); ++j) {
-    const traffic_exchange& later = t.exchanges[j];
-    if (!same_request(e, later)) continue;
-    if (later.status == 0 || later.status == 429 || later.status >= 500) continue;
-    ev.survived = later.status < 400;
-    ev.outcome = "retried; answered " + std::to_string(later.status) + " at #" +
-                 std::to_string(later.seq) + ", " + seconds(later.sent - e.answered) +
-                 " after the failure";
-    if (later.response_header("Idempotent-Replayed")) ev.outcome += " (an idempotent replay)";
-    return ev;
-  }
-  ev.outcome = "never retried to an answer";
   return ev;
+}
+
+/// The coverage matrix: calls per (operation, auth model), in the description's order.
+std::vector<coverage_row> coverage_of(const traffic& t) {
+  std::vector<coverage_row> out;
+  std::map<std::pair<std::string, std::string>, std::size_t> row_of;
+  for (const traffic_exchange& e : t.exchanges) {
+    const std::string op_id = e.op ? e.op->operation_id : "";
+    auto [it, added] = row_of.try_emplace({op_id, e.auth_model()}, out.size());
+    if (added) {
+      coverage_row row;
+      row.operation_id = op_id;
+      row.method_path = e.op ? e.op->method_path()
+                             : std::string(http::method_name(e.request.method)) + " " + e.path;
+      row.auth_model = e.auth_model();
+      out.push_back(std::move(row));
+    }
+    coverage_row& row = out[it->second];
+    ++row.calls;
+    if (e.status == 0) {
+      ++row.no_answer;
+    } else if (e.status < 400) {
+      ++row.succeeded;
+    } else if (e.status < 500) {
+      ++row.client_errors;
+    } else {
+      ++row.server_errors;
+    }
+    if (!e.adversity.empty() &&
+        std::find(row.adversity.begin(), row.adversity.end(), e.adversity) == row.adversity.end())
+      row.adversity.push_back(e.adversity);
+  }
+  auto rank = [&](const std::string& id) {
+    for (std::size_t i = 0; i < t.spec->operations.size(); ++i) {
+      if (t.spec->operations[i].operation_id == id) return i;
+    }
+    return t.spec->operations.size();
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+    return std::pair(rank(a.operation_id), a.auth_model) <
+           std::pair(rank(b.operation_id), b.auth_model);
+  });
+  return out;
+}
+
+std::string describe_plan(const planned_adversity& p) {
+  return p.kind + " on " + p.where + ": " + p.what;
+}
+
+/// The client's exit as a cell of its own, so that JUnit says what the
+/// verdict says when the client failed and no rule did.
+void judge_completion(const client_outcome& client, results_sink& sink, std::uint64_t seed) {
+  const auto c = sink.cell(nullptr, "", completed_name, results_sink::origin::scenarios);
+  if (client.completed) {
+    results_sink::pass(c);
+    return;
+  }
+  results_sink::count_failure(c);
+  failure f;
+  f.check = completed_name;
+  f.mode = {failure_mode::kind::traffic, completed_name};
+  f.expected = "the client command completes (exits 0 within --timeout), whatever it met";
+  f.seen = "the client " + client.exit;
+  f.cause = "client did not complete";
+  f.seed = seed;
+  sink.report(c, std::move(f), 0);
 }
 
 }  // namespace
@@ -73,36 +135,63 @@ std::vector<std::string> certification_report::passed_rules() const {
 
 certification_report judge_traffic(const traffic& t,
                                    const std::vector<const traffic_check*>& checks,
-                                   rule_level level, const run_info& info, listener& events) {
+                                   rule_level level, const run_info& info, listener& events,
+                                   const client_outcome& client) {
   certification_report out;
   out.level = level;
   out.environment = t.environment;
   out.requests = t.exchanges.size();
   out.run.info = info;
   out.run.counts.requests = t.exchanges.size();
+  out.client_exit = client.exit;
   const auto started = std::chrono::steady_clock::now();
+
+  std::vector<std::string> unmet;
+  for (const auto& p : t.planned) {
+    if (p.met_at == 0) unmet.push_back(describe_plan(p));
+  }
+  out.unmet_adversity = unmet;
 
   results_sink sink(*t.spec, events);
   events.run_started(info, 0);
   events.phase_started(phase::scenarios, checks.size());
+  std::map<std::uint64_t, std::pair<adversity_judged, std::string>> judged;  // by seq
   for (const traffic_check* c : checks) {
-    c->run(t, sink);
+    traffic_judgement j(t, sink, c->info.name);
+    c->run(t, j);
     rule_verdict v;
     v.check = c->info.name;
     v.description = c->info.description;
     v.rule = c->info.rule;
     v.level = c->level;
-    std::tie(v.judged, v.broken) = sink.totals(c->info.name);
+    v.judged = j.held_count();
+    v.broken = j.broken_count();
+    v.not_exercised = j.not_exercised_count();
+    std::vector<std::string> owned_unmet;
+    for (const auto& p : t.planned) {
+      if (p.met_at == 0 && std::find(c->owns.begin(), c->owns.end(), p.kind) != c->owns.end()) {
+        owned_unmet.push_back(p.kind + " on " + p.where);
+      }
+    }
     if (v.broken > 0) {
       v.what = rule_verdict::status::failed;
+    } else if (!owned_unmet.empty()) {
+      v.not_exercised_why = "not exercised: the planned adversity it judges was not met (" +
+                            join(owned_unmet, "; ") + ")";
     } else if (v.judged > 0) {
       v.what = rule_verdict::status::passed;
+    } else if (!j.first_not_exercised().empty()) {
+      v.not_exercised_why = "not exercised: " + j.first_not_exercised();
     } else {
       v.not_exercised_why = "not exercised: the client's traffic had no " + c->exercised_by;
+    }
+    if (v.what == rule_verdict::status::not_exercised) {
       sink.not_run(nullptr, "", c->info.name, v.not_exercised_why);
     }
+    for (const auto& a : j.adversity_judged_list()) judged[a.at->seq] = {a, c->info.name};
     out.rules.push_back(std::move(v));
   }
+  if (client.known) judge_completion(client, sink, t.seed);
   sink.finish(results_sink::origin::scenarios);
   events.phase_finished(phase::scenarios);
   sink.fold_into(out.run);
@@ -111,50 +200,23 @@ certification_report judge_traffic(const traffic& t,
     if (e.status == 429) ++out.run.counts.retries_429;
   }
 
-  // The coverage matrix and the adversity timeline.
-  std::map<std::pair<std::string, std::string>, std::size_t> row_of;
+  out.coverage = coverage_of(t);
   for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
-    const traffic_exchange& e = t.exchanges[i];
-    const std::string op_id = e.op ? e.op->operation_id : "";
-    auto [it, added] = row_of.try_emplace({op_id, e.auth_model()}, out.coverage.size());
-    if (added) {
-      coverage_row row;
-      row.operation_id = op_id;
-      row.method_path = e.op ? e.op->method_path()
-                             : std::string(http::method_name(e.request.method)) + " " + e.path;
-      row.auth_model = e.auth_model();
-      out.coverage.push_back(std::move(row));
-    }
-    coverage_row& row = out.coverage[it->second];
-    ++row.calls;
-    if (e.status == 0) {
-      ++row.no_answer;
-    } else if (e.status < 400) {
-      ++row.succeeded;
-    } else if (e.status < 500) {
-      ++row.client_errors;
+    if (!first_meeting(t, i)) continue;
+    adversity_event ev = event_at(t.exchanges[i]);
+    auto it = judged.find(ev.seq);
+    if (it == judged.end()) {
+      ev.judged = false;
+      ev.outcome = "not judged: no selected rule judges " + ev.kind;
     } else {
-      ++row.server_errors;
+      ev.survived = it->second.first.survived;
+      ev.outcome = it->second.first.outcome;
+      ev.owner = it->second.second;
     }
-    if (!e.adversity.empty()) {
-      if (std::find(row.adversity.begin(), row.adversity.end(), e.adversity) == row.adversity.end())
-        row.adversity.push_back(e.adversity);
-      out.adversity.push_back(event_of(t, i));
-    }
+    out.adversity.push_back(std::move(ev));
   }
-  // Operations in the description's order, then the auth model.
-  auto rank = [&](const std::string& id) {
-    for (std::size_t i = 0; i < t.spec->operations.size(); ++i) {
-      if (t.spec->operations[i].operation_id == id) return i;
-    }
-    return t.spec->operations.size();
-  };
-  std::stable_sort(out.coverage.begin(), out.coverage.end(), [&](const auto& a, const auto& b) {
-    return std::pair(rank(a.operation_id), a.auth_model) <
-           std::pair(rank(b.operation_id), b.auth_model);
-  });
 
-  // The verdict.
+  // The verdict: the causes, the client's own first.
   std::vector<std::string> failed, missing;
   for (const auto& r : out.rules) {
     if (r.what == rule_verdict::status::failed) failed.push_back(r.check);
@@ -162,23 +224,41 @@ certification_report judge_traffic(const traffic& t,
       missing.push_back(r.check);
     }
   }
-  auto join = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-  };
-  if (t.exchanges.empty()) {
-    out.verdict = "not certified: the client sent no request";
-  } else if (!failed.empty()) {
-    out.verdict = "not certified: the client broke " + join(failed);
-  } else if (!missing.empty()) {
-    out.verdict = "not certified: the " + std::string(to_string(level)) +
-                  " level needs every rule exercised; not exercised: " + join(missing);
-  } else {
-    out.certified = true;
+  auto& causes = out.causes;
+  if (client.known && !client.completed) {
+    causes.push_back("the client did not complete (" + client.exit + ")");
+  }
+  if (t.exchanges.empty()) causes.push_back("the client sent no request");
+  for (const auto& ev : out.adversity) {
+    if (!ev.judged || ev.survived) continue;
+    causes.push_back("the client did not get past " + ev.kind + " at #" + std::to_string(ev.seq) +
+                     " (" + ev.method_path + "): " + ev.outcome + "; this breaks " + ev.owner);
+  }
+  if (!failed.empty()) causes.push_back("the client broke " + join(failed));
+  if (!unmet.empty()) {
+    std::vector<std::string> short_unmet;
+    for (const auto& p : t.planned) {
+      if (p.met_at != 0) continue;
+      // "the first keyed write (a POST with an Idempotency-Key)": the class without its gloss.
+      short_unmet.push_back(p.kind + " (" + p.where.substr(0, p.where.find(" (")) + ")");
+    }
+    causes.push_back("planned adversity not met, the client never sent what it waits for: " +
+                     join(short_unmet));
+  }
+  if (!missing.empty() && !t.exchanges.empty()) {
+    causes.push_back("the " + std::string(to_string(level)) +
+                     " level needs every rule exercised; not exercised: " + join(missing));
+  }
+  if (!client.adversity) {
+    causes.push_back("--no-adversity (a certificate needs the scripted adversity)");
+  }
+  out.certified = causes.empty();
+  if (out.certified) {
     out.verdict = "certified at level " + std::string(to_string(level)) + ": " +
                   std::to_string(out.passed_rules().size()) + " rules kept over " +
                   std::to_string(t.exchanges.size()) + " requests";
+  } else {
+    out.verdict = "not certified: " + join(causes, "; ");
   }
   out.run.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - started);

@@ -67,6 +67,8 @@ std::string excerpt(std::string_view s, std::size_t n) {
   return std::string(s.substr(0, n)) + "...";
 }
 
+}  // namespace
+
 std::string redact(std::string text, const traffic& t) {
   for (const auto& c : t.credentials) {
     if (c.secret.size() < 4) continue;
@@ -79,8 +81,6 @@ std::string redact(std::string text, const traffic& t) {
   }
   return text;
 }
-
-}  // namespace
 
 const std::string* traffic_exchange::query_value(std::string_view name) const {
   for (const auto& [k, v] : query) {
@@ -133,7 +133,15 @@ void annotate(traffic& t) {
     e.credential_kind.reset();
     e.credential.clear();
     e.credential_prefix.clear();
+    e.credential_headers.clear();
     if (!t.spec) continue;
+    for (const auto& [name, value] : e.request.headers) {
+      for (const auto& scheme : t.spec->schemes) {
+        if (scheme->header.empty() || !http::iequals(name, scheme->header)) continue;
+        e.credential_headers.push_back(scheme->header);
+        break;
+      }
+    }
     for (const auto& scheme : t.spec->schemes) {
       const std::string* value = e.request.find_header(scheme->header);
       if (!value) continue;
@@ -169,6 +177,11 @@ std::string describe(const traffic& t, const traffic_exchange& e) {
   if (!shown.empty()) out += " [" + shown + "]";
   if (!e.request.body.empty()) out += " body " + excerpt(e.request.body, 160);
   out += " as " + e.auth_model();
+  if (e.credential_headers.size() > 1) {
+    std::string sent;
+    for (const auto& h : e.credential_headers) sent += (sent.empty() ? "" : ", ") + h;
+    out += " (credential headers sent: " + sent + ")";
+  }
   if (!e.credential_prefix.empty() && e.credential.empty()) {
     out += " (a " + e.credential_prefix + " key)";
   }
@@ -202,6 +215,29 @@ std::optional<rule_level> parse_rule_level(std::string_view s) {
   if (s == "core") return rule_level::core;
   if (s == "extended") return rule_level::extended;
   return std::nullopt;
+}
+
+traffic_judgement::traffic_judgement(const traffic& t, results_sink& sink, std::string check)
+    : t_(t), sink_(sink), check_(std::move(check)) {}
+
+void traffic_judgement::held(const traffic_exchange& e) {
+  ++held_;
+  traffic_pass(sink_, e, check_);
+}
+
+void traffic_judgement::broken(const traffic_violation& v) {
+  ++broken_;
+  traffic_fail(sink_, t_, check_, v);
+}
+
+void traffic_judgement::not_exercised(const traffic_exchange& e, std::string why) {
+  ++not_exercised_;
+  if (first_why_.empty()) first_why_ = why;
+  sink_.not_run(e.op, e.auth_model(), check_, "not exercised: " + why);
+}
+
+void traffic_judgement::adversity(const traffic_exchange& e, bool survived, std::string outcome) {
+  adversity_.push_back({&e, survived, std::move(outcome)});
 }
 
 void traffic_pass(results_sink& sink, const traffic_exchange& e, std::string_view check) {

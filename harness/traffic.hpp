@@ -43,6 +43,7 @@ struct traffic_exchange {
   std::string response_body;
   std::string adversity;         // "" or what was scripted: "rate_limited", "server_error", ...
   std::string adversity_detail;  // one line
+  int processed_status = 0;      // connection_dropped: the status the server had decided
 
   // Filled by annotate():
   const openapi::operation* op = nullptr;  // nullptr: no operation of the description
@@ -52,6 +53,9 @@ struct traffic_exchange {
   std::optional<openapi::credential_kind> credential_kind;  // by the header it came in
   std::string credential;         // the profile's name; "" when not one of the profile's
   std::string credential_prefix;  // a key's first characters up to its last '_' ("pk_test_")
+  /// Every credential header sent (each scheme's header, a repeated one
+  /// again, an empty one too), by name as the description spells it.
+  std::vector<std::string> credential_headers;
 
   /// The first value of query parameter `name`, or nullptr.
   const std::string* query_value(std::string_view name) const;
@@ -63,6 +67,14 @@ struct traffic_exchange {
   bool succeeded() const { return status >= 200 && status < 300; }
 };
 
+/// One adversity the certification server planned, and the request it met.
+struct planned_adversity {
+  std::string kind;   // "rate_limited", "server_error", "connection_dropped", "outage", "slow"
+  std::string where;  // the class of request it meets: "the first keyed write (...)"
+  std::string what;   // what it does
+  std::uint64_t met_at = 0;  // the seq of the request it met; 0: never met
+};
+
 /// The whole recording and what it is judged against.
 struct traffic {
   const openapi::api_spec* spec = nullptr;
@@ -70,6 +82,8 @@ struct traffic {
   std::vector<traffic_credential> credentials;
   std::vector<traffic_exchange> exchanges;
   std::uint64_t seed = 0;
+  /// The adversity the server planned (empty: none, or not known).
+  std::vector<planned_adversity> planned;
 };
 
 /// Matches every exchange to its operation, decodes its path and query and
@@ -95,20 +109,6 @@ enum class rule_level : std::uint8_t { core, extended };
 std::string_view to_string(rule_level l);
 std::optional<rule_level> parse_rule_level(std::string_view s);
 
-/// A check of a client's recorded traffic.
-struct traffic_check {
-  check_info info;
-  rule_level level = rule_level::core;
-  /// What traffic exercises it, for "not exercised: ..." ("a call to an
-  /// operation whose x-idempotency is required").
-  std::string exercised_by;
-  /// Judges `t`: reports each judgement to `sink` (traffic_pass / traffic_fail).
-  std::function<void(const traffic& t, results_sink& sink)> run;
-};
-
-/// The rule held for exchange `e`.
-void traffic_pass(results_sink& sink, const traffic_exchange& e, std::string_view check);
-
 /// The rule was broken: `evidence` the exchanges that show it (the last one
 /// is where the cell goes), `expected` what the description says, `seen` what
 /// the client did, `cause` a short stable key.
@@ -118,7 +118,69 @@ struct traffic_violation {
   std::string seen;
   std::string cause;
 };
+
+/// What one scripted adversity came to, as the rule that owns it judged.
+struct adversity_judged {
+  const traffic_exchange* at = nullptr;  // the request that met it
+  bool survived = false;
+  std::string outcome;  // "retried after 1.002 s; answered 200 at #7"
+};
+
+/// One rule judging a traffic: each instance it looks at (a 429, a retry
+/// chain, a traversal, a request) is held, broken or not exercised, and the
+/// rule reports each, with the adversity it owns, through this.
+class traffic_judgement {
+ public:
+  traffic_judgement(const traffic& t, results_sink& sink, std::string check);
+
+  const std::string& check() const { return check_; }
+  /// The rule held for the instance that ends at `e`.
+  void held(const traffic_exchange& e);
+  /// The rule was broken.
+  void broken(const traffic_violation& v);
+  /// An instance the traffic did not let the rule judge (a 429 after which
+  /// the client sent nothing), and why.
+  void not_exercised(const traffic_exchange& e, std::string why);
+  /// Whether the client got past the scripted adversity met at `e`.
+  void adversity(const traffic_exchange& e, bool survived, std::string outcome);
+
+  std::uint64_t held_count() const { return held_; }
+  std::uint64_t broken_count() const { return broken_; }
+  std::uint64_t not_exercised_count() const { return not_exercised_; }
+  /// The first reason an instance was not exercised ("" when none was).
+  const std::string& first_not_exercised() const { return first_why_; }
+  const std::vector<adversity_judged>& adversity_judged_list() const { return adversity_; }
+
+ private:
+  const traffic& t_;
+  results_sink& sink_;
+  std::string check_;
+  std::uint64_t held_ = 0, broken_ = 0, not_exercised_ = 0;
+  std::string first_why_;
+  std::vector<adversity_judged> adversity_;
+};
+
+/// A check of a client's recorded traffic.
+struct traffic_check {
+  check_info info;
+  rule_level level = rule_level::core;
+  /// What traffic exercises it, for "not exercised: ..." ("a call to an
+  /// operation whose x-idempotency is required").
+  std::string exercised_by;
+  /// Judges `t`: reports each instance and each adversity it owns to `j`.
+  std::function<void(const traffic& t, traffic_judgement& j)> run;
+  /// The adversity kinds whose survival this rule judges ("rate_limited"):
+  /// one planned and not met leaves the rule not exercised.
+  std::vector<std::string> owns = {};
+};
+
+/// The rule held for exchange `e`.
+void traffic_pass(results_sink& sink, const traffic_exchange& e, std::string_view check);
+
 void traffic_fail(results_sink& sink, const traffic& t, std::string_view check,
                   const traffic_violation& v);
+
+/// The credential secrets of `t` in `text` replaced by "<secret of NAME>".
+std::string redact(std::string text, const traffic& t);
 
 }  // namespace conform::harness

@@ -428,6 +428,11 @@ struct api_rules {
   int rate_limited_status = 0;
   std::string rate_limited_code;
   std::string retry_after_header;
+  /// x-one-credential: a request carries exactly one credential header (a
+  /// repeated or empty one counts); what a request with more gets. 0: the
+  /// description does not say.
+  int one_credential_status = 0;
+  std::string one_credential_code;
   /// x-limits
   std::uint64_t max_body_bytes = 0;
   std::uint64_t max_multipart_bytes = 0;

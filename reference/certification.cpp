@@ -11,6 +11,7 @@
 #include "reference/detail/pipeline.hpp"
 #include "reference/detail/recording.hpp"
 #include "reference/detail/util.hpp"
+#include "reference/detail/wire.hpp"
 
 namespace conform::reference {
 
@@ -24,14 +25,67 @@ const char* to_string(adversity_kind k) {
       return "server_error";
     case adversity_kind::connection_dropped:
       return "connection_dropped";
+    case adversity_kind::outage:
+      return "outage";
     case adversity_kind::slow:
       return "slow";
   }
   return "none";
 }
 
+std::string describe(const planned_adversity& p) {
+  std::string out = std::string(to_string(p.kind)) + " on " + p.where + ": " + p.what;
+  out += p.met_at ? " (met at #" + std::to_string(p.met_at) + ")" : " (not met)";
+  return out;
+}
+
+namespace detail {
+
+/// The classes of fresh requests an adversity can meet.
+enum class request_class : std::uint8_t {
+  none,         // unauthenticated, unknown route, or another write
+  keyed_write,  // a POST with an Idempotency-Key
+  list_read,    // the first page of a list
+  later_page,   // a page after the first (a cursor, or page > 1)
+  record_read,  // any other authenticated GET
+  any,          // slow: any fresh authenticated request no other adversity took
+};
+
+/// "the first keyed write (...)", "the second keyed write (...)": the
+/// `nth` (1-based) adversity of its class meets the nth such request.
+std::string adversity_where(request_class c, int nth) {
+  const char* ordinal = nth == 1 ? "first" : nth == 2 ? "second" : "next";
+  switch (c) {
+    case request_class::keyed_write:
+      return std::string("the ") + ordinal + " keyed write (a POST with an Idempotency-Key)";
+    case request_class::list_read:
+      return std::string("the ") + ordinal + " list read (the first page of a list)";
+    case request_class::later_page:
+      return std::string("the ") + ordinal +
+             " page after a first page (a cursor, or page 2 or later)";
+    case request_class::record_read:
+      return std::string("the ") + ordinal + " record read (a GET that is not a list)";
+    case request_class::any:
+      return "the next fresh authenticated request no other adversity took";
+    case request_class::none:
+      break;
+  }
+  return "";
+}
+
+/// The failures still to come for the later attempts of one request.
+struct adversity_chain {
+  adversity_kind kind = adversity_kind::none;
+  std::vector<int> statuses;
+  int total = 0;  // attempts that fail
+};
+
+}  // namespace detail
+
 namespace {
 
+using detail::adversity_chain;
+using detail::request_class;
 using clock = std::chrono::steady_clock;
 
 std::uint64_t draw(std::uint64_t seed, std::uint64_t salt, std::uint64_t range) {
@@ -41,99 +95,126 @@ std::uint64_t draw(std::uint64_t seed, std::uint64_t salt, std::uint64_t range) 
 /// What one request meets.
 struct decision {
   adversity_kind kind = adversity_kind::none;
-  int status = 0;  // server_error
+  int status = 0;  // rate_limited, server_error, outage: the status sent
   std::string detail;
 };
+
+request_class class_of(const httplib::Request& req, const detail::operation* op) {
+  if (op == nullptr || !op->authenticated) return request_class::none;
+  if (req.method == "POST") {
+    return req.get_header_value("Idempotency-Key").empty() ? request_class::none
+                                                           : request_class::keyed_write;
+  }
+  if (req.method != "GET") return request_class::none;
+  if (!op->operation_id.starts_with("list")) return request_class::record_read;
+  const std::string page = req.get_param_value("page");
+  const bool later = req.has_param("cursor") || (!page.empty() && page != "1");
+  return later ? request_class::later_page : request_class::list_read;
+}
 
 }  // namespace
 
 struct traffic_recorder::impl {
   explicit impl(adversity_options o) : opts(o), start(clock::now()) {
     const std::uint64_t s = opts.seed;
-    rate_limited_at = 2 + draw(s, 1, 3);                    // the 2nd..4th fresh read
-    server_error_at = rate_limited_at + 2 + draw(s, 2, 3);  // a few fresh reads later
-    dropped_at = 1 + draw(s, 3, 2);  // the 1st or 2nd fresh keyed credit move
-    slow_a = 3 + draw(s, 4, 4);
-    slow_b = slow_a + 5 + draw(s, 5, 5);
-    first_error = draw(s, 6, 2) == 0 ? 503 : 500;
+    const bool limited_on_lists = draw(s, 1, 2) == 0;
+    const bool drop_first = draw(s, 2, 2) == 0;
+    first_error = draw(s, 3, 2) == 0 ? 503 : 500;
+    const std::string retry_after = std::to_string(opts.retry_after_seconds);
+    const std::string outage = std::to_string(opts.outage_attempts) + " attempts answered 503 " +
+                               "INTERNAL_ERROR, unprocessed (more than a client may make); " +
+                               "attempt " + std::to_string(opts.outage_attempts + 1) +
+                               " is answered";
+    auto add = [&](adversity_kind k, request_class c, std::string what) {
+      const int nth = 1 + static_cast<int>(std::count(classes.begin(), classes.end(), c));
+      plan.push_back({k, adversity_where(c, nth), std::move(what), 0});
+      classes.push_back(c);
+    };
+    add(adversity_kind::rate_limited,
+        limited_on_lists ? request_class::list_read : request_class::later_page,
+        "429 RATE_LIMITED with Retry-After: " + retry_after + ", unprocessed");
+    add(adversity_kind::server_error,
+        limited_on_lists ? request_class::later_page : request_class::list_read,
+        std::to_string(first_error) + " then " + std::to_string(first_error == 503 ? 500 : 503) +
+            " INTERNAL_ERROR, unprocessed; attempt 3 is answered");
+    const std::string dropped =
+        "processed, then the connection closed before any byte of the answer; a retry with "
+        "the same Idempotency-Key gets the answer, replayed";
+    add(drop_first ? adversity_kind::connection_dropped : adversity_kind::outage,
+        request_class::keyed_write, drop_first ? dropped : outage);
+    add(drop_first ? adversity_kind::outage : adversity_kind::connection_dropped,
+        request_class::keyed_write, drop_first ? outage : dropped);
+    add(adversity_kind::outage, request_class::record_read, outage);
+    const std::string slow = "answered after " + std::to_string(opts.slow.count()) + " ms";
+    add(adversity_kind::slow, request_class::any, slow);
+    add(adversity_kind::slow, request_class::any, slow);
   }
 
-  decision decide(const httplib::Request& req, std::uint64_t seq) {
+  decision decide(const httplib::Request& req, const std::string& body, std::uint64_t seq) {
     decision d;
     if (!opts.enabled) return d;
-    const auto route = detail::match_route(req.path, req.method);
     const std::string fp = req.method + " " + req.target + "\x1f" +
-                           req.get_header_value("X-Tenant-Id") + "\x1f" + req.body;
+                           req.get_header_value("X-Tenant-Id") + "\x1f" + body;
     const int attempt = attempts[fp]++;
     if (attempt > 0) {
-      auto chain = chains.find(fp);
-      if (chain != chains.end() && !chain->second.empty()) {
-        d.kind = adversity_kind::server_error;
-        d.status = chain->second.front();
-        chain->second.erase(chain->second.begin());
-        d.detail = std::to_string(d.status) + " INTERNAL_ERROR again (attempt " +
-                   std::to_string(attempt + 1) + "); the next attempt is answered";
-        return d;
-      }
-      return slow_or_none(seq);
+      auto c = chains.find(fp);
+      if (c == chains.end() || c->second.statuses.empty()) return d;
+      d.kind = c->second.kind;
+      d.status = c->second.statuses.front();
+      c->second.statuses.erase(c->second.statuses.begin());
+      d.detail = std::to_string(d.status) + " INTERNAL_ERROR again (attempt " +
+                 std::to_string(attempt + 1) + " of " + std::to_string(c->second.total) +
+                 " that fail); " +
+                 (c->second.statuses.empty() ? "the next attempt is answered"
+                                             : "the next attempt fails too");
+      return d;
     }
-    const bool authenticated = route.op != nullptr && route.op->authenticated;
-    if (authenticated && req.method == "GET") {
-      ++fresh_reads;
-      if (!rate_limited_done && fresh_reads >= rate_limited_at) {
-        rate_limited_done = true;
-        d.kind = adversity_kind::rate_limited;
+    const auto route = detail::match_route(req.path, req.method);
+    const request_class cls = class_of(req, route.op);
+    if (cls == request_class::none) return d;
+    std::size_t pick = plan.size();
+    for (std::size_t i = 0; i < plan.size() && pick == plan.size(); ++i) {
+      if (plan[i].met_at == 0 && classes[i] == cls) pick = i;
+    }
+    for (std::size_t i = 0; i < plan.size() && pick == plan.size(); ++i) {
+      if (plan[i].met_at == 0 && classes[i] == request_class::any) pick = i;
+    }
+    if (pick == plan.size()) return d;
+    plan[pick].met_at = seq;
+    d.kind = plan[pick].kind;
+    switch (d.kind) {
+      case adversity_kind::rate_limited:
+        d.status = 429;
         d.detail = "429 RATE_LIMITED, Retry-After: " + std::to_string(opts.retry_after_seconds) +
-                   " (fresh read " + std::to_string(fresh_reads) + ")";
-        return d;
-      }
-      if (!server_error_done && fresh_reads >= server_error_at) {
-        server_error_done = true;
-        d.kind = adversity_kind::server_error;
+                   " (" + plan[pick].where + ")";
+        break;
+      case adversity_kind::server_error:
         d.status = first_error;
-        chains[fp] = {first_error == 503 ? 500 : 503};
+        chains[fp] = {d.kind, {first_error == 503 ? 500 : 503}, 2};
         d.detail = std::to_string(d.status) +
-                   " INTERNAL_ERROR (attempt 1); attempt 2 fails too, attempt 3 is answered";
-        return d;
-      }
-    }
-    if (authenticated && route.op->idempotency_required && req.has_header("Idempotency-Key")) {
-      ++fresh_keyed;
-      if (!dropped_done && fresh_keyed >= dropped_at) {
-        dropped_done = true;
-        d.kind = adversity_kind::connection_dropped;
+                   " INTERNAL_ERROR (attempt 1 of 2 that fail); attempt 3 is answered";
+        break;
+      case adversity_kind::outage:
+        d.status = 503;
+        chains[fp] = {d.kind,
+                      std::vector<int>(static_cast<std::size_t>(opts.outage_attempts - 1), 503),
+                      opts.outage_attempts};
+        d.detail = "503 INTERNAL_ERROR, an outage (attempt 1 of " +
+                   std::to_string(opts.outage_attempts) + " that fail; attempt " +
+                   std::to_string(opts.outage_attempts + 1) + " is answered)";
+        break;
+      case adversity_kind::connection_dropped:
         d.detail =
-            "processed, then the connection closed before the answer's body; only a retry with "
-            "the same Idempotency-Key gets the answer without a second effect";
-        return d;
-      }
-    }
-    return slow_or_none(seq);
-  }
-
-  decision slow_or_none(std::uint64_t seq) const {
-    decision d;
-    if (seq == slow_a || seq == slow_b) {
-      d.kind = adversity_kind::slow;
-      d.detail = "answered after " + std::to_string(opts.slow.count()) + " ms";
+            "processed, then the connection closed before any byte of the answer; only a retry "
+            "with the same Idempotency-Key gets the answer without a second effect";
+        break;
+      case adversity_kind::slow:
+        d.detail = "answered after " + std::to_string(opts.slow.count()) + " ms";
+        break;
+      case adversity_kind::none:
+        break;
     }
     return d;
-  }
-
-  std::vector<std::string> plan() const {
-    if (!opts.enabled) return {"no adversity (--no-adversity)"};
-    return {
-        "rate_limited: fresh authenticated read number " + std::to_string(rate_limited_at) +
-            " gets 429 RATE_LIMITED with Retry-After: " + std::to_string(opts.retry_after_seconds),
-        "server_error: fresh authenticated read number " + std::to_string(server_error_at) +
-            " gets " + std::to_string(first_error) + " then " +
-            std::to_string(first_error == 503 ? 500 : 503) +
-            " INTERNAL_ERROR; its third attempt is answered",
-        "connection_dropped: keyed credit move number " + std::to_string(dropped_at) +
-            " is processed and its connection closed before the answer's body",
-        "slow: requests number " + std::to_string(slow_a) + " and " + std::to_string(slow_b) +
-            " are answered after " + std::to_string(opts.slow.count()) + " ms",
-    };
   }
 
   std::chrono::microseconds since_start() const {
@@ -146,10 +227,9 @@ struct traffic_recorder::impl {
   std::vector<recorded_exchange> log;
   std::uint64_t next_seq = 1;
   std::map<std::string, int> attempts;
-  std::map<std::string, std::vector<int>> chains;
-  std::uint64_t fresh_reads = 0, fresh_keyed = 0;
-  bool rate_limited_done = false, server_error_done = false, dropped_done = false;
-  std::uint64_t rate_limited_at = 0, server_error_at = 0, dropped_at = 0, slow_a = 0, slow_b = 0;
+  std::map<std::string, adversity_chain> chains;
+  std::vector<planned_adversity> plan;
+  std::vector<request_class> classes;
   int first_error = 503;
 };
 
@@ -168,8 +248,17 @@ std::vector<recorded_exchange> traffic_recorder::snapshot() const {
   return out;
 }
 
+std::vector<planned_adversity> traffic_recorder::planned() const {
+  if (!impl_->opts.enabled) return {};
+  std::lock_guard lock(impl_->mutex);
+  return impl_->plan;
+}
+
 std::vector<std::string> traffic_recorder::plan() const {
-  return impl_->plan();
+  if (!impl_->opts.enabled) return {"no adversity (--no-adversity)"};
+  std::vector<std::string> out;
+  for (const auto& p : planned()) out.push_back(describe(p));
+  return out;
 }
 
 const adversity_options& traffic_recorder::options() const {
@@ -189,23 +278,38 @@ void scripted_error(httplib::Response& res, int status, std::string_view code,
   res.set_content(boost::json::serialize(r.body), "application/json");
 }
 
+/// The headers httplib adds to a request itself, not sent by the client.
+bool added_by_httplib(const std::string& name) {
+  return name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
+         name == "LOCAL_PORT";
+}
+
 }  // namespace
 
 void serve_recorded(traffic_recorder& recorder, server_state& state, const httplib::Request& req,
                     httplib::Response& res) {
   auto& in = recorder.internals();
+  wire_request* wire = current_wire();
   recorded_exchange e;
+  e.method = req.method;
+  e.target = req.target;
+  if (wire) {
+    e.request_headers = wire->headers();
+    e.request_body = wire->body().value_or(req.body);
+  } else {
+    for (const auto& [k, v] : req.headers) {
+      if (!added_by_httplib(k)) e.request_headers.emplace_back(k, v);
+    }
+    e.request_body = req.body;
+  }
   decision d;
   {
     std::lock_guard lock(in.mutex);
     e.seq = in.next_seq++;
     e.received = in.since_start();
-    d = in.decide(req, e.seq);
+    d = in.decide(req, e.request_body, e.seq);
   }
-  e.method = req.method;
-  e.target = req.target;
-  for (const auto& [k, v] : req.headers) e.request_headers.emplace_back(k, v);
-  e.request_body = req.body;
+  if (wire) wire->tag = e.seq;
   e.adversity = d.kind;
   e.adversity_detail = d.detail;
   const std::string rid = "req_adv_" + std::to_string(e.seq);
@@ -215,6 +319,7 @@ void serve_recorded(traffic_recorder& recorder, server_state& state, const httpl
       res.set_header("Retry-After", std::to_string(in.opts.retry_after_seconds));
       break;
     case adversity_kind::server_error:
+    case adversity_kind::outage:
       scripted_error(res, d.status, "INTERNAL_ERROR", "a transient failure; retry with backoff",
                      rid);
       break;
@@ -222,12 +327,9 @@ void serve_recorded(traffic_recorder& recorder, server_state& state, const httpl
       handle_request(state, req, res);
       e.processed_status = res.status;
       e.response_body = res.body;
-      // The head of a 500 goes out, then the connection closes before any
-      // byte of the body: whatever the client's HTTP library, the answer is lost.
-      res.status = 500;
-      res.body.clear();
-      res.set_chunked_content_provider("application/json",
-                                       [](std::size_t, httplib::DataSink&) { return false; });
+      // The wire stream writes nothing of this answer and closes the
+      // connection: whatever the client's HTTP library, no status line.
+      if (wire) wire->drop = true;
       break;
     case adversity_kind::slow:
       std::this_thread::sleep_for(in.opts.slow);
@@ -243,6 +345,21 @@ void serve_recorded(traffic_recorder& recorder, server_state& state, const httpl
   std::lock_guard lock(in.mutex);
   e.answered = in.since_start();
   in.log.push_back(std::move(e));
+}
+
+void answered_recorded(traffic_recorder& recorder, const wire_request& wire, bool delivered) {
+  auto& in = recorder.internals();
+  std::lock_guard lock(in.mutex);
+  for (auto it = in.log.rbegin(); it != in.log.rend(); ++it) {
+    if (it->seq != wire.tag) continue;
+    it->answered = in.since_start();
+    if (!delivered && it->status != 0) {
+      it->status = 0;
+      it->adversity_detail += std::string(it->adversity_detail.empty() ? "" : "; ") +
+                              "the client closed the connection before the answer was written";
+    }
+    return;
+  }
 }
 
 }  // namespace detail

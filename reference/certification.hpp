@@ -1,15 +1,19 @@
 #pragma once
 // The certification server's two additions to the reference server: it
-// records every request a client sends (and what it got back), and it
-// scripts adversity, the trouble a real service gives its clients now and
-// then: 429 with Retry-After, 500/503, a connection closed after a credit
-// move was processed but before its answer was written, slow answers.
+// records every request a client sends as it came off the wire (every
+// header as sent, every body byte) and what it got back, and it scripts
+// adversity, the trouble a real service gives its clients now and then: a
+// 429 with Retry-After, a 5xx that a retry gets past, a connection closed
+// after a credit move was processed and before any byte of its answer, an
+// outage longer than a client may retry, slow answers.
 //
-// Adversity is a pure function of the seed and of the request sequence: the
-// n-th fresh request of a kind (a request whose method, target, tenant and
-// body the client has not sent before) meets it, n drawn from the seed. It
-// only ever hits a request's first attempts, so a client that retries as the
-// description says always gets through (docs/certification.md).
+// Each adversity meets the first eligible fresh request of its class (a
+// fresh request: one whose method, target, tenant and body the client has
+// not sent before): the first keyed write, the first list read, the first
+// page after a first page, the first record read. The seed decides which
+// adversity goes to which class and which 5xx comes first, never a request
+// number, so every client that does the work meets all of it; what a client
+// never gave a chance is reported as not met (docs/certification.md).
 //
 // Plain values only: cli/certify_command.cpp turns the recording into the
 // harness's traffic (reference/ stands on core/ alone).
@@ -27,8 +31,9 @@ namespace conform::reference {
 enum class adversity_kind : std::uint8_t {
   none,
   rate_limited,        // 429 RATE_LIMITED with Retry-After, not processed
-  server_error,        // 500 or 503 INTERNAL_ERROR, not processed
-  connection_dropped,  // processed, then the connection closed before the answer's body
+  server_error,        // 500 or 503 INTERNAL_ERROR, not processed; a later attempt is answered
+  connection_dropped,  // processed, then the connection closed before any byte of the answer
+  outage,              // 503 on more attempts than x-retry allows, not processed
   slow,                // answered normally, late
 };
 
@@ -41,6 +46,17 @@ struct adversity_options {
   std::uint64_t seed = 0;
   int retry_after_seconds = 1;  // Retry-After of the scripted 429
   std::chrono::milliseconds slow{std::chrono::milliseconds(350)};  // delay of a slow answer
+  /// Attempts of one request an outage fails: more than a client may make
+  /// (x-retry max_retries + 1); the attempt after them is answered.
+  int outage_attempts = 7;
+};
+
+/// One planned adversity: the class of request it meets and whether it met one.
+struct planned_adversity {
+  adversity_kind kind = adversity_kind::none;
+  std::string where;         // "the first keyed write (a POST with an Idempotency-Key)"
+  std::string what;          // "429 RATE_LIMITED with Retry-After: 1"
+  std::uint64_t met_at = 0;  // the seq of the request it met; 0: never met
 };
 
 /// One request as the server received it, and what it did with it.
@@ -50,9 +66,10 @@ struct recorded_exchange {
   std::chrono::microseconds answered{0};  // the answer handed to the socket (or the close)
   std::string method;
   std::string target;  // as sent: path (with the base path) and query, percent-encoded
+  /// As sent, in order: a repeated header repeated, an empty one kept.
   std::vector<std::pair<std::string, std::string>> request_headers;
-  std::string request_body;
-  int status = 0;  // what the client was sent; 0 when the connection was closed instead
+  std::string request_body;  // every byte as sent (a chunked body decoded)
+  int status = 0;            // what the client got; 0 when the connection was closed instead
   std::vector<std::pair<std::string, std::string>> response_headers;
   std::string response_body;
   adversity_kind adversity = adversity_kind::none;
@@ -70,7 +87,9 @@ class traffic_recorder {
 
   /// Every exchange so far, in arrival order.
   std::vector<recorded_exchange> snapshot() const;
-  /// The adversity plan, one line per kind (what meets which request), for the report.
+  /// The adversity plan, each with the request it met (if any).
+  std::vector<planned_adversity> planned() const;
+  /// The plan, one line per adversity, for the report.
   std::vector<std::string> plan() const;
   const adversity_options& options() const;
 
@@ -80,5 +99,8 @@ class traffic_recorder {
  private:
   std::unique_ptr<impl> impl_;
 };
+
+/// One line of the plan: "rate_limited on the first list read: 429 ... (met at #3)".
+std::string describe(const planned_adversity& p);
 
 }  // namespace conform::reference

@@ -10,6 +10,7 @@
 #include "reference/detail/profile.hpp"
 #include "reference/detail/recording.hpp"
 #include "reference/detail/util.hpp"
+#include "reference/detail/wire.hpp"
 
 namespace conform::reference {
 
@@ -43,7 +44,7 @@ struct server::impl {
   explicit impl(const server_config& c, fault_set f, std::string secret)
       : state(c.environment, std::move(secret), c.seed, f, c.rate_limit_per_second) {}
   detail::server_state state;
-  httplib::Server http;
+  detail::wire_server http;  // httplib's server, reading requests through the wire stream
   std::thread thread;
   int port = 0;
   bool stopped = false;
@@ -82,6 +83,12 @@ server::server(server_config config) {
   http.set_tcp_nodelay(true);
   http.set_read_timeout(5);
   http.set_write_timeout(5);
+  if (config.recorder) {
+    http.keep_bodies(true);
+    http.on_answered = [recorder = config.recorder](const detail::wire_request& w, bool delivered) {
+      detail::answered_recorded(*recorder, w, delivered);
+    };
+  }
   auto serve = [state, recorder = config.recorder](const httplib::Request& req,
                                                    httplib::Response& res) {
     if (recorder) return detail::serve_recorded(*recorder, *state, req, res);

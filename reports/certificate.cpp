@@ -6,6 +6,7 @@
 #include <openssl/pem.h>
 #include <openssl/sha.h>
 
+#include <fstream>
 #include <memory>
 
 namespace conform::reports {
@@ -76,10 +77,18 @@ json::object statement_json(const certificate_statement& s) {
   o["description"] = {{"title", s.description_title},
                       {"version", s.description_version},
                       {"sha256", s.description_hash}};
-  o["client"] = s.client;
+  if (s.version == 1) {
+    o["client"] = s.client;
+  } else {
+    json::array artifacts;
+    for (const auto& a : s.artifacts) artifacts.push_back({{"file", a.file}, {"sha256", a.sha256}});
+    o["client"] = {
+        {"name", s.client_name}, {"command", s.client}, {"artifacts", std::move(artifacts)}};
+  }
   o["level"] = s.level;
   o["rules_passed"] = std::move(rules);
   o["seed"] = s.seed;
+  if (s.version != 1) o["transcript_sha256"] = s.transcript_sha256;
   o["date"] = s.date;
   o["conform_version"] = s.conform_version;
   return o;
@@ -87,16 +96,31 @@ json::object statement_json(const certificate_statement& s) {
 
 /// The statement back from its JSON; nullopt when a field is missing or of
 /// the wrong type.
-std::optional<certificate_statement> statement_from(const json::value& v) {
+std::optional<certificate_statement> statement_from(const json::value& v, int version) {
   try {
     const json::object& o = v.as_object();
-    if (o.size() != 7) return std::nullopt;
+    if (o.size() != (version == 1 ? 7u : 8u)) return std::nullopt;
     certificate_statement s;
+    s.version = version;
     const json::object& d = o.at("description").as_object();
     s.description_title = d.at("title").as_string();
     s.description_version = d.at("version").as_string();
     s.description_hash = d.at("sha256").as_string();
-    s.client = o.at("client").as_string();
+    if (version == 1) {
+      s.client = o.at("client").as_string();
+    } else {
+      const json::object& c = o.at("client").as_object();
+      if (c.size() != 3) return std::nullopt;
+      s.client_name = c.at("name").as_string();
+      s.client = c.at("command").as_string();
+      for (const auto& a : c.at("artifacts").as_array()) {
+        const json::object& ao = a.as_object();
+        if (ao.size() != 2) return std::nullopt;
+        s.artifacts.push_back(
+            {std::string(ao.at("file").as_string()), std::string(ao.at("sha256").as_string())});
+      }
+      s.transcript_sha256 = o.at("transcript_sha256").as_string();
+    }
     s.level = o.at("level").as_string();
     for (const auto& r : o.at("rules_passed").as_array()) s.rules.emplace_back(r.as_string());
     s.seed = o.at("seed").to_number<std::uint64_t>();
@@ -112,6 +136,50 @@ std::optional<certificate_statement> statement_from(const json::value& v) {
 
 std::string canonical_statement(const certificate_statement& s) {
   return json::serialize(statement_json(s));
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : digest) {
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  }
+  return out;
+}
+
+std::optional<std::string> sha256_of_file(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + path + "'";
+    return std::nullopt;
+  }
+  md_ptr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) {
+    error = "OpenSSL could not start a SHA-256";
+    return std::nullopt;
+  }
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    if (in.gcount() > 0) EVP_DigestUpdate(ctx.get(), buf, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    error = "cannot read '" + path + "' to its end";
+    return std::nullopt;
+  }
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx.get(), digest, &len);
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
 }
 
 bool generate_key_pair(std::string& private_pem, std::string& public_pem, std::string& error) {
@@ -155,7 +223,7 @@ std::optional<std::string> sign_certificate(const certificate_statement& s,
     return std::nullopt;
   }
   json::object file{
-      {"conform_certificate", 1},
+      {"conform_certificate", s.version},
       {"algorithm", "Ed25519"},
       {"key_id", key_id_of(key.get())},
       {"statement", statement_json(s)},
@@ -188,7 +256,11 @@ certificate_check verify_certificate(std::string_view text, std::string_view pub
         "signature";
     return out;
   }
-  auto parsed = statement_from(*statement);
+  if (!version->is_int64() || (version->as_int64() != 1 && version->as_int64() != 2)) {
+    out.why = "conform_certificate is not 1 or 2 (a newer Conform wrote it?)";
+    return out;
+  }
+  auto parsed = statement_from(*statement, static_cast<int>(version->as_int64()));
   if (!parsed) {
     out.why = "the statement does not have the fields of a Conform certificate";
     return out;
@@ -215,10 +287,24 @@ certificate_check verify_certificate(std::string_view text, std::string_view pub
 std::string describe_certificate(const certificate_statement& s) {
   std::string rules;
   for (const auto& r : s.rules) rules += "    " + r + "\n";
-  return "client:       " + s.client + "\n" + "description:  " + s.description_title + " " +
-         s.description_version + " (sha256 " + s.description_hash + ")\n" +
-         "level:        " + s.level + "\n" + "seed:         " + std::to_string(s.seed) + "\n" +
-         "date:         " + s.date + "\n" + "conform:      " + s.conform_version + "\n" +
+  std::string client;
+  if (s.version == 1) {
+    client = "client:       " + s.client + " (a version 1 certificate: the command's name only)\n";
+  } else {
+    client = "client:       " + s.client_name + "\n" + "command:      " + s.client + "\n";
+    if (s.artifacts.empty()) client += "artifacts:    none\n";
+    for (const auto& a : s.artifacts) {
+      client += "artifact:     " + a.file + " (sha256 " + a.sha256 + ")\n";
+    }
+    client += "transcript:   " +
+              (s.transcript_sha256.empty() ? std::string("not kept (no --transcript)")
+                                           : "sha256 " + s.transcript_sha256) +
+              "\n";
+  }
+  return client + "description:  " + s.description_title + " " + s.description_version +
+         " (sha256 " + s.description_hash + ")\n" + "level:        " + s.level + "\n" +
+         "seed:         " + std::to_string(s.seed) + "\n" + "date:         " + s.date + "\n" +
+         "conform:      " + s.conform_version + "\n" +
          "rules passed: " + std::to_string(s.rules.size()) + "\n" + rules;
 }
 

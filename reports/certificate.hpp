@@ -16,18 +16,37 @@
 
 namespace conform::reports {
 
-/// What a certificate says.
+/// One file that identifies the certified client, and its digest.
+struct certificate_artifact {
+  std::string file;    // as named (--client-artifact), or the resolved path
+  std::string sha256;  // hex
+};
+
+/// What a certificate says. Version 2 (what sign_certificate writes) binds
+/// the client (its name, command and the digests of its files) and the
+/// evidence (the transcript's digest); version 1 (still verified) named the
+/// client command only.
 struct certificate_statement {
+  int version = 2;
   std::string description_title;
   std::string description_version;
-  std::string description_hash;    // sha256 of the description's files
-  std::string client;              // the client command's name, as given
-  std::string level;               // "core" | "extended"
-  std::vector<std::string> rules;  // the rules passed
+  std::string description_hash;                 // sha256 of the description's files
+  std::string client;                           // v2: the command as given; v1: its first word
+  std::string client_name;                      // v2: --client-name, else the command
+  std::vector<certificate_artifact> artifacts;  // v2
+  std::string level;                            // "core" | "extended"
+  std::vector<std::string> rules;               // the rules passed
   std::uint64_t seed = 0;
-  std::string date;  // RFC 3339, UTC
+  std::string transcript_sha256;  // v2: of the transcript's bytes ("" when none was kept)
+  std::string date;               // RFC 3339, UTC
   std::string conform_version;
 };
+
+/// The SHA-256 of `bytes`, hex.
+std::string sha256_hex(std::string_view bytes);
+
+/// The SHA-256 of a file's bytes, hex; nullopt with `error` when it cannot be read.
+std::optional<std::string> sha256_of_file(const std::string& path, std::string& error);
 
 /// The statement's canonical bytes (what is signed).
 std::string canonical_statement(const certificate_statement& s);

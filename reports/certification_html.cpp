@@ -39,15 +39,31 @@ std::string status_badge(rule_verdict::status s) {
 std::string render_certification_html(const harness::certification_report& r) {
   const auto& info = r.run.info;
   std::string body;
+  // The banner says everything red below it: no failed rule, adversity not
+  // survived or client that did not complete hides under it.
   body += std::string("<header class=\"") + (r.certified ? "pass" : "fail") + "\" id=\"verdict\">" +
-          "<h1>" + (r.certified ? "Certified" : "Not certified") + "</h1><p>" + escape(r.verdict) +
-          "</p></header>\n<main>\n";
+          "<h1>" + (r.certified ? "Certified" : "Not certified") + "</h1>";
+  if (r.causes.empty()) {
+    body += "<p>" + escape(r.verdict) + "</p>";
+  } else {
+    body += "<ol id=\"causes\">";
+    for (const auto& c : r.causes) body += "<li>" + escape(c) + "</li>";
+    body += "</ol>";
+  }
+  body += "</header>\n<main>\n";
 
   body += "<section><h2>Certification</h2><dl class=\"facts\">";
   auto fact = [&](std::string_view k, const std::string& v) {
     body += "<dt>" + escape(k) + "</dt><dd>" + escape(v) + "</dd>";
   };
-  fact("Client", r.client_command + (r.client_exit.empty() ? "" : " (" + r.client_exit + ")"));
+  fact("Client", (r.client_name.empty() ? r.client_command : r.client_name) +
+                     (r.client_exit.empty() ? "" : " (" + r.client_exit + ")"));
+  if (!r.client_name.empty() && r.client_name != r.client_command)
+    fact("Command", r.client_command);
+  for (const auto& [file, digest] : r.client_artifacts)
+    fact("Artifact", file + " (sha256 " + digest + ")");
+  if (!r.transcript.empty())
+    fact("Transcript", r.transcript + " (sha256 " + r.transcript_sha256 + ")");
   fact("Description",
        info.spec_title + " " + info.spec_version + " (sha256 " + info.spec_hash + ")");
   fact("Level", std::string(harness::to_string(r.level)));
@@ -143,6 +159,10 @@ std::string render_certification_html(const harness::certification_report& r) {
   // The adversity timeline.
   body += "<section id=\"adversity\"><h2>Adversity</h2><ul>";
   for (const auto& p : r.adversity_plan) body += "<li class=\"muted\">" + escape(p) + "</li>";
+  for (const auto& u : r.unmet_adversity) {
+    body +=
+        "<li data-adversity=\"not-met\">" + badge("fail", "not met") + " " + escape(u) + "</li>";
+  }
   body += "</ul>";
   std::chrono::microseconds end{1};
   for (const auto& e : r.adversity) end = std::max(end, e.at);
@@ -164,8 +184,10 @@ std::string render_certification_html(const harness::certification_report& r) {
     body += "<tr><td>#" + std::to_string(e.seq) + "</td><td>" + seconds_text(e.at) + "</td><td>" +
             badge("info", e.kind) + "<br><span class=\"muted\">" + escape(e.detail) +
             "</span></td><td>" + escape(e.method_path) + "</td><td>" +
-            (e.survived ? badge("pass", "survived") : badge("fail", "not survived")) + " " +
-            escape(e.outcome) + "</td></tr>";
+            (!e.judged    ? badge("skip", "not judged")
+             : e.survived ? badge("pass", "survived")
+                          : badge("fail", "not survived") + " " + escape(e.owner)) +
+            " " + escape(e.outcome) + "</td></tr>";
   }
   body += "</table></section>\n</main>";
   return html::page(std::string(r.certified ? "Certified" : "Not certified") + " - Conform", body);

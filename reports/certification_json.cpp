@@ -25,7 +25,20 @@ boost::json::value certification_to_json(const harness::certification_report& r)
   out["exit_code"] = r.exit_code();
   out["level"] = std::string(harness::to_string(r.level));
   const auto& info = r.run.info;
-  out["client"] = {{"command", r.client_command}, {"exit", r.client_exit}};
+  boost::json::array causes;
+  for (const auto& c : r.causes) causes.emplace_back(c);
+  out["causes"] = std::move(causes);
+  boost::json::array artifacts;
+  for (const auto& [file, digest] : r.client_artifacts) {
+    artifacts.push_back({{"file", file}, {"sha256", digest}});
+  }
+  out["client"] = {{"command", r.client_command},
+                   {"exit", r.client_exit},
+                   {"name", r.client_name},
+                   {"artifacts", std::move(artifacts)}};
+  if (!r.transcript.empty()) {
+    out["transcript"] = {{"file", r.transcript}, {"sha256", r.transcript_sha256}};
+  }
   out["server"] = {{"environment", r.environment}, {"base_url", info.target}};
   out["run"] = {{"tool_version", info.tool_version},
                 {"seed", info.seed},
@@ -45,7 +58,8 @@ boost::json::value certification_to_json(const harness::certification_report& r)
                           {"level", std::string(harness::to_string(v.level))},
                           {"status", std::string(harness::to_string(v.what))},
                           {"judged", v.judged},
-                          {"broken", v.broken}};
+                          {"broken", v.broken},
+                          {"not_exercised", v.not_exercised}};
     if (!v.not_exercised_why.empty()) o["not_exercised_why"] = v.not_exercised_why;
     rules.push_back(std::move(o));
   }
@@ -76,9 +90,14 @@ boost::json::value certification_to_json(const harness::certification_report& r)
                       {"operation_id", e.operation_id},
                       {"method_path", e.method_path},
                       {"survived", e.survived},
+                      {"judged", e.judged},
+                      {"rule", e.owner},
                       {"outcome", e.outcome}});
   }
-  out["adversity"] = {{"plan", std::move(plan)}, {"events", std::move(events)}};
+  boost::json::array unmet;
+  for (const auto& u : r.unmet_adversity) unmet.emplace_back(u);
+  out["adversity"] = {
+      {"plan", std::move(plan)}, {"events", std::move(events)}, {"not_met", std::move(unmet)}};
   // The cells, failures (with their evidence) and not-runs, as a run reports them.
   const boost::json::value run = to_json(r.run);
   boost::json::array failures;
@@ -108,10 +127,36 @@ std::string render_certification_json(const harness::certification_report& repor
 std::string render_certification_text(const harness::certification_report& r) {
   std::string out;
   out += "conform certify: " + r.verdict + "\n";
-  out += "  client: " + r.client_command +
-         (r.client_exit.empty() ? "" : " (" + r.client_exit + ")") + "\n";
+  if (r.causes.size() > 1) {
+    out += "  why, the first cause first:\n";
+    for (std::size_t i = 0; i < r.causes.size(); ++i) {
+      out += "    " + std::to_string(i + 1) + ". " + r.causes[i] + "\n";
+    }
+  }
+  out +=
+      "  client: " + (r.client_name.empty() ? r.client_command : r.client_name) +
+      (r.client_name.empty() || r.client_name == r.client_command ? std::string()
+                                                                  : " (" + r.client_command + ")") +
+      (r.client_exit.empty() ? "" : ", " + r.client_exit) + "\n";
+  for (const auto& [file, digest] : r.client_artifacts) {
+    out += "  artifact: " + file + " (sha256 " + digest + ")\n";
+  }
+  if (!r.transcript.empty()) {
+    out += "  transcript: " + r.transcript + " (sha256 " + r.transcript_sha256 + ")\n";
+  }
   out += "  requests: " + std::to_string(r.requests) + ", seed " + std::to_string(r.run.info.seed) +
-         "\n\nrules:\n";
+         "\n";
+  if (!r.adversity.empty() || !r.unmet_adversity.empty()) out += "\nadversity:\n";
+  for (const auto& e : r.adversity) {
+    out += "  #" + std::to_string(e.seq) + " " + e.kind + " on " +
+           (e.method_path.empty() ? std::string("?") : e.method_path) + ": " +
+           (!e.judged    ? "not judged, "
+            : e.survived ? "survived, "
+                         : "NOT SURVIVED (" + e.owner + "), ") +
+           e.outcome + "\n";
+  }
+  for (const auto& u : r.unmet_adversity) out += "  not met: " + u + "\n";
+  out += "\nrules:\n";
   for (const auto& v : r.rules) {
     char line[256];
     std::snprintf(line, sizeof line, "  %-14s %-9s %-34s",
@@ -122,12 +167,6 @@ std::string render_certification_text(const harness::certification_report& r) {
                ? v.not_exercised_why
                : std::to_string(v.judged) + " held, " + std::to_string(v.broken) + " broken";
     out += "\n";
-  }
-  if (!r.adversity.empty()) out += "\nadversity:\n";
-  for (const auto& e : r.adversity) {
-    out += "  #" + std::to_string(e.seq) + " " + e.kind + " on " +
-           (e.method_path.empty() ? std::string("?") : e.method_path) + ": " +
-           (e.survived ? "survived, " : "not survived, ") + e.outcome + "\n";
   }
   for (const auto& f : r.run.failures) {
     out += "\nFAILED " + f.check + " (" + f.auth_model + ")\n  expected: " + f.expected +

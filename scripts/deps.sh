@@ -25,6 +25,7 @@ case "$set_name" in
       libbenchmark-dev   # bench/: Google Benchmark, Debian's package
       clang-format
       chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
+      python3 nodejs     # tests/certify: the example clients of the other two stacks
     )
     ;;
   *)

@@ -365,6 +365,12 @@ void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
     r.status_code(doc, rl, "x-rate-limit", rules.rate_limited_status, rules.rate_limited_code);
     get_str(r, doc, rl, "retry_after_header", "x-rate-limit", rules.retry_after_header);
   }
+  const node& one = doc_reader::child(root, "x-one-credential");
+  if (one.defined() && r.expect_map(doc, one, "x-one-credential")) {
+    warn_unknown_keys(r, doc, one, "x-one-credential", {"status", "error_code"});
+    r.status_code(doc, one, "x-one-credential", rules.one_credential_status,
+                  rules.one_credential_code);
+  }
   const node& lim = doc_reader::child(root, "x-limits");
   if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {
     warn_unknown_keys(r, doc, lim, "x-limits", {"max_body_bytes", "max_multipart_bytes"});

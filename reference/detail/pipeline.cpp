@@ -6,6 +6,7 @@
 #include "reference/detail/jwt.hpp"
 #include "reference/detail/operations.hpp"
 #include "reference/detail/util.hpp"
+#include "reference/detail/wire.hpp"
 
 namespace conform::reference::detail {
 namespace json = boost::json;
@@ -112,8 +113,14 @@ reply wrong_scheme(const operation& op) {
 std::optional<reply> authenticate(request_ctx& ctx) {
   auto& st = ctx.state;
   const auto& req = ctx.req;
-  int present = (req.has_header("Authorization") ? 1 : 0) + (req.has_header("X-Api-Key") ? 1 : 0) +
-                (req.has_header("X-Partner-Api-Key") ? 1 : 0);
+  // C23 counts every credential header sent, a repeated one again and an
+  // empty one too: what cpp-httplib drops or folds, the wire shows.
+  const wire_request* wire = current_wire();
+  auto sent = [&](const char* name) -> std::size_t {
+    if (wire) return wire->count(name);
+    return req.get_header_value_count(name);
+  };
+  const std::size_t present = sent("Authorization") + sent("X-Api-Key") + sent("X-Partner-Api-Key");
   if (present == 0) return unauthorized(st, "credentials are missing");
   if (present > 1) return unauthorized(st, "send exactly one credential");
   if (req.has_header("Authorization")) {

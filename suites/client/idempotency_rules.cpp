@@ -1,6 +1,7 @@
 // Client rules of section 4.3 and D4: an Idempotency-Key where the
 // description requires one, one key per business intent, the same key on
-// every retry of an intent, never a key across two intents.
+// every retry of an intent, never a key across two intents. The last one
+// owns the connection_dropped adversity: a keyed write whose answer was lost.
 #include <map>
 
 #include "harness/results.hpp"
@@ -11,11 +12,13 @@ namespace conform::suites::client {
 
 namespace {
 
+using harness::traffic_judgement;
 using harness::traffic_violation;
 
 constexpr const char* present_name = "client_idempotency_key_present";
 constexpr const char* per_intent_name = "client_idempotency_key_per_intent";
 constexpr const char* retry_name = "client_idempotency_key_on_retry";
+constexpr const char* dropped_kind = "connection_dropped";
 
 /// The key `e` carries under its operation's x-idempotency header, or nullopt.
 std::optional<std::string> key_of(const traffic_exchange& e) {
@@ -25,13 +28,13 @@ std::optional<std::string> key_of(const traffic_exchange& e) {
   return *v;
 }
 
-void judge_present(const traffic& t, harness::results_sink& sink) {
+void judge_present(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     if (!e.op || !e.op->idempotent || !e.op->idempotent->required) continue;
     const auto& idem = *e.op->idempotent;
     const auto key = key_of(e);
     if (key && (idem.max_key_length == 0 || key->size() <= idem.max_key_length)) {
-      harness::traffic_pass(sink, e, present_name);
+      j.held(e);
       continue;
     }
     traffic_violation v;
@@ -45,11 +48,11 @@ void judge_present(const traffic& t, harness::results_sink& sink) {
     v.seen = key ? "a key of " + std::to_string(key->size()) + " characters"
                  : "request #" + std::to_string(e.seq) + " has no " + idem.header + " header";
     v.cause = key ? "key too long" : "no key";
-    harness::traffic_fail(sink, t, present_name, v);
+    j.broken(v);
   }
 }
 
-void judge_per_intent(const traffic& t, harness::results_sink& sink) {
+void judge_per_intent(const traffic& t, traffic_judgement& j) {
   // (credential, key) -> the first exchange that used it.
   std::map<std::pair<std::string, std::string>, const traffic_exchange*> first;
   for (const auto& e : t.exchanges) {
@@ -58,7 +61,7 @@ void judge_per_intent(const traffic& t, harness::results_sink& sink) {
     const auto scope = std::make_pair(e.auth_model(), *key);
     auto [it, added] = first.try_emplace(scope, &e);
     if (added || harness::same_request(*it->second, e)) {
-      harness::traffic_pass(sink, e, per_intent_name);
+      j.held(e);
       continue;
     }
     traffic_violation v;
@@ -70,28 +73,73 @@ void judge_per_intent(const traffic& t, harness::results_sink& sink) {
     v.seen = "key '" + *key + "' was sent with request #" + std::to_string(it->second->seq) +
              " and again with the different request #" + std::to_string(e.seq);
     v.cause = "key shared by two intents";
-    harness::traffic_fail(sink, t, per_intent_name, v);
+    j.broken(v);
   }
 }
 
-void judge_on_retry(const traffic& t, harness::results_sink& sink) {
+/// The first answer (not a failure) among the attempts of `e`'s request
+/// after `i` that carry `key`, or nullptr.
+const traffic_exchange* answered_with(const traffic& t, std::size_t i, const std::string& key) {
+  for (auto k = next_same(t, i); k; k = next_same(t, *k)) {
+    const traffic_exchange& a = t.exchanges[*k];
+    if (key_of(a) != key) return nullptr;
+    if (!outcome_unknown(t, a)) return &a;
+  }
+  return nullptr;
+}
+
+void judge_on_retry(const traffic& t, traffic_judgement& j) {
   for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
     const traffic_exchange& e = t.exchanges[i];
     if (!e.op || !e.op->idempotent || !outcome_unknown(t, e)) continue;
-    const auto j = next_same(t, i);
-    if (!j) continue;  // never retried: nothing to judge here
-    const traffic_exchange& retry = t.exchanges[*j];
+    const bool dropped = e.adversity == dropped_kind;
     const auto first_key = key_of(e);
+    const std::string what =
+        e.status == 0 ? "lost its answer (connection closed)" : "got " + std::to_string(e.status);
+    const auto next = next_same(t, i);
+    if (!next) {
+      if (dropped) {
+        traffic_violation v;
+        v.evidence = {&e};
+        v.expected = "a keyed request whose answer was lost is retried with the same " +
+                     e.op->idempotent->header +
+                     " (section 4.3.2): the server replays the first answer, and the client "
+                     "learns what was done";
+        v.seen = "request #" + std::to_string(e.seq) + " " + what +
+                 " after the server had processed it (" + std::to_string(e.processed_status) +
+                 "), and the client never sent it again";
+        v.cause = "lost answer never retried";
+        j.broken(v);
+        j.adversity(e, false,
+                    "never retried: the client never learnt the outcome of a write "
+                    "the server had made");
+      } else if (first_key) {
+        j.not_exercised(
+            e, "request #" + std::to_string(e.seq) + " " + what + " and was not sent again");
+      }
+      continue;
+    }
+    const traffic_exchange& retry = t.exchanges[*next];
     const auto retry_key = key_of(retry);
     if (first_key && retry_key && *first_key == *retry_key) {
-      harness::traffic_pass(sink, retry, retry_name);
+      j.held(retry);
+      if (dropped) {
+        const traffic_exchange* answer = answered_with(t, i, *first_key);
+        std::string outcome = "retried with the same key " + seconds(harness::gap(e, retry)) +
+                              " later at #" + std::to_string(retry.seq);
+        if (answer) {
+          outcome += "; " + outcome_of(*answer);
+          if (answer->response_header("Idempotent-Replayed")) outcome += " (replayed)";
+        } else {
+          outcome += "; never answered";
+        }
+        j.adversity(e, answer != nullptr, outcome);
+      }
       continue;
     }
     if (!first_key) continue;  // unkeyed: client_idempotency_key_present's concern
     traffic_violation v;
     v.evidence = {&e, &retry};
-    const std::string what =
-        e.status == 0 ? "lost its answer (connection closed)" : "got " + std::to_string(e.status);
     v.expected = "a retry of an intent carries the same " + e.op->idempotent->header +
                  " as its first attempt (section 4.3.2), so that the server replays the first "
                  "answer instead of acting twice";
@@ -100,7 +148,12 @@ void judge_on_retry(const traffic& t, harness::results_sink& sink) {
              (retry_key ? "another key ('" + *retry_key + "')" : std::string("no key")) +
              " instead of '" + *first_key + "'";
     v.cause = retry_key ? "new key on retry" : "no key on retry";
-    harness::traffic_fail(sink, t, retry_name, v);
+    j.broken(v);
+    if (dropped) {
+      j.adversity(e, false,
+                  "retried at #" + std::to_string(retry.seq) + " with " +
+                      (retry_key ? "another key" : "no key") + ": the server may have acted twice");
+    }
   }
 }
 
@@ -128,7 +181,8 @@ void add_idempotency_rules(harness::check_catalogue& catalogue) {
        "section 4.3.2; D4.2"},
       harness::rule_level::core,
       "retry of a keyed request whose answer was lost",
-      judge_on_retry});
+      judge_on_retry,
+      {dropped_kind}});
 }
 
 }  // namespace conform::suites::client

@@ -1,7 +1,8 @@
 // Client rules of sections 4 and 5: every request is one the description
 // documents, with valid parameters, media type and body (judged by the
-// validator the harness uses for responses); partner-key calls on tenant
-// routes name the tenant; no key of the other environment.
+// validator the harness uses for responses; form bodies read back part by
+// part); exactly one credential header (x-one-credential); partner-key calls
+// on tenant routes name the tenant; no key of the other environment.
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -11,15 +12,18 @@
 #include "harness/results.hpp"
 #include "schema/validator.hpp"
 #include "suites/client/client.hpp"
+#include "suites/client/form_body.hpp"
 #include "suites/client/support.hpp"
 
 namespace conform::suites::client {
 
 namespace {
 
+using harness::traffic_judgement;
 using harness::traffic_violation;
 
 constexpr const char* valid_name = "client_request_valid";
+constexpr const char* one_credential_name = "client_one_credential";
 constexpr const char* tenant_name = "client_tenant_header";
 constexpr const char* environment_name = "client_key_environment";
 
@@ -93,6 +97,9 @@ std::string problem_of(const traffic_exchange& e) {
     return "Content-Type '" + media + "' is not one " + op.operation_id + " accepts (" + accepted +
            ")";
   }
+  if (media == "multipart/form-data" || media == "application/x-www-form-urlencoded") {
+    return form_problem(media, header_or_empty(e, "Content-Type"), body, *m);
+  }
   if (media.find("json") == std::string::npos || !m->schema) return "";
   boost::system::error_code ec;
   const boost::json::value json = boost::json::parse(body, ec);
@@ -102,7 +109,7 @@ std::string problem_of(const traffic_exchange& e) {
   return "";
 }
 
-void judge_valid(const traffic& t, harness::results_sink& sink) {
+void judge_valid(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     std::string problem;
     if (!e.op) {
@@ -112,7 +119,7 @@ void judge_valid(const traffic& t, harness::results_sink& sink) {
       problem = problem_of(e);
     }
     if (problem.empty()) {
-      harness::traffic_pass(sink, e, valid_name);
+      j.held(e);
       continue;
     }
     traffic_violation v;
@@ -123,17 +130,17 @@ void judge_valid(const traffic& t, harness::results_sink& sink) {
                       : "requests to operations the description documents (section 4)";
     v.seen = "request #" + std::to_string(e.seq) + ": " + problem;
     v.cause = e.op ? problem.substr(0, problem.find(':')) : "unknown operation";
-    harness::traffic_fail(sink, t, valid_name, v);
+    j.broken(v);
   }
 }
 
-void judge_tenant(const traffic& t, harness::results_sink& sink) {
+void judge_tenant(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     if (!e.op || e.credential_kind != openapi::credential_kind::partner_key) continue;
     const auto& tc = e.op->tenant;
     if (tc.from != openapi::tenant_context::source::header || tc.missing_status == 0) continue;
     if (!header_or_empty(e, tc.header_name).empty()) {
-      harness::traffic_pass(sink, e, tenant_name);
+      j.held(e);
       continue;
     }
     traffic_violation v;
@@ -143,11 +150,11 @@ void judge_tenant(const traffic& t, harness::results_sink& sink) {
                  std::to_string(tc.missing_status) + " " + tc.missing_code;
     v.seen = "request #" + std::to_string(e.seq) + " has no " + tc.header_name;
     v.cause = "no tenant header";
-    harness::traffic_fail(sink, t, tenant_name, v);
+    j.broken(v);
   }
 }
 
-void judge_environment(const traffic& t, harness::results_sink& sink) {
+void judge_environment(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     if (!e.credential_kind) continue;
     const openapi::security_scheme* scheme = t.spec->find_scheme(*e.credential_kind);
@@ -155,7 +162,7 @@ void judge_environment(const traffic& t, harness::results_sink& sink) {
     auto own = scheme->key_prefixes.find(t.environment);
     if (own == scheme->key_prefixes.end()) continue;
     if (e.credential_prefix == own->second) {
-      harness::traffic_pass(sink, e, environment_name);
+      j.held(e);
       continue;
     }
     std::string other;
@@ -171,7 +178,51 @@ void judge_environment(const traffic& t, harness::results_sink& sink) {
              (other.empty() ? std::string("a key with no known environment prefix")
                             : "a " + other + " key (" + e.credential_prefix + "...)");
     v.cause = other.empty() ? "key of no environment" : "key of " + other;
-    harness::traffic_fail(sink, t, environment_name, v);
+    j.broken(v);
+  }
+}
+
+void judge_one_credential(const traffic& t, traffic_judgement& j) {
+  const auto& rules = t.spec->rules;
+  std::string headers;  // every scheme's header, once
+  for (const auto& scheme : t.spec->schemes) {
+    if (scheme->header.empty() || headers.find(scheme->header) != std::string::npos) continue;
+    headers += (headers.empty() ? "" : ", ") + scheme->header;
+  }
+  for (const auto& e : t.exchanges) {
+    if (e.credential_headers.empty()) continue;
+    // Operations that take no credentials ignore credential headers.
+    if (e.op && e.op->security_declared && !e.op->needs_credentials()) continue;
+    if (rules.one_credential_status == 0) {
+      j.not_exercised(e,
+                      "the description does not say how many credential headers a request "
+                      "may carry (x-one-credential)");
+      continue;
+    }
+    if (e.credential_headers.size() == 1) {
+      j.held(e);
+      continue;
+    }
+    std::string sent;
+    for (const auto& [name, value] : e.request.headers) {
+      for (const auto& h : e.credential_headers) {
+        if (!http::iequals(name, h)) continue;
+        sent += (sent.empty() ? "" : ", ") + h + (value.empty() ? " (present but empty)" : "");
+        break;
+      }
+    }
+    traffic_violation v;
+    v.evidence = {&e};
+    v.expected = "exactly one credential header per request, one of " + headers +
+                 " (x-one-credential; C23): a request with more, a repeated or an empty one "
+                 "included, gets " +
+                 std::to_string(rules.one_credential_status) + " " + rules.one_credential_code +
+                 ", even when each credential is valid";
+    v.seen = "request #" + std::to_string(e.seq) + " sent " +
+             std::to_string(e.credential_headers.size()) + " credential headers (" + sent +
+             ") and got " + (e.status ? std::to_string(e.status) : std::string("no answer"));
+    v.cause = "more than one credential";
+    j.broken(v);
   }
 }
 
@@ -186,6 +237,13 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       harness::rule_level::core,
       "request",
       judge_valid});
+  catalogue.add(harness::traffic_check{
+      {one_credential_name,
+       "every request carries exactly one credential header (a repeated or empty one counts)",
+       "x-one-credential; C23"},
+      harness::rule_level::core,
+      "request with a credential header",
+      judge_one_credential});
   catalogue.add(harness::traffic_check{
       {tenant_name, "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
        "section 5 rule 2; D2.6; x-tenant-context"},

@@ -1,7 +1,10 @@
 // Client rules of section 7 (x-retry, x-rate-limit): no unchanged retry of
-// a refusal, at least Retry-After after a 429, and retries of transient
-// failures with a backoff that grows, is capped, and ends.
+// a refusal; at least Retry-After after a 429; retries of transient failures
+// with a backoff that keeps its floor, grows and is capped; and a bound on
+// the retries of one request. Each owns the adversity that exercises it:
+// rate_limited, server_error (and slow), outage.
 #include <algorithm>
+#include <cstdio>
 
 #include "harness/results.hpp"
 #include "suites/client/client.hpp"
@@ -11,6 +14,7 @@ namespace conform::suites::client {
 
 namespace {
 
+using harness::traffic_judgement;
 using harness::traffic_violation;
 using std::chrono::microseconds;
 using std::chrono::milliseconds;
@@ -18,38 +22,63 @@ using std::chrono::milliseconds;
 constexpr const char* blind_name = "client_no_blind_retry";
 constexpr const char* retry_after_name = "client_retry_after";
 constexpr const char* backoff_name = "client_retry_backoff";
+constexpr const char* bound_name = "client_retry_bound";
+
+std::string margin_text() {
+  char margin[16];
+  std::snprintf(margin, sizeof margin, "%.1f", growth_margin);
+  return margin;
+}
 
 bool listed(const std::vector<int>& v, unsigned status) {
   return std::find(v.begin(), v.end(), static_cast<int>(status)) != v.end();
 }
 
-void judge_blind(const traffic& t, harness::results_sink& sink) {
+/// The next request after `i` of the credential of `t.exchanges[i]`, or nullptr.
+const traffic_exchange* next_of_credential(const traffic& t, std::size_t i) {
+  for (std::size_t j = i + 1; j < t.exchanges.size(); ++j) {
+    if (same_credential(t.exchanges[i], t.exchanges[j])) return &t.exchanges[j];
+  }
+  return nullptr;
+}
+
+void judge_blind(const traffic& t, traffic_judgement& j) {
   const auto& never = t.spec->rules.retry.never_retry_unchanged;
   for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
     const traffic_exchange& e = t.exchanges[i];
     if (!listed(never, e.status)) continue;
-    const auto j = next_same(t, i);
+    const auto again = next_same(t, i);
     // Something written in between may have changed what the request meets
     // (contacts imported before a launch is tried again): not blind.
     bool changed = false;
-    const std::size_t end = j ? *j : t.exchanges.size();
+    const std::size_t end = again ? *again : t.exchanges.size();
     for (std::size_t k = i + 1; k < end; ++k) {
       if (t.exchanges[k].request.method != http::verb::get) changed = true;
     }
-    if (!j || changed) {
-      harness::traffic_pass(sink, e, blind_name);
+    if (!again) {
+      if (next_of_credential(t, i)) {
+        j.held(e);
+      } else {
+        j.not_exercised(e, "request #" + std::to_string(e.seq) + " got " +
+                               std::to_string(e.status) +
+                               " and the client sent nothing more with that credential");
+      }
+      continue;
+    }
+    if (changed) {
+      j.held(e);
       continue;
     }
     traffic_violation v;
-    v.evidence = {&e, &t.exchanges[*j]};
+    v.evidence = {&e, &t.exchanges[*again]};
     v.expected = "a request refused with " + std::to_string(e.status) +
                  " is not sent again unchanged (section 7, retry rule 2: do not blindly retry "
                  "401, 403, most 404 and structural 422; x-retry never_retry_unchanged)";
     v.seen = "request #" + std::to_string(e.seq) + " got " + std::to_string(e.status) +
-             " and the same request was sent again as #" + std::to_string(t.exchanges[*j].seq) +
+             " and the same request was sent again as #" + std::to_string(t.exchanges[*again].seq) +
              " with nothing changed in between";
     v.cause = "unchanged retry of " + std::to_string(e.status);
-    harness::traffic_fail(sink, t, blind_name, v);
+    j.broken(v);
   }
 }
 
@@ -64,106 +93,244 @@ std::optional<long long> retry_after_seconds(const traffic& t, const traffic_exc
   return std::stoll(*v);
 }
 
-void judge_retry_after(const traffic& t, harness::results_sink& sink) {
+void judge_retry_after(const traffic& t, traffic_judgement& j) {
   const int limited = t.spec->rules.rate_limited_status;
   for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
     const traffic_exchange& e = t.exchanges[i];
     if (limited == 0 || static_cast<int>(e.status) != limited) continue;
+    const bool scripted = e.adversity == "rate_limited";
     const auto wait = retry_after_seconds(t, e);
-    if (!wait) continue;  // nothing said: no wait to keep
-    const microseconds needed = std::chrono::seconds(*wait);
-    // Limits are per credential (D6.2): the next request of that credential.
-    const traffic_exchange* next = nullptr;
-    for (std::size_t j = i + 1; j < t.exchanges.size() && !next; ++j) {
-      if (same_credential(e, t.exchanges[j])) next = &t.exchanges[j];
-    }
-    if (!next || harness::gap(e, *next) >= needed) {
-      harness::traffic_pass(sink, e, retry_after_name);
+    if (!wait) {
+      j.not_exercised(e, "the " + std::to_string(limited) + " of #" + std::to_string(e.seq) +
+                             " carried no Retry-After to keep");
       continue;
     }
+    const microseconds needed = std::chrono::seconds(*wait);
     traffic_violation v;
-    v.evidence = {&e, next};
     v.expected = "after " + std::to_string(limited) +
                  " with Retry-After: " + std::to_string(*wait) +
                  ", the credential sends nothing for " + std::to_string(*wait) +
-                 " s (section 7: back off; D6.1, D6.2)";
-    v.seen = "request #" + std::to_string(next->seq) + " came " + seconds(harness::gap(e, *next)) +
-             " after the 429 of #" + std::to_string(e.seq);
-    v.cause = "Retry-After not kept";
-    harness::traffic_fail(sink, t, retry_after_name, v);
+                 " s, then retries (section 7: 429 is retryable, back " +
+                 "off; D6.1, D6.2; kept within a slack of " + seconds(slack(needed)) + ")";
+    // Limits are per credential (D6.2): the next request of that credential.
+    const traffic_exchange* next = next_of_credential(t, i);
+    const auto retry = next_same(t, i);
+    if (!next || (scripted && !retry)) {
+      if (!scripted) {
+        j.not_exercised(e, "the credential sent nothing after the " + std::to_string(limited) +
+                               " of #" + std::to_string(e.seq));
+        continue;
+      }
+      v.evidence = {&e};
+      if (next) v.evidence.push_back(next);
+      v.seen = "request #" + std::to_string(e.seq) + " got " + std::to_string(limited) +
+               " and was never sent again" +
+               (next ? " (the client went on with other requests)" : "");
+      v.cause = "429 never retried";
+      j.broken(v);
+      j.adversity(e, false, "never retried");
+      continue;
+    }
+    const microseconds g = harness::gap(e, *next);
+    if (g + slack(needed) < needed) {
+      v.evidence = {&e, next};
+      v.seen = "request #" + std::to_string(next->seq) + " came " + seconds(g) + " after the " +
+               std::to_string(limited) + " of #" + std::to_string(e.seq);
+      v.cause = "Retry-After not kept";
+      j.broken(v);
+      if (scripted) j.adversity(e, false, "the next request came " + seconds(g) + " after it");
+      continue;
+    }
+    j.held(e);
+    if (scripted) {
+      const traffic_exchange& r = t.exchanges[*retry];
+      j.adversity(e, true, "retried " + seconds(harness::gap(e, r)) + " later; " + outcome_of(r));
+    }
   }
 }
 
-void judge_backoff(const traffic& t, harness::results_sink& sink) {
+std::string backoff_expected(const traffic& t) {
   const auto& policy = t.spec->rules.retry;
   const int limited = t.spec->rules.rate_limited_status;
+  std::string statuses;
+  for (int st : policy.retryable_statuses) {
+    if (st != limited) statuses += (statuses.empty() ? "" : "/") + std::to_string(st);
+  }
+  return "retries of a transient failure (no answer, or " + statuses + ") wait at least " +
+         std::to_string(policy.min_backoff_ms) + " ms, longer as they go (over " +
+         std::to_string(growth_min_waits) + " waits or more, the later ones up to " +
+         margin_text() + " times the earlier ones) until the cap of " +
+         std::to_string(policy.max_backoff_ms) + " ms (section 7; x-retry)";
+}
+
+/// What is wrong with the waits of `chain`, and its cause; "" when nothing.
+std::pair<std::string, std::string> backoff_problem(const traffic& t,
+                                                    const std::vector<std::size_t>& chain) {
+  const auto& policy = t.spec->rules.retry;
   const microseconds min_wait = milliseconds(policy.min_backoff_ms);
   const microseconds cap = milliseconds(policy.max_backoff_ms);
-  std::vector<bool> seen(t.exchanges.size(), false);
-  for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
-    const traffic_exchange& first = t.exchanges[i];
-    if (seen[i] || !retryable_failure(t, first) || static_cast<int>(first.status) == limited) {
-      continue;
+  std::vector<microseconds> waits;
+  for (std::size_t k = 1; k < chain.size(); ++k) {
+    const auto& before = t.exchanges[chain[k - 1]];
+    const auto& retry = t.exchanges[chain[k]];
+    const microseconds g = harness::gap(before, retry);
+    waits.push_back(g);
+    const std::string at = "retry #" + std::to_string(retry.seq) + " came " + seconds(g) +
+                           " after the failure of #" + std::to_string(before.seq);
+    if (g + slack(min_wait) < min_wait) {
+      return {at + ", sooner than " + std::to_string(policy.min_backoff_ms) + " ms", "no backoff"};
     }
-    // The chain of attempts: each retry of a transient failure.
-    std::vector<std::size_t> chain{i};
-    while (true) {
-      const traffic_exchange& last = t.exchanges[chain.back()];
-      if (!retryable_failure(t, last) || static_cast<int>(last.status) == limited) break;
-      const auto j = next_same(t, chain.back());
-      if (!j) break;
-      chain.push_back(*j);
-      seen[*j] = true;
+    if (cap.count() > 0 && g > cap + std::chrono::seconds(1)) {
+      return {at + ", longer than the cap of " + std::to_string(policy.max_backoff_ms) + " ms",
+              "backoff not capped"};
     }
-    if (chain.size() < 2) continue;  // never retried
+  }
+  if (waits.size() >= growth_min_waits) {
+    // The earlier half against the later half (the middle wait of an odd
+    // chain in neither): the shortest early wait, which noise can only have
+    // lengthened, against the longest late one.
+    const std::size_t half = waits.size() / 2;
+    const double early = static_cast<double>(
+        std::min_element(waits.begin(), waits.begin() + static_cast<std::ptrdiff_t>(half))
+            ->count());
+    const double late = static_cast<double>(
+        std::max_element(waits.end() - static_cast<std::ptrdiff_t>(half), waits.end())->count());
+    const bool capped =
+        cap.count() > 0 && early * growth_margin >= static_cast<double>(cap.count());
+    if (!capped && late < early * growth_margin) {
+      std::string all;
+      for (const auto& w : waits) all += (all.empty() ? "" : ", ") + seconds(w);
+      return {"the " + std::to_string(waits.size()) + " waits of this chain (" + all +
+                  ") did not grow: the longest of the last " + std::to_string(half) + " is under " +
+                  margin_text() + " times the shortest of the first " + std::to_string(half),
+              "backoff does not grow"};
+    }
+  }
+  return {"", ""};
+}
+
+void judge_backoff(const traffic& t, traffic_judgement& j) {
+  for (const auto& chain : failure_chains(t)) {
+    const traffic_exchange& first = t.exchanges[chain.front()];
+    const traffic_exchange& last = t.exchanges[chain.back()];
+    const bool scripted = first.adversity == "server_error";
     std::vector<const traffic_exchange*> evidence;
     for (auto k : chain) evidence.push_back(&t.exchanges[k]);
-    std::string problem, cause;
-    microseconds previous{0};
-    const std::size_t retries = chain.size() - 1;
-    for (std::size_t k = 1; k < chain.size() && problem.empty(); ++k) {
-      const microseconds g = harness::gap(t.exchanges[chain[k - 1]], t.exchanges[chain[k]]);
-      const std::string at = "retry #" + std::to_string(t.exchanges[chain[k]].seq) + " came " +
-                             seconds(g) + " after the failure of #" +
-                             std::to_string(t.exchanges[chain[k - 1]].seq);
-      if (g < min_wait) {
-        problem = at + ", sooner than " + std::to_string(policy.min_backoff_ms) + " ms";
-        cause = "no backoff";
-      } else if (cap.count() > 0 && g > cap + std::chrono::seconds(1)) {
-        problem = at + ", longer than the cap of " + std::to_string(policy.max_backoff_ms) + " ms";
-        cause = "backoff not capped";
-      } else if (k >= 2 && g <= previous && previous < cap) {
-        problem = at + ", no longer than the wait before it (" + seconds(previous) + ")";
-        cause = "backoff does not grow";
+    if (chain.size() < 2) {
+      if (scripted) {
+        traffic_violation v;
+        v.evidence = evidence;
+        v.expected = backoff_expected(t);
+        v.seen = "request #" + std::to_string(first.seq) + " got " + std::to_string(first.status) +
+                 ", a transient failure of a read, and was " + "never retried";
+        v.cause = "5xx not retried";
+        j.broken(v);
+        j.adversity(first, false, "never retried");
+      } else if (first.adversity.empty()) {
+        j.not_exercised(
+            first, "request #" + std::to_string(first.seq) + " got " +
+                       (first.status ? std::to_string(first.status) : std::string("no answer")) +
+                       " and was not retried");
       }
-      previous = g;
+      continue;
     }
-    if (problem.empty() && policy.max_retries > 0 && retries > policy.max_retries) {
-      problem = std::to_string(retries) + " retries of one request, more than " +
-                std::to_string(policy.max_retries);
-      cause = "retries not bounded";
-    }
+    const auto [problem, cause] = backoff_problem(t, chain);
     if (problem.empty()) {
-      harness::traffic_pass(sink, t.exchanges[chain.back()], backoff_name);
+      j.held(last);
+    } else {
+      traffic_violation v;
+      v.evidence = evidence;
+      v.expected = backoff_expected(t);
+      v.seen = problem;
+      v.cause = cause;
+      j.broken(v);
+    }
+    if (scripted) {
+      const bool answered = !retryable_failure(t, last);
+      std::string outcome = "retried " + std::to_string(chain.size() - 1) + " times; ";
+      outcome += answered ? outcome_of(last) : "gave up without an answer";
+      if (!problem.empty()) outcome += "; " + cause;
+      j.adversity(first, answered && problem.empty(), outcome);
+    }
+  }
+  // A slow answer is waited for: the client that closes the connection
+  // first has made itself a network failure.
+  for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
+    const traffic_exchange& e = t.exchanges[i];
+    if (e.adversity != "slow") continue;
+    if (e.status != 0) {
+      j.held(e);
+      j.adversity(e, true,
+                  "answered " + std::to_string(e.status) + " after " +
+                      seconds(e.answered - e.sent) + "; the client waited for it");
       continue;
     }
     traffic_violation v;
-    v.evidence = std::move(evidence);
-    v.expected = "retries of a transient failure (no answer, or " +
-                 [&] {
-                   std::string s;
-                   for (int st : policy.retryable_statuses) {
-                     if (st != limited) s += (s.empty() ? "" : "/") + std::to_string(st);
-                   }
-                   return s;
-                 }() +
-                 ") wait at least " + std::to_string(policy.min_backoff_ms) +
-                 " ms, each wait longer than the last until the cap of " +
-                 std::to_string(policy.max_backoff_ms) + " ms, at most " +
-                 std::to_string(policy.max_retries) + " retries (section 7; x-retry)";
-    v.seen = problem;
-    v.cause = cause;
-    harness::traffic_fail(sink, t, backoff_name, v);
+    v.evidence = {&e};
+    if (const auto again = next_same(t, i)) v.evidence.push_back(&t.exchanges[*again]);
+    v.expected =
+        "a client waits for a slow answer (a few seconds) rather than closing the "
+        "connection and sending the request again";
+    v.seen = "the client closed the connection of #" + std::to_string(e.seq) + " " +
+             seconds(e.answered - e.sent) + " after sending it, before the answer";
+    v.cause = "slow answer abandoned";
+    j.broken(v);
+    j.adversity(e, false, "the client closed the connection before the answer");
+  }
+}
+
+void judge_bound(const traffic& t, traffic_judgement& j) {
+  const auto max = t.spec->rules.retry.max_retries;
+  if (max == 0) {
+    for (const auto& chain : failure_chains(t)) {
+      j.not_exercised(t.exchanges[chain.front()],
+                      "the description sets no bound on retries (x-retry max_retries)");
+    }
+    return;
+  }
+  for (const auto& chain : failure_chains(t)) {
+    const traffic_exchange& first = t.exchanges[chain.front()];
+    const traffic_exchange& last = t.exchanges[chain.back()];
+    const bool outage = first.adversity == "outage";
+    const std::size_t retries = chain.size() - 1;
+    const bool gave_up = retryable_failure(t, last);
+    std::vector<const traffic_exchange*> evidence;
+    for (auto k : chain) evidence.push_back(&t.exchanges[k]);
+    if (evidence.size() > 6) evidence.erase(evidence.begin() + 1, evidence.end() - 4);
+    traffic_violation v;
+    v.evidence = evidence;
+    v.expected = "a client retries one request at most " + std::to_string(max) +
+                 " times (x-retry max_retries), then gives up and reports it (section 7: "
+                 "escalate a persistent failure)";
+    if (retries > max) {
+      v.seen = "request #" + std::to_string(first.seq) + " was sent " +
+               std::to_string(chain.size()) + " times: " + std::to_string(retries) +
+               " retries, more than " + std::to_string(max);
+      v.cause = "retries not bounded";
+      j.broken(v);
+      if (outage) {
+        j.adversity(first, false,
+                    "retried " + std::to_string(retries) + " times, more than " +
+                        std::to_string(max) + (gave_up ? "" : "; " + outcome_of(last)));
+      }
+      continue;
+    }
+    if (outage && retries == 0) {
+      v.seen = "request #" + std::to_string(first.seq) + " got " + std::to_string(first.status) +
+               ", a transient failure, and was never retried";
+      v.cause = "outage not retried";
+      j.broken(v);
+      j.adversity(first, false, "never retried");
+      continue;
+    }
+    if (outage) {
+      j.held(last);
+      j.adversity(first, true,
+                  "retried " + std::to_string(retries) + " times, then gave up (at most " +
+                      std::to_string(max) + ")");
+    } else if (gave_up && retries == max) {
+      j.held(last);
+    }
   }
 }
 
@@ -180,19 +347,29 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       judge_blind});
   catalogue.add(harness::traffic_check{
       {retry_after_name,
-       "after 429, the credential's next request waits at least Retry-After seconds",
-       "section 7 (429: back off); D6.1; D6.2"},
+       "after 429, the credential's next request waits at least Retry-After seconds, and the "
+       "request is retried",
+       "section 7 (429: back off, retryable); D6.1; D6.2"},
       harness::rule_level::core,
       "429 answer with Retry-After",
-      judge_retry_after});
+      judge_retry_after,
+      {"rate_limited"}});
   catalogue.add(harness::traffic_check{
       {backoff_name,
        "retries of network failures and retryable 5xx wait at least x-retry min_backoff_ms, "
-       "grow, stay under max_backoff_ms, and stop after max_retries",
+       "grow, and stay under max_backoff_ms; a slow answer is waited for",
        "section 7, retry rules 1 and 3; x-retry"},
       harness::rule_level::core,
       "retry after a network failure or a retryable 5xx",
-      judge_backoff});
+      judge_backoff,
+      {"server_error", "slow"}});
+  catalogue.add(harness::traffic_check{
+      {bound_name, "one request is retried at most x-retry max_retries times, then given up",
+       "section 7 (escalate a persistent failure); x-retry max_retries"},
+      harness::rule_level::core,
+      "failure that lasted until the client gave up (an outage)",
+      judge_bound,
+      {"outage"}});
 }
 
 }  // namespace conform::suites::client

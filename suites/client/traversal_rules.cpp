@@ -14,6 +14,7 @@ namespace conform::suites::client {
 
 namespace {
 
+using harness::traffic_judgement;
 using harness::traffic_violation;
 
 constexpr const char* cursor_name = "client_cursor_traversal";
@@ -58,34 +59,48 @@ struct cursor_walk {
   bool broken = false;                         // already reported
 };
 
-void fail(const traffic& t, const char* check, std::vector<const traffic_exchange*> evidence,
-          std::string expected, std::string seen, std::string cause, harness::results_sink& sink) {
+void fail(traffic_judgement& j, std::vector<const traffic_exchange*> evidence, std::string expected,
+          std::string seen, std::string cause) {
   traffic_violation v;
   if (evidence.size() > 6) evidence.erase(evidence.begin() + 1, evidence.end() - 4);
   v.evidence = std::move(evidence);
   v.expected = std::move(expected);
   v.seen = std::move(seen);
   v.cause = std::move(cause);
-  harness::traffic_fail(sink, t, check, v);
+  j.broken(v);
 }
 
-void finish_walk(const traffic& t, cursor_walk& w, harness::results_sink& sink) {
-  // A walk whose pages were all refused (401, 422, ...) had nothing to follow.
-  if (w.pages.empty() || w.broken || !w.answered) return;
+void finish_walk(cursor_walk& w, traffic_judgement& j) {
+  if (w.pages.empty() || w.broken) return;
   const traffic_exchange& last = *w.pages.back();
+  if (!w.answered) {
+    j.not_exercised(
+        last, "no page of the traversal ending at #" + std::to_string(last.seq) + " was answered");
+    return;
+  }
+  // A traversal that ends on a failure the client did not retry to an
+  // answer was cut short by that failure: the retry rules judge it, not
+  // this one.
+  if (!last.succeeded()) {
+    j.not_exercised(last,
+                    "the traversal ended at #" + std::to_string(last.seq) + ", which got " +
+                        (last.status ? std::to_string(last.status) : std::string("no answer")) +
+                        "; the retry rules judge what followed");
+    return;
+  }
   const auto& p = *last.op->paging;
   if (!w.ended) {
-    fail(t, cursor_name, w.pages,
+    fail(j, w.pages,
          "a cursor traversal follows " + p.next_cursor + " until it is null (section 8.3)",
          "the traversal stopped after request #" + std::to_string(last.seq) +
              " although the last page answered had a next cursor",
-         "stopped before the end", sink);
+         "stopped before the end");
     return;
   }
-  harness::traffic_pass(sink, last, cursor_name);
+  j.held(last);
 }
 
-void judge_cursor(const traffic& t, harness::results_sink& sink) {
+void judge_cursor(const traffic& t, traffic_judgement& j) {
   std::map<std::string, cursor_walk> walks;
   for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
     const traffic_exchange& e = t.exchanges[i];
@@ -96,17 +111,17 @@ void judge_cursor(const traffic& t, harness::results_sink& sink) {
     cursor_walk& w = walks[group_of(e)];
     for (const auto& ignored : p.ignored_params) {
       if (!e.query_value(ignored)) continue;
-      fail(t, cursor_name, {&e},
+      fail(j, {&e},
            "a cursor list takes " + p.cursor_param + " and " + p.size_param + ", never " + ignored +
                " (section 8.3: the two styles are not interchangeable)",
            "request #" + std::to_string(e.seq) + " sent " + ignored + "=" + *e.query_value(ignored),
-           "page parameter on a cursor route", sink);
+           "page parameter on a cursor route");
       w.broken = true;
     }
     const std::string* cursor = e.query_value(p.cursor_param);
     const bool retry = !w.pages.empty() && harness::same_request(*w.pages.back(), e);
     if (!cursor && !retry) {  // a new traversal starts
-      finish_walk(t, w, sink);
+      finish_walk(w, j);
       w = cursor_walk{};
       w.kept = kept_params(e, p);
     } else if (cursor && w.pages.empty()) {
@@ -114,21 +129,21 @@ void judge_cursor(const traffic& t, harness::results_sink& sink) {
       w.next = *cursor;
     } else if (cursor && !retry && !w.broken) {
       if (*cursor != w.next) {
-        fail(t, cursor_name, {w.pages.back(), &e},
+        fail(j, {w.pages.back(), &e},
              "each page's " + p.cursor_param + " is the " + p.next_cursor +
                  " of the page before (section 8.3)",
              "request #" + std::to_string(e.seq) +
                  " sent a cursor that is not the next cursor "
                  "of #" +
                  std::to_string(w.pages.back()->seq),
-             "cursor not followed", sink);
+             "cursor not followed");
         w.broken = true;
       } else if (kept_params(e, p) != w.kept) {
-        fail(t, cursor_name, {w.pages.front(), &e},
+        fail(j, {w.pages.front(), &e},
              "filters, sort and page size stay identical during a traversal (section 8.4)",
              "the traversal began with [" + w.kept + "] and request #" + std::to_string(e.seq) +
                  " sent [" + kept_params(e, p) + "]",
-             "parameters changed mid-traversal", sink);
+             "parameters changed mid-traversal");
         w.broken = true;
       }
     }
@@ -144,7 +159,7 @@ void judge_cursor(const traffic& t, harness::results_sink& sink) {
       }
     }
   }
-  for (auto& [group, w] : walks) finish_walk(t, w, sink);
+  for (auto& [group, w] : walks) finish_walk(w, j);
 }
 
 /// The integer value of query parameter `name`, `fallback` when absent,
@@ -162,7 +177,7 @@ std::optional<long long> int_param(const traffic_exchange& e, const std::string&
   return std::stoll(*v);
 }
 
-void judge_page(const traffic& t, harness::results_sink& sink) {
+void judge_page(const traffic& t, traffic_judgement& j) {
   struct walk {
     const traffic_exchange* first = nullptr;
     std::string kept;
@@ -175,7 +190,7 @@ void judge_page(const traffic& t, harness::results_sink& sink) {
     const auto page = int_param(e, p.page_param, 1);
     const auto size = int_param(e, p.size_param, p.default_size);
     if (!page || !size || *page < 1 || *size < p.min_size || *size > p.max_size) {
-      fail(t, page_name, {&e},
+      fail(j, {&e},
            p.page_param + " is an integer from 1 and " + p.size_param + " an integer from " +
                std::to_string(p.min_size) + " to " + std::to_string(p.max_size) +
                " (section 8.2; D3.1)",
@@ -185,7 +200,7 @@ void judge_page(const traffic& t, harness::results_sink& sink) {
                ", " + p.size_param + "=" +
                (e.query_value(p.size_param) ? *e.query_value(p.size_param)
                                             : std::string("(absent)")),
-           "page or size out of range", sink);
+           "page or size out of range");
       continue;
     }
     walk& w = walks[group_of(e)];
@@ -193,26 +208,25 @@ void judge_page(const traffic& t, harness::results_sink& sink) {
     if (*page == 1 || !w.first) {
       w = walk{&e, kept, -1};
     } else if (kept != w.kept) {
-      fail(t, page_name, {w.first, &e},
+      fail(j, {w.first, &e},
            "filters, sort and page size stay identical during a traversal (section 8.4)",
            "the traversal began with [" + w.kept + "] and request #" + std::to_string(e.seq) +
                " sent [" + kept + "]",
-           "parameters changed mid-traversal", sink);
+           "parameters changed mid-traversal");
       w = walk{&e, kept, -1};
       continue;
     } else if (w.pages >= 0 && *page > std::max(w.pages, 1LL)) {
-      fail(t, page_name, {w.first, &e},
-           "a page traversal stops at " + p.pages + " (section 8.2; D3.1)",
+      fail(j, {w.first, &e}, "a page traversal stops at " + p.pages + " (section 8.2; D3.1)",
            "request #" + std::to_string(e.seq) + " asked for page " + std::to_string(*page) +
                " of a list whose " + p.pages + " was " + std::to_string(w.pages),
-           "page past the last", sink);
+           "page past the last");
       continue;
     }
     if (e.succeeded()) {
       const boost::json::value pages = answer_at(e, p.pages);
       if (pages.is_int64()) w.pages = pages.as_int64();
     }
-    harness::traffic_pass(sink, e, page_name);
+    j.held(e);
   }
 }
 

@@ -12,7 +12,10 @@ certificate_statement statement() {
   s.description_title = "Voice AI Calling Service API";
   s.description_version = "1.0.0";
   s.description_hash = "ab12";
-  s.client = "./partner-client";
+  s.client = "node dist/client.js";
+  s.client_name = "Acme billing sync 4.2";
+  s.artifacts = {{"/usr/bin/node", "aa11"}, {"dist/client.js", "bb22"}};
+  s.transcript_sha256 = "cc33";
   s.level = "core";
   s.rules = {"client_retry_after", "client_retry_backoff"};
   s.seed = 7;
@@ -33,9 +36,22 @@ TEST(certificate, signed_verifies_tampered_or_other_key_does_not) {
   EXPECT_EQ(ok.statement.rules, statement().rules);
   EXPECT_EQ(ok.statement.seed, 7u);
   EXPECT_FALSE(verify_certificate(*text, pub2).valid);
+  EXPECT_EQ(ok.statement.client_name, "Acme billing sync 4.2");
+  ASSERT_EQ(ok.statement.artifacts.size(), 2u);
+  EXPECT_EQ(ok.statement.artifacts[1].sha256, "bb22");
+  EXPECT_EQ(ok.statement.transcript_sha256, "cc33");
+  const std::string shown = describe_certificate(ok.statement);
+  for (const char* line :
+       {"client:       Acme billing sync 4.2", "command:      node dist/client.js",
+        "artifact:     dist/client.js (sha256 bb22)", "transcript:   sha256 cc33"}) {
+    EXPECT_NE(shown.find(line), std::string::npos) << shown;
+  }
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
            {"\"seed\":7", "\"seed\":8"},
            {"client_retry_after\",", ""},
+           {"\"sha256\":\"bb22\"", "\"sha256\":\"bb23\""},
+           {"\"transcript_sha256\":\"cc33\"", "\"transcript_sha256\":\"cc34\""},
+           {"\"name\":\"Acme billing sync 4.2\"", "\"name\":\"Acme\""},
            {"\"level\":\"core\"", "\"level\":\"extended\""}}) {
     std::string tampered = *text;
     const auto at = tampered.find(from);
@@ -45,6 +61,31 @@ TEST(certificate, signed_verifies_tampered_or_other_key_does_not) {
   }
   EXPECT_FALSE(verify_certificate("not json", pub).valid);
   EXPECT_FALSE(sign_certificate(statement(), pub, error));  // a public key cannot sign
+}
+
+TEST(certificate, a_version_1_certificate_still_verifies_and_says_what_it_lacks) {
+  std::string priv, pub, error;
+  ASSERT_TRUE(generate_key_pair(priv, pub, error)) << error;
+  certificate_statement s = statement();
+  s.version = 1;
+  s.client = "./partner-client";
+  const auto text = sign_certificate(s, priv, error);
+  ASSERT_TRUE(text) << error;
+  EXPECT_NE(text->find("\"conform_certificate\":1"), std::string::npos);
+  EXPECT_NE(text->find("\"client\":\"./partner-client\""), std::string::npos);
+  const auto ok = verify_certificate(*text, pub);
+  ASSERT_TRUE(ok.valid) << ok.why;
+  EXPECT_NE(describe_certificate(ok.statement).find("version 1"), std::string::npos);
+  std::string v3 = *text;
+  v3.replace(v3.find("\"conform_certificate\":1"), 23, "\"conform_certificate\":3");
+  EXPECT_FALSE(verify_certificate(v3, pub).valid);
+}
+
+TEST(certificate, sha256_of_bytes_and_files) {
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  std::string error;
+  EXPECT_FALSE(sha256_of_file("/no/such/file", error));
+  EXPECT_NE(error.find("/no/such/file"), std::string::npos);
 }
 
 }  // namespace

@@ -1,88 +1,108 @@
-// conform certify end to end, in-process: the example partner client is
-// certified with a certificate that verifies, the same seed gives the same
-// adversity, and each planted defect is refused with the right rule named.
+// conform certify end to end: the example partner client certified with a
+// certificate that binds it and its evidence, the transcript judged again
+// offline to the same verdict, the profile as JSON, and the behaviours of
+// issue 19 that need a real client (6, 7 and 8; the others are in
+// tests/client/verdict_test.cpp and adversity_test.cpp).
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
-#include <filesystem>
-#include <fstream>
+#include <set>
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "reports/certificate.hpp"
+#include "tests/certify/certify_support.hpp"
 
-namespace conform::cli {
+namespace conform::testing {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct outcome {
   int status = 0;
   std::string out, err;
 };
 
+/// `conform ARGS...` in this process (quick commands: usage, verify, judge).
 outcome conform(std::vector<std::string> args) {
   std::ostringstream out, err;
-  const int status = main_command(args, out, err);
+  const int status = cli::main_command(args, out, err);
   return {status, out.str(), err.str()};
 }
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("conform-certify-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::remove(dir / name);
-  return dir / name;
+std::string sha256(const fs::path& p) {
+  std::string error;
+  return reports::sha256_of_file(p, error).value_or("(unreadable)");
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-TEST(certify, the_example_client_is_certified_and_its_certificate_verifies) {
+TEST(certify, the_example_client_is_certified_with_a_certificate_that_binds_it) {
   const auto key = scratch("key.pem"), pub = scratch("key.pub"), cert = scratch("c.cert");
-  const auto json = scratch("c.json");
+  const auto transcript = scratch("c.jsonl");
   ASSERT_EQ(conform({"certificate", "keygen", "--private-key", key, "--public-key", pub}).status,
             0);
-  const auto r = conform({"certify", "--seed", "3", "--json", json, "--certificate", cert,
-                          "--signing-key", key, "--", CONFORM_EXAMPLE_CLIENT});
-  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto r = certify(3, {CONFORM_EXAMPLE_CLIENT},
+                         {"--transcript", transcript, "--certificate", cert, "--signing-key", key,
+                          "--client-name", "Example partner integration 2.1"});
+  ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("certified at level core"), std::string::npos);
-  const auto v = conform({"certificate", "verify", cert, "--public-key", pub});
-  EXPECT_EQ(v.status, 0) << v.out;
-  EXPECT_NE(v.out.find("client_retry_backoff"), std::string::npos);
-  EXPECT_EQ(v.out.find("PRIVATE KEY"), std::string::npos);
-  const auto report = boost::json::parse(read(json)).as_object();
-  EXPECT_EQ(report.at("certified"), true);
-  const auto& events = report.at("adversity").at("events").as_array();
+  const auto& report = r.report.as_object();
   std::set<std::string> kinds;
-  for (const auto& e : events) {
+  for (const auto& e : report.at("adversity").at("events").as_array()) {
     kinds.insert(std::string(e.at("kind").as_string()));
     EXPECT_EQ(e.at("survived"), true) << boost::json::serialize(e);
   }
-  EXPECT_EQ(kinds,
-            (std::set<std::string>{"connection_dropped", "rate_limited", "server_error", "slow"}));
-  // No secret of the profile in any report.
-  EXPECT_EQ(read(json).find("pk_test_"), std::string::npos);
+  EXPECT_EQ(kinds, (std::set<std::string>{"connection_dropped", "outage", "rate_limited",
+                                          "server_error", "slow"}));
+  EXPECT_TRUE(report.at("adversity").at("not_met").as_array().empty());
+
+  // verify prints what the certificate binds: the name, the command, the
+  // client's file and the transcript, each with its digest.
+  const auto v = conform({"certificate", "verify", cert, "--public-key", pub});
+  ASSERT_EQ(v.status, 0) << v.out;
+  EXPECT_NE(v.out.find("client:       Example partner integration 2.1"), std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find("command:      " + std::string(CONFORM_EXAMPLE_CLIENT)), std::string::npos);
+  EXPECT_NE(v.out.find("(sha256 " + sha256(CONFORM_EXAMPLE_CLIENT) + ")"), std::string::npos)
+      << v.out;
+  EXPECT_NE(v.out.find("transcript:   sha256 " + sha256(transcript)), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("client_retry_bound"), std::string::npos);
+  EXPECT_EQ(v.out.find("PRIVATE KEY"), std::string::npos);
+  // No secret of the profile in the report or the transcript: keys keep
+  // their environment prefix and lose the rest.
+  for (const auto& text : {boost::json::serialize(r.report), read_file(transcript)}) {
+    std::size_t at = 0;
+    while ((at = text.find("pk_test_", at)) != std::string::npos) {
+      EXPECT_EQ(text.compare(at, 19, "pk_test_<secret of "), 0) << text.substr(at, 40);
+      at += 8;
+    }
+  }
+
+  // The transcript judged again offline: the same verdict, rule by rule.
+  const auto judged_json = scratch("judged.json");
+  const auto judged =
+      conform({"certify", "--judge", transcript, "--spec",
+               std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", "--json", judged_json});
+  ASSERT_EQ(judged.status, 0) << judged.out << judged.err;
+  const auto again = boost::json::parse(read_file(judged_json)).as_object();
+  EXPECT_EQ(again.at("verdict"), report.at("verdict"));
+  EXPECT_EQ(again.at("rules"), report.at("rules"));
+  EXPECT_EQ(again.at("adversity").at("events"), report.at("adversity").at("events"));
+  EXPECT_EQ(again.at("transcript").at("sha256").as_string(), sha256(transcript));
 }
 
-TEST(certify, the_same_seed_scripts_the_same_adversity) {
-  std::vector<std::string> runs;
-  for (int i = 0; i < 2; ++i) {
-    const auto json = scratch("seed" + std::to_string(i) + ".json");
-    ASSERT_EQ(
-        conform({"certify", "--seed", "11", "--json", json, "--", CONFORM_EXAMPLE_CLIENT}).status,
-        0);
-    std::string kinds;
-    const boost::json::value report = boost::json::parse(read(json));
-    for (const auto& e : report.at("adversity").at("events").as_array()) {
-      kinds += std::to_string(e.at("seq").to_number<long long>()) + ":" +
-               std::string(e.at("kind").as_string()) + " ";
-    }
-    runs.push_back(kinds);
-  }
-  EXPECT_EQ(runs[0], runs[1]);
+TEST(certify, a_transcript_of_another_description_or_no_transcript_is_refused) {
+  const auto t = scratch("bad.jsonl");
+  std::ofstream(t) << R"({"conform_transcript":1,"spec":{"sha256":"not-this-one"}})"
+                   << "\n";
+  const auto other = conform(
+      {"certify", "--judge", t, "--spec", std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml"});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("recorded against the description"), std::string::npos) << other.err;
+  std::ofstream(t) << "{not json\n";
+  const auto garbage = conform({"certify", "--judge", t});
+  EXPECT_EQ(garbage.status, 2);
+  EXPECT_NE(garbage.err.find("line 1"), std::string::npos) << garbage.err;
+  EXPECT_EQ(conform({"certify", "--judge", t, "--", "true"}).status, 2);
+  EXPECT_EQ(conform({"certify", "--judge", t, "--seed", "3"}).status, 2);
 }
 
 TEST(certify, usage_and_configuration_errors_exit_2) {
@@ -90,6 +110,10 @@ TEST(certify, usage_and_configuration_errors_exit_2) {
   EXPECT_EQ(conform({"certify", "--", "/no/such/client"}).status, 2);
   EXPECT_EQ(conform({"certify", "--listen"}).status, 2);
   EXPECT_EQ(conform({"certify", "--certificate", "x", "--", "true"}).status, 2);
+  EXPECT_EQ(conform({"certify", "--client-artifact", "/no/such/file", "--", "true"}).status, 2);
+  const auto fifo = conform({"certify", "--client-artifact", "/dev/stdin", "--", "true"});
+  EXPECT_EQ(fifo.status, 2);
+  EXPECT_NE(fifo.err.find("not a regular file"), std::string::npos) << fifo.err;
 }
 
 TEST(certify, a_client_that_sends_nothing_is_not_certified) {
@@ -98,43 +122,99 @@ TEST(certify, a_client_that_sends_nothing_is_not_certified) {
   EXPECT_NE(r.out.find("sent no request"), std::string::npos);
 }
 
-struct defect {
-  const char* name;
-  const char* rule;
-};
-
-class planted : public ::testing::TestWithParam<defect> {};
-
-TEST_P(planted, defect_is_refused_with_its_rule_named) {
+TEST(certify, the_client_gets_the_profile_as_json_too) {
+  const auto copy = scratch("profile.json");
   const auto r = conform(
-      {"certify", "--seed", "5", "--", CONFORM_EXAMPLE_CLIENT, "--defect", GetParam().name});
-  EXPECT_EQ(r.status, 1) << r.out << r.err;
-  const auto verdict = r.out.substr(0, r.out.find('\n'));
-  EXPECT_NE(verdict.find(GetParam().rule), std::string::npos) << verdict;
-  EXPECT_NE(r.out.find("FAILED " + std::string(GetParam().rule)), std::string::npos);
+      {"certify", "--", "sh", "-c",
+       "cp \"$CONFORM_PROFILE_JSON\" " + copy.string() + " && test -n \"$CONFORM_PROFILE\""});
+  EXPECT_EQ(r.status, 1) << r.out;  // it sent nothing
+  const auto profile = boost::json::parse(read_file(copy));
+  EXPECT_TRUE(profile.at("base_url").as_string().starts_with("http://127.0.0.1:"));
+  bool partner = false;
+  for (const auto& c : profile.at("credentials").as_array()) {
+    partner = partner || c.at("scheme").as_string() == "partner_key";
+  }
+  EXPECT_TRUE(partner);
+  EXPECT_TRUE(profile.at("tenants").at("t1").at("id").is_string());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    example_client, planted,
-    ::testing::Values(defect{"no-idempotency-key", "client_idempotency_key_present"},
-                      defect{"new-key-on-retry", "client_idempotency_key_on_retry"},
-                      defect{"shared-key", "client_idempotency_key_per_intent"},
-                      defect{"ignore-retry-after", "client_retry_after"},
-                      defect{"no-backoff", "client_retry_backoff"},
-                      defect{"retry-4xx", "client_no_blind_retry"},
-                      defect{"cursor-change-size", "client_cursor_traversal"},
-                      defect{"cursor-stop-early", "client_cursor_traversal"},
-                      defect{"cursor-page-params", "client_cursor_traversal"},
-                      defect{"page-past-end", "client_page_traversal"},
-                      defect{"per-page-too-big", "client_page_traversal"},
-                      defect{"no-tenant-header", "client_tenant_header"},
-                      defect{"other-env-key", "client_key_environment"},
-                      defect{"invalid-body", "client_request_valid"}),
-    [](const auto& info) {
-      std::string n = info.param.name;
-      for (auto& c : n) c = c == '-' ? '_' : c;
-      return n;
-    });
+// ---- Behaviour 6: planned adversity never met -------------------------------
+
+TEST(certify, behaviour_6_adversity_a_small_client_never_met_is_reported_not_met) {
+  if (!available("curl")) GTEST_SKIP() << "not run: curl is not installed";
+  const auto r = certify(1, {"sh", std::string(CONFORM_TEST_DATA_DIR) + "/small_client.sh"});
+  EXPECT_EQ(r.status, 1) << r.out;
+  const auto& report = r.report.as_object();
+  const auto& not_met = report.at("adversity").at("not_met").as_array();
+  EXPECT_GE(not_met.size(), 4u) << boost::json::serialize(report.at("adversity"));
+  EXPECT_EQ(rule_status(r.report, "client_retry_bound"), "not_exercised");
+  EXPECT_EQ(rule_status(r.report, "client_idempotency_key_on_retry"), "not_exercised");
+  bool said = false;
+  for (const auto& c : report.at("causes").as_array()) {
+    said = said || c.as_string().starts_with("planned adversity not met");
+  }
+  EXPECT_TRUE(said);
+  EXPECT_NE(r.out.find("not met: outage on the"), std::string::npos) << r.out;
+}
+
+// ---- Behaviour 7: the certificate identifies the client ---------------------
+
+TEST(certify, behaviour_7_two_clients_of_one_interpreter_are_told_apart) {
+  const auto a = scratch("a.sh"), b = scratch("b.sh");
+  std::ofstream(a) << "exit 0\n";
+  std::ofstream(b) << "exit 0 # another client\n";
+  const auto ra = certify(1, {"sh", a}), rb = certify(1, {"sh", b});
+  auto artifacts = [](const certify_run& r) {
+    return boost::json::serialize(r.report.at("client").at("artifacts"));
+  };
+  EXPECT_NE(artifacts(ra), artifacts(rb));
+  EXPECT_NE(artifacts(ra).find(sha256(a)), std::string::npos) << artifacts(ra);
+  EXPECT_NE(artifacts(rb).find(sha256(b)), std::string::npos);
+  EXPECT_EQ(ra.report.at("client").at("name").as_string(), "sh " + a.string());
+  const auto named =
+      certify(1, {"sh", a}, {"--client-name", "billing-sync", "--client-artifact", b});
+  EXPECT_EQ(named.report.at("client").at("name").as_string(), "billing-sync");
+  EXPECT_EQ(named.report.at("client").at("artifacts").as_array().size(), 1u);
+  EXPECT_NE(artifacts(named).find(sha256(b)), std::string::npos);
+}
+
+// ---- Behaviour 8: the report leads with the cause ----------------------------
+
+TEST(certify, behaviour_8_a_429_never_retried_is_blamed_on_client_retry_after) {
+  const auto r = certify(1, {CONFORM_EXAMPLE_CLIENT, "--defect", "never-retry-429"});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(rule_status(r.report, "client_retry_after"), "failed");
+  EXPECT_NE(rule_status(r.report, "client_cursor_traversal"), "failed") << r.out;
+  EXPECT_NE(rule_status(r.report, "client_page_traversal"), "failed") << r.out;
+  // The causes: the client's exit (it failed its task), then the adversity
+  // it did not get past, on the rule that owns it.
+  const auto& causes = r.report.at("causes").as_array();
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_TRUE(causes[0].as_string().starts_with("the client did not complete (exit status 1)"));
+  EXPECT_NE(causes[1].as_string().find("did not get past rate_limited"), std::string::npos);
+  EXPECT_NE(causes[1].as_string().find("client_retry_after"), std::string::npos);
+  const auto first_line = r.out.substr(r.out.find("conform certify: "));
+  EXPECT_TRUE(first_line.starts_with("conform certify: not certified: the client did not complete"))
+      << first_line.substr(0, 200);
+}
+
+TEST(certify, behaviour_8_a_client_that_exits_1_is_refused_for_that_first) {
+  const auto html = scratch("exit.html"), junit = scratch("exit.xml");
+  const auto r = certify(1, {CONFORM_EXAMPLE_CLIENT, "--defect", "exit-1-on-outage"},
+                         {"--html", html, "--junit", junit});
+  EXPECT_EQ(r.status, 1) << r.out;
+  const auto& causes = r.report.at("causes").as_array();
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].as_string(), "the client did not complete (exit status 1)");
+  // The four reports agree: the banner says it, and JUnit fails a testcase.
+  const std::string page = read_file(html);
+  EXPECT_NE(page.find("<h1>Not certified</h1><ol id=\"causes\"><li>the client did not complete "
+                      "(exit status 1)</li>"),
+            std::string::npos);
+  const std::string xml = read_file(junit);
+  EXPECT_NE(xml.find("client_completed"), std::string::npos);
+  EXPECT_NE(xml.find("<failure"), std::string::npos);
+}
 
 }  // namespace
-}  // namespace conform::cli
+}  // namespace conform::testing

@@ -154,17 +154,23 @@ TEST(client_rules, retry_after) {
 
 TEST(client_rules, retry_backoff) {
   struct {
-    long first, second;
+    std::vector<long> waits;
     const char* cause;  // nullptr: passes
-  } cases[] = {{200, 400, nullptr},
-               {10, 20, "no backoff"},
-               {200, 200, "backoff does not grow"},
-               {200, 40000, "backoff not capped"}};
+  } cases[] = {{{200, 400}, nullptr},
+               {{200, 200}, nullptr},  // two waits: growth is not judged (documented)
+               {{10, 20}, "no backoff"},
+               {{96, 150}, nullptr},  // within the 5 ms slack of min_backoff_ms
+               {{200, 200, 200}, "backoff does not grow"},
+               {{100, 150, 225, 337, 506}, nullptr},
+               {{200, 40000}, "backoff not capped"}};
   for (const auto& c : cases) {
     traffic_builder b;
     b.send(verb::get, "/partner/tenants", 503);
-    b.send(verb::get, "/partner/tenants", 500, "{}", c.first);
-    b.send(verb::get, "/partner/tenants", 200, page_of(1, 1), c.second);
+    for (std::size_t k = 0; k < c.waits.size(); ++k) {
+      const bool last = k + 1 == c.waits.size();
+      b.send(verb::get, "/partner/tenants", last ? 200 : 503, last ? page_of(1, 1) : "{}",
+             c.waits[k]);
+    }
     auto& t = b.finish();
     if (c.cause) {
       expect_fails(t, "client_retry_backoff", c.cause);
@@ -218,13 +224,13 @@ TEST(client_rules, the_catalogue_lists_every_client_rule_as_a_traffic_check) {
   const auto catalogue = suites::builtin_checks();
   std::size_t traffic = 0;
   for (const auto& e : catalogue.all()) traffic += e.kind == harness::check_kind::traffic;
-  EXPECT_EQ(traffic, 11u);
+  EXPECT_EQ(traffic, 13u);
   harness::check_catalogue c;
   auto rule = [] {
     return harness::traffic_check{{"r", "d", "s"},
                                   harness::rule_level::core,
                                   "x",
-                                  [](const harness::traffic&, harness::results_sink&) {}};
+                                  [](const harness::traffic&, harness::traffic_judgement&) {}};
   };
   c.add(rule());
   EXPECT_THROW(c.add(rule()), std::logic_error);

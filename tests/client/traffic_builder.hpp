@@ -55,6 +55,14 @@ class traffic_builder {
     return t_.exchanges.back();
   }
 
+  /// The adversity the server planned (kind, met at seq; 0: not met).
+  void plan(std::string kind, std::uint64_t met_at) {
+    t_.planned.push_back({std::move(kind), "a class of request", "what it does", met_at});
+  }
+
+  /// The time now, for exchanges built by hand.
+  std::chrono::microseconds now() const { return now_; }
+
   harness::traffic& finish() {
     harness::annotate(t_);
     return t_;
@@ -71,14 +79,30 @@ struct judged {
   std::vector<harness::failure> failures;
 };
 
+inline const harness::check_catalogue& catalogue() {
+  static const harness::check_catalogue c = suites::builtin_checks();
+  return c;
+}
+
 inline judged judge(harness::traffic& t, const std::string& rule) {
-  static const harness::check_catalogue catalogue = suites::builtin_checks();
-  const auto* e = catalogue.find(rule);
+  const auto* e = catalogue().find(rule);
   if (!e || e->kind != harness::check_kind::traffic) throw std::runtime_error("no rule " + rule);
   harness::event_stream events;
   harness::run_info info;
   auto report = harness::judge_traffic(t, {e->traffic}, harness::rule_level::core, info, events);
   return {report.rules.at(0), report.run.failures};
+}
+
+/// The whole certification of `t` with every client rule.
+inline harness::certification_report certify(harness::traffic& t,
+                                             const harness::client_outcome& client = {}) {
+  std::vector<const harness::traffic_check*> rules;
+  for (const auto& e : catalogue().all()) {
+    if (e.kind == harness::check_kind::traffic) rules.push_back(e.traffic);
+  }
+  harness::event_stream events;
+  harness::run_info info;
+  return harness::judge_traffic(t, rules, harness::rule_level::core, info, events, client);
 }
 
 }  // namespace conform::testing

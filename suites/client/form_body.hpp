@@ -1,0 +1,31 @@
+#pragma once
+// Form bodies as a client sent them, read back the way a server reads them
+// and judged against the description: multipart/form-data (each part's
+// content type against `encoding`, the parts as an object against the
+// schema) and application/x-www-form-urlencoded.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "generators/detail/wire.hpp"
+#include "openapi/model.hpp"
+
+namespace conform::suites::client {
+
+/// The parts of a multipart body with `boundary`; nullopt with `why` when
+/// the body cannot be read as one.
+std::optional<std::vector<generators::detail::form_part>> parse_multipart(std::string_view body,
+                                                                          std::string_view boundary,
+                                                                          std::string& why);
+
+/// The `boundary` parameter of a multipart Content-Type ("" when absent).
+std::string boundary_of(std::string_view content_type);
+
+/// What is wrong with a form body of media type `media` (lower case, no
+/// parameters) sent with `content_type` against `m`; "" when nothing.
+std::string form_problem(std::string_view media, std::string_view content_type,
+                         std::string_view body, const openapi::media_type& m);
+
+}  // namespace conform::suites::client

@@ -1,0 +1,99 @@
+// The reference server read from the wire: cpp-httplib 0.11.4 drops a header
+// whose value is empty and folds a repeated one, so the one-credential rule
+// (C23, x-one-credential) is judged on the bytes the client sent
+// (reference/detail/wire.hpp). Each request here is written byte by byte on
+// a socket; the answer is read the same way.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "reference/server.hpp"
+#include "tests/support/raw_http.hpp"
+
+namespace conform::reference {
+namespace {
+
+using test_support::raw_connection;
+
+class reference_wire : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { srv_ = std::make_unique<server>(server_config{}); }
+  static void TearDownTestSuite() { srv_.reset(); }
+
+  /// GET /partner/tenants with `credentials` (raw header lines) on a new connection.
+  static test_support::raw_answer tenants(const std::string& credentials) {
+    raw_connection c(srv_->port());
+    EXPECT_TRUE(c.connected());
+    return c.exchange("GET /api/v1/partner/tenants HTTP/1.1\r\nHost: 127.0.0.1\r\n" + credentials +
+                      "Accept: application/json\r\n\r\n");
+  }
+
+  static std::string partner() { return srv_->credential("partner-allocate"); }
+  static std::string tenant_key() { return srv_->credential("t1-all"); }
+
+  static std::string code_of(const test_support::raw_answer& a) {
+    boost::system::error_code ec;
+    const auto v = boost::json::parse(a.body(), ec);
+    if (ec || !v.is_object() || !v.as_object().contains("error_code")) return "";
+    return std::string(v.at("error_code").as_string());
+  }
+
+  static std::unique_ptr<server> srv_;
+};
+
+std::unique_ptr<server> reference_wire::srv_;
+
+TEST_F(reference_wire, one_credential_is_served) {
+  const auto a = tenants("X-Partner-Api-Key: " + partner() + "\r\n");
+  EXPECT_EQ(a.status(), 200) << a.bytes;
+}
+
+TEST_F(reference_wire, a_repeated_credential_header_is_refused_under_c23) {
+  const auto a =
+      tenants("X-Partner-Api-Key: " + partner() + "\r\nX-Partner-Api-Key: " + partner() + "\r\n");
+  EXPECT_EQ(a.status(), 401) << a.bytes;
+  EXPECT_EQ(code_of(a), "UNAUTHORIZED");
+  EXPECT_NE(a.body().find("exactly one credential"), std::string::npos) << a.body();
+}
+
+TEST_F(reference_wire, a_credential_header_present_but_empty_counts_under_c23) {
+  for (const char* empty : {"X-Api-Key:\r\n", "X-Api-Key: \r\n", "Authorization:\r\n"}) {
+    const auto a = tenants("X-Partner-Api-Key: " + partner() + "\r\n" + empty);
+    EXPECT_EQ(a.status(), 401) << empty << a.bytes;
+    EXPECT_EQ(code_of(a), "UNAUTHORIZED") << empty;
+    EXPECT_NE(a.body().find("exactly one credential"), std::string::npos) << a.body();
+  }
+}
+
+TEST_F(reference_wire, two_different_credentials_are_refused_even_when_each_is_valid) {
+  const auto a =
+      tenants("X-Partner-Api-Key: " + partner() + "\r\nX-Api-Key: " + tenant_key() + "\r\n");
+  EXPECT_EQ(a.status(), 401) << a.bytes;
+}
+
+TEST_F(reference_wire, an_empty_header_that_is_no_credential_changes_nothing) {
+  const auto a = tenants("X-Partner-Api-Key: " + partner() + "\r\nX-Trace:\r\n");
+  EXPECT_EQ(a.status(), 200) << a.bytes;
+}
+
+TEST_F(reference_wire, a_chunked_body_and_keep_alive_requests_are_read_through_the_wire_stream) {
+  raw_connection c(srv_->port());
+  const std::string body = R"({"tenant_id":101,"amount_major":1})";
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", body.size());
+  const std::string head =
+      "POST /api/v1/billing/allocate-credits HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+      "X-Partner-Api-Key: " +
+      partner() + "\r\nContent-Type: application/json\r\nIdempotency-Key: wire-chunked-1\r\n";
+  const auto first = c.exchange(head + "Transfer-Encoding: chunked\r\n\r\n" + size + "\r\n" + body +
+                                "\r\n0\r\n\r\n");
+  EXPECT_EQ(first.status(), 200) << first.bytes;
+  // The same connection serves the next request.
+  const auto second =
+      c.exchange(head + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  EXPECT_EQ(second.status(), 200) << second.bytes;
+  EXPECT_EQ(second.header("Idempotent-Replayed"), "true");
+}
+
+}  // namespace
+}  // namespace conform::reference
