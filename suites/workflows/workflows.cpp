@@ -15,14 +15,16 @@
 #include "generators/detail/wire.hpp"
 #include "suites/workflows/document.hpp"
 
-namespace conform::suites {
+// The suite's body lives beside the document model (document.hpp) in
+// suites::workflows, so that it names it without a using-directive, which a
+// unity batch would spread to its neighbours.
+namespace conform::suites::workflows {
 namespace {
 
 using core::fnv1a;
 using core::join;
 
 namespace json = boost::json;
-using namespace workflows;
 
 constexpr std::string_view check_name = "workflow_conformance";
 
@@ -363,18 +365,21 @@ void run_workflows(harness::scenario_context& ctx, harness::results_sink& result
 }
 
 }  // namespace
+}  // namespace conform::suites::workflows
+
+namespace conform::suites {
 
 void register_workflows_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "workflows";
   s.checks.push_back(
-      {std::string(check_name),
+      {std::string(workflows::check_name),
        "runs each Arazzo 1.0 workflow (those beside the description, specs/workflows/, and the "
        "user's) as one "
        "profile tenant, step by step with sufficient credentials; expects every successCriteria "
        "to hold",
        "Arazzo 1.0 successCriteria; x-conform-precondition"});
-  s.run = run_workflows;
+  s.run = workflows::run_workflows;
   catalogue.add(std::move(s));
 }
 
@@ -389,7 +394,7 @@ std::vector<std::string> shipped_workflows(const std::filesystem::path& descript
     const std::string name = file.filename().string();
     const std::string_view suffix = ".arazzo.yaml";
     if (name.size() <= suffix.size() || !name.ends_with(suffix)) continue;
-    for (const auto& url : source_urls(file.string())) {
+    for (const auto& url : workflows::source_urls(file.string())) {
       // Relative URLs resolve against the document's folder.
       if (fs::equivalent(file.parent_path() / url, description, ec)) {
         out.push_back(file.string());
