@@ -1,6 +1,7 @@
 #include "openapi/detail/extensions.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "schema/validator.hpp"
 
@@ -364,6 +365,23 @@ void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
     warn_unknown_keys(r, doc, rl, "x-rate-limit", {"status", "error_code", "retry_after_header"});
     r.status_code(doc, rl, "x-rate-limit", rules.rate_limited_status, rules.rate_limited_code);
     get_str(r, doc, rl, "retry_after_header", "x-rate-limit", rules.retry_after_header);
+  }
+  const node& refusals = doc_reader::child(root, "x-auth-refusals");
+  if (refusals.defined() && r.expect_map(doc, refusals, "x-auth-refusals")) {
+    warn_unknown_keys(r, doc, refusals, "x-auth-refusals", {"unauthenticated", "forbidden"});
+    for (auto [key, into] : {std::pair{"unauthenticated", &rules.unauthenticated_status},
+                             std::pair{"forbidden", &rules.forbidden_status}}) {
+      const node& v = doc_reader::child(refusals, key);
+      if (!v.defined()) continue;
+      auto status = r.count(doc, v, join("x-auth-refusals", key));
+      if (!status) continue;
+      if (*status != 401 && *status != 403) {
+        r.error(doc_reader::pos(doc, v), join("x-auth-refusals", key) + ": " +
+                                             std::to_string(*status) + " is neither 401 nor 403");
+        continue;
+      }
+      *into = static_cast<int>(*status);
+    }
   }
   const node& lim = doc_reader::child(root, "x-limits");
   if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {
