@@ -85,6 +85,8 @@ std::string_view to_string(request_mutation m) {
       return "wrong_content_type";
     case request_mutation::same_as_mismatch:
       return "same_as_mismatch";
+    case request_mutation::invalid_cookie_param:
+      return "invalid_cookie_param";
   }
   return "unknown";
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <variant>
 
+#include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/format_gen.hpp"
 #include "generators/detail/merge.hpp"
@@ -119,7 +120,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
     if (auto text = options_.fixture(*fixture)) {
       const node& typed = r.all_of.empty() ? r : detail::fold_all_of(r, *scratch_);
       value v = fixture_value(typed, *text);
-      if (schema::is_valid(s, v)) return gen::just(std::move(v));
+      if (schema::is_valid(s, v, detail::request_checks)) return gen::just(std::move(v));
     }
   }
   if (r.ref != nullptr || r.boolean == node::boolean_form::accept_all) return any_value(2);
@@ -127,7 +128,9 @@ Gen<value> value_builder::build(const node& s, int depth) {
     return failing("the schema at " + r.location + " is `false`: it admits no value");
   }
   auto keep = scratch_;
-  auto valid_for = [keep, &r](const value& v) { return schema::is_valid(r, v); };
+  auto valid_for = [keep, &r](const value& v) {
+    return schema::is_valid(r, v, detail::request_checks);
+  };
   if (!r.all_of.empty()) {
     return gen::suchThat(build(detail::fold_all_of(r, *scratch_), depth), valid_for);
   }
@@ -146,7 +149,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
     return gen::suchThat(build(copy, depth), valid_for);
   }
   if (r.const_value) {
-    if (!schema::is_valid(r, *r.const_value)) {
+    if (!schema::is_valid(r, *r.const_value, detail::request_checks)) {
       return failing("the const at " + r.location + " contradicts the schema's other keywords");
     }
     return gen::just(*r.const_value);
@@ -154,7 +157,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
   if (!r.enum_values.empty()) {
     std::vector<value> allowed;
     for (const value& v : r.enum_values) {
-      if (schema::is_valid(r, v)) allowed.push_back(v);
+      if (schema::is_valid(r, v, detail::request_checks)) allowed.push_back(v);
     }
     if (allowed.empty()) {
       return failing("no enum value at " + r.location + " satisfies the schema's other keywords");
@@ -165,7 +168,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
   if (options_.example_percent > 0) {
     std::vector<value> examples;
     for (const value& v : r.examples) {
-      if (schema::is_valid(r, v)) examples.push_back(v);
+      if (schema::is_valid(r, v, detail::request_checks)) examples.push_back(v);
     }
     if (!examples.empty()) {
       const auto p = static_cast<std::size_t>(std::clamp(options_.example_percent, 0, 100));
@@ -253,7 +256,8 @@ Gen<value> value_builder::integer_gen(const node& r) {
                    return value(static_cast<std::int64_t>(std::llround(v)));
                  });
     if (std::trunc(m) == m) return g;
-    return gen::suchThat(g, [&r](const value& v) { return schema::is_valid(r, v); });
+    return gen::suchThat(
+        g, [&r](const value& v) { return schema::is_valid(r, v, detail::request_checks); });
   }
   return gen::map(gen::inRange(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi) + 1),
                   [](std::int64_t v) { return value(v); });
@@ -299,7 +303,8 @@ Gen<value> value_builder::number_gen(const node& r) {
         return value(scale > 0 ? static_cast<double>(k) / scale : static_cast<double>(k) * step);
       });
   // Exclusive bounds and rounding at the edges: the validator decides.
-  return gen::suchThat(g, [&r](const value& v) { return schema::is_valid(r, v); });
+  return gen::suchThat(
+      g, [&r](const value& v) { return schema::is_valid(r, v, detail::request_checks); });
 }
 
 Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
@@ -430,7 +435,8 @@ Gen<value> value_builder::tuple_gen(const node& r, int depth, std::size_t min, s
                     });
   }
   auto keep = scratch_;
-  return gen::suchThat(g, [keep, &r](const value& v) { return schema::is_valid(r, v); });
+  return gen::suchThat(
+      g, [keep, &r](const value& v) { return schema::is_valid(r, v, detail::request_checks); });
 }
 
 Gen<value> value_builder::object_gen(const node& r, int depth) {
@@ -458,6 +464,7 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
     return std::find(needed.begin(), needed.end(), n) != needed.end();
   };
   for (const auto& [name, sub] : r.properties) {
+    if (detail::server_owned(*sub)) continue;  // readOnly: a request never sends it
     const bool required = is_needed(name);
     if (shallow && !required) continue;
     members.push_back({name, required, build(*sub, depth + 1)});

@@ -152,6 +152,7 @@ class engine {
   std::vector<coverage_item> coverage_;
   std::vector<coverage_outcome> coverage_outcomes_;
   std::vector<std::vector<std::string>> constraints_;  // per operation, in first-seen order
+  std::vector<std::vector<std::string>> keywords_;     // per constraint, what it tests
   run_report report_;
 
   std::atomic<std::uint64_t> next_item_{0};
@@ -261,6 +262,7 @@ void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t
   // Without a per-exchange check nothing would judge the cases.
   if (!config_.coverage || config_.checks.exchange.empty()) return;
   if (constraints_.size() <= o) constraints_.resize(config_.operations.size());
+  if (keywords_.size() <= o) keywords_.resize(config_.operations.size());
   const auto* op = config_.operations[o];
   auto cases = detail::make_coverage(spec_, *op, choice);
   auto& names = constraints_[o];
@@ -270,7 +272,10 @@ void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t
     if (c.constraint != "valid") {
       auto it = std::find(names.begin(), names.end(), c.constraint);
       constraint = static_cast<std::size_t>(it - names.begin());
-      if (it == names.end()) names.push_back(c.constraint);
+      if (it == names.end()) {
+        names.push_back(c.constraint);
+        keywords_[o].push_back(c.keyword);
+      }
     }
     // The cell of the case's kind; a kind the random phase does not run
     // (nothing it could break) leaves the case uncovered, said in the report.
@@ -306,6 +311,12 @@ void engine::fold_coverage() {
     c.method_path = config_.operations[o]->method_path();
     c.constraints = static_cast<std::uint32_t>(constraints_[o].size());
     for (std::size_t k = 0; k < constraints_[o].size(); ++k) {
+      const std::string& keyword = keywords_[o][k];
+      auto kc = std::find_if(c.by_keyword.begin(), c.by_keyword.end(),
+                             [&](const auto& x) { return x.keyword == keyword; });
+      if (kc == c.by_keyword.end()) kc = c.by_keyword.insert(kc, {keyword, 0, 0});
+      ++kc->constraints;
+      if (covered[o][k]) ++kc->covered;
       if (covered[o][k]) {
         ++c.covered;
       } else {

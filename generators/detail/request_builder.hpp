@@ -16,8 +16,10 @@
 #include <utility>
 #include <vector>
 
+#include "generators/detail/checks.hpp"
 #include "generators/detail/body_gen.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/mutations.hpp"
 #include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/request.hpp"
@@ -198,7 +200,7 @@ class request_builder {
       value want = detail::read_param(slot.format, *slot.prop, *ps.params[slot.param]);
       if (schema::json_equal(*current, want)) continue;
       value saved = std::exchange(*current, std::move(want));
-      if (schema::is_valid(body, root)) {
+      if (schema::is_valid(body, root, detail::request_checks)) {
         changed = true;
       } else {
         *current = std::move(saved);
@@ -223,7 +225,7 @@ class request_builder {
       std::string name;
       auto* parent = parent_of(root, slot.pointer, name);
       if (parent == nullptr || parent->erase(name) == 0) continue;
-      if (!schema::is_valid(*media_->schema, root)) continue;
+      if (!schema::is_valid(*media_->schema, root, detail::request_checks)) continue;
       ps.body->bytes = boost::json::serialize(root);
       ps.body->from_example = false;
     }
@@ -246,7 +248,7 @@ class request_builder {
     auto* parent = parent_of(root, slot.pointer, name);
     if (parent == nullptr) return std::nullopt;
     (*parent)[name] = other;
-    if (!schema::is_valid(body, root)) return std::nullopt;
+    if (!schema::is_valid(body, root, detail::request_checks)) return std::nullopt;
     ps.body->bytes = boost::json::serialize(root);
     ps.body->from_example = false;
     return ps;
@@ -321,7 +323,6 @@ class request_builder {
     auto self = std::make_shared<request_builder>(*this);
     for (const auto& e : entries_) {
       const openapi::parameter& p = *e.p;
-      if (p.in == param_location::cookie) continue;  // cookies are sent valid only
       const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
       const request_mutation m = mutation_for(p.in);
       if (auto broken = invalid_wire(p)) {
@@ -347,7 +348,16 @@ class request_builder {
   static request_mutation mutation_for(param_location in) {
     return in == param_location::path     ? request_mutation::invalid_path_param
            : in == param_location::header ? request_mutation::invalid_header_param
+           : in == param_location::cookie ? request_mutation::invalid_cookie_param
                                           : request_mutation::invalid_query_param;
+  }
+
+  /// How a parameter's values are broken: as text, unless it is a JSON
+  /// `content` parameter (whose text is JSON, where a numeric string stays a string).
+  static invalid_options param_breaking(const openapi::parameter& p) {
+    invalid_options o;
+    o.as_text = p.content_media.find("json") == std::string::npos;
+    return o;
   }
 
   /// Valid parts with parameter `index` replaced by broken wire pairs.
@@ -403,8 +413,8 @@ class request_builder {
     for (const auto& [name, e] : m.encoding) {
       if (e.allow_reserved) reserved.push_back(name);
     }
-    const schema::judgement j =
-        schema::judge(*m.schema, detail::read_form_body(*m.schema, w, m.encoding));
+    const schema::judgement j = schema::judge(
+        *m.schema, detail::read_form_body(*m.schema, w, m.encoding), detail::request_checks);
     const bool as_wanted =
         j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
     return {body_bytes{encode_query(w, reserved), m.name, from_example}, as_wanted};
@@ -422,7 +432,7 @@ class request_builder {
     });
     Gen<wire_pairs> g = gen::suchThat(written, [s, f](const wire_pairs& w) {
       if (!detail::travels(f.in, w)) return false;
-      return schema::is_valid(*s, detail::read_param(f, *s, w));
+      return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
     });
     if (p.in == param_location::query && p.allow_empty_value) {
       // allowEmptyValue: `name=` is a value the operation takes.
@@ -434,31 +444,38 @@ class request_builder {
   std::optional<Gen<std::pair<wire_pairs, invalid_value>>> invalid_wire(
       const openapi::parameter& p) const {
     if (p.schema == nullptr) return std::nullopt;
-    auto bad = invalid_values(*p.schema, options_.values);
+    auto bad = invalid_values(*p.schema, options_.values, param_breaking(p));
     if (!bad) return std::nullopt;
     auto g = wired(p, std::move(*bad));
     if (!detail::can_generate(g)) return std::nullopt;
     return g;
   }
 
-  /// Invalid values of `p` as wire pairs that still read back as invalid.
-  static Gen<std::pair<wire_pairs, invalid_value>> wired(const openapi::parameter& p,
-                                                         Gen<invalid_value> bad) {
+  /// Invalid values of `p` as wire pairs that still read back as invalid
+  /// (and, for a broken type, as a value of `as_type`: the type the case
+  /// claims is the one the server reads).
+  static Gen<std::pair<wire_pairs, invalid_value>> wired(
+      const openapi::parameter& p, Gen<invalid_value> bad,
+      std::optional<schema::json_type> as_type = std::nullopt) {
     const schema::schema* s = p.schema;
     const detail::param_format f = detail::format_of(p);
     const bool empty_ok = p.allow_empty_value;
-    return gen::suchThat(gen::map(std::move(bad),
-                                  [f](invalid_value iv) {
-                                    wire_pairs w =
-                                        detail::write_param(f, *iv.json).value_or(wire_pairs{});
-                                    return std::make_pair(std::move(w), std::move(iv));
-                                  }),
-                         [s, f, empty_ok](const std::pair<wire_pairs, invalid_value>& w) {
-                           if (!detail::travels(f.in, w.first)) return false;
-                           if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
-                             return false;  // allowEmptyValue: an empty value is accepted
-                           return schema::is_invalid(*s, detail::read_param(f, *s, w.first));
-                         });
+    return gen::suchThat(
+        gen::map(std::move(bad),
+                 [f](invalid_value iv) {
+                   wire_pairs w = detail::write_param(f, *iv.json).value_or(wire_pairs{});
+                   return std::make_pair(std::move(w), std::move(iv));
+                 }),
+        [s, f, empty_ok, as_type](const std::pair<wire_pairs, invalid_value>& w) {
+          if (!detail::travels(f.in, w.first)) return false;
+          if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
+            return false;  // allowEmptyValue: an empty value is accepted
+          const value read = detail::read_param(f, *s, w.first);
+          if (as_type && w.second.pointer.empty() && detail::json_type_of(read) != *as_type) {
+            return false;  // read back as another type than the case claims
+          }
+          return schema::is_invalid(*s, read, detail::request_checks);
+        });
   }
 
   /// Boundary values of `p` as wire pairs that still read back as valid.
@@ -470,7 +487,7 @@ class request_builder {
     });
     return gen::suchThat(written, [s, f](const wire_pairs& w) {
       if (!detail::travels(f.in, w)) return false;
-      return schema::is_valid(*s, detail::read_param(f, *s, w));
+      return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
     });
   }
 
@@ -480,7 +497,7 @@ class request_builder {
     const schema::schema* s = media_->schema;
     for (const schema::schema* n : {s, &s->resolved()}) {
       for (const value& v : n->examples) {
-        if (schema::is_valid(*s, v)) out.push_back(v);
+        if (schema::is_valid(*s, v, detail::request_checks)) out.push_back(v);
       }
       if (!out.empty()) break;
     }
@@ -560,7 +577,7 @@ class request_builder {
     const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
       return p.content.find(boundary) != std::string::npos;
     });
-    const schema::judgement j = schema::judge(s, detail::from_parts(s, ps));
+    const schema::judgement j = schema::judge(s, detail::from_parts(s, ps), detail::request_checks);
     const bool as_wanted =
         j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
     body_bytes b{detail::multipart_body(ps, boundary), "multipart/form-data; boundary=" + boundary,
@@ -577,7 +594,9 @@ class request_builder {
     const schema::schema* s = media_->schema;
     if (s == nullptr || !(json_media() || multipart_media() || urlencoded_media()))
       return std::nullopt;
-    auto bad = invalid_values(*s, options_.values);
+    invalid_options breaking;
+    breaking.form = !json_media();
+    auto bad = invalid_values(*s, options_.values, breaking);
     if (!bad) return std::nullopt;
     return broken_body(std::move(*bad));
   }
