@@ -56,8 +56,12 @@ std::vector<coverage_case> request_builder::coverage() const {
     if (e.fixture) continue;  // its valid value is the profile's, not a boundary
     for (auto& site : boundary_value_sites(*p.schema, options_.values)) {
       const std::string what = "boundary " + where + " " + site.description;
+      auto written = wired_valid(p, std::move(site.gen));
+      // An empty array in a query or a cookie is no pair at all (RFC 6570:
+      // the parameter left out), which valid requests already send.
+      if (!detail::can_generate(written, 8)) continue;
       add(request_kind::valid, what,
-          gen::map(gen::tuple(valid, wired_valid(p, std::move(site.gen))),
+          gen::map(gen::tuple(valid, std::move(written)),
                    [self, index = e.index, where, what](std::tuple<parts, wire_pairs> t) {
                      parts ps = std::move(std::get<0>(t));
                      ps.params[index] = std::move(std::get<1>(t));

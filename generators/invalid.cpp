@@ -17,6 +17,7 @@
 #include "core/text.hpp"
 #include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/filter.hpp"
 #include "generators/detail/mutations.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "generators/value.hpp"
@@ -192,12 +193,15 @@ class collector {
       out.push_back(
           {s.kind, s.pointer, where + ": " + s.description,
            gen::map(
-               gen::suchThat(s.whole,
-                             [root, keep, breaking](const value& v) {
-                               return breaking
-                                          ? schema::is_invalid(*root, v, detail::request_checks)
-                                          : schema::is_valid(*root, v, detail::request_checks);
-                             }),
+               detail::such_that(
+                   s.whole,
+                   [root, keep, breaking](const value& v) {
+                     return breaking ? schema::is_invalid(*root, v, detail::request_checks)
+                                     : schema::is_valid(*root, v, detail::request_checks);
+                   },
+                   std::string(breaking ? "value the whole schema rejects"
+                                        : "value the whole schema accepts") +
+                       " with " + where + ": " + s.description),
                [kind = s.kind, pointer = s.pointer, what = where + ": " + s.description](value v) {
                  invalid_value iv;
                  iv.json = std::move(v);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generators/detail/checks.hpp"
+#include "generators/detail/filter.hpp"
 #include "generators/detail/mutations.hpp"
 #include "generators/value.hpp"
 #include "schema/validator.hpp"
@@ -160,6 +161,24 @@ void value_sites(const mutation_scope& s, const site_fn& add) {
     const std::string first = boost::json::serialize(c.front());
     add(mutation_kind::not_in_enum, "enum", "a value outside the enum (" + first + " first)",
         gen::elementOf(std::move(c)), std::nullopt);
+    // Beside a composition (Discord's `enum: [3]` over `allOf: [a oneOf of
+    // consts 1..3]`), the nearest miss is a value the rest admits: 1 or 2.
+    if (!r.all_of.empty() || !r.one_of.empty() || !r.any_of.empty()) {
+      schema::schema& rest = s.values.scratch()->make();
+      rest = r;
+      rest.enum_values.clear();
+      const std::vector<value> listed = r.enum_values;
+      add(mutation_kind::not_in_enum, "enum",
+          "a value the rest of the schema admits but the enum does not",
+          such_that(
+              s.values.build(rest, s.depth),
+              [listed](const value& v) {
+                return std::none_of(listed.begin(), listed.end(),
+                                    [&](const value& e) { return schema::json_equal(v, e); });
+              },
+              "value at " + r.location + " outside its enum that the rest of it admits"),
+          std::nullopt);
+    }
   }
 }
 

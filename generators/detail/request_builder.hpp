@@ -19,6 +19,7 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/body_gen.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/filter.hpp"
 #include "generators/detail/mutations.hpp"
 #include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
@@ -430,10 +431,14 @@ class request_builder {
     auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
       return detail::write_param(f, v).value_or(wire_pairs{});
     });
-    Gen<wire_pairs> g = gen::suchThat(written, [s, f](const wire_pairs& w) {
-      if (!detail::travels(f.in, w)) return false;
-      return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
-    });
+    Gen<wire_pairs> g = such_that(
+        written,
+        [s, f](const wire_pairs& w) {
+          if (!detail::travels(f.in, w)) return false;
+          return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
+        },
+        "valid value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
+            " that can be written as its style says and reads back valid");
     if (p.in == param_location::query && p.allow_empty_value) {
       // allowEmptyValue: `name=` is a value the operation takes.
       g = gen::weightedOneOf<wire_pairs>({{85, g}, {15, gen::just(wire_pairs{{p.name, ""}})}});
@@ -460,7 +465,7 @@ class request_builder {
     const schema::schema* s = p.schema;
     const detail::param_format f = detail::format_of(p);
     const bool empty_ok = p.allow_empty_value;
-    return gen::suchThat(
+    return such_that(
         gen::map(std::move(bad),
                  [f](invalid_value iv) {
                    wire_pairs w = detail::write_param(f, *iv.json).value_or(wire_pairs{});
@@ -475,7 +480,9 @@ class request_builder {
             return false;  // read back as another type than the case claims
           }
           return schema::is_invalid(*s, read, detail::request_checks);
-        });
+        },
+        "invalid value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
+            " that can be written as its style says and reads back invalid");
   }
 
   /// Boundary values of `p` as wire pairs that still read back as valid.
@@ -485,10 +492,14 @@ class request_builder {
     auto written = gen::map(std::move(good), [f](const value& v) {
       return detail::write_param(f, v).value_or(wire_pairs{});
     });
-    return gen::suchThat(written, [s, f](const wire_pairs& w) {
-      if (!detail::travels(f.in, w)) return false;
-      return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
-    });
+    return such_that(
+        written,
+        [s, f](const wire_pairs& w) {
+          if (!detail::travels(f.in, w)) return false;
+          return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
+        },
+        "boundary value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
+            " that can be written as its style says and reads back valid");
   }
 
   /// The schema's own examples that validate.
@@ -626,7 +637,9 @@ class request_builder {
                          std::get<1>(t), false, false);
           return made(std::move(b.first), b.second, std::move(iv));
         });
-    return gen::map(gen::suchThat(written, [](const made& t) { return std::get<1>(t); }),
+    return gen::map(such_that(
+                        written, [](const made& t) { return std::get<1>(t); },
+                        "invalid " + media_->name + " body that reads back invalid part by part"),
                     [](made t) {
                       return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
                     });
