@@ -59,6 +59,9 @@ struct sent {
   http::result result;
   std::optional<boost::json::value> json;
   std::string json_error;
+  /// Set when the request was not sent: the part its mode breaks would not
+  /// reach the wire as broken (detail::claim_lost says why).
+  std::optional<std::string> lost;
 };
 
 /// A violation seen during the main phase, before shrinking.
@@ -340,6 +343,10 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
                 static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
   s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
   apply_target_headers(s.request, target_);
+  if (auto why = detail::claim_lost(g, s.request)) {
+    s.lost = std::move(why);
+    return s;
+  }
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request);
   add_time(&run_timings::transport, clock::now() - t0);
@@ -480,9 +487,24 @@ void engine::worker_main(unsigned worker) {
              "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
       }
     } else {
-      if (item < covering) coverage_outcomes_[item].sent = true;
       const sent s = send(worker, c, made->value);
-      judge(item, cell_index, example, seed, made->tree, made->value, s);
+      if (s.lost) {
+        // A case whose broken part would not reach the wire is not run,
+        // never judged as if it were (issue 22).
+        const std::string why = "not sent: " + *s.lost;
+        if (item < covering) {
+          coverage_outcomes_[item].why = why;
+        } else {
+          const auto& checks = config_.checks.exchange;
+          for (std::size_t k = 0; k < checks.size(); ++k) {
+            const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
+            if (cell_id && applies(checks[k]->to, c.kind)) results_.not_run(cell_id, why);
+          }
+        }
+      } else {
+        if (item < covering) coverage_outcomes_[item].sent = true;
+        judge(item, cell_index, example, seed, made->tree, made->value, s);
+      }
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
     events_.exchange_done(done, planned_);
@@ -579,6 +601,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
           continue;  // a shrink the generator cannot realise is no candidate
         }
         sent s = send(worker, c, child_value);
+        if (s.lost) continue;  // a shrink whose broken part would not be sent
         check_verdict v = evaluate(c, chk, child_value, s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
           current = std::move(*child);

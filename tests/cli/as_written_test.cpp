@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/cli.hpp"
 #include "tests/support/servers.hpp"
@@ -73,6 +74,17 @@ class as_written_stub {
         const bool number = !text.empty() && used == text.size();
         if (!number && deviation_ != deviation::accepts_text_limit) return refuse(res, 400);
         if (number && (limit < 1 || limit > 50)) return refuse(res, 400);
+      }
+      if (req.has_header("X-Page-Size")) {
+        const std::string text = req.get_header_value("X-Page-Size");
+        long long size = 0;
+        std::size_t used = 0;
+        try {
+          size = std::stoll(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (text.empty() || used != text.size() || size > 10) return refuse(res, 400);
       }
       if (req.has_param("tags")) {
         std::stringstream items(req.get_param_value("tags"));
@@ -144,14 +156,27 @@ struct run_result {
   boost::json::object report;
 };
 
-run_result run_against(const as_written_stub& stub) {
+run_result run_against(const as_written_stub& stub, std::vector<std::string> extra = {}) {
   const std::string json = ::testing::TempDir() + "as-written-report.json";
   std::ostringstream out, err;
   run_result r;
-  r.code = run_command({"--spec", description, "--url", stub.base_url(), "-H", "X-Key: k1", "-H",
-                        "Authorization: Bearer t1", "--seed", "5", "--examples", "4",
-                        "--no-progress", "--json", json},
-                       out, err);
+  std::vector<std::string> args = {"--spec",
+                                   description,
+                                   "--url",
+                                   stub.base_url(),
+                                   "-H",
+                                   "X-Key: k1",
+                                   "-H",
+                                   "Authorization: Bearer t1",
+                                   "--seed",
+                                   "5",
+                                   "--examples",
+                                   "4",
+                                   "--no-progress",
+                                   "--json",
+                                   json};
+  args.insert(args.end(), extra.begin(), extra.end());
+  r.code = run_command(args, out, err);
   r.out = out.str();
   r.err = err.str();
   std::ifstream in(json);
@@ -186,6 +211,28 @@ TEST(AsWritten, AStubAnsweringAsTheTextAllowsHasNoFailure) {
   for (const auto& k : r.report.at("coverage").as_array()) {
     EXPECT_EQ(k.at("constraints"), k.at("covered")) << boost::json::serialize(k);
   }
+}
+
+TEST(AsWritten, ABrokenHeaderTheTargetSetsWithHIsNotRunNeverFailed) {
+  // -H puts a valid X-Page-Size on every request: a case that broke the
+  // header would reach the server valid. It is "not sent: why", never a
+  // failure of negative_data_rejection.
+  const as_written_stub stub(deviation::none);
+  const auto r = run_against(stub, {"-H", "X-Page-Size: 5"});
+  EXPECT_EQ(failures_of(r), "") << r.out << r.err;
+  EXPECT_EQ(r.code, 0) << r.out;
+  bool said = false;
+  for (const auto& k : r.report.at("coverage").as_array()) {
+    for (const auto& u : k.at("uncovered").as_array()) {
+      const std::string text(u.as_string());
+      if (text.find("X-Page-Size") != std::string::npos) {
+        EXPECT_NE(text.find("not sent: header X-Page-Size is set by the target"), std::string::npos)
+            << text;
+        said = true;
+      }
+    }
+  }
+  EXPECT_TRUE(said) << r.out;
 }
 
 struct planted {
