@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "generators/detail/value_builder.hpp"
 #include "generators/invalid.hpp"
@@ -90,6 +91,17 @@ inline std::string take_code_points(const std::string& s, std::size_t n) {
     }
   }
   return s.substr(0, i);
+}
+
+/// `values[0]` at size 0 (what the coverage phase sends: the nearest
+/// miss), any of them at other sizes (the random phase). Not empty.
+inline rc::Gen<boost::json::value> nearest_first(std::vector<boost::json::value> values) {
+  return rc::Gen<boost::json::value>(
+      [values = std::move(values)](const rc::Random& random,
+                                   int size) -> rc::Shrinkable<boost::json::value> {
+        if (size == 0 || values.size() == 1) return rc::shrinkable::just(values.front());
+        return rc::gen::elementOf(values)(random, size);
+      });
 }
 
 /// The JSON type of a value as the schema vocabulary names it (a double is

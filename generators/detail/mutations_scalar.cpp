@@ -75,7 +75,7 @@ void string_sites(const mutation_scope& s, const site_fn& add) {
     }
     if (!bad.empty()) {
       add(mutation_kind::format_violated, "format", "a string that is not a valid " + *r.format,
-          gen::elementOf(bad), std::nullopt);
+          nearest_first(std::move(bad)), std::nullopt);
     }
   }
 }
@@ -89,7 +89,8 @@ void number_sites(const mutation_scope& s, const site_fn& add) {
     std::vector<value> out;
     for (double d : values) out.push_back(number_value(d));
     add(mutation_kind::out_of_range, keyword,
-        std::string("a number ") + what + " " + number_text(b), gen::elementOf(out), std::nullopt);
+        std::string("a number ") + what + " " + number_text(b), nearest_first(std::move(out)),
+        std::nullopt);
   };
   if (r.minimum) {
     bound("minimum", "below the minimum", *r.minimum,

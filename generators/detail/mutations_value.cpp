@@ -153,14 +153,14 @@ void value_sites(const mutation_scope& s, const site_fn& add) {
   if (r.const_value) {
     add(mutation_kind::not_const, "const",
         "a value other than the const " + boost::json::serialize(*r.const_value),
-        gen::elementOf(misses({*r.const_value})), std::nullopt);
+        nearest_first(misses({*r.const_value})), std::nullopt);
   }
   if (!r.enum_values.empty()) {
     auto c = misses(r.enum_values);
     if (c.empty()) return;
     const std::string first = boost::json::serialize(c.front());
     add(mutation_kind::not_in_enum, "enum", "a value outside the enum (" + first + " first)",
-        gen::elementOf(std::move(c)), std::nullopt);
+        nearest_first(std::move(c)), std::nullopt);
     // Beside a composition (Discord's `enum: [3]` over `allOf: [a oneOf of
     // consts 1..3]`), the nearest miss is a value the rest admits: 1 or 2.
     if (!r.all_of.empty() || !r.one_of.empty() || !r.any_of.empty()) {
@@ -214,7 +214,7 @@ void branch_sites(const mutation_scope& s, const site_fn& add) {
     const bool any = list == &r.any_of;
     add(mutation_kind::no_branch_matches, any ? "anyOf" : "oneOf",
         std::string("a value no branch of ") + (any ? "anyOf" : "oneOf") + " accepts",
-        gen::elementOf(std::move(candidates)), std::nullopt);
+        nearest_first(std::move(candidates)), std::nullopt);
   }
   if (r.not_schema != nullptr) {
     add(mutation_kind::matches_not, "not", "a value that matches the schema under `not`",
