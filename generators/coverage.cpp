@@ -7,40 +7,68 @@ namespace conform::generators {
 
 namespace detail {
 
+namespace {
+
+/// What a case that breaks the request rather than a value tests.
+std::string request_keyword(request_mutation m) {
+  switch (m) {
+    case request_mutation::missing_param:
+      return "required parameter";
+    case request_mutation::missing_body:
+      return "required body";
+    case request_mutation::malformed_body:
+      return "malformed body";
+    case request_mutation::wrong_content_type:
+      return "content type";
+    default:
+      return std::string(to_string(m));
+  }
+}
+
+}  // namespace
+
 std::vector<coverage_case> request_builder::coverage() const {
   std::vector<coverage_case> out;
   const Gen<parts> valid = valid_parts();
   auto self = std::make_shared<request_builder>(*this);
-  auto add = [&out](request_kind kind, std::string constraint, Gen<generated_request> g) {
-    out.push_back({kind, std::move(constraint), std::move(g)});
+  auto add = [&out](request_kind kind, std::string constraint, Gen<generated_request> g,
+                    std::string keyword) {
+    out.push_back({kind, std::move(constraint), std::move(g), std::move(keyword)});
   };
   auto at = [](const std::string& pointer) { return pointer.empty() ? std::string("/") : pointer; };
   add(request_kind::valid, "valid",
-      gen::map(valid, [self](const parts& ps) { return self->assemble(ps, request_mode{}); }));
+      gen::map(valid, [self](const parts& ps) { return self->assemble(ps, request_mode{}); }),
+      "valid");
   for (const auto& e : entries_) {
     const openapi::parameter& p = *e.p;
-    if (p.schema == nullptr || p.in == param_location::cookie) continue;
+    if (p.schema == nullptr) continue;
     const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
     const request_mutation m = mutation_for(p.in);
-    for (auto& site : invalid_value_sites(*p.schema, options_.values)) {
-      auto broken = wired(p, std::move(site.gen));
+    for (auto& site : invalid_value_sites(*p.schema, options_.values, param_breaking(p))) {
+      auto broken = wired(p, std::move(site.gen), site.as_type);
       // Some values cannot be written where the parameter travels (an empty
-      // array in a query is the parameter left out): not a case of their own.
+      // array in a query is the parameter left out; a boolean in a query
+      // of integers reads back as a string): not a case of their own.
       if (!detail::can_generate(broken, 8)) continue;
       add(request_kind::invalid, std::string(to_string(m)) + " " + where + " " + site.description,
-          param_broken(valid, self, e.index, m, where, std::move(broken)));
+          param_broken(valid, self, e.index, m, where, std::move(broken)), site.keyword);
     }
     if (e.fixture) continue;  // its valid value is the profile's, not a boundary
     for (auto& site : boundary_value_sites(*p.schema, options_.values)) {
       const std::string what = "boundary " + where + " " + site.description;
+      auto written = wired_valid(p, std::move(site.gen));
+      // An empty array in a query or a cookie is no pair at all (RFC 6570:
+      // the parameter left out), which valid requests already send.
+      if (!detail::can_generate(written, 8)) continue;
       add(request_kind::valid, what,
-          gen::map(gen::tuple(valid, wired_valid(p, std::move(site.gen))),
+          gen::map(gen::tuple(valid, std::move(written)),
                    [self, index = e.index, where, what](std::tuple<parts, wire_pairs> t) {
                      parts ps = std::move(std::get<0>(t));
                      ps.params[index] = std::move(std::get<1>(t));
                      return self->assemble(
                          ps, request_mode{request_mutation::none, where, what, std::nullopt});
-                   }));
+                   }),
+          site.keyword);
     }
   }
   // x-same-as broken, one case per property. Only here, not among the
@@ -49,7 +77,7 @@ std::vector<coverage_case> request_builder::coverage() const {
   // costly to find again and again, while one case per run tests it.
   for (const auto& slot : slots_) {
     add(request_kind::invalid, "same_as_mismatch body " + slot.pointer,
-        same_as_site(valid, self, slot));
+        same_as_site(valid, self, slot), "x-same-as");
   }
   // The sites that break the request, not a value: required parameters and
   // bodies left out, malformed JSON, the wrong content type.
@@ -57,24 +85,27 @@ std::vector<coverage_case> request_builder::coverage() const {
     if (site.mutation == request_mutation::invalid_path_param ||
         site.mutation == request_mutation::invalid_query_param ||
         site.mutation == request_mutation::invalid_header_param ||
+        site.mutation == request_mutation::invalid_cookie_param ||
         site.mutation == request_mutation::invalid_body) {
       continue;  // covered constraint by constraint
     }
     add(request_kind::invalid, std::string(to_string(site.mutation)) + " " + site.where,
-        std::move(site.gen));
+        std::move(site.gen), request_keyword(site.mutation));
   }
   if (media_ == nullptr || media_->schema == nullptr ||
       !(json_media() || multipart_media() || urlencoded_media())) {
     return out;
   }
   const schema::schema& body = *media_->schema;
-  for (auto& site : invalid_value_sites(body, options_.values)) {
+  invalid_options breaking;
+  breaking.form = !json_media();
+  for (auto& site : invalid_value_sites(body, options_.values, breaking)) {
     auto broken = broken_body(std::move(site.gen));
     // A form body is an object of parts: a value of another type cannot be
     // written as one, so it is not a case of its own.
     if (!json_media() && !detail::can_generate(broken, 8)) continue;
     add(request_kind::invalid, "invalid_body body " + site.description,
-        body_broken(valid, self, std::move(broken)));
+        body_broken(valid, self, std::move(broken)), site.keyword);
   }
   for (auto& site : boundary_value_sites(body, options_.values)) {
     const std::string what = "boundary body " + site.description;
@@ -88,7 +119,8 @@ std::vector<coverage_case> request_builder::coverage() const {
                    keep_same_as(ps, slots, *s);
                    return self->assemble(
                        ps, request_mode{request_mutation::none, where, what, std::nullopt});
-                 }));
+                 }),
+        site.keyword);
   }
   return out;
 }

@@ -58,6 +58,12 @@ struct invalid_value {
 struct invalid_options {
   bool malformed_json = false;  // add unparsable bytes as a mutation
   int probes = 24;              // samples tried per mutation before it is kept
+  /// The value travels as text (a parameter): a numeric string is no wrong
+  /// type there, since the server reads it back as the number it spells.
+  bool as_text = false;
+  /// The value is a form body (multipart, urlencoded): its scalar
+  /// properties, and the items of its array properties, travel as text.
+  bool form = false;
 };
 
 /// Values `s` rejects, one mutation at a time; every one has been checked
@@ -78,10 +84,17 @@ struct invalid_site {
   std::string pointer;      // where in the value ("" = the whole value)
   std::string description;  // "/name: a string of 65 characters, above maxLength 64"
   rc::Gen<invalid_value> gen;
+  /// The keyword the site tests: "type", "enum", "maxLength", "required", ...
+  std::string keyword;
+  /// wrong_type: the JSON type of the values (one site per type not admitted).
+  std::optional<schema::json_type> as_type;
 };
 
 /// The sites invalid_values picks from, in a stable order (the schema's
-/// walk order, malformed JSON last); each generator is checked like
+/// walk order, malformed JSON last): one per keyword and node, and for
+/// `type` one per JSON type the node does not admit; at size 0 each gives
+/// its nearest miss (a numeric string, a value one past the bound, an enum
+/// value with its case changed). Each generator is checked like
 /// invalid_values' and may give up (rc::GenerationFailure) on a sample.
 std::vector<invalid_site> invalid_value_sites(const schema::schema& s,
                                               const gen_options& options = {},
@@ -107,6 +120,7 @@ struct boundary_site {
   std::string pointer;
   std::string description;          // "/per_page: the maximum 100"
   rc::Gen<boost::json::value> gen;  // every value is checked valid
+  std::string keyword;              // "maximum", "maxLength", "minItems", ...
 };
 
 /// Boundary values of `s`, one site per constraint edge that a valid value

@@ -5,6 +5,7 @@
 
 #include "generators/request.hpp"
 
+#include "generators/detail/filter.hpp"
 #include "generators/detail/request_builder.hpp"
 
 namespace conform::generators {
@@ -45,14 +46,22 @@ void request_builder::body_sites(const Gen<parts>& valid,
                                             "the required body left out", std::nullopt});
                      })});
   }
-  const bool takes_text =
-      std::any_of(op_.body->content.begin(), op_.body->content.end(),
-                  [](const openapi::media_type& m) { return m.name == "text/plain"; });
+  // text/plain is no wrong type where a range admits it ("text/*", "*/*").
+  const bool takes_text = std::any_of(
+      op_.body->content.begin(), op_.body->content.end(), [](const openapi::media_type& m) {
+        return m.name == "text/plain" || m.name == "text/*" || m.name == "*/*";
+      });
   if (!takes_text) {
-    auto bytes = gen::map(valid_body(), [](body_bytes b) {
-      b.content_type = "text/plain";
-      return b;
-    });
+    // An empty body is no body at all: sent with any type it is the body
+    // left out, which is valid where the body is optional. Only a body
+    // with bytes in it has a wrong type.
+    auto bytes = gen::map(such_that(
+                              valid_body(), [](const body_bytes& b) { return !b.bytes.empty(); },
+                              "valid " + media + " body with bytes in it"),
+                          [](body_bytes b) {
+                            b.content_type = "text/plain";
+                            return b;
+                          });
     sites.push_back(
         {request_mutation::wrong_content_type, "body",
          gen::map(gen::tuple(valid, bytes),
@@ -85,6 +94,8 @@ std::string_view to_string(request_mutation m) {
       return "wrong_content_type";
     case request_mutation::same_as_mismatch:
       return "same_as_mismatch";
+    case request_mutation::invalid_cookie_param:
+      return "invalid_cookie_param";
   }
   return "unknown";
 }

@@ -32,6 +32,7 @@ enum class request_mutation : std::uint8_t {
   malformed_body,        // the JSON body does not parse
   wrong_content_type,    // a valid body sent as text/plain
   same_as_mismatch,      // a body property differs from the parameter x-same-as names
+  invalid_cookie_param,  // a cookie parameter's value breaks its schema
 };
 
 /// "none", "invalid_query_param", ...
@@ -116,13 +117,20 @@ struct coverage_case {
   /// "boundary body /title: a string of exactly maxLength 500", "valid".
   std::string constraint;
   rc::Gen<generated_request> gen;
+  /// What the case tests, for counts per constraint: the schema keyword
+  /// ("type", "enum", "maxLength", ...) or the part of the request
+  /// ("required parameter", "required body", "malformed body", "content
+  /// type", "x-same-as"); "valid" for the plain valid request.
+  std::string keyword;
 };
 
 /// The coverage cases of `op`, in a stable order: a valid request; per
-/// parameter, each constraint of its schema broken once and each boundary
-/// value; the required parameters left out; per body, each constraint broken
-/// once, each boundary value, malformed JSON, the body left out or sent with
-/// the wrong content type; each x-same-as broken. A generator may give up on
+/// parameter (path, query, header, cookie), each constraint of its schema
+/// broken once (each type it does not admit once, as the server reads the
+/// text) and each boundary value; the required parameters left out; per
+/// body, each constraint broken once, each boundary value, malformed JSON,
+/// the body left out or sent with the wrong content type; each x-same-as
+/// broken. A generator may give up on
 /// a sample (rc::GenerationFailure): the caller tries another seed, then
 /// reports the case as not covered.
 std::vector<coverage_case> coverage_cases(const openapi::operation& op, fixture_lookup fixtures,

@@ -4,16 +4,21 @@
 
 #include "generators/value.hpp"
 
+#include <boost/json/serialize.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 #include <variant>
 
+#include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/filter.hpp"
 #include "generators/detail/format_gen.hpp"
 #include "generators/detail/merge.hpp"
 #include "generators/detail/pattern.hpp"
@@ -89,6 +94,31 @@ value fixture_value(const node& r, const std::string& text) {
   return value(text);
 }
 
+/// Why no value can satisfy `r` as it stands (its const or every enum value
+/// refused by its other keywords, `false`), or nullopt. Only what is sure:
+/// a node this passes may still have no value, which the filters then say.
+std::optional<std::string> unsatisfiable(const node& r) {
+  if (r.boolean == node::boolean_form::reject_all) {
+    return "the schema at " + r.location + " admits no value (`false`, or types that do not meet)";
+  }
+  auto first_error = [&r](const value& v) {
+    auto result = schema::validate(r, v, {.max_errors = 1, .way = schema::direction::request});
+    return result.errors.empty() ? std::string("undecided") : result.errors.front().message;
+  };
+  if (r.const_value && !schema::is_valid(r, *r.const_value, detail::request_checks)) {
+    return "the const " + boost::json::serialize(*r.const_value) + " at " + r.location +
+           " is refused by the keywords beside it: " + first_error(*r.const_value);
+  }
+  if (!r.enum_values.empty() &&
+      std::none_of(r.enum_values.begin(), r.enum_values.end(), [&r](const value& v) {
+        return schema::is_valid(r, v, detail::request_checks);
+      })) {
+    return "no value of the enum at " + r.location +
+           " is admitted by the keywords beside it: " + first_error(r.enum_values.front());
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 value_builder::value_builder(const gen_options& options)
@@ -119,7 +149,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
     if (auto text = options_.fixture(*fixture)) {
       const node& typed = r.all_of.empty() ? r : detail::fold_all_of(r, *scratch_);
       value v = fixture_value(typed, *text);
-      if (schema::is_valid(s, v)) return gen::just(std::move(v));
+      if (schema::is_valid(s, v, detail::request_checks)) return gen::just(std::move(v));
     }
   }
   if (r.ref != nullptr || r.boolean == node::boolean_form::accept_all) return any_value(2);
@@ -127,37 +157,52 @@ Gen<value> value_builder::build(const node& s, int depth) {
     return failing("the schema at " + r.location + " is `false`: it admits no value");
   }
   auto keep = scratch_;
-  auto valid_for = [keep, &r](const value& v) { return schema::is_valid(r, v); };
+  auto valid_for = [keep, &r](const value& v) {
+    return schema::is_valid(r, v, detail::request_checks);
+  };
   if (!r.all_of.empty()) {
-    return gen::suchThat(build(detail::fold_all_of(r, *scratch_), depth), valid_for);
+    return such_that(build(detail::fold_all_of(r, *scratch_), depth), valid_for,
+                     "value at " + r.location + " that every allOf branch accepts");
   }
   if (!r.one_of.empty() || !r.any_of.empty()) {
-    const auto& branches = !r.one_of.empty() ? r.one_of : r.any_of;
+    const bool one = !r.one_of.empty();
+    const auto& branches = one ? r.one_of : r.any_of;
+    const char* keyword = one ? "oneOf" : "anyOf";
+    // A branch that cannot hold a value with the node's own keywords (a
+    // const 1 under `enum: [3]`) is left out, not drawn and failed on: the
+    // node is satisfiable when one branch is.
     std::vector<Gen<value>> alternatives;
-    for (const node* b : branches) {
-      alternatives.push_back(build(detail::with_branch(r, *b, *scratch_), depth));
+    std::string dropped;
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      const node& merged = detail::with_branch(r, *branches[i], *scratch_);
+      if (auto why = unsatisfiable(detail::fold_all_of(merged, *scratch_))) {
+        dropped += (dropped.empty() ? "" : "; ") + ("#" + std::to_string(i) + " ") + *why;
+        continue;
+      }
+      alternatives.push_back(build(merged, depth));
     }
-    return gen::suchThat(one_of(std::move(alternatives)), valid_for);
+    if (alternatives.empty()) {
+      return failing("no branch of the " + std::string(keyword) + " at " + r.location +
+                     " can hold a value with the keywords beside it: " + dropped);
+    }
+    return such_that(one_of(std::move(alternatives)), valid_for,
+                     std::string("value at ") + r.location + " that " +
+                         (one ? "exactly one branch of its oneOf" : "a branch of its anyOf") +
+                         " accepts");
   }
   if (r.not_schema != nullptr) {
     node& copy = scratch_->make();
     copy = r;
     copy.not_schema = nullptr;
-    return gen::suchThat(build(copy, depth), valid_for);
+    return such_that(build(copy, depth), valid_for,
+                     "value at " + r.location + " that its `not` schema rejects");
   }
-  if (r.const_value) {
-    if (!schema::is_valid(r, *r.const_value)) {
-      return failing("the const at " + r.location + " contradicts the schema's other keywords");
-    }
-    return gen::just(*r.const_value);
-  }
+  if (auto why = unsatisfiable(r)) return failing(*why);
+  if (r.const_value) return gen::just(*r.const_value);
   if (!r.enum_values.empty()) {
     std::vector<value> allowed;
     for (const value& v : r.enum_values) {
-      if (schema::is_valid(r, v)) allowed.push_back(v);
-    }
-    if (allowed.empty()) {
-      return failing("no enum value at " + r.location + " satisfies the schema's other keywords");
+      if (schema::is_valid(r, v, detail::request_checks)) allowed.push_back(v);
     }
     return gen::elementOf(std::move(allowed));
   }
@@ -165,7 +210,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
   if (options_.example_percent > 0) {
     std::vector<value> examples;
     for (const value& v : r.examples) {
-      if (schema::is_valid(r, v)) examples.push_back(v);
+      if (schema::is_valid(r, v, detail::request_checks)) examples.push_back(v);
     }
     if (!examples.empty()) {
       const auto p = static_cast<std::size_t>(std::clamp(options_.example_percent, 0, 100));
@@ -253,7 +298,9 @@ Gen<value> value_builder::integer_gen(const node& r) {
                    return value(static_cast<std::int64_t>(std::llround(v)));
                  });
     if (std::trunc(m) == m) return g;
-    return gen::suchThat(g, [&r](const value& v) { return schema::is_valid(r, v); });
+    return such_that(
+        g, [&r](const value& v) { return schema::is_valid(r, v, detail::request_checks); },
+        "integer at " + r.location + " on the multipleOf grid within its bounds");
   }
   return gen::map(gen::inRange(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi) + 1),
                   [](std::int64_t v) { return value(v); });
@@ -299,7 +346,9 @@ Gen<value> value_builder::number_gen(const node& r) {
         return value(scale > 0 ? static_cast<double>(k) / scale : static_cast<double>(k) * step);
       });
   // Exclusive bounds and rounding at the edges: the validator decides.
-  return gen::suchThat(g, [&r](const value& v) { return schema::is_valid(r, v); });
+  return such_that(
+      g, [&r](const value& v) { return schema::is_valid(r, v, detail::request_checks); },
+      "number at " + r.location + " within its bounds");
 }
 
 Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
@@ -340,20 +389,29 @@ Gen<value> value_builder::string_gen(const node& r) {
   if (auto fg = detail::format_generator(f)) {
     Gen<std::string> g = *fg;
     if (r.pattern) {
-      g = gen::suchThat(
-          g, [p = *r.pattern](const std::string& s) { return schema::matches_pattern(p, s); });
+      g = such_that(
+          g, [p = *r.pattern](const std::string& s) { return schema::matches_pattern(p, s); },
+          "string of format " + *r.format + " matching " + *r.pattern + " at " + r.location);
     }
-    return to_value(bounded ? gen::suchThat(g, length_ok) : g);
+    return to_value(bounded ? such_that(g, length_ok,
+                                        "string of format " + *r.format + " with a length " +
+                                            "within minLength and maxLength at " + r.location)
+                            : g);
   }
   if (r.pattern) {
     auto pg = detail::pattern_generator(*r.pattern, options_.max_repeat);
     if (auto* g = std::get_if<Gen<std::string>>(&pg)) {
-      return to_value(bounded ? gen::suchThat(*g, length_ok) : *g);
+      return to_value(bounded ? such_that(*g, length_ok,
+                                          "string matching " + *r.pattern + " with a length " +
+                                              "within minLength and maxLength at " + r.location)
+                              : *g);
     }
     // Outside the subset: generate plain strings and keep those that match.
-    return to_value(gen::suchThat(plain_string(min, max), [p = *r.pattern](const std::string& s) {
-      return schema::matches_pattern(p, s);
-    }));
+    return to_value(such_that(
+        plain_string(min, max),
+        [p = *r.pattern](const std::string& s) { return schema::matches_pattern(p, s); },
+        "string matching " + *r.pattern + " at " + r.location +
+            " (a pattern outside the generated subset: plain strings filtered)"));
   }
   return to_value(plain_string(min, max));
 }
@@ -391,7 +449,10 @@ Gen<value> value_builder::array_gen(const node& r, int depth) {
                         });
       });
   if (!unique || min == 0) return g;
-  return gen::suchThat(g, [min](const value& v) { return v.get_array().size() >= min; });
+  return such_that(
+      g, [min](const value& v) { return v.get_array().size() >= min; },
+      "array of " + std::to_string(min) + " distinct items at " + r.location +
+          " (uniqueItems with minItems)");
 }
 
 Gen<value> value_builder::tuple_gen(const node& r, int depth, std::size_t min, std::size_t max) {
@@ -430,7 +491,9 @@ Gen<value> value_builder::tuple_gen(const node& r, int depth, std::size_t min, s
                     });
   }
   auto keep = scratch_;
-  return gen::suchThat(g, [keep, &r](const value& v) { return schema::is_valid(r, v); });
+  return such_that(
+      g, [keep, &r](const value& v) { return schema::is_valid(r, v, detail::request_checks); },
+      "array at " + r.location + " whose prefixItems and items all validate");
 }
 
 Gen<value> value_builder::object_gen(const node& r, int depth) {
@@ -458,6 +521,7 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
     return std::find(needed.begin(), needed.end(), n) != needed.end();
   };
   for (const auto& [name, sub] : r.properties) {
+    if (detail::server_owned(*sub)) continue;  // readOnly: a request never sends it
     const bool required = is_needed(name);
     if (shallow && !required) continue;
     members.push_back({name, required, build(*sub, depth + 1)});
@@ -545,9 +609,12 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
   }
   Gen<value> g = gen::map(acc, [](boost::json::object o) { return value(std::move(o)); });
   if (!r.min_properties && !r.max_properties) return g;
-  return gen::suchThat(g, [min_props, max_props](const value& v) {
-    return v.get_object().size() >= min_props && v.get_object().size() <= max_props;
-  });
+  return such_that(
+      g,
+      [min_props, max_props](const value& v) {
+        return v.get_object().size() >= min_props && v.get_object().size() <= max_props;
+      },
+      "object at " + r.location + " within minProperties and maxProperties");
 }
 
 }  // namespace detail

@@ -59,6 +59,9 @@ struct sent {
   http::result result;
   std::optional<boost::json::value> json;
   std::string json_error;
+  /// Set when the request was not sent: the part its mode breaks would not
+  /// reach the wire as broken (detail::claim_lost says why).
+  std::optional<std::string> lost;
 };
 
 /// A violation seen during the main phase, before shrinking.
@@ -152,6 +155,7 @@ class engine {
   std::vector<coverage_item> coverage_;
   std::vector<coverage_outcome> coverage_outcomes_;
   std::vector<std::vector<std::string>> constraints_;  // per operation, in first-seen order
+  std::vector<std::vector<std::string>> keywords_;     // per constraint, what it tests
   run_report report_;
 
   std::atomic<std::uint64_t> next_item_{0};
@@ -261,6 +265,7 @@ void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t
   // Without a per-exchange check nothing would judge the cases.
   if (!config_.coverage || config_.checks.exchange.empty()) return;
   if (constraints_.size() <= o) constraints_.resize(config_.operations.size());
+  if (keywords_.size() <= o) keywords_.resize(config_.operations.size());
   const auto* op = config_.operations[o];
   auto cases = detail::make_coverage(spec_, *op, choice);
   auto& names = constraints_[o];
@@ -270,7 +275,10 @@ void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t
     if (c.constraint != "valid") {
       auto it = std::find(names.begin(), names.end(), c.constraint);
       constraint = static_cast<std::size_t>(it - names.begin());
-      if (it == names.end()) names.push_back(c.constraint);
+      if (it == names.end()) {
+        names.push_back(c.constraint);
+        keywords_[o].push_back(c.keyword);
+      }
     }
     // The cell of the case's kind; a kind the random phase does not run
     // (nothing it could break) leaves the case uncovered, said in the report.
@@ -306,6 +314,12 @@ void engine::fold_coverage() {
     c.method_path = config_.operations[o]->method_path();
     c.constraints = static_cast<std::uint32_t>(constraints_[o].size());
     for (std::size_t k = 0; k < constraints_[o].size(); ++k) {
+      const std::string& keyword = keywords_[o][k];
+      auto kc = std::find_if(c.by_keyword.begin(), c.by_keyword.end(),
+                             [&](const auto& x) { return x.keyword == keyword; });
+      if (kc == c.by_keyword.end()) kc = c.by_keyword.insert(kc, {keyword, 0, 0});
+      ++kc->constraints;
+      if (covered[o][k]) ++kc->covered;
       if (covered[o][k]) {
         ++c.covered;
       } else {
@@ -329,6 +343,10 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
                 static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
   s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
   apply_target_headers(s.request, target_);
+  if (auto why = detail::claim_lost(g, s.request)) {
+    s.lost = std::move(why);
+    return s;
+  }
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request);
   add_time(&run_timings::transport, clock::now() - t0);
@@ -469,9 +487,24 @@ void engine::worker_main(unsigned worker) {
              "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
       }
     } else {
-      if (item < covering) coverage_outcomes_[item].sent = true;
       const sent s = send(worker, c, made->value);
-      judge(item, cell_index, example, seed, made->tree, made->value, s);
+      if (s.lost) {
+        // A case whose broken part would not reach the wire is not run,
+        // never judged as if it were (issue 22).
+        const std::string why = "not sent: " + *s.lost;
+        if (item < covering) {
+          coverage_outcomes_[item].why = why;
+        } else {
+          const auto& checks = config_.checks.exchange;
+          for (std::size_t k = 0; k < checks.size(); ++k) {
+            const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
+            if (cell_id && applies(checks[k]->to, c.kind)) results_.not_run(cell_id, why);
+          }
+        }
+      } else {
+        if (item < covering) coverage_outcomes_[item].sent = true;
+        judge(item, cell_index, example, seed, made->tree, made->value, s);
+      }
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
     events_.exchange_done(done, planned_);
@@ -568,6 +601,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
           continue;  // a shrink the generator cannot realise is no candidate
         }
         sent s = send(worker, c, child_value);
+        if (s.lost) continue;  // a shrink whose broken part would not be sent
         check_verdict v = evaluate(c, chk, child_value, s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
           current = std::move(*child);

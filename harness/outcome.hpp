@@ -186,6 +186,16 @@ struct operation_coverage {
   std::uint32_t covered = 0;
   /// "constraint: why" for each one not sent (no value could be made).
   std::vector<std::string> uncovered;
+  /// The constraints counted by what they test: a schema keyword ("type",
+  /// "enum", "maxLength", ...) or a part of the request ("required
+  /// parameter", "content type", ...), in first-seen order.
+  struct keyword_count {
+    std::string keyword;
+    std::uint32_t constraints = 0;
+    std::uint32_t covered = 0;
+    friend bool operator==(const keyword_count&, const keyword_count&) = default;
+  };
+  std::vector<keyword_count> by_keyword;
 };
 
 /// Everything a run found; what the report writers render.

@@ -433,6 +433,13 @@ struct api_rules {
   /// description does not say.
   int one_credential_status = 0;
   std::string one_credential_code;
+  /// x-auth-refusals: which status refuses a request for want of a valid
+  /// credential (401) and which for a credential the operation does not
+  /// accept: another scheme, a missing scope, a role (403). 0: the
+  /// description does not say, and either refusal is accepted for both
+  /// (RFC 9110 leaves servers that latitude; plain OpenAPI says nothing).
+  int unauthenticated_status = 0;
+  int forbidden_status = 0;
   /// x-limits
   std::uint64_t max_body_bytes = 0;
   std::uint64_t max_multipart_bytes = 0;

@@ -224,6 +224,26 @@ void console_writer::run_finished(const harness::run_report& report) {
         out_ << "  ... and " << uncovered.size() - shown << " more (the JSON report lists all)\n";
       }
     }
+    // What they test, summed over the operations ("type 120, enum 9, ...").
+    std::vector<harness::operation_coverage::keyword_count> by_keyword;
+    for (const auto& k : report.coverage) {
+      for (const auto& b : k.by_keyword) {
+        auto it = std::find_if(by_keyword.begin(), by_keyword.end(),
+                               [&](const auto& x) { return x.keyword == b.keyword; });
+        if (it == by_keyword.end()) it = by_keyword.insert(it, {b.keyword, 0, 0});
+        it->constraints += b.constraints;
+        it->covered += b.covered;
+      }
+    }
+    if (!by_keyword.empty()) {
+      out_ << "  by what they test:";
+      for (std::size_t i = 0; i < by_keyword.size(); ++i) {
+        const auto& b = by_keyword[i];
+        out_ << (i == 0 ? " " : ", ") << b.keyword << " " << b.covered;
+        if (b.covered != b.constraints) out_ << " of " << b.constraints;
+      }
+      out_ << "\n";
+    }
   }
 
   if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {

@@ -101,11 +101,17 @@ boost::json::value to_json(const harness::run_report& report) {
   for (const auto& k : report.coverage) {
     boost::json::array uncovered;
     for (const auto& u : k.uncovered) uncovered.emplace_back(u);
+    boost::json::array by_keyword;
+    for (const auto& b : k.by_keyword) {
+      by_keyword.push_back(
+          {{"keyword", b.keyword}, {"constraints", b.constraints}, {"covered", b.covered}});
+    }
     coverage.push_back({{"operation_id", k.operation_id},
                         {"method_path", k.method_path},
                         {"constraints", k.constraints},
                         {"covered", k.covered},
-                        {"uncovered", std::move(uncovered)}});
+                        {"uncovered", std::move(uncovered)},
+                        {"by_keyword", std::move(by_keyword)}});
   }
   const auto& c = report.counts;
   boost::json::object out{{"format_version", 1},

@@ -272,6 +272,20 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
             if (x.is_string()) k.uncovered.emplace_back(x.as_string());
           }
         }
+        // by_keyword: absent in reports written before it existed.
+        if (const auto* b = o->if_contains("by_keyword"); b && b->is_array()) {
+          for (const auto& x : b->as_array()) {
+            const auto* e = x.if_object();
+            if (e == nullptr) continue;
+            const auto* kw = e->if_contains("keyword");
+            const auto* n = e->if_contains("constraints");
+            const auto* c = e->if_contains("covered");
+            if (!kw || !kw->is_string() || !n || !n->is_number() || !c || !c->is_number()) continue;
+            k.by_keyword.push_back({std::string(kw->as_string()),
+                                    static_cast<std::uint32_t>(n->to_number<std::uint64_t>()),
+                                    static_cast<std::uint32_t>(c->to_number<std::uint64_t>())});
+          }
+        }
       }
     }
     if (const auto* counts = doc->if_contains("counts"); counts && w.error().empty()) {

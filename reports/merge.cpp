@@ -283,6 +283,18 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
       if (fresh) continue;
       auto& m = it->second;
       m.constraints = std::max(m.constraints, k.constraints);
+      // Per keyword, as for the whole: the most constraints any shard saw,
+      // covered when any shard covered them.
+      for (const auto& b : k.by_keyword) {
+        auto mb = std::find_if(m.by_keyword.begin(), m.by_keyword.end(),
+                               [&](const auto& x) { return x.keyword == b.keyword; });
+        if (mb == m.by_keyword.end()) {
+          m.by_keyword.push_back(b);
+          continue;
+        }
+        mb->constraints = std::max(mb->constraints, b.constraints);
+        mb->covered = std::max(mb->covered, b.covered);
+      }
       std::erase_if(m.uncovered, [&](const std::string& u) {
         return std::find(k.uncovered.begin(), k.uncovered.end(), u) == k.uncovered.end();
       });

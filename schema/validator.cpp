@@ -433,7 +433,7 @@ class walker {
       if (!collecting()) return false;
     }
     for (const std::string& name : r.required) {
-      if (o.contains(name) || relaxed(r, "required", name)) continue;
+      if (o.contains(name) || unseen(r.property(name)) || relaxed(r, "required", name)) continue;
       ok = fail(r, "required", [&] { return "missing required property \"" + name + "\""; });
       if (!collecting()) return false;
     }
@@ -451,7 +451,9 @@ class walker {
       const std::string_view key(member.key().data(), member.key().size());
       const schema* sub = r.property(key);
       bool member_ok = true;
-      if (sub != nullptr) {
+      if (unseen(sub)) {
+        // a readOnly property in a request, a writeOnly one in a response: ignored
+      } else if (sub != nullptr) {
         member_ok = at(key, [&] { return check(*sub, member.value(), depth + 1); });
       } else if (!r.additional_allowed && !relaxed(r, "additionalProperties")) {
         member_ok = at(key, [&] {
@@ -468,6 +470,15 @@ class walker {
       if (!ok && !collecting()) return false;
     }
     return ok;
+  }
+
+  /// True for a property this direction neither requires nor judges: a
+  /// readOnly one in a request, a writeOnly one in a response.
+  bool unseen(const schema* property) const {
+    if (property == nullptr || options_.way == direction::any) return false;
+    const schema& r = property->resolved();
+    return options_.way == direction::request ? property->read_only || r.read_only
+                                              : property->write_only || r.write_only;
   }
 
   /// A fast-mode evaluation of a subschema (for anyOf, oneOf, not). The

@@ -37,11 +37,20 @@ enum class assumption_mode : std::uint8_t {
   edges,
 };
 
+/// Which way a value travels. JSON Schema 2020-12 (section 9.4 of the
+/// validation vocabulary): a readOnly property is the owning authority's,
+/// and a write of it may be "ignored or rejected"; a writeOnly one is never
+/// present when the value is retrieved. So in a request a readOnly
+/// property, and in a response a writeOnly one, is neither required nor
+/// judged (OpenAPI 3.0 says the same of `required`).
+enum class direction : std::uint8_t { any, request, response };
+
 /// Limits of one validation.
 struct validation_options {
   std::size_t max_errors = 32;  // errors collected at most (then `truncated`)
   std::size_t max_depth = 256;  // nesting of schema evaluations before giving up
   assumption_mode assumptions = assumption_mode::strict;
+  direction way = direction::any;
 };
 
 /// The outcome of a validation: valid when there is no error and nothing

@@ -16,8 +16,11 @@
 #include <utility>
 #include <vector>
 
+#include "generators/detail/checks.hpp"
 #include "generators/detail/body_gen.hpp"
 #include "generators/detail/choice.hpp"
+#include "generators/detail/filter.hpp"
+#include "generators/detail/mutations.hpp"
 #include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/request.hpp"
@@ -198,7 +201,7 @@ class request_builder {
       value want = detail::read_param(slot.format, *slot.prop, *ps.params[slot.param]);
       if (schema::json_equal(*current, want)) continue;
       value saved = std::exchange(*current, std::move(want));
-      if (schema::is_valid(body, root)) {
+      if (schema::is_valid(body, root, detail::request_checks)) {
         changed = true;
       } else {
         *current = std::move(saved);
@@ -223,7 +226,7 @@ class request_builder {
       std::string name;
       auto* parent = parent_of(root, slot.pointer, name);
       if (parent == nullptr || parent->erase(name) == 0) continue;
-      if (!schema::is_valid(*media_->schema, root)) continue;
+      if (!schema::is_valid(*media_->schema, root, detail::request_checks)) continue;
       ps.body->bytes = boost::json::serialize(root);
       ps.body->from_example = false;
     }
@@ -246,7 +249,7 @@ class request_builder {
     auto* parent = parent_of(root, slot.pointer, name);
     if (parent == nullptr) return std::nullopt;
     (*parent)[name] = other;
-    if (!schema::is_valid(body, root)) return std::nullopt;
+    if (!schema::is_valid(body, root, detail::request_checks)) return std::nullopt;
     ps.body->bytes = boost::json::serialize(root);
     ps.body->from_example = false;
     return ps;
@@ -321,7 +324,6 @@ class request_builder {
     auto self = std::make_shared<request_builder>(*this);
     for (const auto& e : entries_) {
       const openapi::parameter& p = *e.p;
-      if (p.in == param_location::cookie) continue;  // cookies are sent valid only
       const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
       const request_mutation m = mutation_for(p.in);
       if (auto broken = invalid_wire(p)) {
@@ -347,7 +349,16 @@ class request_builder {
   static request_mutation mutation_for(param_location in) {
     return in == param_location::path     ? request_mutation::invalid_path_param
            : in == param_location::header ? request_mutation::invalid_header_param
+           : in == param_location::cookie ? request_mutation::invalid_cookie_param
                                           : request_mutation::invalid_query_param;
+  }
+
+  /// How a parameter's values are broken: as text, unless it is a JSON
+  /// `content` parameter (whose text is JSON, where a numeric string stays a string).
+  static invalid_options param_breaking(const openapi::parameter& p) {
+    invalid_options o;
+    o.as_text = p.content_media.find("json") == std::string::npos;
+    return o;
   }
 
   /// Valid parts with parameter `index` replaced by broken wire pairs.
@@ -403,8 +414,8 @@ class request_builder {
     for (const auto& [name, e] : m.encoding) {
       if (e.allow_reserved) reserved.push_back(name);
     }
-    const schema::judgement j =
-        schema::judge(*m.schema, detail::read_form_body(*m.schema, w, m.encoding));
+    const schema::judgement j = schema::judge(
+        *m.schema, detail::read_form_body(*m.schema, w, m.encoding), detail::request_checks);
     const bool as_wanted =
         j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
     return {body_bytes{encode_query(w, reserved), m.name, from_example}, as_wanted};
@@ -420,10 +431,14 @@ class request_builder {
     auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
       return detail::write_param(f, v).value_or(wire_pairs{});
     });
-    Gen<wire_pairs> g = gen::suchThat(written, [s, f](const wire_pairs& w) {
-      if (!detail::travels(f.in, w)) return false;
-      return schema::is_valid(*s, detail::read_param(f, *s, w));
-    });
+    Gen<wire_pairs> g = such_that(
+        written,
+        [s, f](const wire_pairs& w) {
+          if (!detail::travels(f.in, w)) return false;
+          return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
+        },
+        "valid value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
+            " that can be written as its style says and reads back valid");
     if (p.in == param_location::query && p.allow_empty_value) {
       // allowEmptyValue: `name=` is a value the operation takes.
       g = gen::weightedOneOf<wire_pairs>({{85, g}, {15, gen::just(wire_pairs{{p.name, ""}})}});
@@ -434,31 +449,40 @@ class request_builder {
   std::optional<Gen<std::pair<wire_pairs, invalid_value>>> invalid_wire(
       const openapi::parameter& p) const {
     if (p.schema == nullptr) return std::nullopt;
-    auto bad = invalid_values(*p.schema, options_.values);
+    auto bad = invalid_values(*p.schema, options_.values, param_breaking(p));
     if (!bad) return std::nullopt;
     auto g = wired(p, std::move(*bad));
     if (!detail::can_generate(g)) return std::nullopt;
     return g;
   }
 
-  /// Invalid values of `p` as wire pairs that still read back as invalid.
-  static Gen<std::pair<wire_pairs, invalid_value>> wired(const openapi::parameter& p,
-                                                         Gen<invalid_value> bad) {
+  /// Invalid values of `p` as wire pairs that still read back as invalid
+  /// (and, for a broken type, as a value of `as_type`: the type the case
+  /// claims is the one the server reads).
+  static Gen<std::pair<wire_pairs, invalid_value>> wired(
+      const openapi::parameter& p, Gen<invalid_value> bad,
+      std::optional<schema::json_type> as_type = std::nullopt) {
     const schema::schema* s = p.schema;
     const detail::param_format f = detail::format_of(p);
     const bool empty_ok = p.allow_empty_value;
-    return gen::suchThat(gen::map(std::move(bad),
-                                  [f](invalid_value iv) {
-                                    wire_pairs w =
-                                        detail::write_param(f, *iv.json).value_or(wire_pairs{});
-                                    return std::make_pair(std::move(w), std::move(iv));
-                                  }),
-                         [s, f, empty_ok](const std::pair<wire_pairs, invalid_value>& w) {
-                           if (!detail::travels(f.in, w.first)) return false;
-                           if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
-                             return false;  // allowEmptyValue: an empty value is accepted
-                           return schema::is_invalid(*s, detail::read_param(f, *s, w.first));
-                         });
+    return such_that(
+        gen::map(std::move(bad),
+                 [f](invalid_value iv) {
+                   wire_pairs w = detail::write_param(f, *iv.json).value_or(wire_pairs{});
+                   return std::make_pair(std::move(w), std::move(iv));
+                 }),
+        [s, f, empty_ok, as_type](const std::pair<wire_pairs, invalid_value>& w) {
+          if (!detail::travels(f.in, w.first)) return false;
+          if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
+            return false;  // allowEmptyValue: an empty value is accepted
+          const value read = detail::read_param(f, *s, w.first);
+          if (as_type && w.second.pointer.empty() && detail::json_type_of(read) != *as_type) {
+            return false;  // read back as another type than the case claims
+          }
+          return schema::is_invalid(*s, read, detail::request_checks);
+        },
+        "invalid value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
+            " that can be written as its style says and reads back invalid");
   }
 
   /// Boundary values of `p` as wire pairs that still read back as valid.
@@ -468,10 +492,14 @@ class request_builder {
     auto written = gen::map(std::move(good), [f](const value& v) {
       return detail::write_param(f, v).value_or(wire_pairs{});
     });
-    return gen::suchThat(written, [s, f](const wire_pairs& w) {
-      if (!detail::travels(f.in, w)) return false;
-      return schema::is_valid(*s, detail::read_param(f, *s, w));
-    });
+    return such_that(
+        written,
+        [s, f](const wire_pairs& w) {
+          if (!detail::travels(f.in, w)) return false;
+          return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
+        },
+        "boundary value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
+            " that can be written as its style says and reads back valid");
   }
 
   /// The schema's own examples that validate.
@@ -480,7 +508,7 @@ class request_builder {
     const schema::schema* s = media_->schema;
     for (const schema::schema* n : {s, &s->resolved()}) {
       for (const value& v : n->examples) {
-        if (schema::is_valid(*s, v)) out.push_back(v);
+        if (schema::is_valid(*s, v, detail::request_checks)) out.push_back(v);
       }
       if (!out.empty()) break;
     }
@@ -560,7 +588,7 @@ class request_builder {
     const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
       return p.content.find(boundary) != std::string::npos;
     });
-    const schema::judgement j = schema::judge(s, detail::from_parts(s, ps));
+    const schema::judgement j = schema::judge(s, detail::from_parts(s, ps), detail::request_checks);
     const bool as_wanted =
         j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
     body_bytes b{detail::multipart_body(ps, boundary), "multipart/form-data; boundary=" + boundary,
@@ -577,7 +605,9 @@ class request_builder {
     const schema::schema* s = media_->schema;
     if (s == nullptr || !(json_media() || multipart_media() || urlencoded_media()))
       return std::nullopt;
-    auto bad = invalid_values(*s, options_.values);
+    invalid_options breaking;
+    breaking.form = !json_media();
+    auto bad = invalid_values(*s, options_.values, breaking);
     if (!bad) return std::nullopt;
     return broken_body(std::move(*bad));
   }
@@ -607,7 +637,9 @@ class request_builder {
                          std::get<1>(t), false, false);
           return made(std::move(b.first), b.second, std::move(iv));
         });
-    return gen::map(gen::suchThat(written, [](const made& t) { return std::get<1>(t); }),
+    return gen::map(such_that(
+                        written, [](const made& t) { return std::get<1>(t); },
+                        "invalid " + media_->name + " body that reads back invalid part by part"),
                     [](made t) {
                       return std::make_pair(std::move(std::get<0>(t)), std::move(std::get<2>(t)));
                     });

@@ -141,6 +141,13 @@ std::optional<wire_pairs> query_pairs(const param_format& f, const value& v) {
   const std::string sep(1, delimiter(f.style));
   if (v.is_array()) {
     auto items = items_of(v, false);
+    // RFC 6570 takes an empty list as undefined: no pair at all (the
+    // parameter left out). `name=` is not an empty array but an array of one
+    // empty item to a server that splits it, and nothing to one that does
+    // not: a value only `name=` could carry is not written.
+    if (!f.explode && (items.empty() || (items.size() == 1 && items.front().empty()))) {
+      return std::nullopt;
+    }
     if (!f.explode) {
       out.emplace_back(f.name, join(items, sep));
     } else {

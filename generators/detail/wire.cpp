@@ -224,15 +224,49 @@ bool binary_string(const schema::schema& s) {
   return r.format && (*r.format == "binary");
 }
 
-/// One part for `v` of property `name` with schema `sub` (may be null).
+/// The first media type of an Encoding Object's contentType, which may
+/// list several ("image/png, image/jpeg"); a part carries one.
+std::string first_media_type(const std::string& declared) {
+  std::string out = declared.substr(0, declared.find(','));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  while (!out.empty() && out.front() == ' ') out.erase(out.begin());
+  return out;
+}
+
+/// The part's type by the property's schema alone, as the Encoding Object's
+/// defaults say (objects and arrays JSON, strings by contentMediaType or
+/// format binary, other primitives text/plain); "" when the schema admits
+/// both a structure and a primitive, and only the value can tell.
+std::string schema_part_type(const schema::schema& sub) {
+  const schema::type_set t = effective_types(sub);
+  if (t.any()) return {};
+  const bool structured = t.has(json_type::object) || t.has(json_type::array);
+  const bool primitive = t.has(json_type::string) || t.has(json_type::integer) ||
+                         t.has(json_type::number) || t.has(json_type::boolean);
+  if (structured && primitive) return {};
+  if (structured) return "application/json";
+  if (t.has(json_type::string) && sub.resolved().content_media_type) {
+    return *sub.resolved().content_media_type;
+  }
+  if (t.has(json_type::string) && binary_string(sub)) return "application/octet-stream";
+  return "text/plain";
+}
+
+/// One part for `v` of property `name` with schema `sub` (may be null). The
+/// part's type follows the encoding, else the schema, never the value: a
+/// value of another type in a text part is sent as text (and read back as
+/// the server reads it), not turned into a JSON part.
 form_part part_for(const std::string& name, const value& v, const schema::schema* sub,
                    const std::string& declared) {
   form_part p;
   p.name = name;
+  const std::string by_schema = sub != nullptr ? schema_part_type(*sub) : std::string();
   if (!declared.empty()) {
-    p.content_type = declared;
+    p.content_type = first_media_type(declared);
   } else if (sub == nullptr) {  // not in the schema: as form_parts without one
     p.content_type = v.is_string() ? "text/plain" : "application/json";
+  } else if (!by_schema.empty()) {
+    p.content_type = by_schema;
   } else if (v.is_object() || v.is_array()) {
     p.content_type = "application/json";
   } else if (v.is_string() && sub != nullptr && sub->resolved().content_media_type) {

@@ -126,4 +126,88 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
   return req;
 }
 
+std::optional<std::string> claim_lost(const generators::generated_request& g,
+                                      const http::request& sent) {
+  using generators::request_mutation;
+  const auto& mode = g.mode;
+  if (mode.valid()) return std::nullopt;
+  auto headers_named = [&sent](std::string_view name) {
+    std::vector<const std::string*> out;
+    for (const auto& [n, v] : sent.headers) {
+      if (http::iequals(n, name)) out.push_back(&v);
+    }
+    return out;
+  };
+  // "query per_page" -> ("query", "per_page")
+  const std::string in = mode.where.substr(0, mode.where.find(' '));
+  const std::string name =
+      mode.where.find(' ') == std::string::npos ? "" : mode.where.substr(mode.where.find(' ') + 1);
+  const std::string generated_target = g.target();
+  switch (mode.mutation) {
+    case request_mutation::none:
+      return std::nullopt;
+    case request_mutation::invalid_path_param:
+    case request_mutation::invalid_query_param:
+      // The engine only appends (a query credential): the generated path
+      // and query must lead the target unchanged.
+      if (sent.target.rfind(generated_target, 0) != 0) {
+        return "the " + mode.where + " broken is not what is sent (" + sent.target + ")";
+      }
+      return std::nullopt;
+    case request_mutation::invalid_header_param: {
+      const auto values = headers_named(name);
+      std::string broken;
+      for (const auto& [n, v] : g.headers) {
+        if (http::iequals(n, name)) broken = v;
+      }
+      if (values.size() != 1 || *values.front() != broken) {
+        return "header " + name +
+               " is set by the target or the credential too (-H, a scheme's header), so the "
+               "broken value would not be the one the server reads";
+      }
+      return std::nullopt;
+    }
+    case request_mutation::invalid_cookie_param: {
+      std::string line;
+      for (const auto& [n, v] : g.cookies) line += (line.empty() ? "" : "; ") + n + "=" + v;
+      const auto values = headers_named("Cookie");
+      if (std::none_of(values.begin(), values.end(),
+                       [&line](const std::string* v) { return *v == line; })) {
+        return "the Cookie header is set by the target too (-H), so the broken cookie " + name +
+               " would not be sent";
+      }
+      return std::nullopt;
+    }
+    case request_mutation::missing_param:
+      if (in == "header" && !headers_named(name).empty()) {
+        return "header " + name +
+               " is added by the target or the credential (-H, a scheme's header), so it is "
+               "not left out";
+      }
+      if (in == "query" && sent.target.rfind(generated_target, 0) != 0) {
+        return "the query sent is not the one generated (" + sent.target + ")";
+      }
+      return std::nullopt;
+    case request_mutation::invalid_body:
+    case request_mutation::malformed_body:
+    case request_mutation::missing_body:
+    case request_mutation::wrong_content_type:
+    case request_mutation::same_as_mismatch: {
+      const auto types = headers_named("Content-Type");
+      const bool type_kept = g.content_type.empty()
+                                 ? types.empty()
+                                 : types.size() == 1 && *types.front() == g.content_type;
+      if (sent.body != g.body || !type_kept) {
+        return "the body or its Content-Type is set by the target too (-H), so the body sent "
+               "is not the one broken";
+      }
+      if (mode.mutation == request_mutation::wrong_content_type && g.body.empty()) {
+        return "an empty body has no type: sent as text/plain it is the body left out";
+      }
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace conform::harness::detail

@@ -36,4 +36,12 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
                               const auth_choice& auth, const generators::generated_request& g,
                               std::string_view idempotency_key);
 
+/// Why `sent`, the request about to go out, no longer breaks what `g`'s
+/// mode claims (a header the target adds with -H, a credential or the
+/// engine's own headers overwrote the broken part, or put back the part
+/// left out), or nullopt when the broken part reaches the wire as
+/// generated. A valid request claims nothing: always nullopt.
+std::optional<std::string> claim_lost(const generators::generated_request& g,
+                                      const http::request& sent);
+
 }  // namespace conform::harness::detail

@@ -1,6 +1,7 @@
 #include "openapi/detail/extensions.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "schema/validator.hpp"
 
@@ -370,6 +371,23 @@ void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
     warn_unknown_keys(r, doc, one, "x-one-credential", {"status", "error_code"});
     r.status_code(doc, one, "x-one-credential", rules.one_credential_status,
                   rules.one_credential_code);
+  }
+  const node& refusals = doc_reader::child(root, "x-auth-refusals");
+  if (refusals.defined() && r.expect_map(doc, refusals, "x-auth-refusals")) {
+    warn_unknown_keys(r, doc, refusals, "x-auth-refusals", {"unauthenticated", "forbidden"});
+    for (auto [key, into] : {std::pair{"unauthenticated", &rules.unauthenticated_status},
+                             std::pair{"forbidden", &rules.forbidden_status}}) {
+      const node& v = doc_reader::child(refusals, key);
+      if (!v.defined()) continue;
+      auto status = r.count(doc, v, join("x-auth-refusals", key));
+      if (!status) continue;
+      if (*status != 401 && *status != 403) {
+        r.error(doc_reader::pos(doc, v), join("x-auth-refusals", key) + ": " +
+                                             std::to_string(*status) + " is neither 401 nor 403");
+        continue;
+      }
+      *into = static_cast<int>(*status);
+    }
   }
   const node& lim = doc_reader::child(root, "x-limits");
   if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {

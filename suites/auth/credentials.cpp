@@ -1,6 +1,8 @@
 // The credential checks of the auth scenario: missing, unknown, malformed,
 // expired, other-environment and tampered credentials, and JWT-only routes.
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -27,12 +29,13 @@ std::vector<const openapi::operation*> authenticated(const scenario_context& ctx
   return out;
 }
 
-/// The operation's 401 as D2.5 wants it: a documented code, never the
-/// JWT-only one (that answers a valid credential of the wrong kind).
-as::expected_refusal unauthorized(const openapi::operation& op) {
+/// The refusal of a missing or bad credential (401 where x-auth-refusals
+/// says so, else 401 or 403) with a documented code, never the JWT-only one
+/// (that answers a valid credential of the wrong kind).
+as::expected_refusal unauthorized(const openapi::api_spec& spec, const openapi::operation& op) {
   std::vector<std::string> excluded;
   if (op.jwt_only && !op.jwt_only_code.empty()) excluded.push_back(op.jwt_only_code);
-  return as::refusal(op, 401, excluded);
+  return as::auth_refusal(spec, op, as::refusal_kind::unauthenticated, excluded);
 }
 
 /// `target` without the query parameter `name`.
@@ -137,6 +140,42 @@ const profile::credential* usable_jwt(const scenario_context& ctx, const openapi
   return fallback;
 }
 
+/// The claim to change under the old signature, and its new value: the
+/// role claim (x-roles) set to a role the token does not hold (read from the
+/// token itself, whatever the profile says), preferring one that may write;
+/// else ("", ""): payload_changed alters a claim of the token's own.
+std::pair<std::string, std::string> forged_claim(const openapi::security_scheme& scheme,
+                                                 const profile::credential& c,
+                                                 const jwt::compact_token& token) {
+  if (scheme.role_claim.empty()) return {};
+  const std::string held = jwt::string_claim(token, scheme.role_claim).value_or(c.role);
+  std::string value;
+  for (const auto& role : scheme.roles) {
+    if (role == held) continue;
+    const bool read_only = std::find(scheme.read_only_roles.begin(), scheme.read_only_roles.end(),
+                                     role) != scheme.read_only_roles.end();
+    if (value.empty() || !read_only) value = role;
+    if (!read_only) break;
+  }
+  if (value.empty()) return {};
+  return {scheme.role_claim, value};
+}
+
+/// Why `forged` is not a forgery of `token` in the way it claims, or nullopt.
+std::optional<std::string> not_forged(const jwt::compact_token& token,
+                                      const jwt::compact_token& forged, bool keeps_signature) {
+  if (forged.text() == token.text()) {
+    return "the forged token would equal the real one (" +
+           std::string(token.signature.empty() ? "it has no signature" : "nothing changed") +
+           "), so a refusal or an acceptance shows nothing";
+  }
+  if (keeps_signature && !jwt::payload_differs(token, forged)) {
+    return "no claim of the token could be changed, so the payload under the old signature "
+           "would be the signed one";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void run_unauthenticated(scenario_context& ctx, results_sink& results) {
@@ -148,7 +187,7 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
       results.not_run(op, "none", unauthenticated, "no valid request: " + made.why);
       continue;
     }
-    const auto want = unauthorized(*op);
+    const auto want = unauthorized(ctx.spec(), *op);
     const http::request template_req = ctx.build(*op, made.auth, *made.request);
 
     http::request bare = template_req;
@@ -236,7 +275,7 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
       const std::string what =
           c->expired ? "an expired credential" : "a credential of the other environment";
-      judge(ctx, results, *op, label, credential_rejected, unauthorized(*op), what,
+      judge(ctx, results, *op, label, credential_rejected, unauthorized(ctx.spec(), *op), what,
             c->expired ? "RFC 7519 section 4.1.4 (exp)" : "x-key-prefixes", p, p,
             "sent a valid request with " + what);
     }
@@ -277,20 +316,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
       continue;
     }
     const auto token = *jwt::compact_token::parse(c->value.reveal());
-    // A role the token does not hold, preferring one that may write: the
-    // claim a caller would forge.
-    std::string claim, value;
-    if (!scheme->role_claim.empty()) {
-      for (const auto& role : scheme->roles) {
-        if (role == c->role) continue;
-        const bool read_only =
-            std::find(scheme->read_only_roles.begin(), scheme->read_only_roles.end(), role) !=
-            scheme->read_only_roles.end();
-        if (value.empty() || !read_only) value = role;
-        if (!read_only) break;
-      }
-      if (!value.empty()) claim = scheme->role_claim;
-    }
+    const auto [claim, value] = forged_claim(*scheme, *c, token);
     struct variant {
       std::string what;
       jwt::compact_token forged;
@@ -307,6 +333,12 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
          jwt::payload_changed(token, claim, value), true},
     };
     for (const auto& v : variants) {
+      // A forgery that is the token itself (an unsigned token has nothing
+      // to strip; a claim "changed" to the value it holds) proves nothing.
+      if (auto why = not_forged(token, v.forged, v.keeps_signature)) {
+        results.not_run(op, label, jwt_tampering, v.what + ": " + *why);
+        continue;
+      }
       http::request req = real;
       put_credential(req, ctx.spec(), scheme, v.forged.text());
       const probe p = ctx.send(req);
@@ -315,7 +347,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
         put_credential(shown.request, ctx.spec(), scheme,
                        jwt::shown_without_signature(v.forged, c->value.env_name()));
       }
-      judge(ctx, results, *op, label, jwt_tampering, unauthorized(*op), v.what,
+      judge(ctx, results, *op, label, jwt_tampering, unauthorized(ctx.spec(), *op), v.what,
             "RFC 7515 (JWS signatures)", shown, p,
             "sent a valid request with " + v.what + " (from " + c->name + ")");
     }

@@ -127,6 +127,20 @@ compact_token payload_changed(const compact_token& t, std::string_view claim,
   return out;
 }
 
+std::optional<std::string> string_claim(const compact_token& t, std::string_view claim) {
+  auto payload = decode_object(t.payload);
+  if (!payload) return std::nullopt;
+  const auto* v = payload->if_contains(claim);
+  if (v == nullptr || !v->is_string()) return std::nullopt;
+  return std::string(v->as_string());
+}
+
+bool payload_differs(const compact_token& a, const compact_token& b) {
+  auto x = decode_object(a.payload), y = decode_object(b.payload);
+  if (!x || !y) return a.payload != b.payload;
+  return *x != *y;
+}
+
 std::string shown_without_signature(const compact_token& t, std::string_view env_reference) {
   return t.header + "." + t.payload + ".SIGNATURE-OF-" + std::string(env_reference);
 }

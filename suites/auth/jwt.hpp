@@ -35,6 +35,14 @@ compact_token alg_none(const compact_token& t);
 compact_token payload_changed(const compact_token& t, std::string_view claim,
                               std::string_view value);
 
+/// The value of a string claim of the payload; nullopt when the payload has
+/// no such claim or it is not a string.
+std::optional<std::string> string_claim(const compact_token& t, std::string_view claim);
+
+/// True when the two tokens' payloads decode to different JSON: a forgery
+/// that keeps the signature really changed what it signs.
+bool payload_differs(const compact_token& a, const compact_token& b);
+
 /// How a token that keeps a real signature is shown in reports: that
 /// signature next to a readable payload would give the real token back, so
 /// it is named, not written ("header.payload.SIGNATURE-OF-<env_reference>").

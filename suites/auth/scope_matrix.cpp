@@ -28,7 +28,8 @@ struct expectation {
   std::optional<std::string> cannot_tell;  // the cell cannot run: why
 };
 
-expectation expect(const openapi::operation& op, const profile::credential& c) {
+expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
+                   const profile::credential& c) {
   expectation e;
   const auto* scheme = as::accepted_scheme(op, c.kind);
   const std::string kind(openapi::to_string(c.kind));
@@ -40,7 +41,7 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
       e.rule = "x-jwt-only";
       return e;
     }
-    e.refused = as::refusal(op, 403);
+    e.refused = as::auth_refusal(spec, op, as::refusal_kind::forbidden);
     e.reason = "a " + kind + ", a credential type the operation does not accept";
     e.rule = "OpenAPI security";
     return e;
@@ -59,7 +60,7 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
       }
     }
     if (!missing.empty()) {
-      e.refused = as::refusal(op, 403);
+      e.refused = as::auth_refusal(spec, op, as::refusal_kind::forbidden);
       e.reason = c.scopes->empty() ? "a credential without scopes (needs " + as::join(needed) + ")"
                                    : "scope " + as::join(missing) + " missing";
       e.rule = "OpenAPI security scopes";
@@ -74,7 +75,7 @@ expectation expect(const openapi::operation& op, const profile::credential& c) {
     }
     const auto& ro = scheme->read_only_roles;
     if (std::find(ro.begin(), ro.end(), c.role) != ro.end()) {
-      e.refused = as::refusal(op, 403);
+      e.refused = as::auth_refusal(spec, op, as::refusal_kind::forbidden);
       e.reason = "the read-only role " + c.role + " on a write operation";
       e.rule = "x-roles";
       return e;
@@ -139,7 +140,7 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
                             std::string(openapi::to_string(c.kind)) + " credentials");
         continue;
       }
-      const expectation e = expect(*op, c);
+      const expectation e = expect(ctx.spec(), *op, c);
       if (e.cannot_tell) {
         results.not_run(op, label, scope_matrix, *e.cannot_tell);
         continue;

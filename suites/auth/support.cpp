@@ -39,13 +39,15 @@ std::vector<std::string> documented_codes(const openapi::operation& op, int stat
   return {};
 }
 
-bool expected_refusal::matches(const harness::probe& p) const {
-  if (!p.answered() || p.status() != static_cast<unsigned>(status)) return false;
+namespace {
+
+bool refused_with(const harness::probe& p, int status, const std::vector<std::string>& codes) {
+  if (status == 0 || !p.answered() || p.status() != static_cast<unsigned>(status)) return false;
   if (codes.empty()) return true;
   return std::find(codes.begin(), codes.end(), p.error_code()) != codes.end();
 }
 
-std::string expected_refusal::text() const {
+std::string refusal_text(int status, const std::vector<std::string>& codes) {
   std::string out = std::to_string(status);
   if (codes.empty()) return out;
   out += " with code ";
@@ -53,6 +55,18 @@ std::string expected_refusal::text() const {
     if (i > 0) out += i + 1 == codes.size() ? " or " : ", ";
     out += codes[i];
   }
+  return out;
+}
+
+}  // namespace
+
+bool expected_refusal::matches(const harness::probe& p) const {
+  return refused_with(p, status, codes) || refused_with(p, also_status, also_codes);
+}
+
+std::string expected_refusal::text() const {
+  std::string out = refusal_text(status, codes);
+  if (also_status != 0) out += " or " + refusal_text(also_status, also_codes);
   return out;
 }
 
@@ -64,6 +78,19 @@ expected_refusal refusal(const openapi::operation& op, int status,
       out.codes.push_back(std::move(code));
     }
   }
+  return out;
+}
+
+expected_refusal auth_refusal(const openapi::api_spec& spec, const openapi::operation& op,
+                              refusal_kind kind, const std::vector<std::string>& excluded) {
+  const bool unauthenticated = kind == refusal_kind::unauthenticated;
+  const int declared =
+      unauthenticated ? spec.rules.unauthenticated_status : spec.rules.forbidden_status;
+  if (declared != 0) return refusal(op, declared, excluded);
+  expected_refusal out = refusal(op, unauthenticated ? 401 : 403, excluded);
+  expected_refusal other = refusal(op, unauthenticated ? 403 : 401, excluded);
+  out.also_status = other.status;
+  out.also_codes = std::move(other.codes);
   return out;
 }
 

@@ -31,15 +31,31 @@ std::vector<std::string> documented_codes(const openapi::operation& op, int stat
 struct expected_refusal {
   int status = 0;
   std::vector<std::string> codes;
+  /// Another status accepted as well (0: none), with its own codes: 401 and
+  /// 403 where the description does not say which is which (x-auth-refusals).
+  int also_status = 0;
+  std::vector<std::string> also_codes;
 
   bool matches(const harness::probe& p) const;
-  /// "401", "401 with code A or B".
+  /// "401", "401 with code A or B", "401 or 403".
   std::string text() const;
 };
 
 /// The refusal `op` documents for `status`, minus the codes in `excluded`.
 expected_refusal refusal(const openapi::operation& op, int status,
                          const std::vector<std::string>& excluded = {});
+
+/// Why a credential is refused, for the 401-versus-403 rule.
+enum class refusal_kind : std::uint8_t {
+  unauthenticated,  // no credential, or an unknown, malformed, expired or forged one
+  forbidden,        // a valid credential the operation does not accept
+};
+
+/// The refusal of `kind` on `op`: the status x-auth-refusals names for it
+/// (401 unauthenticated, 403 forbidden by RFC 9110's reading); where the
+/// description does not name one, 401 and 403 alike, each with its codes.
+expected_refusal auth_refusal(const openapi::api_spec& spec, const openapi::operation& op,
+                              refusal_kind kind, const std::vector<std::string>& excluded = {});
 
 /// What a probe's answer was, without ids: "2xx", "401 <code>", "no response".
 std::string outcome_class(const harness::probe& p);

@@ -341,6 +341,7 @@ TEST(Request, InvalidRequestsHaveExactlyTheNamedPartWrong) {
           break;
         case request_mutation::invalid_query_param:
         case request_mutation::invalid_header_param:
+        case request_mutation::invalid_cookie_param:
           RC_ASSERT(what == "invalid " + r.mode.where);
           break;
         case request_mutation::missing_param:
@@ -551,10 +552,11 @@ TEST(Coverage, EveryConstraintOfAParameterIsBrokenOnceAndItsBoundsSent) {
   std::set<std::string> names;
   for (const auto& c : coverage_cases(a.list, fixture_of)) names.insert(c.constraint);
   for (const char* expected : {
-           "invalid_query_param query per_page /: a value that is not integer",
+           "invalid_query_param query per_page /: a value of type string where integer is "
+           "expected",
            "invalid_query_param query per_page /: a number below the minimum 1",
            "invalid_query_param query per_page /: a number above the maximum 100",
-           "invalid_query_param query status /: a value outside the enum",
+           "invalid_query_param query status /: a value outside the enum (\"DRAFT\" first)",
            "invalid_query_param query ids /: 4 items, above maxItems 3",
            "invalid_query_param query ids /0: a number below the minimum 1",
            "missing_param query ids",

@@ -13,8 +13,10 @@ namespace {
 
 using boost::json::value;
 
+/// Valid values are request values: a readOnly property is the server's,
+/// never sent, and not required of a request (schema::direction::request).
 std::string first_error(const schema::schema& s, const value& v) {
-  const auto r = schema::validate(s, v);
+  const auto r = schema::validate(s, v, {.way = schema::direction::request});
   if (r.ok()) return "";
   return boost::json::serialize(v) + " at " + r.errors[0].instance_pointer + ": " +
          r.errors[0].message;

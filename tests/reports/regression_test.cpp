@@ -123,7 +123,10 @@ TEST(JsonRead, ReadsBackWhatTheJsonWriterWrote) {
                        0,
                        std::string("no credential"),
                        {}});
+  r.coverage.push_back({"getA", "GET /x", 3, 2, {"c: why"}, {{"type", 2, 2}, {"enum", 1, 0}}});
   const auto again = parse(reports::render_json(r));
+  ASSERT_EQ(again.coverage.size(), 1u);
+  EXPECT_EQ(again.coverage[0].by_keyword, r.coverage[0].by_keyword);
   ASSERT_EQ(again.failures.size(), 1u);
   EXPECT_EQ(again.failures[0].curl, r.failures[0].curl);
   EXPECT_EQ(again.failures[0].status, 500u);

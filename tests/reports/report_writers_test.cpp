@@ -74,7 +74,8 @@ harness::run_report sample_report() {
                  3,
                  2,
                  {"invalid_query_param query expand /: a value outside the enum: no value could be "
-                  "made: gave up"}}};
+                  "made: gave up"},
+                 {{"type", 2, 2}, {"enum", 1, 0}}}};
   r.counts = {20, 0, 18, 2, 1, 0};
   r.timings = {milliseconds(1500), milliseconds(10), milliseconds(900), milliseconds(20)};
   return r;

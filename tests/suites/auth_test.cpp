@@ -198,3 +198,55 @@ TEST(AuthSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The reference in --url mode, as a new user points Conform at a server:
+/// one credential from the environment, no profile, so nothing tells
+/// Conform which role the token holds.
+conform::suites::testing::conform_result url_run_with(const conform::reference::server& srv,
+                                                      const std::string& credential,
+                                                      std::vector<std::string> extra = {}) {
+  const std::string var = "CONFORM_TEST_TAMPER_JWT";
+  ::setenv(var.c_str(), srv.credential(credential).c_str(), 1);
+  std::vector<std::string> args = {"--url",      srv.base_url(),
+                                   "--auth-env", var,
+                                   "-H",         "X-Tenant-Id: " + srv.fixture("t1", "tenant_id"),
+                                   "--checks",   "auth_jwt_tampering"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto r = run_conform(args);
+  ::unsetenv(var.c_str());
+  return r;
+}
+
+TEST(JwtTampering, AnAdminTokenInUrlModeIsForgedForRealAndNeverAFalseAlarm) {
+  conform::reference::server srv{conform::reference::server_config{}};
+  for (const std::string who : {"jwt-admin", "jwt-viewer"}) {
+    const auto r = url_run_with(srv, who);
+    for (const auto& f : r.failures()) ADD_FAILURE() << who << ": " << boost::json::serialize(f);
+    EXPECT_GT(r.cells_passed("auth_jwt_tampering"), 0u) << who << "\n" << r.out;
+  }
+}
+
+TEST(JwtTampering, AnAcceptedForgeryIsStillCaughtInUrlMode) {
+  conform::reference::server_config config;
+  config.faults.insert("alg_none_accepted");
+  conform::reference::server srv{config};
+  const auto r = url_run_with(srv, "jwt-admin");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_FALSE(r.failures("auth_jwt_tampering").empty()) << r.out;
+}
+
+TEST(CompactToken, AClaimChangedToTheValueItHoldsIsNoForgery) {
+  const std::string header = jwt::base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
+  const std::string payload = jwt::base64url_encode(R"({"sub":"u1","role":"admin"})");
+  const auto t = jwt::compact_token::parse(header + "." + payload + ".c2ln");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(jwt::string_claim(*t, "role"), "admin");
+  EXPECT_FALSE(jwt::string_claim(*t, "tenant_ids"));
+  EXPECT_FALSE(jwt::payload_differs(*t, jwt::payload_changed(*t, "role", "admin")));
+  EXPECT_TRUE(jwt::payload_differs(*t, jwt::payload_changed(*t, "role", "member")));
+  EXPECT_TRUE(jwt::payload_differs(*t, jwt::payload_changed(*t, "", "")));
+}
+
+}  // namespace
