@@ -117,6 +117,7 @@ struct connection::impl {
   std::string head;  // the serialized request head, reused
   bool open = false;
   std::uint64_t connects = 0;
+  std::chrono::milliseconds timeout{0};  // the total timeout of the send under way
 
   void close() {
     secure.reset();
@@ -257,8 +258,8 @@ struct connection::impl {
     using kind = transport_error::kind;
     const std::string phase = writing ? "sending the request to " : "reading the response from ";
     if (ec == beast::error::timeout) {
-      return make_error(kind::timeout, "no complete response from " + where + " within " +
-                                           ms_text(opts.total_timeout));
+      return make_error(kind::timeout,
+                        "no complete response from " + where + " within " + ms_text(timeout));
     }
     if (ec == beast::http::error::body_limit) {
       return make_error(kind::too_large, "response body from " + where + " exceeds the cap of " +
@@ -293,10 +294,11 @@ struct connection::impl {
            ec == asio::ssl::error::stream_truncated;
   }
 
-  result send(const request& req) {
+  result send(const request& req, std::chrono::milliseconds total) {
     const auto start = steady::now();
+    timeout = total.count() > 0 ? total : opts.total_timeout;
     std::optional<steady::time_point> deadline;
-    if (opts.total_timeout.count() > 0) deadline = start + opts.total_timeout;
+    if (timeout.count() > 0) deadline = start + timeout;
     result out;
     out.outcome = response{};
     bool reused = false;
@@ -373,7 +375,10 @@ connection::connection(connection&&) noexcept = default;
 connection& connection::operator=(connection&&) noexcept = default;
 
 result connection::send(const request& req) {
-  return impl_->send(req);
+  return impl_->send(req, std::chrono::milliseconds(0));
+}
+result connection::send(const request& req, std::chrono::milliseconds total_timeout) {
+  return impl_->send(req, total_timeout);
 }
 bool connection::is_open() const {
   return impl_->open;
