@@ -32,10 +32,13 @@ struct run_options {
   std::string update_baseline;  // --update-baseline: write this run's JSON report there
   double timeout_seconds = 30;
   unsigned workers = 4;
-  double rate_limit = 0;      // requests per second, 0 = unlimited
-  unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
-  bool coverage = true;       // the coverage phase before the random examples
-  bool progress = true;       // a progress bar when stdout is a terminal
+  double rate_limit = 0;                   // requests per second, 0 = unlimited
+  unsigned max_shrinks = 64;               // requests spent shrinking one failure at most
+  double shrink_seconds_per_failure = 20;  // --shrink-time-per-failure; 0: no bound
+  std::optional<double> shrink_seconds;    // --shrink-time; nullopt: the run so far, >= 30 s
+  bool skip_invalid_operations = false;    // run what is valid of a description with errors
+  bool coverage = true;                    // the coverage phase before the random examples
+  bool progress = true;                    // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;
   std::uint32_t shard_index = 0, shard_count = 0;  // --shard K/N; 0/0: the whole run

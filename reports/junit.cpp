@@ -97,8 +97,16 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
             << xml_escape(f.expected + "; seen " + f.seen) << "\">" << xml_escape(failure_text(f))
             << "</failure>\n";
       }
-      out << "      <system-out>" << cell->passed << " passed, " << cell->failed
-          << " failed</system-out>\n";
+      out << "      <system-out>" << cell->passed << " passed, " << cell->failed << " failed";
+      for (const auto& n : report.notes) {  // notes are no failures: read, not counted
+        if (n.operation_id != cell->operation_id || n.check != cell->check ||
+            n.auth_model != cell->auth_model) {
+          continue;
+        }
+        out << "\nnote: " << xml_escape(n.text) << " (seen " << n.occurrences << " time(s))\n"
+            << "curl: " << xml_escape(n.curl);
+      }
+      out << "</system-out>\n";
       out << "    </testcase>\n";
     }
     out << "  </testsuite>\n";
