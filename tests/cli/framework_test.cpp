@@ -131,6 +131,25 @@ TEST(FrameworkStub, FormParametersTravelAsFormsAndAFileAsMultipart) {
   EXPECT_FALSE(contains(r.out, "415 Unsupported")) << r.out;
 }
 
+// An overlay written against the 2.0 document as given (its `definitions`)
+// applies: the rule the server enforces, written in, leaves nothing to refuse.
+TEST(FrameworkStub, AnOverlayOnTheSwagger2DescriptionApplies) {
+  framework_server server;
+  scratch files;
+  const std::string overlay =
+      std::string(CONFORM_OAI_EXAMPLES_DIR) + "/../framework/label_rule.overlay.yaml";
+  auto count_notes = [&](const std::vector<std::string>& more) {
+    auto args = args_for(server, "6", {"--include", "createLabel", "--json", files.file("r.json")});
+    args.insert(args.end(), more.begin(), more.end());
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    const auto report = json_report(files.file("r.json"));
+    return report.as_object().contains("notes") ? report.at("notes").as_array().size() : 0u;
+  };
+  EXPECT_EQ(count_notes({}), 1u);  // names the server finds meaningless: refused, noted
+  EXPECT_EQ(count_notes({"--overlay", overlay}), 0u);
+}
+
 // A documented example request (a 2xx documented) is a promise: refused, it fails.
 TEST(FrameworkStub, ARefusedDocumentedExampleFails) {
   framework_server server(framework_fault::rejects_example);
