@@ -327,23 +327,37 @@ struct connection::impl {
         socket.set_deadline(deadline);
       }
       error_code ec = write(req);
+      bool written = !ec;
       if (ec) {
-        close();
         if (reused && ec != beast::error::timeout) {
           // The idle connection was dead; nothing was processed, send again.
+          close();
           reused = false;
           out.reconnected = true;
           continue;
         }
-        out.outcome = classify(ec, false, true);
-        return out;
+        if (ec == beast::error::timeout) {
+          close();
+          out.outcome = classify(ec, false, true);
+          return out;
+        }
+        // A server may answer before it has read the whole request (413,
+        // 414, 431: more than it takes) and close: its answer is still to
+        // be read, and says more than "closed".
       }
       response& res = std::get<response>(out.outcome);
       detail::response_parser parser(res);
       parser.body_limit(opts.max_body_bytes);
       parser.header_limit(opts.max_header_bytes);
       if (req.method == verb::head) parser.skip(true);
+      const error_code write_error = ec;
       ec = read(parser);
+      if (ec && !written) {
+        close();
+        out.outcome = classify(write_error, false, true);
+        return out;
+      }
+      if (!written) close();  // the server stopped reading: the connection is done
       if (ec) {
         const bool got_some = parser.got_some();
         close();
