@@ -440,8 +440,10 @@ void register_response_checks(harness::check_catalogue& catalogue) {
              });
        }});
   add("positive_data_acceptance",
-      "a valid request with a sufficient credential is not refused as invalid",
-      "OpenAPI parameters, requestBody and security", applies_to::valid, positive_data_acceptance);
+      "a valid request with a sufficient credential is not refused as invalid where the "
+      "description promises acceptance (a refusal elsewhere is a note)",
+      "OpenAPI parameters, requestBody, security and examples; x-error-envelope.validation_codes",
+      applies_to::valid, positive_data_acceptance);
 }
 
 }  // namespace conform::suites
