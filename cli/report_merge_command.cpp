@@ -39,7 +39,8 @@ constexpr const char* report_merge_usage =
     "  With GITHUB_STEP_SUMMARY set, the Markdown summary is appended to that file.\n"
     "exit status: 0 every check passed (with --baseline: nothing new), 1 a check failed\n"
     "(a new failure), 2 reports not of one run (seed, description, target, examples,\n"
-    "checks, version), a shard given twice or missing, a bad report, or usage";
+    "checks, version), a shard given twice or missing, a bad report, or usage; 3 every\n"
+    "check passed but --skip-invalid-operations left operations out";
 
 }  // namespace
 
@@ -127,6 +128,7 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
     out << "\nAgainst the baseline " << baseline_file << ":\n"
         << reports::render_diff_text(*against, true);
     if (status != 2) status = against->exit_code();
+    if (status == 0 && merged->info.skipped_operations > 0) status = 3;
   }
   outputs.insert(outputs.begin(), {"json", output});
   for (const auto& [format, path] : outputs) {

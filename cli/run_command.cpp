@@ -96,6 +96,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   load_opts.permissions = opts.permissions;
   load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
   load_opts.ref_root = opts.ref_root;
+  load_opts.skip_invalid_operations = opts.skip_invalid_operations;
   auto loaded = openapi::load(spec_path, load_opts);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, err);
@@ -104,6 +105,19 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return 2;
   }
   const openapi::api_spec& api = *loaded.spec;
+  // --skip-invalid-operations: what the description's errors kept out, said
+  // now and as "not run" entries of the report.
+  std::vector<harness::not_run> skipped;
+  std::uint32_t skipped_operations = 0;
+  for (const auto& part : loaded.skipped) {
+    const std::string why =
+        "the description's error at " + core::to_string(part.error.pos) + ": " + part.error.message;
+    err << "conform run: not run: " << part.what << ": " << why << "\n";
+    if (!part.operation) continue;
+    ++skipped_operations;
+    skipped.push_back({"*", part.operation_id.empty() ? part.what : part.operation_id, "",
+                       part.what + ": " + why});
+  }
 
   if (api.operations.empty()) {
     err << "conform run: the description " << spec_path.string()
@@ -229,6 +243,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
                                opts.workflows.end());
   config.max_shrinks = opts.max_shrinks;
+  config.shrink_time_per_failure =
+      std::chrono::milliseconds(static_cast<long long>(opts.shrink_seconds_per_failure * 1000));
+  if (opts.shrink_seconds) {
+    config.shrink_time =
+        std::chrono::milliseconds(static_cast<long long>(*opts.shrink_seconds * 1000));
+  }
+  config.not_run_before = std::move(skipped);
   config.shard_index = opts.shard_index;
   config.shard_count = opts.shard_count;
   auto& info = config.info;
@@ -273,6 +294,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.checks = config.checks.names();
   info.started_at = utc_now();
   info.strict_assumptions = opts.strict_assumptions;
+  info.skipped_operations = skipped_operations;
 
   const harness::run_report report = harness::run(api, view, config, client, listeners);
 
@@ -291,8 +313,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     against = reports::compare(*baseline, report);
     out << "\nAgainst the baseline " << opts.baseline << ":\n"
         << reports::render_diff_text(*against, true);
-    // Only new failures fail the run; a run that proved nothing still exits 2.
+    // Only new failures fail the run; a run that proved nothing still exits 2,
+    // and one that left operations out 3.
     if (status != 2) status = against->exit_code();
+    if (status == 0 && skipped_operations > 0) status = 3;
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
     std::string why;

@@ -76,6 +76,17 @@ reference server in-process on a free loopback port and tests that.
   --workers N          concurrent connections (default 4)
   --rate-limit N/s     at most N requests per second (or N/min) to the target
   --max-shrinks N      requests spent shrinking one failure at most (default 64)
+  --shrink-time-per-failure SECONDS
+                       time spent shrinking one failure at most (default 20; 0: no
+                       bound); no request of it waits past this
+  --shrink-time SECONDS  time the shrinking phase spends at most (default: as long as
+                       the run before it, at least 30; 0: no bound); failures it does
+                       not reach are reported as first seen. A timeout is never shrunk
+  --skip-invalid-operations
+                       run what is valid of a description with errors: an operation
+                       whose own parts (or the components it names) have errors is
+                       "not run" with the error's file:line:col; exit 3 when all that
+                       ran passed (`conform spec lint` stays strict)
   --no-progress        no progress bar, even on a terminal
   --list-checks        list the checks and exit
   --fault NAME         in-process reference only: switch on a fault (repeatable)
@@ -87,7 +98,8 @@ With GITHUB_STEP_SUMMARY set, a Markdown summary is appended to that file.
 Exit status: 0 every check passed, 1 a check failed (with --baseline: a new
 failure; a failure that contradicts only an assumption of the description
 counts with --strict-assumptions), 2 usage or configuration error (bad
-spec, bad profile, bad baseline, target unreachable).
+spec, bad profile, bad baseline, target unreachable), 3 every check that
+ran passed but --skip-invalid-operations left operations out.
 )";
 }
 
@@ -208,6 +220,20 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
         error = "--max-shrinks takes a non-negative integer, not '" + v + "'";
         return std::nullopt;
       }
+    } else if (name == "--shrink-time" || name == "--shrink-time-per-failure") {
+      if (!take(v)) return std::nullopt;
+      double seconds = 0;
+      if (v != "0" && !parse_seconds(v, seconds)) {
+        error = name + " takes a number of seconds from 0 (no bound) to 86400, not '" + v + "'";
+        return std::nullopt;
+      }
+      if (name == "--shrink-time") {
+        opts.shrink_seconds = seconds;
+      } else {
+        opts.shrink_seconds_per_failure = seconds;
+      }
+    } else if (name == "--skip-invalid-operations") {
+      opts.skip_invalid_operations = true;
     } else if (name == "--scale") {
       if (!take(v)) return std::nullopt;
       if (!parse_number(v, opts.scale) || opts.scale < 1 || opts.scale > 1000) {

@@ -32,9 +32,12 @@ struct run_options {
   std::string update_baseline;  // --update-baseline: write this run's JSON report there
   double timeout_seconds = 30;
   unsigned workers = 4;
-  double rate_limit = 0;      // requests per second, 0 = unlimited
-  unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
-  bool coverage = true;       // the coverage phase before the random examples
+  double rate_limit = 0;                   // requests per second, 0 = unlimited
+  unsigned max_shrinks = 64;               // requests spent shrinking one failure at most
+  double shrink_seconds_per_failure = 20;  // --shrink-time-per-failure; 0: no bound
+  std::optional<double> shrink_seconds;    // --shrink-time; nullopt: the run so far, >= 30 s
+  bool skip_invalid_operations = false;    // run what is valid of a description with errors
+  bool coverage = true;                    // the coverage phase before the random examples
   /// --strict-assumptions: failures that contradict only an assumption of
   /// the description fail the run too.
   bool strict_assumptions = false;

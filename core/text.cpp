@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <cctype>
+
 namespace conform::core {
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
@@ -63,6 +65,116 @@ std::string percent_encode(std::string_view text) {
     }
   }
   return out;
+}
+
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return 0;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+  const unsigned char b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    n = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    n = 3;
+    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+    if (b0 == 0xED) hi = 0x9F;  // no surrogates
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    n = 4;
+    if (b0 == 0xF0) lo = 0x90;  // no overlong forms
+    if (b0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (at + n > text.size()) return 0;
+  if (byte(1) < lo || byte(1) > hi) return 0;
+  for (std::size_t i = 2; i < n; ++i) {
+    if ((byte(i) & 0xC0u) != 0x80u) return 0;
+  }
+  return n;
+}
+
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string escape_invalid_utf8(std::string_view text, bool controls) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool control = controls && n == 1 && (c < 0x20 || c == 0x7F) && c != '\t' && c != '\n';
+    if (n == 0 || control) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// 1234567 as "1,234,567".
+std::string excerpt_grouped(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+/// True for a media type whose bodies are text: text/*, JSON, XML, forms, scripts.
+bool excerpt_textual(std::string_view media) {
+  return media.starts_with("text/") || media.find("json") != std::string_view::npos ||
+         media.find("xml") != std::string_view::npos ||
+         media.find("javascript") != std::string_view::npos ||
+         media.find("x-www-form-urlencoded") != std::string_view::npos ||
+         media.find("yaml") != std::string_view::npos ||
+         media.find("csv") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string body_excerpt(std::string_view body, std::string_view content_type, std::size_t max) {
+  if (body.empty()) return {};
+  std::string media(content_type.substr(0, content_type.find(';')));
+  while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.pop_back();
+  while (!media.empty() && (media.front() == ' ' || media.front() == '\t')) media.erase(0, 1);
+  for (auto& c : media) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // Text is what the type says is text, or, with no type, what reads as text:
+  // UTF-8 with no NUL.
+  const bool text = media.empty() ? is_utf8(body) && body.find('\0') == std::string_view::npos
+                                  : excerpt_textual(media);
+  if (!text) {
+    return excerpt_grouped(body.size()) + " bytes of " +
+           (media.empty() ? "an undeclared type" : media);
+  }
+  std::string_view shown = body;
+  bool cut = false;
+  if (shown.size() > max) {
+    std::size_t end = max;
+    // Back off to a character boundary (at most 3 bytes: a longer run of
+    // continuation bytes is no character, and is escaped as bytes).
+    while (end > 0 && max - end < 3 && (static_cast<unsigned char>(body[end]) & 0xC0u) == 0x80u)
+      --end;
+    shown = body.substr(0, end);
+    cut = true;
+  }
+  return escape_invalid_utf8(shown) + (cut ? "..." : "");
 }
 
 }  // namespace conform::core

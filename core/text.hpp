@@ -30,4 +30,24 @@ std::string escape_pointer_token(std::string_view token);
 /// unreserved ones (A-Z a-z 0-9 - . _ ~) as %XX.
 std::string percent_encode(std::string_view text);
 
+/// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong
+/// forms, no surrogates, nothing above U+10FFFF) that starts at `at`, or 0
+/// when the byte there starts none.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at);
+
+/// True when `text` is well-formed UTF-8.
+bool is_utf8(std::string_view text);
+
+/// `text` with every byte that is not part of a well-formed UTF-8 sequence
+/// written as the four characters `\xNN`; with `controls`, C0 controls
+/// other than tab and line feed, and DEL, too (text for a terminal or a
+/// Markdown page). Always valid UTF-8.
+std::string escape_invalid_utf8(std::string_view text, bool controls = false);
+
+/// What a report shows of a body of `content_type`: at most `max` bytes of
+/// it when it is text (cut at a character, with "..."; bytes that are not
+/// UTF-8 escaped as `\xNN`), else a summary, "1,234 bytes of image/png".
+/// Always valid UTF-8.
+std::string body_excerpt(std::string_view body, std::string_view content_type, std::size_t max);
+
 }  // namespace conform::core

@@ -70,6 +70,11 @@ struct generated_request {
   std::string content_type;  // the Content-Type to send; empty with no body
   request_mode mode;
   bool body_from_example = false;  // the body is one of the schema's examples
+  /// The request carries values, and every one is one the description or
+  /// the profile shows: a fixture, an example of the parameter's schema, a
+  /// documented example body. A refusal of such a request cannot rest on a
+  /// rule the schemas do not write down.
+  bool documented = false;
   /// Path parameters filled from profile fixtures (name, value).
   std::vector<std::pair<std::string, std::string>> fixtures_used;
 

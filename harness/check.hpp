@@ -52,6 +52,9 @@ struct exchange {
   /// there is no response); `json_error` says why.
   const boost::json::value* json = nullptr;
   std::string_view json_error;
+  /// The generated request behind `request` (what its values came from), or
+  /// nullptr when a scenario built it.
+  const generators::generated_request* generated = nullptr;
 };
 
 /// A check of one exchange.

@@ -54,7 +54,9 @@ int run_report::exit_code() const {
   }
   // A run that judged nothing proved nothing: the profile (or the filters)
   // left no check anything to do. That is a configuration error, not a pass.
-  return counts.checks_passed == 0 ? 2 : 0;
+  if (counts.checks_passed == 0) return 2;
+  // Passed, but not all of it ran: the description kept operations out.
+  return info.skipped_operations > 0 ? 3 : 0;
 }
 
 std::vector<run_report::contradicted_assumption> run_report::assumptions_contradicted() const {

@@ -19,12 +19,14 @@
 #include "core/text.hpp"
 #include "generators/request.hpp"
 #include "harness/detail/build.hpp"
+#include "harness/detail/notes.hpp"
 #include "harness/results.hpp"
 
 namespace conform::harness {
 namespace {
 
 using clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
 
 /// One (operation, auth model, mode) to generate `examples` requests for.
 struct cell {
@@ -131,11 +133,18 @@ class engine {
              const rc::Shrinkable<generators::generated_request>& value,
              const generators::generated_request& g, const sent& s);
   void fold_coverage();
-  sent send(unsigned worker, const cell& c, const generators::generated_request& g);
+  sent send(unsigned worker, const cell& c, const generators::generated_request& g,
+            std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
+  /// A send of the shrinking phase: within what is left until `deadline`
+  /// (never the full timeout past it); nullopt when nothing is left, or when
+  /// the time left ran out before an answer.
+  std::optional<sent> send_within(unsigned worker, const cell& c,
+                                  const generators::generated_request& g,
+                                  clock::time_point deadline);
   check_verdict evaluate(const cell& c, const exchange_check& k,
                          const generators::generated_request& g, const sent& s) const;
   void shrink_phase();
-  failure shrink(unsigned worker, candidate& cand);
+  failure shrink(unsigned worker, candidate& cand, clock::time_point phase_deadline);
   void add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d);
   std::string redact(std::string text) const {
     return redact_credentials(target_, std::move(text));
@@ -170,6 +179,8 @@ class engine {
 
   std::mutex mutex_;  // guards candidates_, report_.timings
   std::map<failure_key, candidate> candidates_;
+  detail::note_keeper notes_;
+  clock::time_point started_;  // when the run started: shrinking's default budget follows it
 };
 
 void engine::add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d) {
@@ -332,7 +343,8 @@ void engine::fold_coverage() {
   }
 }
 
-sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g) {
+sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g,
+                  std::chrono::milliseconds timeout) {
   sent s;
   // Every send gets a key of its own: a run-wide random nonce (so a rerun
   // with the same seed against a target that keeps state is not answered
@@ -348,7 +360,7 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
     return s;
   }
   const auto t0 = clock::now();
-  s.result = client_.send(worker, s.request);
+  s.result = client_.send(worker, s.request, timeout);
   add_time(&run_timings::transport, clock::now() - t0);
   requests_.fetch_add(1, std::memory_order_relaxed);
   retries_429_.fetch_add(s.result.retries_429, std::memory_order_relaxed);
@@ -372,8 +384,8 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
 check_verdict engine::evaluate(const cell& c, const exchange_check& k,
                                const generators::generated_request& g, const sent& s) const {
   const exchange e{
-      spec_,       *c.op, c.auth->model, g.mode, s.request, s.result, s.json ? &*s.json : nullptr,
-      s.json_error};
+      spec_,        *c.op, c.auth->model, g.mode, s.request, s.result, s.json ? &*s.json : nullptr,
+      s.json_error, &g};
   return k.run(e);
 }
 
@@ -524,6 +536,21 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
     const auto t0 = clock::now();
     check_verdict v = evaluate(c, chk, g, s);
     results_sink::add_time(cell_id, clock::now() - t0);
+    if (!v.note.empty()) {
+      note n;
+      n.check = chk.info.name;
+      n.operation_id = c.op->operation_id;
+      n.method_path = c.op->method_path();
+      n.auth_model = c.auth->model.label();
+      n.mode = {
+          c.kind == request_kind::valid ? failure_mode::kind::valid : failure_mode::kind::invalid,
+          g.mode.description};
+      n.text = v.note;
+      n.cause = v.cause;
+      const auto at = std::find(config_.operations.begin(), config_.operations.end(), c.op);
+      notes_.keep(item, static_cast<std::size_t>(at - config_.operations.begin()), std::move(n),
+                  s.request, s.result);
+    }
     if (v.what == check_verdict::kind::not_run) {
       // Said once per cell; the cell still counts what it did judge.
       results_.not_run(cell_id, std::move(v.seen));
@@ -574,20 +601,47 @@ void engine::main_phase() {
   fold_coverage();
 }
 
-failure engine::shrink(unsigned worker, candidate& cand) {
+std::optional<sent> engine::send_within(unsigned worker, const cell& c,
+                                        const generators::generated_request& g,
+                                        clock::time_point deadline) {
+  if (deadline == clock::time_point::max()) return send(worker, c, g);
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+  if (left.count() < 1) return std::nullopt;
+  const auto full = client_.options().connection.total_timeout;
+  const bool cut = full.count() == 0 || left < full;
+  sent s = send(worker, c, g, cut ? left : full);
+  // A timeout the budget cut short says nothing of the target: no answer.
+  if (cut && !s.result.ok() && s.result.error().what == http::transport_error::kind::timeout) {
+    return std::nullopt;
+  }
+  return s;
+}
+
+failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase_deadline) {
   const cell& c = cells_[cand.cell_index];
   const exchange_check& chk = *config_.checks.exchange[cand.check_index];
   rc::Shrinkable<generators::generated_request> current = cand.value;
   check_verdict verdict = cand.verdict;
   unsigned steps = 0, budget = config_.max_shrinks;
   generators::generated_request current_value = current.value();
-  sent last = send(worker, c, current_value);
+  // This failure's share of time, within the phase's.
+  clock::time_point deadline = phase_deadline;
+  if (config_.shrink_time_per_failure.count() > 0 &&
+      clock::now() + config_.shrink_time_per_failure < deadline) {
+    deadline = clock::now() + config_.shrink_time_per_failure;
+  }
+  // A timeout is reported as first seen: every re-send would wait it out again.
+  const bool timed_out = !cand.original->result.ok() &&
+                         cand.original->result.error().what == http::transport_error::kind::timeout;
   // The first re-send confirms the failure is still there; if it is not
   // (the target's state moved on), the failure is reported unshrunk.
-  bool reproduced = evaluate(c, chk, current_value, last).cause == verdict.cause;
+  std::optional<sent> resent;
+  if (!timed_out) resent = send_within(worker, c, current_value, deadline);
+  const bool reproduced = resent && evaluate(c, chk, current_value, *resent).cause == verdict.cause;
+  sent last = resent ? std::move(*resent) : *cand.original;
   if (reproduced) {
-    bool progressed = true;
-    while (progressed && budget > 0) {
+    bool progressed = true, in_time = true;
+    while (progressed && in_time && budget > 0) {
       progressed = false;
       auto children = current.shrinks();
       while (budget > 0) {
@@ -600,14 +654,18 @@ failure engine::shrink(unsigned worker, candidate& cand) {
         } catch (const std::exception&) {
           continue;  // a shrink the generator cannot realise is no candidate
         }
-        sent s = send(worker, c, child_value);
-        if (s.lost) continue;  // a shrink whose broken part would not be sent
-        check_verdict v = evaluate(c, chk, child_value, s);
+        std::optional<sent> s = send_within(worker, c, child_value, deadline);
+        if (!s) {
+          in_time = false;  // the time is spent: report what was reached
+          break;
+        }
+        if (s->lost) continue;  // a shrink whose broken part would not be sent
+        check_verdict v = evaluate(c, chk, child_value, *s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
           current = std::move(*child);
           current_value = std::move(child_value);
           verdict = std::move(v);
-          last = std::move(s);
+          last = std::move(*s);
           ++steps;
           progressed = true;
           break;
@@ -615,7 +673,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
       }
     }
   }
-  if (!reproduced) {
+  if (resent && !reproduced) {
     // Report what was seen first, and say that a re-send did not show it.
     verdict.seen += " (not reproduced by a re-send, which got " +
                     (last.result.ok() ? "status " + std::to_string(last.result.value().status)
@@ -640,8 +698,9 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   f.curl = http::to_curl(last.request, client_.base(), redactor_);
   if (last.result.ok()) {
     f.status = last.result.value().status;
-    const auto& body = last.result.value().body;
-    f.response_excerpt = redact(core::utf8_prefix(body, 300));
+    const auto& answer = last.result.value();
+    const std::string* type = answer.find(http::field::content_type);
+    f.response_excerpt = redact(core::body_excerpt(answer.body, type ? *type : std::string(), 300));
   }
   f.shrink_steps = steps;
   f.occurrences = cand.occurrences;
@@ -656,6 +715,12 @@ void engine::shrink_phase() {
   });
   if (pending.empty()) return;
   events_.phase_started(phase::shrinking, pending.size());
+  // The phase's time: as given, else as long as the run so far, at least 30 s.
+  clock::time_point deadline = clock::time_point::max();
+  const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started_);
+  const auto total =
+      config_.shrink_time ? *config_.shrink_time : std::max<std::chrono::milliseconds>(spent, 30s);
+  if (total.count() > 0) deadline = clock::now() + total;
   std::atomic<std::size_t> next{0};
   const unsigned workers = std::max(1u, std::min<unsigned>(client_.workers(), pending.size()));
   std::vector<std::thread> threads;
@@ -666,7 +731,7 @@ void engine::shrink_phase() {
         const results_sink::cell_id cell_id =
             (*cells_[cand.cell_index].cell_of_check)[cand.check_index];
         // Kept in the plan's order (`i`), whichever worker finishes first.
-        results_.report(cell_id, shrink(w, *pending[i]), i);
+        results_.report(cell_id, shrink(w, *pending[i], deadline), i);
       }
     });
   }
@@ -676,6 +741,7 @@ void engine::shrink_phase() {
 
 run_report engine::run() {
   const auto start = clock::now();
+  started_ = start;
   report_.info = config_.info;
   report_.info.scenarios = static_cast<std::uint32_t>(shard_scenarios(config_).size());
   if (config_.shard_count > 0) {
@@ -685,10 +751,14 @@ run_report engine::run() {
   plan();
   report_.info.coverage_planned = coverage_.size();
   events_.run_started(report_.info, planned_);
+  for (const auto& n : config_.not_run_before) results_.not_run(n);
   scenario_phase();
   main_phase();
   shrink_phase();
   results_.fold_into(report_);
+  report_.notes = notes_.take(
+      [this](const http::request& r) { return http::to_curl(r, client_.base(), redactor_); },
+      [this](std::string text) { return redact(std::move(text)); });
   report_.counts.requests = requests_.load() + scenario_requests_;
   report_.counts.transport_errors = transport_errors_.load();
   report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_;

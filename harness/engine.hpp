@@ -5,7 +5,9 @@
 // (operation, check, cause). The same seed and target send the same
 // requests, whatever the number of workers.
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,13 @@ struct run_config {
   std::uint32_t examples = 10;  // per operation, auth model and mode
   bool coverage = true;         // one request per constraint before the examples
   unsigned max_shrinks = 64;    // requests spent shrinking one failure at most
+  /// Time spent shrinking one failure at most, its confirming re-send
+  /// included; a request is never waited for beyond it. 0: no bound.
+  std::chrono::milliseconds shrink_time_per_failure{20000};
+  /// Time the shrinking phase spends at most; failures it does not reach are
+  /// reported as first seen (not re-sent, not shrunk). nullopt: as long as
+  /// the requests before it took, and at least 30 s.
+  std::optional<std::chrono::milliseconds> shrink_time;
   std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
   check_selection checks;                             // from the catalogue
   unsigned scenario_lanes = 4;                        // connections scenarios may send on at once
@@ -36,6 +45,9 @@ struct run_config {
   /// plan, so the N shards together send the requests of the whole run.
   std::uint32_t shard_index = 0, shard_count = 0;
   run_info info;  // written into the report as is (seed, target, ...)
+  /// "not run" entries the run reports before it starts: the operations the
+  /// description's errors kept out of it (`--skip-invalid-operations`).
+  std::vector<not_run> not_run_before;
 };
 
 /// Runs the plan against `client`'s target and returns the report; events go

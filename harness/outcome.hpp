@@ -22,17 +22,28 @@ struct check_verdict {
   std::string seen;      // violation: what came back
   /// violation: a short stable key, so that the same fault seen many times is
   /// reported once per (operation, check, cause): "status 500", "/data/id: type".
+  /// With a note: the note's key ("refused 400").
   std::string cause;
   /// violation: set when its only ground is a constraint the description
   /// marks as an assumption of its own (x-assumption): each such
   /// assumption's text. The failure then "contradicts an assumption of the
   /// description" and fails the run only with --strict-assumptions.
   std::vector<std::string> assumptions = {};
+  /// Something worth reading that is no failure, whatever the verdict (a
+  /// pass, or not applicable): "refused a schema-valid request: 400 ...".
+  /// Empty: no note. Kept once per (operation, auth model, check, cause).
+  std::string note = {};
 
   static check_verdict pass() { return {}; }
   static check_verdict not_applicable() { return {kind::not_applicable, {}, {}, {}, {}}; }
   static check_verdict not_run(std::string why) {
     return {kind::not_run, {}, std::move(why), {}, {}};
+  }
+  /// This verdict with a note (`text`) kept once per `key`.
+  check_verdict with_note(std::string text, std::string key) && {
+    note = std::move(text);
+    cause = std::move(key);
+    return std::move(*this);
   }
   static check_verdict violation(std::string expected, std::string seen, std::string cause) {
     return {kind::violation, std::move(expected), std::move(seen), std::move(cause), {}};
@@ -89,6 +100,24 @@ struct failure {
   /// fails the run only with --strict-assumptions.
   std::vector<std::string> assumptions;
   bool contradicts_assumption() const { return !assumptions.empty(); }
+};
+
+/// Something a check saw that is worth reading but is no failure: a
+/// schema-valid request the target refused where the description does not
+/// promise acceptance (`docs/checks.md`). Kept once per (operation, auth
+/// model, check, cause), with how often it was seen.
+struct note {
+  std::string check;
+  std::string operation_id;
+  std::string method_path;
+  std::string auth_model;
+  failure_mode mode;
+  std::string text;   // "refused a schema-valid request: 400 end must follow start"
+  std::string cause;  // a short stable key: "refused 400"
+  unsigned status = 0;
+  std::string response_excerpt;  // start of the response body (binary summarised)
+  std::uint64_t occurrences = 1;
+  std::string curl;  // the first request that showed it; secrets as $ENV
 };
 
 /// A check, or a group of checks, that could not run, and why.
@@ -150,6 +179,9 @@ struct run_info {
   /// --strict-assumptions: a failure that contradicts an assumption of the
   /// description fails the run like any other.
   bool strict_assumptions = false;
+  /// Operations left out because the description has errors in them
+  /// (`--skip-invalid-operations`); each is a "not run" entry that says why.
+  std::uint32_t skipped_operations = 0;
 
   /// "shard 2/3", "shards 1, 2, 3 of 3, merged", or "" for a whole run.
   std::string shard_label() const;
@@ -205,14 +237,19 @@ struct run_report {
   std::vector<failure> failures;     // one per (operation, check, cause), in tally order
   std::vector<not_run> not_runs;
   std::vector<operation_coverage> coverage;  // operation order; empty when the phase did not run
+  /// Notes, one per (operation, auth model, check, cause), in tally order.
+  /// They never change the exit status.
+  std::vector<note> notes;
   run_counts counts;
   run_timings timings;
   /// A harness problem that stopped the run early (target unreachable, ...).
   std::optional<std::string> aborted;
 
   /// 0 when every check that ran passed, 1 when any failed, 2 when aborted
-  /// or when no check judged anything (nothing was proved). A failure that
-  /// contradicts an assumption fails the run only with strict_assumptions.
+  /// or when no check judged anything (nothing was proved), 3 when every
+  /// check that ran passed but operations were skipped (info.skipped_operations).
+  /// A failure that contradicts an assumption fails the run only with
+  /// strict_assumptions.
   int exit_code() const;
 
   /// True when `f` fails the run: sourced, or under strict_assumptions.

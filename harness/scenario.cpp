@@ -167,7 +167,10 @@ failure scenario_context::to_failure(const openapi::operation& op, std::string_v
   }
   if (!f.evidence.empty() && f.evidence.back() && f.evidence.back()->answered()) {
     out.status = f.evidence.back()->status();
-    out.response_excerpt = redact(core::utf8_prefix(f.evidence.back()->body(), 300));
+    const http::response& answer = f.evidence.back()->result.value();
+    const std::string* type = answer.find(http::field::content_type);
+    out.response_excerpt =
+        redact(core::body_excerpt(answer.body, type ? *type : std::string(), 300));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/text.hpp"
 #include "harness/results.hpp"
 
 namespace conform::harness {
@@ -62,9 +63,9 @@ bool match_path(const openapi::operation& op, const std::vector<std::string>& se
   return true;
 }
 
+/// At most `n` bytes of `s`, cut at a character, bytes that are not UTF-8 escaped.
 std::string excerpt(std::string_view s, std::size_t n) {
-  if (s.size() <= n) return std::string(s);
-  return std::string(s.substr(0, n)) + "...";
+  return core::escape_invalid_utf8(core::utf8_prefix(std::string(s), n));
 }
 
 }  // namespace
@@ -265,7 +266,9 @@ void traffic_fail(results_sink& sink, const traffic& t, std::string_view check,
   f.seed = t.seed;
   if (last) {
     f.status = last->status;
-    f.response_excerpt = redact(excerpt(last->response_body, 300), t);
+    const std::string* type = last->response_header("Content-Type");
+    f.response_excerpt =
+        redact(core::body_excerpt(last->response_body, type ? *type : std::string(), 300), t);
   }
   for (const auto* e : v.evidence) f.evidence.push_back(describe(t, *e));
   sink.report(c, std::move(f), last ? last->seq : 0);

@@ -40,13 +40,17 @@ result client::send_once(unsigned worker, const request& req) {
 }
 
 result client::send(unsigned worker, const request& req) {
+  return send(worker, req, std::chrono::milliseconds(0));
+}
+
+result client::send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout) {
   connection& conn = for_worker(worker);
   unsigned retries = 0;
   std::chrono::milliseconds waited{0};
   bool reconnected = false;
   for (;;) {
     limiter_.acquire();
-    result r = conn.send(req);
+    result r = conn.send(req, total_timeout);
     reconnected = reconnected || r.reconnected;
     const bool again = opts_.retry.retry_429 && r.ok() && r.value().status == 429 &&
                        retries < opts_.retry.max_retries;

@@ -47,6 +47,9 @@ class client {
   /// Sends `req` on worker `worker`'s connection (worker < workers()), after
   /// the rate limit allows it; handles 429 as retry_options say.
   result send(unsigned worker, const request& req);
+  /// The same, each attempt within `total_timeout` instead of the
+  /// connection's (0: the connection's): a send with a time budget of its own.
+  result send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout);
   /// Sends `req` once on `worker`'s connection, 429 returned as is.
   result send_once(unsigned worker, const request& req);
   /// Worker `worker`'s connection (for stats, or to close it).

@@ -117,6 +117,7 @@ struct connection::impl {
   std::string head;  // the serialized request head, reused
   bool open = false;
   std::uint64_t connects = 0;
+  std::chrono::milliseconds timeout{0};  // the total timeout of the send under way
 
   void close() {
     secure.reset();
@@ -257,8 +258,8 @@ struct connection::impl {
     using kind = transport_error::kind;
     const std::string phase = writing ? "sending the request to " : "reading the response from ";
     if (ec == beast::error::timeout) {
-      return make_error(kind::timeout, "no complete response from " + where + " within " +
-                                           ms_text(opts.total_timeout));
+      return make_error(kind::timeout,
+                        "no complete response from " + where + " within " + ms_text(timeout));
     }
     if (ec == beast::http::error::body_limit) {
       return make_error(kind::too_large, "response body from " + where + " exceeds the cap of " +
@@ -293,10 +294,11 @@ struct connection::impl {
            ec == asio::ssl::error::stream_truncated;
   }
 
-  result send(const request& req) {
+  result send(const request& req, std::chrono::milliseconds total) {
     const auto start = steady::now();
+    timeout = total.count() > 0 ? total : opts.total_timeout;
     std::optional<steady::time_point> deadline;
-    if (opts.total_timeout.count() > 0) deadline = start + opts.total_timeout;
+    if (timeout.count() > 0) deadline = start + timeout;
     result out;
     out.outcome = response{};
     bool reused = false;
@@ -325,23 +327,37 @@ struct connection::impl {
         socket.set_deadline(deadline);
       }
       error_code ec = write(req);
+      bool written = !ec;
       if (ec) {
-        close();
         if (reused && ec != beast::error::timeout) {
           // The idle connection was dead; nothing was processed, send again.
+          close();
           reused = false;
           out.reconnected = true;
           continue;
         }
-        out.outcome = classify(ec, false, true);
-        return out;
+        if (ec == beast::error::timeout) {
+          close();
+          out.outcome = classify(ec, false, true);
+          return out;
+        }
+        // A server may answer before it has read the whole request (413,
+        // 414, 431: more than it takes) and close: its answer is still to
+        // be read, and says more than "closed".
       }
       response& res = std::get<response>(out.outcome);
       detail::response_parser parser(res);
       parser.body_limit(opts.max_body_bytes);
       parser.header_limit(opts.max_header_bytes);
       if (req.method == verb::head) parser.skip(true);
+      const error_code write_error = ec;
       ec = read(parser);
+      if (ec && !written) {
+        close();
+        out.outcome = classify(write_error, false, true);
+        return out;
+      }
+      if (!written) close();  // the server stopped reading: the connection is done
       if (ec) {
         const bool got_some = parser.got_some();
         close();
@@ -373,7 +389,10 @@ connection::connection(connection&&) noexcept = default;
 connection& connection::operator=(connection&&) noexcept = default;
 
 result connection::send(const request& req) {
-  return impl_->send(req);
+  return impl_->send(req, std::chrono::milliseconds(0));
+}
+result connection::send(const request& req, std::chrono::milliseconds total_timeout) {
+  return impl_->send(req, total_timeout);
 }
 bool connection::is_open() const {
   return impl_->open;

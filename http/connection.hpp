@@ -60,6 +60,8 @@ class connection {
 
   /// Sends `req` and reads the response; every failure is a transport_error value.
   result send(const request& req);
+  /// The same, within `total_timeout` instead of the connection's (0: the connection's).
+  result send(const request& req, std::chrono::milliseconds total_timeout);
   /// True while a kept-alive connection is open.
   bool is_open() const;
   /// Closes the connection (the next send reconnects).

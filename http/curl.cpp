@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
+
 namespace conform::http {
 namespace {
 
@@ -16,18 +18,35 @@ std::string sanitize_env_name(std::string_view name) {
   return out;
 }
 
+/// Control characters, and bytes that are not UTF-8 (a report must stay
+/// valid UTF-8 and the command must still send the same bytes), need $'...'.
 bool needs_ansi_c(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f;
-  });
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) {
+                       const auto u = static_cast<unsigned char>(c);
+                       return u < 0x20 || u == 0x7f;
+                     }) ||
+         !core::is_utf8(text);
 }
 
 std::string ansi_c_quote(std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out = "$'";
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      // A UTF-8 character as is; a byte that starts none as \xNN.
+      if (const std::size_t n = core::utf8_sequence_length(text, i); n > 0) {
+        out.append(text.substr(i, n));
+        i += n - 1;
+      } else {
+        out += "\\x";
+        out.push_back(hex[u >> 4]);
+        out.push_back(hex[u & 0xf]);
+      }
+      continue;
+    }
     switch (c) {
       case '\n':
         out += "\\n";

@@ -11,6 +11,7 @@
 #include "openapi/detail/extensions.hpp"
 #include "openapi/detail/operations.hpp"
 #include "openapi/detail/overlay.hpp"
+#include "openapi/detail/prune.hpp"
 #include "openapi/detail/swagger2.hpp"
 #include "openapi/provenance.hpp"
 #include "openapi/detail/schema_loader.hpp"
@@ -220,9 +221,11 @@ std::string display_name(const std::filesystem::path& p) {
   return p.lexically_normal().string();
 }
 
-}  // namespace
-
-load_result load(const std::filesystem::path& file, const load_options& opts) {
+/// One load of `file`, with the nodes `removed` names taken out of the
+/// document before it is read; with `plan`, what a further round could take
+/// out when the load has errors.
+load_result load_once(const std::filesystem::path& file, const load_options& opts,
+                      const std::vector<std::string>& removed, detail::prune_plan* plan) {
   load_result result;
   doc_reader r(result.diagnostics);
   detail::doc_cache docs;
@@ -231,7 +234,13 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     source_doc* doc = docs.load(file, display_name(file), r);
     if (doc == nullptr) return result;
     if (!r.expect_map(*doc, doc->root, "the description root")) return result;
-    // Swagger 2.0 is converted to the 3.0 shape first; what cannot be is refused.
+    // Overlays edit the document as given, before anything reads it: their
+    // targets name a Swagger 2.0 description's own keys (`definitions`,
+    // `parameters[?(@.in=='formData')]`), not those of its conversion.
+    for (const auto& overlay : opts.overlays) {
+      if (!detail::apply_overlay(overlay, doc->root, docs, r)) return result;
+    }
+    // Swagger 2.0 is converted to the 3.0 shape; what cannot be is refused.
     bool swagger2 = false;
     if (const node& swagger = doc_reader::child(doc->root, "swagger");
         swagger.defined() && !doc_reader::child(doc->root, "openapi").defined()) {
@@ -248,9 +257,7 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
       r.note(at, "a Swagger 2.0 description, converted to OpenAPI 3.0 on load");
       swagger2 = true;
     }
-    for (const auto& overlay : opts.overlays) {
-      if (!detail::apply_overlay(overlay, doc->root, docs, r)) return result;
-    }
+    for (const auto& pointer : removed) detail::remove_pointer(doc->root, pointer);
 
     api_spec spec;
     spec.file = doc->display;
@@ -305,9 +312,43 @@ load_result load(const std::filesystem::path& file, const load_options& opts) {
     detail::check_spec(r, spec);
     if (spec.permissions) detail::check_against_matrix(r, spec, *spec.permissions);
     spec.hash = docs.hash();
-    if (!has_errors(result.diagnostics)) result.spec = std::move(spec);
+    if (!has_errors(result.diagnostics)) {
+      result.spec = std::move(spec);
+    } else if (plan != nullptr) {
+      *plan = detail::plan_pruning(doc->root, doc->display, result.diagnostics);
+    }
   }
   return result;
+}
+
+}  // namespace
+
+load_result load(const std::filesystem::path& file, const load_options& opts) {
+  if (!opts.skip_invalid_operations) return load_once(file, opts, {}, nullptr);
+  // Round by round: each takes out what the errors of the last one are in
+  // (an operation, a component and what names it), until the rest loads or
+  // an error lies where nothing can be taken out. Taking a part out can
+  // make another fail (a security scheme an operation names): a few rounds.
+  std::vector<std::string> removed;
+  std::vector<skipped_part> skipped;
+  constexpr int max_rounds = 8;
+  for (int round = 0;; ++round) {
+    detail::prune_plan plan;
+    load_result result = load_once(file, opts, removed, round < max_rounds ? &plan : nullptr);
+    if (result.ok() || !plan.complete || plan.pointers.empty()) {
+      result.skipped.insert(result.skipped.begin(), skipped.begin(), skipped.end());
+      if (!result.ok()) {
+        // What was left out before does not make the remaining errors any
+        // clearer: say them as they are, the skipped parts' errors first.
+        for (auto it = skipped.rbegin(); it != skipped.rend(); ++it) {
+          result.diagnostics.insert(result.diagnostics.begin(), it->error);
+        }
+      }
+      return result;
+    }
+    removed.insert(removed.end(), plan.pointers.begin(), plan.pointers.end());
+    skipped.insert(skipped.end(), plan.parts.begin(), plan.parts.end());
+  }
 }
 
 }  // namespace conform::openapi

@@ -107,6 +107,9 @@ struct media_type {
   std::map<std::string, std::string> part_content_types;
   /// Every `encoding` entry, by property name.
   std::map<std::string, property_encoding> encoding;
+  /// The media type's own `example` and the `value` of each inline
+  /// `examples` entry, in order: requests (or answers) the description shows.
+  std::vector<boost::json::value> examples;
 };
 
 struct request_body {

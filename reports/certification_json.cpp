@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "reports/certification.hpp"
+#include "reports/detail_text.hpp"
 #include "reports/json.hpp"
 
 namespace conform::reports {
@@ -117,7 +118,10 @@ boost::json::value certification_to_json(const harness::certification_report& r)
   out["cells"] = run.at("cells");
   out["failures"] = std::move(failures);
   out["not_run"] = run.at("not_run");
-  return out;
+  // Valid JSON whatever the client sent: bytes that are not UTF-8 become \xNN.
+  boost::json::value v(std::move(out));
+  detail::make_utf8(v);
+  return v;
 }
 
 std::string render_certification_json(const harness::certification_report& report) {
@@ -173,7 +177,7 @@ std::string render_certification_text(const harness::certification_report& r) {
            "\n  seen:     " + f.seen + "\n  evidence:\n";
     for (const auto& l : f.evidence) out += "    " + l + "\n";
   }
-  return out;
+  return detail::shown(out);  // what a client sent, safe for a terminal
 }
 
 }  // namespace conform::reports

@@ -59,7 +59,7 @@ void console_writer::exchange_done(std::uint64_t done, std::uint64_t planned) {
 
 void console_writer::run_finished(const harness::run_report& report) {
   if (bar_drawn_) out_ << "\r" << std::string(72, ' ') << "\r";
-  if (report.aborted) out_ << "run aborted: " << *report.aborted << "\n";
+  if (report.aborted) out_ << "run aborted: " << detail::shown(*report.aborted) << "\n";
 
   // By check first: one line each, however many cells (the scope matrix
   // alone has one per operation and credential).
@@ -172,10 +172,11 @@ void console_writer::run_finished(const harness::run_report& report) {
          << (f.contradicts_assumption() ? "ASSUMPTION " : "FAIL ") << f.check << ": "
          << f.operation_id << " (" << f.method_path << ") as " << f.auth_model << ", "
          << f.mode.to_string() << "\n"
-         << "  expected: " << f.expected << "\n"
-         << "  seen:     " << f.seen << "\n";
-    for (const auto& a : f.assumptions) out_ << "  assumption: " << a << "\n";
-    if (!f.response_excerpt.empty()) out_ << "  response: " << f.response_excerpt << "\n";
+         << "  expected: " << detail::shown(f.expected) << "\n"
+         << "  seen:     " << detail::shown(f.seen) << "\n";
+    for (const auto& a : f.assumptions) out_ << "  assumption: " << detail::shown(a) << "\n";
+    if (!f.response_excerpt.empty())
+      out_ << "  response: " << detail::shown(f.response_excerpt) << "\n";
     // A scenario's failure is not shrunk and may take several requests (one
     // curl command per line); its scenario may need other operations than
     // the failing one, so the reproduce line does not narrow them.
@@ -183,7 +184,7 @@ void console_writer::run_finished(const harness::run_report& report) {
     out_ << "  seen " << f.occurrences << " time(s)";
     if (!scenario) out_ << "; shrunk in " << f.shrink_steps << " step(s)";
     out_ << "\n  reproduce: " << detail::reproduce_command(f, report.info) << "\n";
-    std::string curl = f.curl;
+    std::string curl = detail::shown(f.curl);
     for (auto at = curl.find('\n'); at != std::string::npos; at = curl.find('\n', at + 1)) {
       curl.insert(at + 1, "        ");
     }
@@ -194,12 +195,19 @@ void console_writer::run_finished(const harness::run_report& report) {
             " CONFORM_SECRET_<NAME> for one given inline; set them before running)\n";
   }
 
+  if (!report.notes.empty()) out_ << "\nNotes (worth reading; not failures)\n";
+  for (const auto& n : report.notes) {
+    out_ << "  note " << n.check << ": " << n.operation_id << " as " << n.auth_model << ": "
+         << detail::shown(n.text) << " (seen " << n.occurrences << " time(s))\n"
+         << "    curl: " << detail::shown(n.curl) << "\n";
+  }
+
   if (!report.not_runs.empty()) out_ << "\nNot run\n";
   for (const auto& n : report.not_runs) {
     out_ << "  not run: " << (n.check == "*" ? std::string("all checks") : n.check);
     if (!n.operation_id.empty()) out_ << " of " << n.operation_id;
     if (!n.auth_model.empty()) out_ << " as " << n.auth_model;
-    out_ << ": " << n.why << "\n";
+    out_ << ": " << detail::shown(n.why) << "\n";
   }
 
   if (!report.coverage.empty()) {
@@ -266,7 +274,9 @@ void console_writer::run_finished(const harness::run_report& report) {
     out_ << c.checks_contradicted << " contradicted an assumption of the description ("
          << report.failures.size() - sourced << " distinct), ";
   }
-  out_ << c.cells_not_run << " not run\n";
+  out_ << c.cells_not_run << " not run";
+  if (!report.notes.empty()) out_ << ", " << report.notes.size() << " notes";
+  out_ << "\n";
   const int code = report.exit_code();
   out_ << (code == 0   ? "PASSED"
            : code == 1 ? "FAILED"

@@ -1,6 +1,8 @@
 #pragma once
 // Small text helpers shared by the report writers.
 
+#include <boost/json/value.hpp>
+
 #include <chrono>
 #include <string>
 #include <string_view>
@@ -9,8 +11,18 @@
 
 namespace conform::reports::detail {
 
-/// `text` escaped for XML character data and attribute values.
+/// `text` escaped for XML character data and attribute values: markup
+/// characters as entities; control characters XML 1.0 forbids, and bytes
+/// that are not UTF-8, as the text `\xNN`. Always well-formed UTF-8 XML.
 std::string xml_escape(std::string_view text);
+
+/// `text` for a terminal or a Markdown page: bytes that are not UTF-8, and
+/// control characters other than tab and line feed, as the text `\xNN`.
+std::string shown(std::string_view text);
+
+/// Every string of `v` (keys too) made valid UTF-8 (`\xNN` for a byte that
+/// is not), so that a report stays valid JSON whatever a server sent.
+void make_utf8(boost::json::value& v);
 
 /// Seconds with millisecond precision: "1.234".
 std::string seconds(std::chrono::nanoseconds d);

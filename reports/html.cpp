@@ -214,6 +214,19 @@ std::string render_html(const harness::run_report& report) {
     body += "</ul></section>\n";
   }
 
+  if (!report.notes.empty()) {
+    body += "<section id=\"notes\"><h2>Notes (" + std::to_string(report.notes.size()) +
+            ")</h2><p class=\"muted\">Worth reading; not failures.</p>";
+    for (const auto& n : report.notes) {
+      body += "<div class=\"note\"><p>" + badge("info", n.check) + " <code>" +
+              escape(n.operation_id) + "</code> " + escape(n.method_path) + " &middot; " +
+              escape(n.auth_model) + "</p><p>" + escape(n.text) + " <span class=\"muted\">(seen " +
+              std::to_string(n.occurrences) + " time(s))</span></p><pre>" + escape(n.curl) +
+              "</pre></div>\n";
+    }
+    body += "</section>\n";
+  }
+
   body += "<section><h2>Not run (" + std::to_string(report.not_runs.size()) + ")</h2>";
   if (report.not_runs.empty())
     body += "<p class=\"muted\">None.</p>";

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "reports/detail_text.hpp"
+
 namespace conform::reports {
 namespace {
 
@@ -37,6 +39,20 @@ boost::json::object failure_json(const harness::failure& f) {
   return o;
 }
 
+boost::json::object note_json(const harness::note& n) {
+  return {{"check", n.check},
+          {"operation_id", n.operation_id},
+          {"method_path", n.method_path},
+          {"auth_model", n.auth_model},
+          {"mode", n.mode.to_string()},
+          {"text", n.text},
+          {"cause", n.cause},
+          {"status", n.status},
+          {"response_excerpt", n.response_excerpt},
+          {"occurrences", n.occurrences},
+          {"curl", n.curl}};
+}
+
 }  // namespace
 
 boost::json::value to_json(const harness::run_report& report) {
@@ -58,6 +74,7 @@ boost::json::value to_json(const harness::run_report& report) {
   boost::json::array checks;
   for (const auto& c : info.checks) checks.emplace_back(c);
   run["checks"] = std::move(checks);
+  if (info.skipped_operations > 0) run["skipped_operations"] = info.skipped_operations;
   if (info.shard_count > 0) {
     boost::json::object shard{{"count", info.shard_count}};
     if (info.merged_shards.empty()) {
@@ -145,7 +162,15 @@ boost::json::value to_json(const harness::run_report& report) {
     out["assumptions_contradicted"] = std::move(list);
   }
   if (report.aborted) out["aborted"] = *report.aborted;
-  return out;
+  if (!report.notes.empty()) {  // present only when there are notes
+    boost::json::array notes;
+    for (const auto& n : report.notes) notes.push_back(note_json(n));
+    out["notes"] = std::move(notes);
+  }
+  // Valid JSON whatever a server sent: bytes that are not UTF-8 become \xNN.
+  boost::json::value v(std::move(out));
+  detail::make_utf8(v);
+  return v;
 }
 
 std::string render_json(const harness::run_report& report) {

@@ -119,6 +119,23 @@ bool read_failure(walker& w, const json::value& v, const std::string& p, harness
   return true;
 }
 
+bool read_note(walker& w, const json::value& v, const std::string& p, harness::note& n) {
+  const auto* o = w.object(v, p);
+  if (!o) return false;
+  std::string mode;
+  if (!w.text(*o, p, "check", n.check) || !w.text(*o, p, "operation_id", n.operation_id) ||
+      !w.text(*o, p, "auth_model", n.auth_model) || !w.text(*o, p, "cause", n.cause) ||
+      !w.text(*o, p, "method_path", n.method_path, false) || !w.text(*o, p, "mode", mode, false) ||
+      !w.text(*o, p, "text", n.text, false) ||
+      !w.text(*o, p, "response_excerpt", n.response_excerpt, false) ||
+      !w.text(*o, p, "curl", n.curl, false) || !w.number(*o, p, "status", n.status) ||
+      !w.number(*o, p, "occurrences", n.occurrences)) {
+    return false;
+  }
+  n.mode = parse_mode(mode);
+  return true;
+}
+
 bool read_cell(walker& w, const json::value& v, const std::string& p, harness::check_tally& t) {
   const auto* o = w.object(v, p);
   if (!o) return false;
@@ -145,7 +162,8 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
       !w.text(*run, "/run", "started_at", info.started_at, false) ||
       !w.number(*run, "/run", "seed", info.seed) ||
       !w.number(*run, "/run", "examples", info.examples) ||
-      !w.number(*run, "/run", "workers", info.workers)) {
+      !w.number(*run, "/run", "workers", info.workers) ||
+      !w.number(*run, "/run", "skipped_operations", info.skipped_operations)) {
     return false;
   }
   if (const auto* spec = run->if_contains("spec"); spec && spec->is_object()) {
@@ -249,6 +267,15 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
             !w.text(*o, p, "operation_id", n.operation_id, false) ||
             !w.text(*o, p, "auth_model", n.auth_model, false) ||
             !w.text(*o, p, "why", n.why, false)) {
+          break;
+        }
+      }
+    }
+    if (const auto* notes = doc->if_contains("notes"); notes && w.error().empty()) {
+      if (!notes->is_array()) w.fail("/notes", "expected an array");
+      for (std::size_t i = 0; notes->is_array() && i < notes->as_array().size(); ++i) {
+        if (!read_note(w, notes->as_array()[i], "/notes/" + std::to_string(i),
+                       report.notes.emplace_back())) {
           break;
         }
       }

@@ -121,6 +121,14 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
       if (cell->contradicted > 0) {
         out << ", " << cell->contradicted << " contradicted an assumption of the description";
       }
+      for (const auto& n : report.notes) {  // notes are no failures: read, not counted
+        if (n.operation_id != cell->operation_id || n.check != cell->check ||
+            n.auth_model != cell->auth_model) {
+          continue;
+        }
+        out << "\nnote: " << xml_escape(n.text) << " (seen " << n.occurrences << " time(s))\n"
+            << "curl: " << xml_escape(n.curl);
+      }
       out << "</system-out>\n";
       if (!contradicted.empty()) {
         out << "      <system-err>" << xml_escape(contradicted) << "</system-err>\n";

@@ -8,7 +8,8 @@ namespace conform::reports {
 namespace {
 
 /// Text on one Markdown line or in inline code: no newline or backtick breaks it.
-std::string cell(std::string text) {
+std::string cell(std::string_view raw) {
+  const std::string text = detail::shown(raw);  // a server's bytes: UTF-8, no control character
   std::string out;
   for (char c : text) {
     if (c == '\n') {
@@ -30,7 +31,8 @@ void failure_block(std::string& out, const harness::failure& f, const harness::r
   out += "- seen: " + cell(f.seen) + "\n";
   for (const auto& a : f.assumptions) out += "- assumption: " + cell(a) + "\n";
   out += "- key: `" + cell(failure_key(f)) + "`\n\n";
-  out += "```sh\n" + detail::reproduce_command(f, info) + "\n" + f.curl + "\n```\n\n";
+  out += "```sh\n" + detail::shown(detail::reproduce_command(f, info)) + "\n" +
+         detail::shown(f.curl) + "\n```\n\n";
 }
 
 void key_list(std::string& out, const std::string& title,
@@ -101,6 +103,14 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
     for (const auto& a : contradicted) {
       out += "- " + cell(a.text) + " (" + std::to_string(a.failures) + " failure" +
              (a.failures == 1 ? "" : "s") + ")\n";
+    }
+    out += "\n";
+  }
+  if (!report.notes.empty()) {
+    out += "### Notes (" + std::to_string(report.notes.size()) + "; not failures)\n\n";
+    for (const auto& n : report.notes) {
+      out += "- `" + cell(n.check) + "` " + cell(n.operation_id) + " as " + cell(n.auth_model) +
+             ": " + cell(n.text) + " (seen " + std::to_string(n.occurrences) + " time(s))\n";
     }
     out += "\n";
   }

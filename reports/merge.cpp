@@ -162,6 +162,9 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
   for (const auto& s : shards) {
     out.info.started_at = std::min(out.info.started_at, s.report.info.started_at);
     out.info.scenarios += s.report.info.scenarios;
+    // Every shard loaded the same description: each left out the same operations.
+    out.info.skipped_operations =
+        std::max(out.info.skipped_operations, s.report.info.skipped_operations);
   }
 
   // Operations in an order every shard agrees with; then cells and failures.
@@ -241,6 +244,23 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
          return rank_of_pair(std::get<0>(k), std::get<1>(k));
        })) {
     out.failures.push_back(failures.at(key));
+  }
+  // Notes: one per key, the occurrences added, in the order of the failures'.
+  std::vector<std::vector<failure_identity>> note_lists;
+  std::map<failure_identity, harness::note> notes;
+  for (const auto& s : shards) {
+    auto& list = note_lists.emplace_back();
+    for (const auto& n : s.report.notes) {
+      failure_identity key{n.operation_id, n.auth_model, n.check, n.cause};
+      list.push_back(key);
+      auto [it, fresh] = notes.emplace(key, n);
+      if (!fresh) it->second.occurrences += n.occurrences;
+    }
+  }
+  for (const auto& key : merge_orders(note_lists, [&](const failure_identity& k) {
+         return rank_of_pair(std::get<0>(k), std::get<1>(k));
+       })) {
+    out.notes.push_back(notes.at(key));
   }
   std::set<std::tuple<std::string, std::string, std::string, std::string>> said;
   std::vector<std::string> aborted;

@@ -5,6 +5,7 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace conform::generators::detail {
@@ -20,6 +21,22 @@ bool can_generate(const rc::Gen<T>& g, int probes = 24) {
     }
   }
   return false;
+}
+
+/// nullopt when `g` gives a value within `probes` draws (as can_generate);
+/// otherwise why the last draw gave up.
+template <typename T>
+std::optional<std::string> why_no_value(const rc::Gen<T>& g, int probes = 24) {
+  std::string why;
+  for (int i = 0; i < probes; ++i) {
+    try {
+      (void)g(rc::Random(static_cast<std::uint64_t>(i) * 104729 + 3), 10 + i * 4).value();
+      return std::nullopt;
+    } catch (const rc::GenerationFailure& e) {
+      why = e.what();
+    }
+  }
+  return why;
 }
 
 /// A small CSV: a header row of 1-3 columns and 1-3 rows.

@@ -314,8 +314,31 @@ class request_builder {
       r.body_from_example = in.body->from_example;
     }
     r.fixtures_used = in.fixtures_used;
+    const bool carries_values =
+        in.body.has_value() || std::any_of(in.params.begin(), in.params.end(),
+                                           [](const auto& p) { return p.has_value(); });
+    r.documented = carries_values && (!in.body || in.body->from_example) && documented_params(in);
     r.mode = std::move(mode);
     return r;
+  }
+
+  /// True when every parameter `in` sends is a fixture or an example of its schema.
+  bool documented_params(const parts& in) const {
+    for (std::size_t i = 0; i < op_.parameters.size(); ++i) {
+      if (!in.params[i]) continue;
+      const openapi::parameter& p = op_.parameters[i];
+      const bool fixture = std::any_of(in.fixtures_used.begin(), in.fixtures_used.end(),
+                                       [&](const auto& f) { return f.first == p.name; });
+      if (fixture) continue;
+      if (p.schema == nullptr) return false;
+      const value sent = detail::read_param(detail::format_of(p), *p.schema, *in.params[i]);
+      bool shown = false;
+      for (const schema::schema* n : {p.schema, &p.schema->resolved()}) {
+        for (const value& v : n->examples) shown = shown || schema::json_equal(v, sent);
+      }
+      if (!shown) return false;
+    }
+    return true;
   }
 
   std::vector<request_site> invalid_sites() const {
@@ -431,9 +454,11 @@ class request_builder {
     auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
       return detail::write_param(f, v).value_or(wire_pairs{});
     });
+    const bool any_size = detail::forced_oversized(p);
     Gen<wire_pairs> g = such_that(
         written,
-        [s, f](const wire_pairs& w) {
+        [s, f, any_size](const wire_pairs& w) {
+          if (!any_size && detail::oversized(f.in, w)) return false;
           if (!detail::travels(f.in, w)) return false;
           return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
         },
@@ -449,11 +474,37 @@ class request_builder {
   std::optional<Gen<std::pair<wire_pairs, invalid_value>>> invalid_wire(
       const openapi::parameter& p) const {
     if (p.schema == nullptr) return std::nullopt;
-    auto bad = invalid_values(*p.schema, options_.values, param_breaking(p));
-    if (!bad) return std::nullopt;
-    auto g = wired(p, std::move(*bad));
+    // invalid_values' sites, without those whose every value is longer than
+    // servers take (maxLength + 1 of a large maxLength): drawn and refused
+    // again and again, they would only cost time.
+    std::vector<Gen<invalid_value>> sites;
+    for (auto& site : invalid_value_sites(*p.schema, options_.values, param_breaking(p))) {
+      if (!oversized_site(p, site.gen)) sites.push_back(std::move(site.gen));
+    }
+    if (sites.empty()) return std::nullopt;
+    const std::size_t n = sites.size();
+    auto bad = gen::mapcat(detail::pick_index(n),
+                           [sites = std::move(sites)](std::size_t i) { return sites[i]; });
+    auto g = wired(p, std::move(bad));
     if (!detail::can_generate(g)) return std::nullopt;
     return g;
+  }
+
+  /// True when the values of `bad` are written longer than servers take
+  /// where `p` travels (two draws say so) and the schema does not force it.
+  static bool oversized_site(const openapi::parameter& p, const Gen<invalid_value>& bad) {
+    if (detail::forced_oversized(p)) return false;
+    const detail::param_format f = detail::format_of(p);
+    for (std::uint64_t seed : {11u, 29u}) {
+      try {
+        const invalid_value iv = bad(rc::Random(seed), static_cast<int>(seed)).value();
+        const auto w = detail::write_param(f, *iv.json);
+        if (!w || !detail::oversized(f.in, *w)) return false;
+      } catch (const rc::GenerationFailure&) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /// Invalid values of `p` as wire pairs that still read back as invalid
@@ -464,14 +515,22 @@ class request_builder {
       std::optional<schema::json_type> as_type = std::nullopt) {
     const schema::schema* s = p.schema;
     const detail::param_format f = detail::format_of(p);
+    if (oversized_site(p, bad)) {  // no draw would do: say so at once
+      return gen::map(gen::just(0), [](int) -> std::pair<wire_pairs, invalid_value> {
+        throw rc::GenerationFailure("every value is longer than HTTP servers take");
+      });
+    }
     const bool empty_ok = p.allow_empty_value;
+    const bool any_size = detail::forced_oversized(p);
     return such_that(
         gen::map(std::move(bad),
                  [f](invalid_value iv) {
                    wire_pairs w = detail::write_param(f, *iv.json).value_or(wire_pairs{});
                    return std::make_pair(std::move(w), std::move(iv));
                  }),
-        [s, f, empty_ok, as_type](const std::pair<wire_pairs, invalid_value>& w) {
+        [s, f, empty_ok, as_type, any_size](const std::pair<wire_pairs, invalid_value>& w) {
+          // Longer than servers take: a 414 or 431 says nothing of the value.
+          if (!any_size && detail::oversized(f.in, w.first)) return false;
           if (!detail::travels(f.in, w.first)) return false;
           if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
             return false;  // allowEmptyValue: an empty value is accepted
@@ -485,12 +544,20 @@ class request_builder {
             " that can be written as its style says and reads back invalid");
   }
 
-  /// Boundary values of `p` as wire pairs that still read back as valid.
+  /// Boundary values of `p` as wire pairs that still read back as valid; a
+  /// value longer than servers take (unless the schema forces it) is no
+  /// case, and its generator says so.
   static Gen<wire_pairs> wired_valid(const openapi::parameter& p, Gen<value> good) {
     const schema::schema* s = p.schema;
     const detail::param_format f = detail::format_of(p);
-    auto written = gen::map(std::move(good), [f](const value& v) {
-      return detail::write_param(f, v).value_or(wire_pairs{});
+    const bool any_size = detail::forced_oversized(p);
+    auto written = gen::map(std::move(good), [f, any_size](const value& v) {
+      wire_pairs w = detail::write_param(f, v).value_or(wire_pairs{});
+      // A boundary's length is the boundary's: beyond what servers take, no draw fits.
+      if (auto why = any_size ? std::nullopt : detail::oversized(f.in, w)) {
+        throw rc::GenerationFailure("a " + *why);
+      }
+      return w;
     });
     return such_that(
         written,
@@ -502,11 +569,15 @@ class request_builder {
             " that can be written as its style says and reads back valid");
   }
 
-  /// The schema's own examples that validate.
+  /// The media type's examples that validate, else the schema's own.
   std::vector<value> body_examples() const {
     std::vector<value> out;
     const schema::schema* s = media_->schema;
+    for (const value& v : media_->examples) {
+      if (schema::is_valid(*s, v, detail::request_checks)) out.push_back(v);
+    }
     for (const schema::schema* n : {s, &s->resolved()}) {
+      if (!out.empty()) break;
       for (const value& v : n->examples) {
         if (schema::is_valid(*s, v, detail::request_checks)) out.push_back(v);
       }

@@ -466,6 +466,44 @@ bool travels(param_location where, const wire_pairs& w) {
   }
 }
 
+std::optional<std::string> oversized(param_location where, const wire_pairs& w) {
+  std::size_t bytes = 0;
+  switch (where) {
+    case param_location::path:
+      for (const auto& kv : w) bytes += kv.second.size();  // already percent-encoded
+      break;
+    case param_location::query:
+      for (const auto& kv : w) {
+        // Encoding only makes it longer: what is too long raw is too long sent.
+        bytes += kv.first.size() + kv.second.size() + 2;
+        if (bytes > max_param_url_bytes) break;
+        bytes += percent_encode(kv.first).size() + encode_query_value(kv.second, false).size() -
+                 kv.first.size() - kv.second.size();
+      }
+      break;
+    case param_location::header:
+    case param_location::cookie:
+      for (const auto& kv : w) bytes += kv.first.size() + 2 + kv.second.size();
+      if (bytes <= max_field_bytes) return std::nullopt;
+      return std::string(openapi::to_string(where)) + " value of " + std::to_string(bytes) +
+             " bytes: more than the " + std::to_string(max_field_bytes) +
+             std::string(beyond_servers) + " field (RFC 9110 section 5.4; 431 beyond)";
+  }
+  if (bytes <= max_param_url_bytes) return std::nullopt;
+  return std::string(openapi::to_string(where)) + " parameter of " + std::to_string(bytes) +
+         " bytes in the URL: more than a share of the " + std::to_string(max_url_bytes) +
+         std::string(beyond_servers) + " (RFC 9110 section 4.1; 414 beyond)";
+}
+
+bool forced_oversized(const openapi::parameter& p) {
+  if (p.schema == nullptr) return false;
+  const schema::schema& s = p.schema->resolved();
+  const bool field = p.in == param_location::header || p.in == param_location::cookie;
+  const std::uint64_t limit = field ? max_field_bytes : max_param_url_bytes;
+  // At least a byte per character and two per item (the item and its delimiter).
+  return s.min_length.value_or(0) > limit || s.min_items.value_or(0) * 2 > limit;
+}
+
 /// The path template with each `{name}` replaced by its written value and
 /// the template's own text percent-encoded where a path needs it ('?', '#').
 std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values) {

@@ -64,6 +64,27 @@ boost::json::value read_form_body(
 /// visible ASCII in every item, cookie names and values of cookie-octets.
 bool travels(openapi::param_location where, const wire_pairs& w);
 
+/// What HTTP servers take, whatever a schema allows: RFC 9110 (section
+/// 4.1) asks for URIs of 8000 octets at least and leaves fields to the
+/// server, and servers commonly take 8 KiB per request line and per header
+/// line (414 and 431 beyond). A generated parameter stays within these
+/// unless its schema forces more (a minLength above them).
+inline constexpr std::size_t max_url_bytes = 8000;        // path and query, as sent
+inline constexpr std::size_t max_param_url_bytes = 4000;  // one path or query parameter
+inline constexpr std::size_t max_field_bytes = 4096;  // one header value, or a parameter's cookies
+
+/// The words every `oversized` reason carries, so that a generator that
+/// gave up for that reason can be told from one that found no value.
+inline constexpr std::string_view beyond_servers = " bytes HTTP servers take in one";
+
+/// Why `w`, written for `where`, is longer than servers take (above), or
+/// nullopt when it is not.
+std::optional<std::string> oversized(openapi::param_location where, const wire_pairs& w);
+
+/// True when the smallest value `p`'s schema admits is already longer than
+/// `oversized` allows where `p` travels: its values may be as long as they must.
+bool forced_oversized(const openapi::parameter& p);
+
 /// The path template with each `{name}` replaced by its written value (a
 /// name without one stays as it is) and the template's own text
 /// percent-encoded where a path needs it ('?', '#', ' ').

@@ -183,6 +183,16 @@ std::vector<media_type> parse_content(parse_context& ctx, const source_doc& d, c
     if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
     const node& s = doc_reader::child(body, "schema");
     if (s.defined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
+    if (const node& ex = doc_reader::child(body, "example"); ex.defined()) {
+      m.examples.push_back(core::to_json(ex));
+    }
+    if (const node& exs = doc_reader::child(body, "examples"); exs.is_map()) {
+      for (const auto& e : exs.entries()) {  // Example Objects; a $ref or externalValue is skipped
+        if (const node& v = doc_reader::child(e.value, "value"); v.defined()) {
+          m.examples.push_back(core::to_json(v));
+        }
+      }
+    }
     const node& enc = doc_reader::child(body, "encoding");
     if (enc.defined() && ctx.r.expect_map(d, enc, "encoding")) {
       for (auto e = enc.entries().begin(); e != enc.entries().end(); ++e) {

@@ -1,5 +1,7 @@
 #include "openapi/detail/swagger2.hpp"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -136,16 +138,101 @@ node content_for(const std::vector<std::string>& types, const std::optional<node
   return content;
 }
 
+/// A 2.0 `type: file` schema (a file answered) as 3.0 says it: a binary string.
+void swagger2_file_to_binary(node& schema) {
+  if (!schema.is_map()) return;
+  const node& t = schema.get("type");
+  if (!t.is_scalar() || t.text() != "file") return;
+  node at = text_at("string", t);
+  schema.set("format", text_at("binary", t));
+  schema.set("type", std::move(at));
+}
+
+/// The style of a form field that 2.0's collectionFormat gives, as an
+/// Encoding Object (multi: repeated; csv, ssv, pipes: one delimited value).
+std::optional<node> swagger2_form_encoding(const node& collection_format) {
+  if (!collection_format.is_scalar()) return std::nullopt;
+  const std::string f = collection_format.text();
+  node e = map_at(collection_format);
+  e.set("style", text_at(f == "ssv"     ? "spaceDelimited"
+                         : f == "pipes" ? "pipeDelimited"
+                                        : "form",
+                         collection_format));
+  e.set("explode", plain_at(f == "multi", collection_format));
+  return e;
+}
+
+/// The 2.0 parameters that become a request body: `in: body` and `in: formData`.
+bool swagger2_body_like(const node& p) {
+  const node& in = p.get("in");
+  return in.is_scalar() && (in.text() == "body" || in.text() == "formData");
+}
+
+/// Where form fields travel (Swagger 2.0, Parameter Object, `in: formData`):
+/// the form types `consumes` declares; without one, urlencoded, or
+/// multipart/form-data when a field is a file (the only type that carries one).
+std::vector<std::string> swagger2_form_media(const std::vector<std::string>& consumes,
+                                             bool has_file) {
+  std::vector<std::string> out;
+  for (const auto& c : consumes) {
+    const std::string type = c.substr(0, c.find(';'));
+    if (type == "multipart/form-data" ||
+        (type == "application/x-www-form-urlencoded" && !has_file)) {
+      out.push_back(c);
+    }
+  }
+  if (out.empty())
+    out.push_back(has_file ? "multipart/form-data" : "application/x-www-form-urlencoded");
+  return out;
+}
+
+/// Shared body and formData parameters (`#/parameters/...` in 2.0), by the
+/// `$ref` that now names them, and the body-like parameters of the path item:
+/// 3.0 has neither, so the conversion copies them into each operation.
+struct swagger2_inherited {
+  std::map<std::string, node> shared;  // "#/components/parameters/X" -> the parameter
+  const node* path_level = nullptr;    // the path item's body-like parameters (a sequence)
+};
+
+/// `p` itself, or the shared body-like parameter its `$ref` names (a copy).
+node swagger2_resolve_shared(node p, const swagger2_inherited& inherited) {
+  const node& ref = p.get("$ref");
+  if (!ref.is_scalar()) return p;
+  auto it = inherited.shared.find(ref.text());
+  return it == inherited.shared.end() ? std::move(p) : it->second.clone();
+}
+
 void convert_operation(node& op, const std::vector<std::string>& consumes_default,
-                       const std::vector<std::string>& produces_default, copy_budget& budget) {
-  std::vector<std::string> consumes = strings_of(op.get("consumes"));
-  if (consumes.empty()) consumes = consumes_default;
+                       const std::vector<std::string>& produces_default, copy_budget& budget,
+                       const swagger2_inherited& inherited) {
+  // Without `consumes` (here or at the root), a body is JSON and a form is
+  // urlencoded (or multipart with a file): `declared` keeps them apart.
+  std::vector<std::string> declared = strings_of(op.get("consumes"));
+  if (declared.empty()) declared = consumes_default;
+  std::vector<std::string> consumes = declared;
+  if (consumes.empty()) consumes = {"application/json"};
   std::vector<std::string> produces = strings_of(op.get("produces"));
   if (produces.empty()) produces = produces_default;
   op.remove("consumes");
   op.remove("produces");
   op.remove("schemes");
 
+  // The path item's body-like parameters, where the operation does not
+  // override them (the same name and location).
+  if (inherited.path_level != nullptr && inherited.path_level->size() > 0) {
+    node* own = op.find("parameters");
+    if (own == nullptr || own->is_null()) own = &op.set("parameters", node::sequence());
+    if (own->is_sequence()) {
+      for (const auto& p : inherited.path_level->items()) {
+        const bool overridden =
+            std::any_of(own->items().begin(), own->items().end(), [&](const node& mine) {
+              return mine.get("name").text() == p.get("name").text() &&
+                     mine.get("in").text() == p.get("in").text();
+            });
+        if (!overridden) own->push_back(p.clone());
+      }
+    }
+  }
   if (std::optional<node> params = take(op, "parameters")) {
     if (!params->is_sequence()) {
       op.set("parameters", std::move(*params));  // the loader says what is wrong with it
@@ -157,14 +244,18 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
       node properties = map_at(*params);
       node required_form = node::sequence();
       bool has_form = false, has_file = false;
-      for (auto& p : params->items()) {
+      node encoding = map_at(*params);
+      for (auto& item : params->items()) {
+        node p = swagger2_resolve_shared(std::move(item), inherited);
         const node& in = p.get("in");
         const std::string where = in.is_scalar() ? in.text() : "";
         if (where == "body") {
           node body = map_at(p);
           if (auto d = take(p, "description")) body.set("description", std::move(*d));
           if (auto req = take(p, "required")) body.set("required", std::move(*req));
-          body.set("content", content_for(consumes, take(p, "schema"), p, budget));
+          std::optional<node> schema = take(p, "schema");
+          if (schema) swagger2_file_to_binary(*schema);
+          body.set("content", content_for(consumes, schema, p, budget));
           op.set("requestBody", std::move(body));
         } else if (where == "formData") {
           has_form = true;
@@ -179,6 +270,9 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
             prop.set("format", text_at("binary", prop.get("type")));
           }
           if (auto d = take(p, "description")) prop.set("description", std::move(*d));
+          if (auto cf = take(p, "collectionFormat")) {
+            if (auto e = swagger2_form_encoding(*cf)) encoding.set(name, std::move(*e));
+          }
           if (const node& req = p.get("required"); req.is_scalar() && req.text() == "true") {
             required_form.push_back(text_at(name, req));
           }
@@ -194,11 +288,13 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
         if (any_required) form.set("required", std::move(required_form));
         node body = map_at(form);
         body.set("required", plain_at(any_required, form));
-        const std::string media = has_file               ? "multipart/form-data"
-                                  : consumes.size() == 1 ? consumes.front()
-                                                         : "application/x-www-form-urlencoded";
         const node at = map_at(form);
-        body.set("content", content_for({media}, std::move(form), at, budget));
+        node content =
+            content_for(swagger2_form_media(declared, has_file), std::move(form), at, budget);
+        if (encoding.size() > 0 && content.is_map()) {
+          for (auto& m : content.entries()) m.value.set("encoding", encoding.clone());
+        }
+        body.set("content", std::move(content));
         op.set("requestBody", std::move(body));
       }
       if (kept.size() > 0) op.set("parameters", std::move(kept));
@@ -211,6 +307,7 @@ void convert_operation(node& op, const std::vector<std::string>& consumes_defaul
     node& resp = e.value;
     if (!resp.is_map() || resp.get("$ref").defined()) continue;
     if (auto schema = take(resp, "schema")) {
+      swagger2_file_to_binary(*schema);
       const node at = map_at(*schema);
       resp.set("content", content_for(produces, std::move(schema), at, budget));
     }
@@ -266,10 +363,7 @@ bool convert_swagger2(source_doc& doc, doc_reader& r) {
   node& root = doc.root;
   bool ok = true;
   copy_budget budget;
-  const std::vector<std::string> consumes = [&] {
-    auto v = strings_of(root.get("consumes"));
-    return v.empty() ? std::vector<std::string>{"application/json"} : v;
-  }();
+  const std::vector<std::string> consumes = strings_of(root.get("consumes"));  // may be empty
   const std::vector<std::string> produces = [&] {
     auto v = strings_of(root.get("produces"));
     return v.empty() ? std::vector<std::string>{"application/json"} : v;
@@ -296,16 +390,13 @@ bool convert_swagger2(source_doc& doc, doc_reader& r) {
 
   node components = map_at(root);
   if (auto d = take(root, "definitions")) components.set("schemas", std::move(*d));
+  swagger2_inherited inherited;
   if (auto p = take(root, "parameters"); p && p->is_map()) {
     node params = map_at(*p);
     for (auto& e : p->entries()) {
-      const node& in = e.value.get("in");
-      if (in.is_scalar() && (in.text() == "body" || in.text() == "formData")) {
-        r.error(doc_reader::pos(doc, e),
-                "Swagger 2.0 shared parameter '" + e.key + "' is in " + in.text() +
-                    ", which Conform does not convert; convert the description "
-                    "first, e.g. `npx swagger2openapi`");
-        ok = false;
+      if (swagger2_body_like(e.value)) {
+        // 3.0 has no shared body: each operation that names it gets a copy.
+        inherited.shared.emplace("#/components/parameters/" + e.key, std::move(e.value));
         continue;
       }
       move_into_schema(e.value);
@@ -342,13 +433,33 @@ bool convert_swagger2(source_doc& doc, doc_reader& r) {
     for (auto& e : paths->entries()) {
       node& item = e.value;
       if (!item.is_map()) continue;
+      // The path item's body-like parameters go to its operations (3.0 has
+      // no path-level body); the others stay, their types in a schema.
+      node path_level = node::sequence();
       if (node* params = item.find("parameters"); params != nullptr && params->is_sequence()) {
-        for (auto& p : params->items()) move_into_schema(p);
+        node kept = node::sequence();
+        kept.set_position(params->line(), params->column());
+        for (auto& p : params->items()) {
+          node resolved = swagger2_resolve_shared(p.clone(), inherited);
+          if (swagger2_body_like(resolved)) {
+            path_level.push_back(std::move(resolved));
+          } else {
+            move_into_schema(p);
+            kept.push_back(std::move(p));
+          }
+        }
+        if (kept.size() > 0) {
+          *params = std::move(kept);
+        } else {
+          item.remove("parameters");
+        }
       }
+      inherited.path_level = &path_level;
       for (auto& m : item.entries()) {
         if (m.key == "parameters" || m.key.rfind("x-", 0) == 0 || !m.value.is_map()) continue;
-        convert_operation(m.value, consumes, produces, budget);
+        convert_operation(m.value, consumes, produces, budget, inherited);
       }
+      inherited.path_level = nullptr;
     }
   }
   if (budget.exceeded) {

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -124,6 +125,9 @@ check_verdict status_code_conformance(const exchange& e) {
   // No `responses` at all (optional in OpenAPI 3.1): the answers are
   // undescribed, not forbidden. Only what is described is judged.
   if (e.op.responses.empty()) return check_verdict::not_applicable();
+  // 414 and 431 are refusals any HTTP server may give for a URL or a header
+  // field longer than it takes (RFC 9110 section 15.5.15, RFC 6585 section 5).
+  if (status == 414 || status == 431) return check_verdict::pass();
   std::vector<std::string> documented;
   for (const auto& resp : e.op.responses) {
     documented.push_back(openapi::status_key(resp.status));
@@ -304,6 +308,58 @@ check_verdict same_as_enforced(const exchange& e) {
       "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
 }
 
+/// The human-readable message of an error body: the first string among the
+/// members frameworks use ("message", "detail", "error", ...; FastAPI's
+/// `detail[0].msg`), else the start of the body.
+std::string refusal_message(const exchange& e) {
+  const auto& r = e.result.value();
+  if (!e.json) {
+    const std::string* type = r.find(http::field::content_type);
+    return core::body_excerpt(r.body, type ? *type : std::string(), 120);
+  }
+  auto text_of = [](const boost::json::value& v) -> std::optional<std::string> {
+    if (v.is_string()) return std::string(v.as_string());
+    if (const auto* o = v.if_object()) {
+      for (const char* k : {"msg", "message", "detail", "title"}) {
+        if (const auto* m = o->if_contains(k); m && m->is_string())
+          return std::string(m->as_string());
+      }
+    }
+    return std::nullopt;
+  };
+  if (const auto* o = e.json->if_object()) {
+    for (const char* key : {"message", "detail", "error_description", "error", "errors", "title",
+                            "msg", "description"}) {
+      const auto* v = o->if_contains(key);
+      if (v == nullptr) continue;
+      if (auto t = text_of(*v)) return core::utf8_prefix(*t, 160);
+      if (v->is_array() && !v->as_array().empty()) {
+        if (auto t = text_of(v->as_array().front())) return core::utf8_prefix(*t, 160);
+      }
+    }
+  }
+  return excerpt_of(*e.json);
+}
+
+/// True when the operation documents a 2xx answer (exactly or as 2XX).
+bool documents_success(const openapi::operation& op) {
+  return std::any_of(op.responses.begin(), op.responses.end(), [](const openapi::response& r) {
+    return r.status == 2 || (r.status >= 200 && r.status < 300);
+  });
+}
+
+/// True when the description promises that this valid request is accepted
+/// (docs/checks.md): it declares its validation refusals
+/// (x-error-envelope.validation_codes, our extension: the schemas are the
+/// whole of validation), or every value of the request is one the
+/// description or the profile shows (its fixtures, its examples) on an
+/// operation that documents a 2xx. Otherwise a schema is a necessary
+/// condition only: prose and cross-field rules cannot be written in it.
+bool acceptance_promised(const exchange& e) {
+  if (!e.spec.rules.validation_codes.empty()) return true;
+  return e.generated != nullptr && e.generated->documented && documents_success(e.op);
+}
+
 check_verdict positive_data_acceptance(const exchange& e) {
   const auto* r = response_of(e);
   if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
@@ -316,7 +372,25 @@ check_verdict positive_data_acceptance(const exchange& e) {
       status == 400 || status == 415 ||
       (status == 422 &&
        (code.empty() || std::find(validation.begin(), validation.end(), code) != validation.end()));
-  if (!auth_refusal && !invalid_refusal) return check_verdict::pass();
+  // 414 and 431: the URL or a header field is longer than the server takes
+  // (RFC 9110 section 15.5.15, RFC 6585 section 5), a limit of its own.
+  const bool size_refusal = status == 414 || status == 431;
+  if (!auth_refusal && !invalid_refusal && !size_refusal) return check_verdict::pass();
+  if (size_refusal || (invalid_refusal && !acceptance_promised(e))) {
+    // A refusal the description does not rule out: worth reading, never a
+    // failure. It passes when it is a documented answer with a body of its
+    // schema; otherwise the status and schema checks say what is wrong.
+    const std::string text =
+        "refused a schema-valid request: " + std::to_string(status) + " " + refusal_message(e);
+    const std::string key = "refused " + std::to_string(status);
+    const int st = static_cast<int>(status);
+    bool as_documented = status_documented(e.spec, e.op, st);
+    if (const schema::schema* s = as_documented ? expected_schema(e.spec, e.op, st) : nullptr) {
+      as_documented = e.json && schema::validate(*s, *e.json, {.max_errors = 1}).ok();
+    }
+    return (as_documented ? check_verdict::pass() : check_verdict::not_applicable())
+        .with_note(text, key);
+  }
   std::string seen = "status " + std::to_string(status) + (code.empty() ? "" : " " + code);
   if (e.json && e.json->is_object()) {
     if (const auto* errs = e.json->as_object().if_contains("errors"))
@@ -399,8 +473,10 @@ void register_response_checks(harness::check_catalogue& catalogue) {
              });
        }});
   add("positive_data_acceptance",
-      "a valid request with a sufficient credential is not refused as invalid",
-      "OpenAPI parameters, requestBody and security", applies_to::valid, positive_data_acceptance);
+      "a valid request with a sufficient credential is not refused as invalid where the "
+      "description promises acceptance (a refusal elsewhere is a note)",
+      "OpenAPI parameters, requestBody, security and examples; x-error-envelope.validation_codes",
+      applies_to::valid, positive_data_acceptance);
 }
 
 }  // namespace conform::suites

@@ -320,5 +320,29 @@ TEST(connection, connection_close_from_server_is_honoured) {
   EXPECT_FALSE(c.is_open());
 }
 
+// A server that refuses a request it will not read whole (a header field
+// longer than it takes: 431) answers and closes while the client still
+// writes. The answer came back and is what the client returns, not "closed
+// before answering" (issue 22: "the server answers 431 and closes").
+TEST(connection, an_answer_sent_before_the_request_was_read_whole_is_returned) {
+  test_support::raw_server server([](test_support::raw_server::socket& s, int) {
+    char head[1024];
+    boost::system::error_code ec;
+    s.read_some(boost::asio::buffer(head), ec);  // a part of the head only
+    test_support::raw_server::write(s,
+                                    "HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                                    "Content-Length: 0\r\nConnection: close\r\n\r\n");
+    s.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
+    s.close(ec);  // unread bytes: the peer gets a reset
+  });
+  connection c(local(server.port()));
+  request r = get("/a");
+  r.add_header("X-Huge", std::string(4u << 20, 'a'));  // more than the socket buffers hold
+  const result res = c.send(r);
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  EXPECT_EQ(res.value().status, 431u);
+  EXPECT_FALSE(c.is_open());
+}
+
 }  // namespace
 }  // namespace conform::http

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "openapi/loader.hpp"
 
@@ -149,6 +150,119 @@ TEST(GenericSpec, Swagger2IsConvertedOnLoad) {
   EXPECT_TRUE(photo->body->required);
 }
 
+/// The media types of `id`'s request body, in order.
+std::vector<std::string> body_media(const api_spec& s, const std::string& id) {
+  std::vector<std::string> out;
+  const auto* op = s.find_operation(id);
+  if (op == nullptr || !op->body) return out;
+  for (const auto& m : op->body->content) out.push_back(m.name);
+  return out;
+}
+
+// Swagger 2.0, Parameter Object: form parameters travel urlencoded, or as
+// multipart/form-data (the only type that carries a file), as `consumes`
+// says; without it, by whether a field is a file. Never as JSON.
+TEST(GenericSpec, Swagger2FormParametersFollowConsumesAndFile) {
+  const auto r = load(data + "swagger2_forms.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const api_spec& s = *r.spec;
+  using v = std::vector<std::string>;
+  EXPECT_EQ(body_media(s, "plainForm"), v{"application/x-www-form-urlencoded"});
+  EXPECT_EQ(body_media(s, "fileForm"), v{"multipart/form-data"});
+  EXPECT_EQ(body_media(s, "declaredForm"),
+            (v{"multipart/form-data", "application/x-www-form-urlencoded"}));
+  EXPECT_EQ(body_media(s, "jsonOnlyForm"), v{"application/x-www-form-urlencoded"});
+  EXPECT_EQ(body_media(s, "pathLevelForm"), v{"application/x-www-form-urlencoded"});
+  EXPECT_EQ(body_media(s, "sharedBody"), v{"application/json"});  // a body without consumes
+  // The form's fields: its own, the shared one by $ref, and the path item's.
+  const auto* plain =
+      s.find_operation("plainForm")->body->find("application/x-www-form-urlencoded");
+  ASSERT_NE(plain, nullptr);
+  const auto& form = plain->schema->resolved();
+  EXPECT_NE(form.property("name"), nullptr);
+  EXPECT_NE(form.property("note"), nullptr);
+  EXPECT_EQ(form.required, (std::vector<std::string>{"name"}));
+  // collectionFormat multi: each item a field of its own.
+  ASSERT_TRUE(plain->encoding.count("tags"));
+  EXPECT_EQ(plain->encoding.at("tags").explode, std::optional<bool>(true));
+  const auto* file = s.find_operation("fileForm")->body->find("multipart/form-data");
+  EXPECT_EQ(file->schema->resolved().property("file")->resolved().format,
+            std::optional<std::string>("binary"));
+  const auto* level = s.find_operation("pathLevelForm");
+  EXPECT_TRUE(level->body->required);
+  EXPECT_NE(level->find_parameter("id", param_location::path), nullptr);
+  EXPECT_NE(level->body->content.front().schema->resolved().property("reason"), nullptr);
+  // A file answered: a binary string.
+  const auto* download = s.find_operation("download")->find_response(200);
+  ASSERT_NE(download, nullptr);
+  EXPECT_EQ(download->content.at(0).schema->resolved().format,
+            std::optional<std::string>("binary"));
+}
+
+// Overlays edit the document as given: a Swagger 2.0 description's own keys.
+TEST(GenericSpec, AnOverlayAppliesToASwagger2DescriptionBeforeItsConversion) {
+  load_options opts;
+  opts.overlays.push_back(data + "swagger2_forms.overlay.yaml");
+  const auto r = load(data + "swagger2_forms.yaml", opts);
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_FALSE(says(r, "selects nothing")) << messages(r);
+  const auto& pet = r.spec->find_operation("sharedBody")->body->content.at(0).schema->resolved();
+  ASSERT_NE(pet.property("tag"), nullptr);  // #/definitions/Pet, before it was moved
+  EXPECT_EQ(pet.property("tag")->resolved().max_length, std::optional<std::uint64_t>(8));
+  const auto& form = r.spec->find_operation("plainForm")->body->content.at(0).schema->resolved();
+  EXPECT_EQ(form.property("name")->resolved().max_length, std::optional<std::uint64_t>(12));
+}
+
+// skip_invalid_operations: what the errors lie in is left out, the rest loads.
+TEST(GenericSpec, OperationsWithErrorsAreLeftOutWhenAskedAndSaid) {
+  const std::string file = data + "broken_parts.yaml";
+  EXPECT_FALSE(load(file).ok());  // strict by default
+  load_options opts;
+  opts.skip_invalid_operations = true;
+  const auto r = load(file, opts);
+  ASSERT_TRUE(r.ok()) << messages(r);
+  ASSERT_EQ(r.spec->operations.size(), 1u);
+  EXPECT_EQ(r.spec->operations[0].operation_id, "good");
+  std::map<std::string, std::string> why;  // what -> "line: message"
+  for (const auto& p : r.skipped) {
+    why[p.operation_id.empty() ? p.what : p.operation_id] =
+        std::to_string(p.error.pos.line) + ": " + p.error.message;
+  }
+  std::string all;
+  for (const auto& [k, v] : why) all += k + " -> " + v + "\n";
+  // Its own error.
+  EXPECT_EQ(why["ownError"].rfind("16: path parameter 'id' must have required: true", 0), 0u)
+      << all;
+  // A component it names through another: the component's error.
+  EXPECT_EQ(why["usesBadSchema"].rfind("33: unknown type 'int'", 0), 0u) << all;
+  EXPECT_EQ(why["#/components/schemas/Wrapper"].rfind("33: unknown type 'int'", 0), 0u) << all;
+  EXPECT_TRUE(why.count("#/components/schemas/Bad")) << all;
+  EXPECT_TRUE(why.count("#/components/schemas/Wrapper")) << all;
+  // A scheme left out makes the operation that uses it fail on the next round.
+  EXPECT_NE(why["usesBadScheme"].find("unknown scheme 'broken'"), std::string::npos) << all;
+  EXPECT_TRUE(why.count("#/components/securitySchemes/broken")) << all;
+  for (const auto& p : r.skipped) {
+    EXPECT_EQ(p.operation, !p.operation_id.empty()) << p.what;
+    EXPECT_EQ(p.error.pos.file, file) << p.what;
+  }
+}
+
+TEST(GenericSpec, AnErrorOutsideEveryOperationStillFailsTheLoad) {
+  const auto file = std::filesystem::temp_directory_path() / "conform-broken-root.yaml";
+  {
+    std::ofstream out(file);
+    out << "openapi: 3.0.3\ninfo: { title: t, version: '1' }\nservers: 7\npaths:\n"
+        << "  /a:\n    get:\n      parameters: [{ name: x, in: path, schema: {type: string} }]\n"
+        << "      responses: { '204': { description: ok } }\n";
+  }
+  load_options opts;
+  opts.skip_invalid_operations = true;
+  const auto r = load(file, opts);
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(says(r, "servers")) << messages(r);
+  std::filesystem::remove(file);
+}
+
 TEST(GenericSpec, AnOlderSwaggerIsRefusedInOneLineSayingHowToConvert) {
   const auto r = load(data + "swagger12.yaml");
   EXPECT_FALSE(r.ok());
@@ -163,6 +277,13 @@ TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
     for (const auto& e : fs::directory_iterator(examples + dir)) {
       const auto r = load(e.path());
       EXPECT_TRUE(r.ok()) << e.path() << "\n" << messages(r);
+      if (!r.ok()) continue;
+      // Every body travels as its `consumes` says (each example declares
+      // application/json among them): JSON, never a form.
+      for (const auto& op : r.spec->operations) {
+        if (!op.body) continue;
+        EXPECT_NE(op.body->find("application/json"), nullptr) << e.path() << " " << op.operation_id;
+      }
     }
   }
   // petstore-separate $refs '../common/Error.yaml': outside the description's
