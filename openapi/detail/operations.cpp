@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "openapi/detail/extensions.hpp"
+#include "openapi/detail/links.hpp"
 #include "openapi/detail/swagger2.hpp"
 
 namespace conform::openapi::detail {
@@ -146,6 +147,7 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const source_doc& d
   }
   const node& res = doc_reader::child(loc->value(), "x-resource");
   if (res.defined()) p.resource = parse_resource(r, d, res);
+  p.examples = parse_examples(d, loc->value());
   return p;
 }
 
@@ -165,6 +167,7 @@ std::vector<media_type> parse_content(parse_context& ctx, const source_doc& d, c
     if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
     const node& s = doc_reader::child(body, "schema");
     if (s.defined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
+    m.examples = parse_examples(d, body);
     const node& enc = doc_reader::child(body, "encoding");
     if (enc.defined() && ctx.r.expect_map(d, enc, "encoding")) {
       for (auto e = enc.entries().begin(); e != enc.entries().end(); ++e) {
@@ -268,6 +271,8 @@ std::optional<response> parse_response(parse_context& ctx, const source_doc& doc
   if (codes.defined()) {
     if (auto l = r.strings(d, codes, "x-error-codes")) resp.error_codes = *l;
   }
+  const node& links = doc_reader::child(loc->value(), "links");
+  if (links.defined()) resp.links = parse_links(r, d, links);
   return resp;
 }
 
