@@ -22,7 +22,11 @@ struct run_config {
   std::uint64_t seed = 0;
   std::uint32_t examples = 10;  // per operation, auth model and mode
   bool coverage = true;         // one request per constraint before the examples
-  unsigned max_shrinks = 64;    // requests spent shrinking one failure at most
+  /// The stateful phase (harness/stateful/): chains along the description's
+  /// links before the plan, whose learned ids, tenants and scopes the rest
+  /// of the run uses. `conform run` turns it on (--no-stateful: off).
+  bool stateful = false;
+  unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
   std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
   check_selection checks;                             // from the catalogue
   unsigned scenario_lanes = 4;                        // connections scenarios may send on at once

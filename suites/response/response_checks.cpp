@@ -287,6 +287,16 @@ check_verdict positive_data_acceptance(const exchange& e) {
       status == 400 || status == 415 ||
       (status == 422 &&
        (code.empty() || std::find(validation.begin(), validation.end(), code) != validation.end()));
+  // A credential whose rights are not stated: its refusal teaches what it may
+  // do (the report's reach), it does not contradict the description.
+  if (auth_refusal && !e.auth.unverified.empty()) return check_verdict::not_applicable();
+  // Ids nobody knew were made up: only a 2xx says anything about acceptance.
+  if (!e.auth.made_up.empty() && (status < 200 || status >= 300)) {
+    std::string names;
+    for (const auto& f : e.auth.made_up) names += (names.empty() ? "" : ", ") + f;
+    return check_verdict::not_run("no id is known for " + names +
+                                  " (no fixture, none found): the request named made-up ones");
+  }
   if (!auth_refusal && !invalid_refusal) return check_verdict::pass();
   std::string seen = "status " + std::to_string(status) + (code.empty() ? "" : " " + code);
   if (e.json && e.json->is_object()) {
