@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "reports/reach.hpp"
+
 namespace conform::reports {
 namespace {
 
@@ -119,6 +121,7 @@ boost::json::value to_json(const harness::run_report& report) {
                           {"not_run", std::move(not_runs)},
                           {"coverage", std::move(coverage)}};
   if (report.aborted) out["aborted"] = *report.aborted;
+  add_reach_json(report, out);
   return out;
 }
 

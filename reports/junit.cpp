@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reports/detail_text.hpp"
+#include "reports/reach.hpp"
 
 namespace conform::reports {
 namespace {
@@ -68,6 +69,7 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
     out << "    <property name=\"shard\" value=\"" << xml_escape(report.info.shard_label())
         << "\"/>\n";
   }
+  write_reach_properties(report, out);
   out << "  </properties>\n";
   if (report.aborted) {
     out << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
