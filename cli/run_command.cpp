@@ -18,6 +18,7 @@
 #include "cli/run_options.hpp"
 #include "cli/url_target.hpp"
 #include "http/client.hpp"
+#include "profile/claims.hpp"
 #include "profile/loader.hpp"
 #include "harness/engine.hpp"
 #include "openapi/loader.hpp"
@@ -145,6 +146,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       return 2;
     }
     target = std::move(*p.value);
+    // What the profile leaves unstated, a JWT's claims may say (read unverified).
+    profile::learn_from_tokens(*target, api);
   } else if (!opts.url.empty()) {
     std::string why;
     target = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api, why);
@@ -224,6 +227,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
   config.examples = opts.examples;
   config.coverage = opts.coverage;
+  config.stateful = opts.stateful;
   // The Arazzo documents shipped beside the description for it, then the user's.
   config.workflow_files = suites::shipped_workflows(spec_path);
   config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),

@@ -35,6 +35,7 @@ struct run_options {
   double rate_limit = 0;      // requests per second, 0 = unlimited
   unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
   bool coverage = true;       // the coverage phase before the random examples
+  bool stateful = true;       // the stateful phase before everything else
   bool progress = true;       // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;
