@@ -255,6 +255,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     for (const auto& [name, value] : target->headers) {
       info.target_arguments += " -H \"" + name + ": ${" + value.env_name() + "}\"";
     }
+    // The tenant header (a tenant id, no secret) is the target's tenant, not a header.
+    for (const auto& h : opts.headers) {
+      const std::string name = h.substr(0, h.find(':'));
+      const bool kept = std::any_of(target->headers.begin(), target->headers.end(),
+                                    [&](const auto& x) { return http::iequals(x.first, name); });
+      const bool scheme = std::any_of(api.schemes.begin(), api.schemes.end(), [&](const auto& s) {
+        return !s->header.empty() && http::iequals(s->header, name);
+      });
+      if (!kept && !scheme) info.target_arguments += " -H " + http::shell_quote(h);
+    }
     for (const auto& c : target->credentials) {
       if (c.value.from_env()) {
         info.target_arguments += " --auth-env " + c.value.env_name();

@@ -71,9 +71,12 @@ void state_fixtures(session& s) {
           if (tenant_id != t.id || machine != name || seen.first != state) continue;
           auto moved = s.moved.find({tenant_id, id});
           if (moved != s.moved.end() && moved->second > seen.second) continue;
-          // One resource per fixture: a resource given to two states would be moved twice.
+          // One resource per state: a resource given to two states would be moved twice.
           bool used = false;
-          for (const auto& [f, v] : t.fixtures) used = used || v == id;
+          for (const auto& [other, f] : m.fixtures) {
+            auto it = t.fixtures.find(f);
+            used = used || (it != t.fixtures.end() && it->second == id);
+          }
           if (used) continue;
           t.fixtures[fixture] = id;
           learned[t.id].push_back(fixture);
