@@ -520,15 +520,7 @@ void engine::worker_main(unsigned worker) {
       if (item < covering) coverage_outcomes_[item].sent = true;
       const sent s = send(worker, c, made->value);
       if (c.kind == request_kind::valid) {
-        std::string code;
-        if (s.json && !spec_.rules.error_code_pointer.empty()) {
-          boost::system::error_code ec;
-          if (const auto* v = s.json->find_pointer(spec_.rules.error_code_pointer, ec);
-              v && v->is_string()) {
-            code = std::string(v->get_string());
-          }
-        }
-        reach_.record(*c.op, c.auth->model, s.result.ok() ? s.result.value().status : 0, code);
+        reach_.record(*c.op, c.auth->model, s.result, s.json ? &*s.json : nullptr);
       }
       judge(item, cell_index, example, seed, made->tree, made->value, s);
     }

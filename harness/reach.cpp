@@ -1,5 +1,7 @@
 #include "harness/reach.hpp"
 
+#include <boost/json.hpp>
+
 #include <algorithm>
 
 namespace conform::harness {
@@ -62,6 +64,19 @@ void reach_tracker::record(const openapi::operation& op, const auth_model& auth,
   } else {
     ++e.r.other;
   }
+}
+
+void reach_tracker::record(const openapi::operation& op, const auth_model& auth,
+                           const http::result& result, const boost::json::value* body) {
+  std::string code;
+  if (body && !spec_.rules.error_code_pointer.empty()) {
+    boost::system::error_code ec;
+    if (const auto* v = body->find_pointer(spec_.rules.error_code_pointer, ec);
+        v && v->is_string()) {
+      code = std::string(v->get_string());
+    }
+  }
+  record(op, auth, result.ok() ? result.value().status : 0, code);
 }
 
 void reach_tracker::not_sent(const openapi::operation& op, const std::string& label,

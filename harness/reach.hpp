@@ -5,6 +5,8 @@
 // thread-safe. Folded into run_report::reach with why an operation was
 // never reached.
 
+#include <boost/json/value.hpp>
+
 #include <map>
 #include <mutex>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "harness/auth.hpp"
 #include "harness/outcome.hpp"
+#include "http/message.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness {
@@ -25,6 +28,9 @@ class reach_tracker {
   /// no answer) with error code `code` ("" when none).
   void record(const openapi::operation& op, const auth_model& auth, unsigned status,
               const std::string& code);
+  /// The same, from what came back (the code read at x-error-envelope.code).
+  void record(const openapi::operation& op, const auth_model& auth, const http::result& result,
+              const boost::json::value* body);
   /// `op` under the auth model `label` was not sent at all, and why.
   void not_sent(const openapi::operation& op, const std::string& label, const std::string& why);
 
