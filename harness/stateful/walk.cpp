@@ -46,8 +46,8 @@ std::vector<const openapi::parameter*> resource_params(const openapi::operation&
   return out;
 }
 
-/// True when `op` needs an id that neither `auth`'s tenant nor the
-/// description's examples name: it waits for an answer to feed it.
+/// True when `op` needs an id its tenant's fixtures do not name: it goes
+/// after the others (with the description's example, until an answer feeds it).
 bool needs_fed_id(const openapi::operation& op, const auth_choice& auth) {
   for (const auto* p : resource_params(op)) {
     const bool fixture = auth.tenant && auth.tenant->fixtures.count(fixture_name_for(op, *p)) > 0;
