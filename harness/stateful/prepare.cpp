@@ -161,27 +161,51 @@ void prepare_fixtures(session& s, const actor& a, const std::vector<step>& log) 
       if (!p.resource || !p.resource->fixture_state || t->fixtures.count(p.resource->fixture)) {
         continue;
       }
-      auto done = find([&](const step& st) { return st.succeeded() && st.plan.op == op; });
-      if (!done) continue;
-      const step& st = log[*done];
-      if (!moves(*op, p.name)) {
-        // A read leaves it as it was: the id itself, unless a later step moved it.
-        const auto id = st.path_value(p.name);
-        auto moved = id ? s.moved.find({t->id, *id}) : s.moved.end();
-        // Where its states are declared, a resource seen in a final one is in none a fixture needs.
-        bool final_state = false;
-        for (const auto& [name, m] : s.spec.state_machines) {
-          if (m.resource != p.resource->name || !id) continue;
-          auto o = s.observed.find({t->id, name, *id});
-          final_state = final_state ||
-                        (o != s.observed.end() && std::find(m.terminal.begin(), m.terminal.end(),
-                                                            o->second.first) != m.terminal.end());
+      const bool moving = moves(*op, p.name);
+      auto on_op = [op](const step& st) { return st.succeeded() && st.plan.op == op; };
+      if (!moving) {
+        // An operation that leaves it as it was: an id it answered 2xx for,
+        // unless a later step moved it (the last such step: the operation
+        // itself may be a write, sent more than once on the same id).
+        for (std::size_t i = log.size(); i-- > 0;) {
+          const step& st = log[i];
+          if (!on_op(st)) continue;
+          const auto id = st.path_value(p.name);
+          if (!id) continue;
+          auto moved = s.moved.find({t->id, *id});
+          // Where its states are declared, a resource seen in a final one is in none a fixture
+          // needs.
+          bool final_state = false;
+          for (const auto& [name, m] : s.spec.state_machines) {
+            if (m.resource != p.resource->name) continue;
+            auto o = s.observed.find({t->id, name, *id});
+            final_state = final_state ||
+                          (o != s.observed.end() && std::find(m.terminal.begin(), m.terminal.end(),
+                                                              o->second.first) != m.terminal.end());
+          }
+          if (!final_state && (moved == s.moved.end() || moved->second <= st.order)) {
+            keep(p.resource->fixture, *id, false);
+            break;
+          }
         }
-        if (id && !final_state && (moved == s.moved.end() || moved->second <= st.order)) {
-          keep(p.resource->fixture, *id, false);
-          continue;
-        }
+        if (t->fixtures.count(p.resource->fixture)) continue;
       }
+      // Else the chain that led the operation to a 2xx, sent again up to it:
+      // one that created what it acted on, when the operation moves it (a walk
+      // free to write may first have moved a resource the target had).
+      std::optional<std::size_t> done;
+      if (moving) {
+        // A create before it in its chain (an action such as POST .../launch
+        // counts as a create itself, and sending it again alone makes nothing).
+        done = find([&](const step& st) {
+          if (!on_op(st)) return false;
+          auto chain = chain_of(log, static_cast<std::size_t>(&st - log.data()));
+          chain.pop_back();
+          return creates_in(log, chain);
+        });
+      }
+      if (!done) done = find(on_op);
+      if (!done) continue;
       keep(p.resource->fixture, fresh(s, a, log, *done, p.name, false));
     }
   }

@@ -112,6 +112,16 @@ TEST_F(Depth, TheAdminJwtAloneReachesEveryOperationItMayCall) {
   for (const auto& l : r.report.links) followed += l.followed > 0;
   EXPECT_EQ(r.report.links.size(), 25u);
   EXPECT_EQ(followed, 22u);  // the other three are on answers only a partner key gets
+  // The ids the walk found or made feed the later phases: a campaign made
+  // fresh by create -> import (launchable), a voice session read and not
+  // moved since. Only the follow-up stays unknown: the walk cancelled the
+  // one the description's example names, and nothing creates follow-ups.
+  for (const auto& n : r.report.not_runs) {
+    if (n.check != "positive_data_acceptance" || n.why.find("no id is known") == std::string::npos)
+      continue;
+    EXPECT_TRUE(n.operation_id == "cancelFollowUp" || n.operation_id == "getFollowUpEvents")
+        << n.operation_id << ": " << n.why;
+  }
 }
 
 TEST_F(Depth, APartnerKeyAndATenantKeyReachWhatTheMatrixAllowsAndTogetherEveryLink) {
