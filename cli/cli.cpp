@@ -8,6 +8,7 @@ constexpr const char* cli_usage = R"(usage: conform <command> [options]
 commands:
   run                 test a target against the description (--help for options)
   serve               run the reference server standalone and write its profile
+  profile discover    learn a target's profile from its answers (--url BASE, credentials)
   certify -- COMMAND  run a partner's client against a certification server and judge it
   certificate keygen|verify   make signing keys; check a certificate
   spec lint [FILE]    load and check a description and its permission matrix
@@ -30,6 +31,7 @@ int main_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "run") return run_command(rest, out, err);
   if (command == "serve") return serve_command(rest, out, err);
+  if (command == "profile") return profile_command(rest, out, err);
   if (command == "certify") return certify_command(rest, out, err);
   if (command == "certificate") return certificate_command(rest, out, err);
   if (command == "report") return report_command(rest, out, err);

@@ -18,6 +18,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 /// 0 on a clean stop, 2 on a usage or configuration error (one line on `err`).
 int serve_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// `conform profile discover --url BASE ...` (args after "profile"): a profile
+/// written from what the target's answers prove (cli/profile_command.cpp).
+/// 0 written, 2 usage or configuration error.
+int profile_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 /// `conform certify ...` (args after "certify"): runs a partner's client
 /// against a certification server and judges its traffic (docs/certification.md).
 /// 0 certified, 1 not, 2 usage or configuration error.

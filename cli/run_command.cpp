@@ -18,6 +18,7 @@
 #include "cli/run_options.hpp"
 #include "cli/url_target.hpp"
 #include "http/client.hpp"
+#include "profile/claims.hpp"
 #include "profile/loader.hpp"
 #include "harness/engine.hpp"
 #include "openapi/loader.hpp"
@@ -159,6 +160,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       return 2;
     }
     target = std::move(*p.value);
+    // What the profile leaves unstated, a JWT's claims may say (read unverified).
+    profile::learn_from_tokens(*target, api);
   } else if (!opts.url.empty()) {
     std::string why;
     target = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api, why);
@@ -238,6 +241,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
   config.examples = opts.examples;
   config.coverage = opts.coverage;
+  config.stateful = opts.stateful;
   // The Arazzo documents shipped beside the description for it, then the user's.
   config.workflow_files = suites::shipped_workflows(spec_path);
   config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
@@ -271,6 +275,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     info.target_arguments += " --url " + http::shell_quote(opts.url);
     for (const auto& [name, value] : target->headers) {
       info.target_arguments += " -H \"" + name + ": ${" + value.env_name() + "}\"";
+    }
+    // The tenant header (a tenant id, no secret) is the target's tenant, not a header.
+    for (const auto& h : opts.headers) {
+      const std::string name = h.substr(0, h.find(':'));
+      const bool kept = std::any_of(target->headers.begin(), target->headers.end(),
+                                    [&](const auto& x) { return http::iequals(x.first, name); });
+      const bool scheme = std::any_of(api.schemes.begin(), api.schemes.end(), [&](const auto& s) {
+        return !s->header.empty() && http::iequals(s->header, name);
+      });
+      if (!kept && !scheme) info.target_arguments += " -H " + http::shell_quote(h);
     }
     for (const auto& c : target->credentials) {
       if (c.value.from_env()) {

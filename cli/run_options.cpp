@@ -39,8 +39,11 @@ reference server in-process on a free loopback port and tests that.
                        own folder; a description split over sibling folders needs it)
   --permissions FILE   the permission matrix (default: permissions.yaml beside the spec)
   --profile FILE       the target profile (YAML; see README)
-  --url BASE           test the target at BASE without a profile (no tenants, one
-                       credential at most; see -H and --auth-env)
+  --url BASE           test the target at BASE without a profile (one credential at
+                       most; see -H and --auth-env): its rights are learned from the
+                       answers, a JWT's claims are read (unverified) where the
+                       description names them, and a -H of the description's tenant
+                       header names its tenant
   -H 'Name: value'     with --url: a header for every request; the header of a
                        security scheme (Authorization, an apiKey's) is its credential.
                        Values are secrets: reproductions name them ${CONFORM_HEADER_NAME}
@@ -55,6 +58,9 @@ reference server in-process on a free loopback port and tests that.
                        description (x-assumption) fails the run too; without it such
                        failures are reported in a class of their own and listed, and
                        the run passes (docs/checks.md)
+  --no-stateful        skip the stateful phase (chains along the description's links
+                       that learn ids for the rest of the run, and the stateful
+                       checks; on by default)
   --include PATTERN    only operations matching: operationId, tag or "METHOD /path";
                        globs (* ?) allowed; repeatable
   --exclude PATTERN    skip operations matching; repeatable
@@ -123,6 +129,8 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       opts.coverage = false;
     } else if (name == "--strict-assumptions") {
       opts.strict_assumptions = true;
+    } else if (name == "--no-stateful") {
+      opts.stateful = false;
     } else if (name == "--list-checks") {
       opts.list_checks = true;
     } else if (name == "--spec") {

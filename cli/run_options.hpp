@@ -38,6 +38,7 @@ struct run_options {
   std::optional<double> shrink_seconds;    // --shrink-time; nullopt: the run so far, >= 30 s
   bool skip_invalid_operations = false;    // run what is valid of a description with errors
   bool coverage = true;                    // the coverage phase before the random examples
+  bool stateful = true;                    // the stateful phase before everything else
   /// --strict-assumptions: failures that contradict only an assumption of
   /// the description fail the run too.
   bool strict_assumptions = false;

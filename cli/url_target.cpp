@@ -4,6 +4,7 @@
 #include <set>
 
 #include "http/message.hpp"
+#include "profile/claims.hpp"
 
 namespace conform::cli {
 namespace {
@@ -32,21 +33,17 @@ std::optional<std::string> base64_decode(std::string_view text) {
   return out;
 }
 
-/// Every scope the description names for `s`: its flows' and those asked in `security`.
-std::vector<std::string> every_scope(const openapi::api_spec& spec,
-                                     const openapi::security_scheme& s) {
-  std::vector<std::string> out = s.flow_scopes;
+/// True when `name` is the header an operation of the description takes its
+/// tenant from (x-tenant-context).
+bool tenant_header(const openapi::api_spec& spec, const std::string& name) {
   for (const auto& op : spec.operations) {
-    for (const auto& alt : op.security) {
-      for (const auto& u : alt.schemes) {
-        if (u.scheme != &s) continue;
-        for (const auto& scope : u.scopes) {
-          if (std::find(out.begin(), out.end(), scope) == out.end()) out.push_back(scope);
-        }
-      }
+    const auto& t = op.tenant;
+    if (t.from == openapi::tenant_context::source::header && http::iequals(t.name, name)) {
+      return true;
     }
+    if (!t.header_name.empty() && http::iequals(t.header_name, name)) return true;
   }
-  return out;
+  return false;
 }
 
 /// The scheme an --auth-env credential is for: --auth-scheme, else the
@@ -90,11 +87,12 @@ std::optional<profile::target> url_target(const url_target_options& opts,
     c.kind = s.credential;
     c.scheme = s.name;
     c.value = std::move(value);
-    c.scopes = every_scope(spec, s);
+    // Its scopes are not stated: the answers say which it holds.
     t.credentials.push_back(std::move(c));
   };
 
   std::set<std::string> seen;
+  std::string tenant_id;  // a -H of the description's tenant header
   for (const auto& h : opts.headers) {
     const auto colon = h.find(':');
     std::string name = colon == std::string::npos ? "" : h.substr(0, colon);
@@ -138,25 +136,52 @@ std::optional<profile::target> url_target(const url_target_options& opts,
     }
     if (scheme) {
       add_credential(*scheme, profile::secret(secret_value, env_name, false), "-H " + name);
+    } else if (tenant_header(spec, name)) {
+      // The tenant the credential acts for: the harness sends the header
+      // where the description takes the tenant from it.
+      tenant_id = value;
     } else {
       t.headers.emplace_back(name, profile::secret(value, env_name, false));
     }
   }
 
+  // --auth-env, then each further (variable, scheme) pair.
+  std::vector<std::pair<std::string, std::string>> from_env;
   if (!opts.auth_env.empty()) {
-    const auto* s = chosen_scheme(opts, spec, error);
-    if (!s) return std::nullopt;
-    const auto found = env ? env(opts.auth_env) : std::nullopt;
-    if (!found || found->empty()) {
-      error = "--auth-env: environment variable " + opts.auth_env + " is " +
-              (found ? "empty" : "not set");
-      return std::nullopt;
-    }
-    add_credential(*s, profile::secret(*found, opts.auth_env, true), "$" + opts.auth_env);
+    from_env.emplace_back(opts.auth_env, opts.auth_scheme);
   } else if (!opts.auth_scheme.empty()) {
     error = "--auth-scheme names the scheme of --auth-env, which is not given";
     return std::nullopt;
   }
+  from_env.insert(from_env.end(), opts.more_auth.begin(), opts.more_auth.end());
+  std::set<std::string> variables;
+  for (const auto& [variable, scheme_key] : from_env) {
+    url_target_options one = opts;
+    one.auth_scheme = scheme_key;
+    const auto* s = chosen_scheme(one, spec, error);
+    if (!s) return std::nullopt;
+    if (!variables.insert(variable).second) {
+      error = "--auth-env: variable " + variable + " given twice";
+      return std::nullopt;
+    }
+    const auto found = env ? env(variable) : std::nullopt;
+    if (!found || found->empty()) {
+      error =
+          "--auth-env: environment variable " + variable + " is " + (found ? "empty" : "not set");
+      return std::nullopt;
+    }
+    add_credential(*s, profile::secret(*found, variable, true), "$" + variable);
+  }
+  if (!tenant_id.empty()) {
+    profile::tenant named;
+    named.name = "tenant-" + tenant_id;
+    named.id = tenant_id;
+    const profile::tenant& added = t.add_tenant(std::move(named));
+    for (auto& c : t.credentials) c.tenants.push_back(&added);
+    t.notes.push_back("tenant " + tenant_id + ": named by -H (the description's tenant header)");
+  }
+  // A JWT's claims fill its role and tenants where the description names them.
+  profile::learn_from_tokens(t, spec);
   return t;
 }
 

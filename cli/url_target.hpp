@@ -1,12 +1,13 @@
 #pragma once
 // `conform run --url BASE [-H 'Name: value']... [--auth-env NAME]`: the
-// target built in memory, without a profile. One credential at most, no
-// tenants; header values are secrets (named CONFORM_HEADER_<NAME> in
+// target built in memory, without a profile. One credential at most, the
+// tenant of a tenant header; header values are secrets (named CONFORM_HEADER_<NAME> in
 // reproductions), and a credential from the environment is named by its
 // variable.
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "openapi/model.hpp"
@@ -20,13 +21,18 @@ struct url_target_options {
   std::vector<std::string> headers;  // -H 'Name: value', in order
   std::string auth_env;              // --auth-env NAME: the credential's variable
   std::string auth_scheme;           // --auth-scheme KEY: which scheme it is for
+  /// Further credentials from the environment: (variable, scheme key or "").
+  std::vector<std::pair<std::string, std::string>> more_auth;
 };
 
 /// The target, or nullopt with `error` (one line) set. A -H whose name is
 /// the header of one of the description's schemes (Authorization for http
-/// bearer and basic, an apiKey's header) becomes that scheme's credential;
-/// the others go on every request. The credential is taken to hold every
-/// scope the description names for its scheme: a profile says otherwise.
+/// bearer and basic, an apiKey's header) becomes that scheme's credential; a
+/// -H of the header the description takes the tenant from (x-tenant-context)
+/// names the tenant the credential acts for; the others go on every request.
+/// The credential's scopes are not stated (the run learns them from the
+/// answers); a JWT's role and tenants are read from its claims where the
+/// description names them (profile/claims.hpp), unverified.
 std::optional<profile::target> url_target(const url_target_options& opts,
                                           const openapi::api_spec& spec, std::string& error,
                                           const profile::env_lookup& env = profile::process_env);

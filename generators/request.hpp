@@ -82,7 +82,9 @@ struct generated_request {
   std::string target() const;
 };
 
-/// The profile's fixture for a path parameter (x-resource), or nullopt.
+/// The value a parameter must take (a path parameter's profile fixture,
+/// x-resource; or any parameter's value a caller pins), or nullopt. A
+/// parameter with a value is always sent.
 using fixture_lookup = std::function<std::optional<std::string>(const openapi::parameter&)>;
 
 /// How requests are generated.
@@ -94,6 +96,9 @@ struct request_options {
   std::size_t max_body_bytes = 1 << 20;  // valid bodies above this are not generated
   /// Header names the engine sets (any case): never generated nor broken here.
   std::vector<std::string> runner_headers;
+  /// Body values pinned by JSON pointer ("/bulk_call_campaign_id"): set in
+  /// every valid body (generated or example) where it stays valid.
+  std::vector<std::pair<std::string, boost::json::value>> body_values;
 };
 
 /// Valid requests: every required parameter present and valid, path ids from

@@ -33,7 +33,11 @@ bool credential_selector::sufficient(const openapi::operation& op,
   if (!c.fits(scheme) || !usable(c)) return false;
   auto needed = op.scopes_for(scheme);
   if (!needed) return false;
-  if (!needed->empty() && (!c.scopes || !has_all(*c.scopes, *needed))) return false;
+  if (!needed->empty()) {
+    // Stated scopes, else those an answer proved (a 2xx that needed them).
+    const bool stated = c.scopes && has_all(*c.scopes, *needed);
+    if (!stated && !(!c.scopes && has_all(c.proven_scopes, *needed))) return false;
+  }
   if (!role_may(op, scheme, c)) return false;
   return op.tenant.from == openapi::tenant_context::source::none || !c.tenants.empty();
 }
@@ -74,7 +78,41 @@ std::vector<std::string> fixtures_needed(const openapi::api_spec& spec,
   return out;
 }
 
-std::vector<auth_choice> credential_selector::auth_models(const openapi::operation& op) const {
+std::string singular(std::string_view word) {
+  std::string w;
+  for (const char c : word) {
+    w += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  auto ends = [&w](std::string_view suffix) {
+    return w.size() > suffix.size() + 1 &&
+           w.compare(w.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends("ies")) return w.substr(0, w.size() - 3) + "y";
+  if (ends("sses") || ends("xes") || ends("ches") || ends("shes")) return w.substr(0, w.size() - 2);
+  if (ends("s") && !ends("ss") && !ends("us")) return w.substr(0, w.size() - 1);
+  return w;
+}
+
+std::string fixture_name_for(const openapi::operation& op, const openapi::parameter& p) {
+  if (p.resource) return p.resource->fixture;
+  std::string lower;
+  for (const char c : p.name)
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower != "id") return p.name;
+  // The static segment before "{id}".
+  const std::string marker = "{" + p.name + "}";
+  const auto at = op.path.find(marker);
+  if (at == std::string::npos || at < 2) return p.name;
+  const auto end = at - 1;  // the '/' before it
+  const auto start = op.path.rfind('/', end - 1);
+  const std::string segment =
+      op.path.substr(start == std::string::npos ? 0 : start + 1, end - (start + 1));
+  if (segment.empty() || segment.find('{') != std::string::npos) return p.name;
+  return singular(segment) + "_id";
+}
+
+std::vector<auth_choice> credential_selector::auth_models(const openapi::operation& op,
+                                                          bool try_unverified) const {
   const profile::target& target = target_;
   std::vector<auth_choice> out;
   const std::vector<std::string> fixtures = fixtures_needed(spec_, op);
@@ -124,12 +162,21 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
       if (!best || (role_matters && best->role.empty() && !c.role.empty())) best = &c;
       if (!role_matters || !c.role.empty()) break;
     }
+    if (!best && try_unverified) {
+      if (auto trial = unverified_choice(op, *scheme, fixtures)) {
+        out.push_back(std::move(*trial));
+        continue;
+      }
+    }
     if (best) {
       choice.credential = best;
       choice.model.credential_name = best->name;
       if (!best->tenants.empty()) {
         choice.tenant = best->tenants.front();
         choice.model.tenant_id = choice.tenant->id;
+      }
+      if (role_matters && best->role.empty()) {
+        choice.model.unverified = "the role of " + best->name + " is not stated";
       }
     } else if (sufficient_without_fixtures) {
       choice.not_run_why = "the tenant of every sufficient " + choice.model.name +
@@ -147,6 +194,49 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     out.push_back(std::move(choice));
   }
   return out;
+}
+
+std::optional<auth_choice> credential_selector::unverified_choice(
+    const openapi::operation& op, const openapi::security_scheme& scheme,
+    const std::vector<std::string>& fixtures) const {
+  const auto needed = op.scopes_for(scheme).value_or(std::vector<std::string>{});
+  const bool role_matters =
+      op.access == openapi::access_kind::write && !scheme.read_only_roles.empty();
+  const bool tenant_matters = op.tenant.from != openapi::tenant_context::source::none;
+  for (const auto& c : target_.credentials) {
+    if (!c.fits(scheme) || !usable(c)) continue;
+    std::vector<std::string> unknown;
+    // Known to lack a scope, or of a read-only role on a write: not tried.
+    if (!needed.empty()) {
+      std::vector<std::string> have = c.scopes.value_or(std::vector<std::string>{});
+      have.insert(have.end(), c.proven_scopes.begin(), c.proven_scopes.end());
+      if (!has_all(have, needed)) {
+        if (c.scopes) continue;
+        unknown.push_back("its scopes are not stated");
+      }
+    }
+    if (!role_may(op, scheme, c)) continue;
+    if (role_matters && c.role.empty()) unknown.push_back("its role is not stated");
+    if (tenant_matters && c.tenants.empty()) unknown.push_back("no tenant is known for it");
+    auth_choice choice;
+    choice.model.name = scheme.label();
+    choice.model.scheme = &scheme;
+    choice.credential = &c;
+    choice.model.credential_name = c.name;
+    if (!c.tenants.empty()) {
+      choice.tenant = c.tenants.front();
+      choice.model.tenant_id = choice.tenant->id;
+    }
+    for (const auto& f : fixtures) {
+      if (!choice.tenant || choice.tenant->fixtures.count(f) == 0)
+        choice.model.made_up.push_back(f);
+    }
+    if (!unknown.empty()) {
+      choice.model.unverified = c.name + ": " + core::join(unknown, ", ");
+    }
+    return choice;
+  }
+  return std::nullopt;
 }
 
 std::vector<auth_choice> credential_selector::sufficient_models(

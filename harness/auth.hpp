@@ -22,6 +22,14 @@ struct auth_model {
   const openapi::security_scheme* scheme = nullptr;  // nullptr for "none"
   std::string credential_name;
   std::string tenant_id;  // the effective tenant, when the operation has one
+  /// Why the credential's rights here are not known (its scopes or role
+  /// not stated, no tenant known for it), or "" when the description and
+  /// the profile say it is sufficient. Requests still go out: a 401 or 403
+  /// is then what the target teaches about the credential, not a failure.
+  std::string unverified;
+  /// The fixtures the operation's requests name that no tenant of the
+  /// profile has: those ids are made up, so a refusal of them proves nothing.
+  std::vector<std::string> made_up;
 
   /// "tenant_key (tenant-all)", or "none".
   std::string label() const;
@@ -40,6 +48,17 @@ struct auth_choice {
 /// id, aside).
 std::vector<std::string> fixtures_needed(const openapi::api_spec& spec,
                                          const openapi::operation& op);
+
+/// The profile fixture that fills path parameter `p` of `op`: its
+/// x-resource fixture; else its own name ("petId"), or for a parameter
+/// named just `id` the singular of the path segment before it and "_id"
+/// (`/pets/{id}`: "pet_id"). The user contract: a path parameter is filled
+/// from the fixture of the same name, or from one the description maps to it.
+std::string fixture_name_for(const openapi::operation& op, const openapi::parameter& p);
+
+/// "pet" for "pets", "category" for "categories", "bulk_call_campaign" for
+/// "bulk_call_campaigns", lower-cased, '-' as '_'.
+std::string singular(std::string_view word);
 
 /// Which profile credential a request goes out with: the one service the
 /// engine and the scenarios ask, so that both judge "sufficient" alike.
@@ -61,8 +80,13 @@ class credential_selector {
 
   /// The auth models of `op`: "none" for an operation without security, else
   /// one per accepted scheme with the first sufficient credential whose tenant
-  /// has the fixtures the operation needs, or why there is none.
-  std::vector<auth_choice> auth_models(const openapi::operation& op) const;
+  /// has the fixtures the operation needs, or why there is none. With
+  /// `try_unverified`, where no credential is known to be sufficient, one
+  /// that is not known to be insufficient (its scopes, role or tenant not
+  /// stated, or its tenant lacking fixtures) is taken, and the model says
+  /// why it is unverified (`auth_model::unverified`, `made_up`).
+  std::vector<auth_choice> auth_models(const openapi::operation& op,
+                                       bool try_unverified = false) const;
   /// The usable ones of auth_models(op).
   std::vector<auth_choice> sufficient_models(const openapi::operation& op) const;
   /// The auth model `op` gets with `c` acting for `tenant` (nullptr: its
@@ -72,6 +96,12 @@ class credential_selector {
                        const profile::tenant* tenant = nullptr) const;
 
  private:
+  /// The first usable credential for `scheme` not known to be insufficient
+  /// for `op`, as an unverified auth model; nullopt when there is none.
+  std::optional<auth_choice> unverified_choice(const openapi::operation& op,
+                                               const openapi::security_scheme& scheme,
+                                               const std::vector<std::string>& fixtures) const;
+
   const openapi::api_spec& spec_;
   const profile::target& target_;
 };

@@ -79,6 +79,8 @@ std::string_view to_string(phase p) {
   switch (p) {
     case phase::scenarios:
       return "scenarios";
+    case phase::stateful:
+      return "stateful";
     case phase::coverage:
       return "coverage";
     case phase::exchanges:

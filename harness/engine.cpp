@@ -20,7 +20,10 @@
 #include "generators/request.hpp"
 #include "harness/detail/build.hpp"
 #include "harness/detail/notes.hpp"
+#include "harness/detail/gate.hpp"
+#include "harness/reach.hpp"
 #include "harness/results.hpp"
+#include "harness/stateful/phase.hpp"
 
 namespace conform::harness {
 namespace {
@@ -103,18 +106,22 @@ class engine {
   engine(const openapi::api_spec& spec, const profile::target& target, const run_config& config,
          http::client& client, listener& events)
       : spec_(spec),
-        target_(target),
-        credentials_(spec, target),
+        target_(&target),
         config_(config),
         client_(client),
         events_(events),
-        results_(spec, events_),
-        redactor_(make_redactor(target)) {}
+        gate_(events_),
+        results_(spec, gate_),
+        reach_(spec),
+        redactor_(make_redactor(target)) {
+    credentials_.emplace(spec, target);
+  }
 
   run_report run();
 
  private:
   void plan();
+  void stateful_phase();
   void scenario_phase();
   void plan_coverage(std::size_t o, const auth_choice& choice, std::size_t first_cell);
   void main_phase();
@@ -147,16 +154,21 @@ class engine {
   failure shrink(unsigned worker, candidate& cand, clock::time_point phase_deadline);
   void add_time(std::chrono::nanoseconds run_timings::*field, clock::duration d);
   std::string redact(std::string text) const {
-    return redact_credentials(target_, std::move(text));
+    return redact_credentials(*target_, std::move(text));
   }
 
   const openapi::api_spec& spec_;
-  const profile::target& target_;
-  credential_selector credentials_;
+  /// The target as given, or as the stateful phase learned it.
+  const profile::target* target_;
+  std::optional<profile::target> learned_;
+  std::optional<credential_selector> credentials_;
   const run_config& config_;
   http::client& client_;
   event_stream events_;  // the caller's listener, one event at a time
+  /// Holds the stateful phase's findings until the run has started.
+  detail::gate gate_;
   results_sink results_;
+  reach_tracker reach_;
   http::secret_redactor redactor_;
 
   std::vector<std::vector<auth_choice>> auth_;  // per operation
@@ -176,6 +188,7 @@ class engine {
   std::atomic<std::uint64_t> sends_{0};
 
   std::uint64_t scenario_requests_ = 0, scenario_retries_429_ = 0;
+  std::uint64_t stateful_requests_ = 0, stateful_retries_429_ = 0;
 
   std::mutex mutex_;  // guards candidates_, report_.timings
   std::map<failure_key, candidate> candidates_;
@@ -192,7 +205,7 @@ void engine::plan() {
   const auto& checks = config_.checks.exchange;
   auth_.reserve(config_.operations.size());
   for (const auto* op : config_.operations) {
-    auth_.push_back(credentials_.auth_models(*op));
+    auth_.push_back(credentials_->auth_models(*op, /*try_unverified=*/true));
   }
   // This shard's (operation, auth model) pairs: all of them in a whole run.
   std::vector<std::vector<bool>> mine(auth_.size());
@@ -254,6 +267,7 @@ void engine::plan() {
       }
       if (choice.not_run_why) {
         results_.not_run({"*", op->operation_id, label, *choice.not_run_why});
+        reach_.not_sent(*op, label, *choice.not_run_why);
         continue;
       }
       const std::size_t first_cell = cells_.size();
@@ -354,7 +368,7 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
                 static_cast<unsigned long long>(run_nonce_),
                 static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
   s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
-  apply_target_headers(s.request, target_);
+  apply_target_headers(s.request, *target_);
   if (auto why = detail::claim_lost(g, s.request)) {
     s.lost = std::move(why);
     return s;
@@ -399,13 +413,47 @@ std::vector<const scenario*> shard_scenarios(const run_config& config) {
   return out;
 }
 
+void engine::stateful_phase() {
+  report_.info.learned = target_->notes;
+  if (!config_.stateful) return;
+  // Its checks are judged in the shard that holds their suite; every shard learns.
+  const auto mine = shard_scenarios(config_);
+  const bool judges =
+      std::any_of(mine.begin(), mine.end(), [](const scenario* s) { return s->stateful; });
+  gate_.phase_started(phase::stateful, 1);
+  const auto t0 = clock::now();
+  stateful::phase_options o;
+  o.seed = config_.seed;
+  o.operations = config_.operations;
+  o.base = client_.base();
+  o.client = client_.options();
+  o.lanes = std::max(2u, config_.scenario_lanes);
+  o.results = judges ? &results_ : nullptr;
+  const auto& selection = config_.checks;
+  o.enabled = [&selection](std::string_view name) { return selection.enabled(name); };
+  o.max_shrinks = config_.max_shrinks;
+  o.reach = &reach_;
+  auto outcome = stateful::run_phase(spec_, *target_, o);
+  learned_.emplace(std::move(outcome.learned));
+  target_ = &*learned_;
+  credentials_.emplace(spec_, *target_);
+  report_.links = std::move(outcome.links);
+  report_.info.learned.insert(report_.info.learned.end(), outcome.notes.begin(), outcome.notes.end());
+  stateful_requests_ = outcome.requests;
+  stateful_retries_429_ = outcome.retries_429;
+  results_.finish(results_sink::origin::scenarios);
+  add_time(&run_timings::transport, clock::now() - t0);
+  gate_.phase_finished(phase::stateful);
+}
+
 void engine::scenario_phase() {
   const auto& selection = config_.checks;
-  const auto scenarios = shard_scenarios(config_);
+  auto scenarios = shard_scenarios(config_);
+  std::erase_if(scenarios, [](const scenario* s) { return s->stateful; });
   if (scenarios.empty()) return;
   events_.phase_started(phase::scenarios, scenarios.size());
   const auto t0 = clock::now();
-  scenario_context ctx(spec_, target_, config_.seed, config_.operations, client_.base(),
+  scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
   const check_enabled enabled = [&selection](std::string_view name) {
@@ -515,6 +563,9 @@ void engine::worker_main(unsigned worker) {
         }
       } else {
         if (item < covering) coverage_outcomes_[item].sent = true;
+        if (c.kind == request_kind::valid) {
+          reach_.record(*c.op, c.auth->model, s.result, s.json ? &*s.json : nullptr);
+        }
         judge(item, cell_index, example, seed, made->tree, made->value, s);
       }
     }
@@ -743,15 +794,23 @@ run_report engine::run() {
   const auto start = clock::now();
   started_ = start;
   report_.info = config_.info;
-  report_.info.scenarios = static_cast<std::uint32_t>(shard_scenarios(config_).size());
+  {
+    auto suites = shard_scenarios(config_);
+    report_.info.scenarios = static_cast<std::uint32_t>(std::count_if(
+        suites.begin(), suites.end(), [](const scenario* s) { return !s->stateful; }));
+  }
   if (config_.shard_count > 0) {
     report_.info.shard_index = config_.shard_index;
     report_.info.shard_count = config_.shard_count;
   }
+  // The stateful phase first: what it learns (ids, tenants, scopes) goes
+  // into the plan; its findings are held until the run has started.
+  stateful_phase();
   plan();
   report_.info.coverage_planned = coverage_.size();
   events_.run_started(report_.info, planned_);
   for (const auto& n : config_.not_run_before) results_.not_run(n);
+  gate_.open();
   scenario_phase();
   main_phase();
   shrink_phase();
@@ -759,9 +818,10 @@ run_report engine::run() {
   report_.notes = notes_.take(
       [this](const http::request& r) { return http::to_curl(r, client_.base(), redactor_); },
       [this](std::string text) { return redact(std::move(text)); });
-  report_.counts.requests = requests_.load() + scenario_requests_;
+  report_.reach = reach_.fold(config_.operations);
+  report_.counts.requests = requests_.load() + scenario_requests_ + stateful_requests_;
   report_.counts.transport_errors = transport_errors_.load();
-  report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_;
+  report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_ + stateful_retries_429_;
   report_.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start);
   events_.run_finished(report_);
   return std::move(report_);

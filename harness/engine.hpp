@@ -24,7 +24,11 @@ struct run_config {
   std::uint64_t seed = 0;
   std::uint32_t examples = 10;  // per operation, auth model and mode
   bool coverage = true;         // one request per constraint before the examples
-  unsigned max_shrinks = 64;    // requests spent shrinking one failure at most
+  /// The stateful phase (harness/stateful/): chains along the description's
+  /// links before the plan, whose learned ids, tenants and scopes the rest
+  /// of the run uses. `conform run` turns it on (--no-stateful: off).
+  bool stateful = false;
+  unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
   /// Time spent shrinking one failure at most, its confirming re-send
   /// included; a request is never waited for beyond it. 0: no bound.
   std::chrono::milliseconds shrink_time_per_failure{20000};

@@ -18,13 +18,14 @@ namespace conform::harness {
 
 /// The phases of a run, in the order they run.
 enum class phase : std::uint8_t {
+  stateful,   // chains along the description's links, learning ids (before the plan)
   scenarios,  // checks of several exchanges, one scenario after another
   coverage,   // one generated request per constraint, deterministic, before the random ones
   exchanges,  // generated requests, each judged by the per-exchange checks
   shrinking,  // failures of generated requests reduced to a minimal request
 };
 
-/// "scenarios", "coverage", "exchanges" or "shrinking".
+/// "stateful", "scenarios", "coverage", "exchanges" or "shrinking".
 std::string_view to_string(phase p);
 
 class listener {

@@ -182,6 +182,9 @@ struct run_info {
   /// Operations left out because the description has errors in them
   /// (`--skip-invalid-operations`); each is a "not run" entry that says why.
   std::uint32_t skipped_operations = 0;
+  /// What the run learned rather than was told, one line each (a token's
+  /// claims read unverified, tenants and ids found): the run header says it.
+  std::vector<std::string> learned;
 
   /// "shard 2/3", "shards 1, 2, 3 of 3, merged", or "" for a whole run.
   std::string shard_label() const;
@@ -230,6 +233,34 @@ struct operation_coverage {
   std::vector<keyword_count> by_keyword;
 };
 
+/// Whether an operation answered 2xx to an auth model (a credential), and
+/// what it answered otherwise: the depth a run reached, beside its verdict.
+struct operation_reach {
+  std::string operation_id;
+  std::string method_path;
+  std::string auth_model;       // "jwt ($JWT)", "none"
+  std::uint64_t sent = 0;       // valid requests (stateful steps and generated ones)
+  std::uint64_t succeeded = 0;  // of those, answered 2xx
+  std::uint64_t unauthorized = 0, forbidden = 0, not_found = 0;  // 401, 403, 404
+  std::uint64_t invalid = 0;  // refused as invalid: 400, 415, 422 with a validation code
+  std::uint64_t other = 0;    // any other answer, or none
+  /// Why no 2xx came back ("" when one did): "not sent: ...", "refused:
+  /// 403 (...)", "no id found: ...", "every request refused as invalid".
+  std::string why;
+  bool reached() const { return succeeded > 0; }
+};
+
+/// One response link of the description (OpenAPI `links`) and whether the
+/// run followed it: a value it gave was sent to the operation it names.
+struct link_use {
+  std::string from_operation;  // the operation whose answer carries the link
+  std::string status;          // the response key ("201", "2XX")
+  std::string name;            // the link's key
+  std::string to_operation;    // the operation it feeds
+  std::uint64_t followed = 0;  // requests sent with a value it gave
+  std::string why;             // never followed: why
+};
+
 /// Everything a run found; what the report writers render.
 struct run_report {
   run_info info;
@@ -240,6 +271,11 @@ struct run_report {
   /// Notes, one per (operation, auth model, check, cause), in tally order.
   /// They never change the exit status.
   std::vector<note> notes;
+  /// Per operation (spec order) and auth model: whether a 2xx was reached.
+  std::vector<operation_reach> reach;
+  /// Every response link of the description, in spec order; empty when the
+  /// stateful phase did not run.
+  std::vector<link_use> links;
   run_counts counts;
   run_timings timings;
   /// A harness problem that stopped the run early (target unreachable, ...).

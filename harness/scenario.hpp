@@ -168,6 +168,9 @@ struct scenario {
   std::vector<check_info> checks;
   /// Runs every enabled check of the scenario.
   std::function<void(scenario_context&, results_sink&, const check_enabled& enabled)> run;
+  /// Its checks are judged by the engine's stateful phase (harness/stateful/),
+  /// before the plan; the scenario phase does not call `run`.
+  bool stateful = false;
 };
 
 }  // namespace conform::harness

@@ -9,6 +9,7 @@
 #include "openapi/detail/reader.hpp"
 #include "openapi/detail/checks.hpp"
 #include "openapi/detail/extensions.hpp"
+#include "openapi/detail/links.hpp"
 #include "openapi/detail/operations.hpp"
 #include "openapi/detail/overlay.hpp"
 #include "openapi/detail/prune.hpp"
@@ -285,6 +286,7 @@ load_result load_once(const std::filesystem::path& file, const load_options& opt
     if (paths.defined()) detail::parse_paths(ctx, paths, root_security, sec.defined());
     parse_webhooks(r, *doc, spec);
     detail::complete_operations(r, spec);
+    detail::resolve_links(r, spec);
     if (spec.operations.empty()) {
       r.note(doc_reader::pos(*doc, paths.defined() ? paths : doc->root),
              "no operations: the description has no paths with operations, so `conform run` "

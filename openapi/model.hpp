@@ -5,6 +5,8 @@
 // reads are documented in docs/spec-extensions.md; each maps to one field
 // here, named after it.
 
+#include <boost/json/value.hpp>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -80,6 +82,10 @@ struct parameter {
   /// A `content` parameter: the media type its value is written in
   /// ("application/json"); empty for a `schema` parameter.
   std::string content_media;
+  /// Its `example`, then the `value`s of its `examples`, in order: values
+  /// the description names (an id that exists, in the examples of many
+  /// descriptions), never generated ones.
+  std::vector<boost::json::value> examples;
   source_pos pos;
   /// Where it is written ("<file>#<pointer>", after $ref), and its
   /// x-assumption entries (they ground its `required` and its schema).
@@ -130,6 +136,22 @@ struct header_def {
   const schema::schema* schema = nullptr;
 };
 
+/// A response's `links` entry (OpenAPI Link Object): which operation an
+/// answer feeds, and with what. Values are runtime expressions
+/// ("$response.body#/data/id", "$request.path.id") or constants.
+struct link {
+  std::string name;  // its key under `links`
+  /// The operation it names (operationId, or operationRef resolved to one);
+  /// empty when it names none the description has (a warning said so).
+  std::string operation_id;
+  /// Parameter name (optionally "path.id", "query.cursor") -> expression.
+  std::vector<std::pair<std::string, std::string>> parameters;
+  std::string request_body;  // an expression or a constant; "" for none
+  std::string description;
+  std::string operation_ref;  // as written, until resolved
+  source_pos pos;
+};
+
 struct response {
   /// 100-599: that status; 1-5: a range ("4XX" is 4); 0: "default".
   int status = 0;
@@ -142,6 +164,8 @@ struct response {
   std::vector<header_def> headers;
   /// x-error-codes: the error_code values this status can carry here.
   std::vector<std::string> error_codes;
+  /// `links`, in document order.
+  std::vector<link> links;
   source_pos pos;
   /// Where it is written ("<file>#<pointer>") and its x-assumption entries:
   /// all assumptions means the body this status documents is ours.
@@ -198,6 +222,9 @@ struct security_scheme {
   std::string role_claim;
   std::vector<std::string> roles;
   std::vector<std::string> read_only_roles;
+  /// x-tenant-claim (jwt): the claim listing the tenants a token reaches (a
+  /// string or an array of strings); "" when the description does not say.
+  std::string tenant_claim;
   source_pos pos;
 
   /// A JWT only where the description says so (bearerFormat JWT or x-credential: jwt).

@@ -40,3 +40,70 @@ std::optional<credential_kind> parse_scheme(std::string_view s) {
 }
 
 }  // namespace conform::profile
+
+namespace conform::profile {
+namespace {
+
+/// Each credential's tenants as indices into `from`.
+std::vector<std::vector<std::size_t>> tenant_indices(const std::vector<credential>& credentials,
+                                                     const std::vector<tenant>& from) {
+  std::vector<std::vector<std::size_t>> out;
+  for (const auto& c : credentials) {
+    auto& mine = out.emplace_back();
+    for (const tenant* t : c.tenants) {
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        if (&from[i] == t) mine.push_back(i);
+      }
+    }
+  }
+  return out;
+}
+
+void repoint(std::vector<credential>& credentials, const std::vector<tenant>& to,
+             const std::vector<std::vector<std::size_t>>& indices) {
+  for (std::size_t c = 0; c < credentials.size(); ++c) {
+    credentials[c].tenants.clear();
+    for (std::size_t i : indices[c]) credentials[c].tenants.push_back(&to[i]);
+  }
+}
+
+}  // namespace
+
+target target::clone() const {
+  target out;
+  out.file = file;
+  out.base_url = base_url;
+  out.env = env;
+  out.tenants = tenants;
+  out.credentials = credentials;
+  out.headers = headers;
+  out.notes = notes;
+  repoint(out.credentials, out.tenants, tenant_indices(credentials, tenants));
+  return out;
+}
+
+tenant& target::add_tenant(tenant t) {
+  for (auto& have : tenants) {
+    if (have.id == t.id) return have;
+  }
+  const auto indices = tenant_indices(credentials, tenants);
+  tenants.push_back(std::move(t));
+  repoint(credentials, tenants, indices);
+  return tenants.back();
+}
+
+void target::reserve_tenants(std::size_t n) {
+  if (n <= tenants.capacity()) return;
+  const auto indices = tenant_indices(credentials, tenants);
+  tenants.reserve(n);
+  repoint(credentials, tenants, indices);
+}
+
+const tenant* target::find_tenant_id(std::string_view id) const {
+  for (const auto& t : tenants) {
+    if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace conform::profile

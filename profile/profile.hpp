@@ -62,6 +62,10 @@ struct credential {
   std::vector<const tenant*> tenants;
   /// Granted scopes: nullopt = not stated (unknown); empty = none granted.
   std::optional<std::vector<std::string>> scopes;
+  /// Scopes an answer proved granted (a 2xx of an operation that needs
+  /// them) while `scopes` is not stated: enough to call it sufficient for
+  /// such an operation, never a statement of everything it holds.
+  std::vector<std::string> proven_scopes;
   std::string role;                // jwt: "admin", "member", "viewer"; "" = not stated
   bool expired = false;            // known to be expired: must get 401
   bool other_environment = false;  // a key of the other environment than the target's
@@ -89,12 +93,26 @@ struct target {
   std::vector<credential> credentials;  // in document order
   /// Headers sent on every request (`conform run -H`), values kept secret.
   std::vector<std::pair<std::string, secret>> headers;
+  /// What was learned rather than stated (a token's claims read unverified,
+  /// tenants and ids a discovery found), one line each, for the run header.
+  std::vector<std::string> notes;
 
   target() = default;
   target(target&&) = default;
   target& operator=(target&&) = default;
   target(const target&) = delete;
   target& operator=(const target&) = delete;
+
+  /// A deep copy whose credentials point at the copy's tenants.
+  target clone() const;
+  /// Adds `t` (or finds the tenant of its id) and returns it; credentials
+  /// keep pointing at the right tenants when the list grows.
+  tenant& add_tenant(tenant t);
+  /// Room for `n` tenants in all, so that adding up to that many moves none
+  /// (credentials keep pointing at the right tenants either way).
+  void reserve_tenants(std::size_t n);
+  /// The tenant whose API id is `id`, or nullptr.
+  const tenant* find_tenant_id(std::string_view id) const;
 };
 
 }  // namespace conform::profile

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reports/detail_text.hpp"
+#include "reports/reach.hpp"
 
 namespace conform::reports {
 namespace {
@@ -42,6 +43,8 @@ void console_writer::run_started(const harness::run_info& info, std::uint64_t pl
   // Scenarios send requests of their own, counted when the run ends.
   if (info.scenarios > 0) out_ << ", and " << info.scenarios << " scenario suites";
   out_ << "\n";
+  // What the run read rather than was told (a token's claims are not verified).
+  for (const auto& n : info.learned) out_ << "learned: " << n << "\n";
   out_.flush();
 }
 
@@ -262,6 +265,8 @@ void console_writer::run_finished(const harness::run_report& report) {
            << ")\n";
     }
   }
+
+  out_ << reach_text(report, /*notes=*/false);  // the header said them
 
   const auto& c = report.counts;
   out_ << "\n" << c.requests << " requests in " << detail::seconds(report.timings.wall) << " s";

@@ -10,6 +10,7 @@
 
 #include "reports/detail_text.hpp"
 #include "reports/html_page.hpp"
+#include "reports/reach.hpp"
 
 namespace conform::reports {
 
@@ -237,7 +238,9 @@ std::string render_html(const harness::run_report& report) {
             "</td><td>" + escape(n.auth_model) + "</td><td>" + escape(n.why) + "</td></tr>";
   }
   if (!report.not_runs.empty()) body += "</table>";
-  body += "</section>\n</main>";
+  body += "</section>\n";
+  body += reach_html(report);
+  body += "</main>";
   return html::page("Conform run report", body);
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "reports/detail_text.hpp"
+#include "reports/reach.hpp"
 
 namespace conform::reports {
 namespace {
@@ -167,6 +168,7 @@ boost::json::value to_json(const harness::run_report& report) {
     for (const auto& n : report.notes) notes.push_back(note_json(n));
     out["notes"] = std::move(notes);
   }
+  add_reach_json(report, out);
   // Valid JSON whatever a server sent: bytes that are not UTF-8 become \xNN.
   boost::json::value v(std::move(out));
   detail::make_utf8(v);

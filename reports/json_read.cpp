@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "reports/reach.hpp"
+
 namespace conform::reports {
 namespace {
 
@@ -315,6 +317,7 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
         }
       }
     }
+    if (w.error().empty()) read_reach_json(*doc, report);
     if (const auto* counts = doc->if_contains("counts"); counts && w.error().empty()) {
       if (const auto* c = w.object(*counts, "/counts")) {
         auto& n = report.counts;

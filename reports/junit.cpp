@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "reports/detail_text.hpp"
+#include "reports/reach.hpp"
 
 namespace conform::reports {
 namespace {
@@ -78,6 +79,7 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
     out << "    <property name=\"assumption_contradicted\" value=\"" << xml_escape(a.text)
         << "\"/>\n";
   }
+  write_reach_properties(report, out);
   out << "  </properties>\n";
   if (report.aborted) {
     out << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"

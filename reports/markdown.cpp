@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "reports/detail_text.hpp"
+#include "reports/reach.hpp"
 
 namespace conform::reports {
 namespace {
@@ -116,6 +117,9 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
   }
   if (!report.failures.empty()) {
     out += "Curl commands name each credential by its `${VARIABLE}`; set them before running.\n\n";
+  }
+  if (const std::string reach = reach_text(report); !reach.empty()) {
+    out += "<details><summary>Reach</summary>\n\n```text" + reach + "```\n\n</details>\n\n";
   }
   return out;
 }

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "reports/reach.hpp"
+
 namespace conform::reports {
 namespace {
 
@@ -328,6 +330,7 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
                                     m.constraints, static_cast<std::uint32_t>(m.uncovered.size()));
     out.coverage.push_back(std::move(m));
   }
+  for (const auto& s : shards) merge_reach(s.report, out);
   if (!aborted.empty()) {
     std::string all;
     for (const auto& a : aborted) all += (all.empty() ? "" : "; ") + a;

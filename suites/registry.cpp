@@ -1,5 +1,7 @@
 #include "suites/registry.hpp"
 
+#include "harness/stateful/checks.hpp"
+
 #include "suites/auth/auth.hpp"
 #include "suites/client/client.hpp"
 #include "suites/idempotency/idempotency.hpp"
@@ -15,6 +17,9 @@ namespace conform::suites {
 harness::check_catalogue builtin_checks() {
   harness::check_catalogue catalogue;
   register_response_checks(catalogue);
+  // The stateful checks: judged by the engine's stateful phase, which runs
+  // before everything else (it learns the ids the rest uses).
+  catalogue.add(harness::stateful::checks_scenario());
   // Scenarios, in the order they run: the read-only concerns first, then
   // those that move state (idempotent effects, state machines, workflows),
   // then the rate limit, which leaves its credential throttled for a while.

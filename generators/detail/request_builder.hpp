@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "generators/detail/checks.hpp"
+#include "generators/detail/bind.hpp"
 #include "generators/detail/body_gen.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
@@ -114,7 +115,9 @@ class request_builder {
       e.p = &p;
       e.index = i;
       e.required = p.required || p.in == param_location::path;
-      if (p.in == param_location::path && fixtures_) e.fixture = fixtures_(p);
+      if (fixtures_) e.fixture = fixtures_(p);
+      // A value the caller pins (a fixture, an id a link gave) is always sent.
+      if (e.fixture) e.required = true;
       e.valid = valid_wire(p);
       if (e.fixture) {
         if (auto w = detail::write_param(detail::format_of(p), value(*e.fixture))) {
@@ -595,13 +598,25 @@ class request_builder {
     Gen<std::pair<value, bool>> values = gen::map(valid_value(*s, options_.values), [](value v) {
       return std::make_pair(std::move(v), false);
     });
-    const auto examples = body_examples();
+    const auto& pinned = options_.body_values;
+    if (!pinned.empty()) {
+      values =
+          gen::map(std::move(values), [s, o = options_.values, pinned](std::pair<value, bool> v) {
+            detail::bind_values(v.first, *s, o, pinned);
+            return v;
+          });
+    }
+    auto examples = body_examples();
+    // An example names its own ids: the profile's fixtures and the pinned
+    // values take their places.
+    for (auto& e : examples) detail::bind_values(e, *s, options_.values, pinned);
     if (!examples.empty() && options_.example_body_percent > 0) {
       const auto p = static_cast<std::size_t>(std::clamp(options_.example_body_percent, 0, 100));
-      values = gen::weightedOneOf<std::pair<value, bool>>(
-          {{p, gen::map(gen::elementOf(examples),
-                        [](value v) { return std::make_pair(std::move(v), true); })},
-           {100 - p, values}});
+      auto from_examples = gen::map(gen::elementOf(examples),
+                                    [](value v) { return std::make_pair(std::move(v), true); });
+      values = p >= 100 ? from_examples
+                        : gen::weightedOneOf<std::pair<value, bool>>(
+                              {{p, std::move(from_examples)}, {100 - p, values}});
     }
     const std::size_t max = options_.max_body_bytes;
     if (urlencoded_media()) {

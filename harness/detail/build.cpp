@@ -33,18 +33,43 @@ generators::request_options options_for(const openapi::api_spec& spec, const ope
   return o;
 }
 
-generators::fixture_lookup lookup_for(const openapi::operation& op, const auth_choice& auth) {
+/// The text of an example value as a parameter carries it.
+std::optional<std::string> example_text(const boost::json::value& v) {
+  if (v.is_string()) return std::string(v.get_string());
+  if (v.is_int64()) return std::to_string(v.get_int64());
+  if (v.is_uint64()) return std::to_string(v.get_uint64());
+  return std::nullopt;
+}
+
+generators::fixture_lookup lookup_for(const openapi::operation& op, const auth_choice& auth,
+                                      const pinned_values* pinned = nullptr) {
   const profile::tenant* tenant = auth.tenant;
   const openapi::tenant_context* context = &op.tenant;
-  return [tenant, context](const openapi::parameter& p) -> std::optional<std::string> {
-    if (!tenant) return std::nullopt;
-    if (context->from == openapi::tenant_context::source::path && p.name == context->name) {
+  std::optional<pinned_values> pins;
+  if (pinned) pins = *pinned;
+  return [tenant, context, &op,
+          pinned = std::move(pins)](const openapi::parameter& p) -> std::optional<std::string> {
+    if (pinned) {
+      for (const auto& [in, name, value] : pinned->params) {
+        if (in == p.in && name == p.name) return value;
+      }
+    }
+    if (p.in != openapi::param_location::path) return std::nullopt;
+    if (tenant && context->from == openapi::tenant_context::source::path &&
+        p.name == context->name) {
       return tenant->id;
     }
-    if (!p.resource) return std::nullopt;
-    auto it = tenant->fixtures.find(p.resource->fixture);
-    if (it == tenant->fixtures.end()) return std::nullopt;
-    return it->second;
+    if (tenant) {
+      auto it = tenant->fixtures.find(fixture_name_for(op, p));
+      if (it != tenant->fixtures.end()) return it->second;
+    }
+    // A stateful step without an id for this parameter tries the description's example.
+    if (pinned && pinned->examples) {
+      for (const auto& e : p.examples) {
+        if (auto text = example_text(e)) return text;
+      }
+    }
+    return std::nullopt;
   };
 }
 
@@ -76,10 +101,18 @@ std::string accept_for(const openapi::operation& op) {
 }  // namespace
 
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
-                              const auth_choice& auth, request_kind kind) {
+                              const auth_choice& auth, request_kind kind,
+                              const pinned_values* pinned) {
   made_generator out;
-  const auto options = options_for(spec, op, auth);
-  const auto fixtures = lookup_for(op, auth);
+  auto options = options_for(spec, op, auth);
+  if (pinned) {
+    options.body_values = pinned->body;
+    if (pinned->examples) options.example_body_percent = 100;
+    if (pinned->optional_param_percent >= 0) {
+      options.optional_param_percent = pinned->optional_param_percent;
+    }
+  }
+  const auto fixtures = lookup_for(op, auth, pinned);
   if (kind == request_kind::valid) {
     out.gen = generators::valid_request(op, fixtures, options);
     return out;

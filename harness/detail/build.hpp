@@ -5,6 +5,9 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "generators/request.hpp"
 #include "harness/auth.hpp"
@@ -20,8 +23,23 @@ struct made_generator {
   std::string why;
 };
 
+/// What a stateful step pins in its request: parameters by location and
+/// name, body members by JSON pointer (ids another answer gave).
+struct pinned_values {
+  std::vector<std::tuple<openapi::param_location, std::string, std::string>> params;
+  std::vector<std::pair<std::string, boost::json::value>> body;
+  /// Take the description's examples (request bodies, path parameters
+  /// without a fixture) before generated values.
+  bool examples = false;
+  /// The chance an optional parameter is sent; -1 keeps the generator's.
+  int optional_param_percent = -1;
+};
+
+/// A generator for (operation, auth model, mode); `pinned` adds the values
+/// a stateful step must send (valid mode).
 made_generator make_generator(const openapi::api_spec& spec, const openapi::operation& op,
-                              const auth_choice& auth, request_kind kind);
+                              const auth_choice& auth, request_kind kind,
+                              const pinned_values* pinned = nullptr);
 
 /// The coverage cases of (operation, auth model): one request per
 /// constraint, with the same options and fixtures as make_generator.

@@ -339,6 +339,10 @@ void parse_scheme_extensions(doc_reader& r, const source_doc& doc, const node& n
       }
     }
   }
+  const node& tenant_claim = doc_reader::child(n, "x-tenant-claim");
+  if (tenant_claim.defined()) {
+    if (auto c = r.str(doc, tenant_claim, "x-tenant-claim")) s.tenant_claim = *c;
+  }
 }
 
 void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,

@@ -6,6 +6,7 @@
 #include "core/text.hpp"
 #include "openapi/detail/extensions.hpp"
 #include "openapi/detail/provenance.hpp"
+#include "openapi/detail/links.hpp"
 #include "openapi/detail/swagger2.hpp"
 
 namespace conform::openapi::detail {
@@ -164,6 +165,7 @@ std::optional<parameter> parse_parameter(parse_context& ctx, const source_doc& d
   if (res.defined()) p.resource = parse_resource(r, d, res);
   p.location = d.display + "#" + loc->pointer;
   p.provenance = read_assumption(ctx, d, loc->value(), p.location);
+  p.examples = parse_examples(d, loc->value());
   return p;
 }
 
@@ -183,16 +185,7 @@ std::vector<media_type> parse_content(parse_context& ctx, const source_doc& d, c
     if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
     const node& s = doc_reader::child(body, "schema");
     if (s.defined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
-    if (const node& ex = doc_reader::child(body, "example"); ex.defined()) {
-      m.examples.push_back(core::to_json(ex));
-    }
-    if (const node& exs = doc_reader::child(body, "examples"); exs.is_map()) {
-      for (const auto& e : exs.entries()) {  // Example Objects; a $ref or externalValue is skipped
-        if (const node& v = doc_reader::child(e.value, "value"); v.defined()) {
-          m.examples.push_back(core::to_json(v));
-        }
-      }
-    }
+    m.examples = parse_examples(d, body);
     const node& enc = doc_reader::child(body, "encoding");
     if (enc.defined() && ctx.r.expect_map(d, enc, "encoding")) {
       for (auto e = enc.entries().begin(); e != enc.entries().end(); ++e) {
@@ -301,6 +294,8 @@ std::optional<response> parse_response(parse_context& ctx, const source_doc& doc
   }
   resp.location = d.display + "#" + loc->pointer;
   resp.provenance = read_assumption(ctx, d, loc->value(), resp.location);
+  const node& links = doc_reader::child(loc->value(), "links");
+  if (links.defined()) resp.links = parse_links(r, d, links);
   return resp;
 }
 

@@ -300,6 +300,16 @@ check_verdict same_as_enforced(const exchange& e) {
       !c || validation.empty() ||
       std::find(validation.begin(), validation.end(), std::string(*c)) != validation.end();
   if (status_ok && code_ok) return check_verdict::pass();
+  // What came first says nothing of the body: a credential whose rights are
+  // not stated refused, or a made-up id of the path not found.
+  if ((status == 401 || status == 403) && !e.auth.unverified.empty()) {
+    return check_verdict::not_applicable();
+  }
+  if (status == 404 && !e.auth.made_up.empty()) {
+    return check_verdict::not_run(
+        "the path named a made-up id (no fixture, none found), and "
+        "its 404 came before the body was read");
+  }
   std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
   if (!validation.empty()) expected += " with a validation code";
   return check_verdict::violation(
@@ -372,6 +382,16 @@ check_verdict positive_data_acceptance(const exchange& e) {
       status == 400 || status == 415 ||
       (status == 422 &&
        (code.empty() || std::find(validation.begin(), validation.end(), code) != validation.end()));
+  // A credential whose rights are not stated: its refusal teaches what it may
+  // do (the report's reach), it does not contradict the description.
+  if (auth_refusal && !e.auth.unverified.empty()) return check_verdict::not_applicable();
+  // Ids nobody knew were made up: only a 2xx says anything about acceptance.
+  if (!e.auth.made_up.empty() && (status < 200 || status >= 300)) {
+    std::string names;
+    for (const auto& f : e.auth.made_up) names += (names.empty() ? "" : ", ") + f;
+    return check_verdict::not_run("no id is known for " + names +
+                                  " (no fixture, none found): the request named made-up ones");
+  }
   // 414 and 431: the URL or a header field is longer than the server takes
   // (RFC 9110 section 15.5.15, RFC 6585 section 5), a limit of its own.
   const bool size_refusal = status == 414 || status == 431;

@@ -98,6 +98,29 @@ TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
   EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
 }
 
+TEST(AnySpec, TheStatefulPhaseReachesThePetAPostReturned) {
+  // Petstore-expanded has no links: the walk infers POST /pets -> GET and
+  // DELETE /pets/{id}, so both answer 2xx with an id the run created. With
+  // random ids alone (--no-stateful) both answered 404 (seed 7).
+  for (const bool stateful : {true, false}) {
+    petstore_server server;
+    std::vector<std::string> args = {
+        "--spec", petstore,     "--url", server.base_url(), "--seed",
+        "7",      "--examples", "2",     "--no-progress",   "--no-coverage"};
+    if (!stateful) args.push_back("--no-stateful");
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    if (stateful) {
+      EXPECT_TRUE(contains(r.out, "Reach: 4 of 4 operations answered 2xx")) << r.out;
+      EXPECT_TRUE(contains(r.out, "ok   stateful_created_readable")) << r.out;
+      EXPECT_TRUE(contains(r.out, "ok   stateful_deleted_gone")) << r.out;
+    } else {
+      EXPECT_TRUE(contains(r.out, "Reach: 2 of 4 operations answered 2xx")) << r.out;
+      EXPECT_TRUE(contains(r.out, "deletePet as none: no id found")) << r.out;
+    }
+  }
+}
+
 TEST(AnySpec, AnotherDescriptionWithoutTargetIsRefused) {
   const auto r = run({"--spec", petstore, "--no-progress"});
   EXPECT_EQ(r.code, 2);
