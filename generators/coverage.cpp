@@ -63,11 +63,15 @@ std::vector<coverage_case> request_builder::coverage() const {
     add(request_kind::invalid, std::string(to_string(site.mutation)) + " " + site.where,
         std::move(site.gen));
   }
-  if (media_ == nullptr || media_->schema == nullptr ||
-      !(json_media() || multipart_media() || urlencoded_media())) {
+  // A sequential body (itemSchema) is covered item by item.
+  const schema::schema* whole = media_ == nullptr ? nullptr
+                                : sequential()    ? media_->item_schema
+                                                  : media_->schema;
+  if (whole == nullptr ||
+      !(sequential() || json_media() || multipart_media() || urlencoded_media())) {
     return out;
   }
-  const schema::schema& body = *media_->schema;
+  const schema::schema& body = *whole;
   for (auto& site : invalid_value_sites(body, options_.values)) {
     auto broken = broken_body(std::move(site.gen));
     // A form body is an object of parts: a value of another type cannot be

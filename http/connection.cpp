@@ -195,7 +195,7 @@ struct connection::impl {
 
   std::optional<transport_error> serialize(const request& req) {
     head.clear();
-    head.append(method_name(req.method));
+    head.append(method_name(req));
     head.push_back(' ');
     const std::size_t target_start = head.size();
     head.append(target.base_path);

@@ -140,7 +140,7 @@ std::string to_curl(const request& req, const url& base, const secret_redactor& 
   if (req.method == verb::head) {
     out += " -I";
   } else {
-    out.append(" -X ").append(method_name(req.method));
+    out.append(" -X ").append(method_name(req));
   }
   std::string full = base.to_string();
   full.append(req.target);

@@ -30,7 +30,9 @@ using http::verb;
 /// Parses "get" / "GET"; nullopt for anything else.
 std::optional<verb> parse_method(std::string_view s);
 
-enum class param_location : std::uint8_t { path, query, header, cookie };
+/// Where a parameter travels. `querystring` (OpenAPI 3.2) is the whole query
+/// string as one value, written in the media type of its `content`.
+enum class param_location : std::uint8_t { path, query, header, cookie, querystring };
 std::string_view to_string(param_location l);
 
 /// A parameter's `style` (OpenAPI "Style Values"; RFC 6570 expansions).
@@ -100,6 +102,10 @@ struct media_type {
   std::map<std::string, std::string> part_content_types;
   /// Every `encoding` entry, by property name.
   std::map<std::string, property_encoding> encoding;
+  /// OpenAPI 3.2 `itemSchema`: each item of a sequential media type
+  /// (application/jsonl, application/x-ndjson, application/json-seq,
+  /// text/event-stream); nullptr when not given.
+  const schema::schema* item_schema = nullptr;
 };
 
 struct request_body {
@@ -173,6 +179,10 @@ struct security_scheme {
   bool credential_declared = false;
   /// oauth2: every scope its flows declare, in order, without repeats.
   std::vector<std::string> flow_scopes;
+  /// OpenAPI 3.2 `deprecated`: the scheme is on its way out.
+  bool deprecated = false;
+  /// OpenAPI 3.2 oauth2 `oauth2MetadataUrl` (RFC 8414), as written; "" when absent.
+  std::string oauth2_metadata_url;
   /// x-key-prefixes: environment ("sandbox", "production") -> key prefix.
   std::map<std::string, std::string> key_prefixes;
   /// x-roles (jwt): the claim, its values, and those that may only read.
@@ -309,6 +319,11 @@ enum class access_kind : std::uint8_t { read, write };
 struct operation {
   std::string operation_id;
   verb method = verb::get;
+  /// The method as sent when it is none of Beast's verbs (`method` is then
+  /// verb::unknown): OpenAPI 3.2's QUERY, or a key of `additionalOperations`.
+  std::string method_text;
+  /// "GET", "QUERY", "LINK": the method as it goes on the wire.
+  std::string method_name() const;
   std::string path;  // template relative to the server URL: "/items/{id}"
   /// "DELETE /follow-ups/{id}": how reports name the operation.
   std::string method_path() const;
@@ -342,6 +357,10 @@ struct operation {
   /// True when operationId was not written and Conform made one up from the
   /// method and the path ("get_pets_id").
   bool synthesised_id = false;
+  /// True when a `$ref` inside it could not be resolved (said at the
+  /// reference): the checks that would only repeat that loss (a path
+  /// parameter "with no definition") keep quiet.
+  bool unresolved = false;
 
   /// True unless `security` is empty or has an empty alternative (`{}`: anonymous allowed).
   bool needs_credentials() const {
@@ -464,6 +483,9 @@ struct api_spec {
   std::string title;
   std::string version;  // info.version
   std::string hash;     // sha256 of the bytes of every file loaded, hex
+  /// OpenAPI 3.2 `$self`: the URI the description gives itself, its base for
+  /// resolving references ("" when absent).
+  std::string self_uri;
   std::vector<server> servers;
   std::vector<std::string> tags;
   std::vector<operation> operations;  // in document order

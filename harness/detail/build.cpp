@@ -101,6 +101,7 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
                               std::string_view idempotency_key) {
   http::request req;
   req.method = g.method;
+  if (g.method == http::verb::unknown) req.method_text = op.method_text;
   req.target = g.target();
   req.headers.reserve(g.headers.size() + 5);
   for (const auto& [name, value] : g.headers) req.add_header(name, value);
