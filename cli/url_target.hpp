@@ -27,6 +27,10 @@ struct url_target_options {
 /// bearer and basic, an apiKey's header) becomes that scheme's credential;
 /// the others go on every request. The credential is taken to hold every
 /// scope the description names for its scheme: a profile says otherwise.
+/// Why a client certificate of `opts` cannot be used (it does not parse, or
+/// its key does not belong to it), naming the credential; nullopt when all can.
+std::optional<std::string> check_identities(const http::client_options& opts);
+
 std::optional<profile::target> url_target(const url_target_options& opts,
                                           const openapi::api_spec& spec, std::string& error,
                                           const profile::env_lookup& env = profile::process_env);

@@ -46,6 +46,9 @@ struct request {
   /// The method as sent when `method` is verb::unknown: an extension method
   /// Beast has no verb for ("QUERY"). Ignored otherwise.
   std::string method_text;
+  /// The client certificate to present in the TLS handshake, by the name
+  /// client_options::identities gives it; empty: none.
+  std::string client_identity;
 
   /// Appends a header.
   request& add_header(std::string name, std::string value);

@@ -127,6 +127,8 @@ std::string_view to_string(credential_kind k) {
       return "digest";
     case credential_kind::api_key:
       return "api_key";
+    case credential_kind::mutual_tls:
+      return "mutual_tls";
   }
   return "?";
 }
@@ -143,6 +145,7 @@ std::optional<credential_kind> parse_credential_kind(std::string_view s) {
   if (s == "basic") return credential_kind::basic;
   if (s == "digest") return credential_kind::digest;
   if (s == "api_key") return credential_kind::api_key;
+  if (s == "mutual_tls") return credential_kind::mutual_tls;
   return std::nullopt;
 }
 

@@ -151,7 +151,10 @@ enum class credential_kind : std::uint8_t {
   bearer,
   basic,
   digest,
-  api_key
+  api_key,
+  /// A client certificate presented in the TLS handshake (OpenAPI
+  /// `mutualTLS`): nothing goes into the request itself.
+  mutual_tls
 };
 std::string_view to_string(credential_kind k);
 std::optional<credential_kind> parse_credential_kind(std::string_view s);
@@ -165,7 +168,8 @@ struct security_scheme {
     http_digest,
     api_key_header,
     api_key_query,
-    api_key_cookie
+    api_key_cookie,
+    mutual_tls  // a client certificate in the TLS handshake: no header, no parameter
   } kind = type::http_bearer;
   /// The header that carries it: "Authorization" (bearer, basic, digest), the
   /// apiKey header, or "Cookie" for an apiKey cookie; "" for an apiKey in query.

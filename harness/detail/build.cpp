@@ -123,6 +123,7 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
   if (auth.credential && auth.model.scheme) {
     apply_credential(req, *auth.model.scheme, *auth.credential);
   }
+  if (auth.certificate) req.client_identity = auth.certificate->name;
   (void)spec;
   return req;
 }

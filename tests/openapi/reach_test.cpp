@@ -270,7 +270,51 @@ paths:
   EXPECT_EQ(r.spec->operations.at(0).responses.at(0).content.at(0).item_schema, nullptr);
 }
 
-// ------------------------------------------------- schemes by remote $ref
+// ------------------------------------------------------------------ mutualTLS
+
+TEST(MutualTls, ASchemeLoadsAsAClientCertificateWithANote) {
+  const auto r = load(data + "generic/mtls.yaml");
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const auto* s = r.spec->find_scheme("clientCert");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->kind, security_scheme::type::mutual_tls);
+  EXPECT_EQ(s->credential, credential_kind::mutual_tls);
+  EXPECT_EQ(s->header, "");
+  EXPECT_TRUE(says(r,
+                   "mtls.yaml:7:13: note: security scheme 'clientCert': mutualTLS, a client "
+                   "certificate presented in the TLS handshake"))
+      << messages(r);
+  EXPECT_EQ(count(r, core::severity::error), 0u);
+}
+
+TEST(MutualTls, TheMegaLikeDocumentsLoadIn31And32) {
+  for (const char* file : {"generic/mtls_mega.yaml", "v32/mega_like.yaml"}) {
+    const auto r = load(data + file);
+    ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
+    EXPECT_EQ(count(r, core::severity::error), 0u) << file;
+    EXPECT_EQ(r.spec->webhooks, (std::vector<std::string>{"myWebhook"})) << file;
+  }
+}
+
+TEST(MutualTls, TheSecuritySchemeExamplesLoadIn31And32) {
+  for (const char* file : {"generic/security_examples31.yaml", "v32/security_examples.yaml"}) {
+    const auto r = load(data + file);
+    ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
+    const api_spec& s = *r.spec;
+    EXPECT_EQ(s.find_scheme("mutualTLS")->kind, security_scheme::type::mutual_tls) << file;
+    EXPECT_EQ(s.find_scheme("external"), nullptr) << file;  // a remote $ref: left out
+    EXPECT_TRUE(says(r,
+                     "security scheme 'external': its $ref "
+                     "'https://example.com/api/openapi.json#/components/securitySchemes/"
+                     "ThingScheme' names a remote document, which Conform does not fetch"))
+        << messages(r);
+  }
+  const auto r = load(data + "v32/security_examples.yaml");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r.spec->find_scheme("OAuth2Old")->deprecated);
+  EXPECT_EQ(r.spec->find_scheme("OAuth2")->oauth2_metadata_url,
+            "https://example.com/api/oauth/metadata");
+}
 
 TEST(MutualTls, NamingAnUnfollowedSchemeSaysWhy) {
   scratch dir;
