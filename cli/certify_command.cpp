@@ -30,6 +30,8 @@
 #include "reports/certificate.hpp"
 #include "reports/certification.hpp"
 #include "reports/detail_text.hpp"
+#include "reports/har.hpp"
+#include "profile/loader.hpp"
 #include "reports/registry.hpp"
 #include "suites/registry.hpp"
 
@@ -217,6 +219,7 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   const std::string profile = server->profile_yaml();
   const std::string started_at = utc_now();
+  const auto recording_started = std::chrono::system_clock::now();
   std::string client_exit;
   bool client_ok = true;
   if (opts.listen) {
@@ -311,6 +314,19 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     }
   };
   write(opts.json, reports::render_certification_json(report), "--json");
+  if (!opts.record.empty()) {
+    // The traffic as HAR, redacted for the server's own credentials.
+    auto server_target = profile::parse_profile(profile, "the certification server's profile");
+    std::string why = "the server's profile does not load";
+    if (!server_target.ok() ||
+        !reports::write_traffic_har(opts.record, traffic, report, *server_target.value,
+                                    {CONFORM_VERSION, "certify", opts.seed, spec_path.string(),
+                                     api.hash, server->base_url(), started_at},
+                                    recording_started, why)) {
+      err << "conform certify: --record: " << why << "\n";
+      status = 2;
+    }
+  }
   write(opts.html, reports::render_certification_html(report), "--html");
   if (junit && !junit->error().empty()) {
     err << "conform certify: --junit: " << junit->error() << "\n";

@@ -26,6 +26,7 @@
 #include "reports/diff.hpp"
 #include "reports/json_read.hpp"
 #include "reports/markdown.hpp"
+#include "reports/har.hpp"
 #include "reports/registry.hpp"
 #include "suites/registry.hpp"
 #include "suites/workflows/workflows.hpp"
@@ -242,6 +243,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     files.emplace_back("update-baseline", w.get());
     listeners.add(std::move(w));
   }
+  const reports::har_writer* recording = nullptr;
+  if (!opts.record.empty()) {
+    auto w = std::make_unique<reports::har_writer>(opts.record);
+    if (!w->error().empty()) {
+      err << "conform run: --record: " << w->error() << "\n";
+      return 2;
+    }
+    recording = w.get();
+    listeners.add(std::move(w));
+  }
 
   config.seed =
       opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
@@ -327,6 +338,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   for (const auto& [format_name, writer] : files) {
     if (writer->error().empty()) continue;
     err << "conform run: --" << format_name << ": " << writer->error() << "\n";
+    status = 2;
+  }
+  if (recording && !recording->error().empty()) {
+    err << "conform run: --record: " << recording->error() << "\n";
     status = 2;
   }
   return status;

@@ -59,6 +59,7 @@ struct sent {
   http::result result;
   std::optional<boost::json::value> json;
   std::string json_error;
+  std::chrono::system_clock::time_point started;  // for --record
 };
 
 /// A violation seen during the main phase, before shrinking.
@@ -104,7 +105,9 @@ class engine {
         client_(client),
         events_(events),
         results_(spec, events_),
-        redactor_(make_redactor(target)) {}
+        redactor_(make_redactor(target)) {
+    if (events_.records_exchanges()) recorder_.emplace(target);
+  }
 
   run_report run();
 
@@ -137,6 +140,21 @@ class engine {
   std::string redact(std::string text) const {
     return redact_credentials(target_, std::move(text));
   }
+  /// --record: the exchange `s` of cell `c`, with what the checks said.
+  void record(phase p, const cell& c, const generators::generated_request& g, const sent& s,
+              std::vector<recorded_verdict> verdicts) {
+    if (!recorder_) return;
+    recorded_exchange e =
+        recorder_->record(to_string(p), c.op, c.auth->model.label(),
+                          failure_mode{c.kind == request_kind::valid ? failure_mode::kind::valid
+                                                                     : failure_mode::kind::invalid,
+                                       g.mode.description}
+                              .to_string(),
+                          client_.base(), s.request, s.result, s.started, std::move(verdicts));
+    e.mutation = std::string(generators::to_string(g.mode.mutation));
+    e.where = g.mode.where;
+    events_.exchange_recorded(e);
+  }
 
   const openapi::api_spec& spec_;
   const profile::target& target_;
@@ -146,6 +164,7 @@ class engine {
   event_stream events_;  // the caller's listener, one event at a time
   results_sink results_;
   http::secret_redactor redactor_;
+  std::optional<exchange_recorder> recorder_;  // set when a listener records exchanges
 
   std::vector<std::vector<auth_choice>> auth_;  // per operation
   std::vector<cell> cells_;
@@ -329,6 +348,7 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
                 static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
   s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
   apply_target_headers(s.request, target_);
+  s.started = std::chrono::system_clock::now();
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request);
   add_time(&run_timings::transport, clock::now() - t0);
@@ -378,6 +398,14 @@ void engine::scenario_phase() {
   scenario_context ctx(spec_, target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
+  if (recorder_) {
+    ctx.observe([this](const http::request& req, const http::result& res,
+                       std::chrono::system_clock::time_point started) {
+      const auto* op = operation_of(spec_, req);
+      events_.exchange_recorded(recorder_->record(to_string(phase::scenarios), op, "", "scenario",
+                                                  client_.base(), req, res, started));
+    });
+  }
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
   };
@@ -484,6 +512,7 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
   const cell& c = cells_[cell_index];
   const auto k0 = clock::now();
   const auto& checks = config_.checks.exchange;
+  std::vector<recorded_verdict> verdicts;
   for (std::size_t k = 0; k < checks.size(); ++k) {
     const exchange_check& chk = *checks[k];
     const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
@@ -491,6 +520,7 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
     const auto t0 = clock::now();
     check_verdict v = evaluate(c, chk, g, s);
     results_sink::add_time(cell_id, clock::now() - t0);
+    if (recorder_) verdicts.push_back({chk.info.name, v.what, v.cause, v.expected, v.seen});
     if (v.what == check_verdict::kind::not_run) {
       // Said once per cell; the cell still counts what it did judge.
       results_.not_run(cell_id, std::move(v.seen));
@@ -522,6 +552,8 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
     }
   }
   add_time(&run_timings::checking, clock::now() - k0);
+  record(item < coverage_.size() ? phase::coverage : phase::exchanges, c, g, s,
+         std::move(verdicts));
 }
 
 void engine::main_phase() {
@@ -549,9 +581,14 @@ failure engine::shrink(unsigned worker, candidate& cand) {
   unsigned steps = 0, budget = config_.max_shrinks;
   generators::generated_request current_value = current.value();
   sent last = send(worker, c, current_value);
+  auto judged = [&](const generators::generated_request& g, const sent& s) {
+    check_verdict v = evaluate(c, chk, g, s);
+    record(phase::shrinking, c, g, s, {{chk.info.name, v.what, v.cause, v.expected, v.seen}});
+    return v;
+  };
   // The first re-send confirms the failure is still there; if it is not
   // (the target's state moved on), the failure is reported unshrunk.
-  bool reproduced = evaluate(c, chk, current_value, last).cause == verdict.cause;
+  bool reproduced = judged(current_value, last).cause == verdict.cause;
   if (reproduced) {
     bool progressed = true;
     while (progressed && budget > 0) {
@@ -568,7 +605,7 @@ failure engine::shrink(unsigned worker, candidate& cand) {
           continue;  // a shrink the generator cannot realise is no candidate
         }
         sent s = send(worker, c, child_value);
-        check_verdict v = evaluate(c, chk, child_value, s);
+        check_verdict v = judged(child_value, s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
           current = std::move(*child);
           current_value = std::move(child_value);
