@@ -272,6 +272,7 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
   info.in_process_reference = reference_server != nullptr;
   info.profile_file = opts.profile;
   info.workers = 1;
+  info.seed = reader.origin().seed;  // the recorded run's, as its console said it
   for (const auto* k : config.checks) info.checks.push_back(k->info.name);
   info.started_at = utc_now();
 

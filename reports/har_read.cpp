@@ -333,6 +333,11 @@ std::optional<std::string> har_reader::next_value() {
               return x && x->is_string() ? std::string(x->get_string()) : std::string();
             };
             origin_ = {str("command"), str("spec"), str("spec_hash"), str("target")};
+            if (const auto* seed = o.if_contains("seed"); seed && seed->is_uint64()) {
+              origin_.seed = seed->get_uint64();
+            } else if (seed && seed->is_int64() && seed->get_int64() >= 0) {
+              origin_.seed = static_cast<std::uint64_t>(seed->get_int64());
+            }
           }
           capture.clear();
           capture_depth = -1;

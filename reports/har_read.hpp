@@ -21,6 +21,7 @@ struct har_origin {
   std::string spec_file;
   std::string spec_hash;
   std::string target;
+  std::uint64_t seed = 0;  // the recorded run's --seed
 };
 
 class har_reader {

@@ -144,6 +144,8 @@ TEST_F(Record, ARecordedRunReplaysAgainstTheReferenceWithNoDifference) {
   const auto again = conform_cmd({"replay", har, "--differences", path("d.jsonl")});
   EXPECT_EQ(again.status, 0) << again.out << again.err;
   EXPECT_TRUE(contains(again.out, "every answer as recorded")) << again.out;
+  // The console names the recorded run's seed, not a made-up one.
+  EXPECT_TRUE(contains(again.out, "PASSED (seed 3)")) << again.out;
   EXPECT_EQ(slurp(path("d.jsonl")), "");
 }
 
