@@ -30,6 +30,8 @@
 #include "reports/certificate.hpp"
 #include "reports/certification.hpp"
 #include "reports/detail_text.hpp"
+#include "reports/har.hpp"
+#include "profile/loader.hpp"
 #include "reports/registry.hpp"
 #include "suites/registry.hpp"
 
@@ -133,6 +135,11 @@ struct certification_run {
   std::string transcript_path;
   std::string transcript_sha256;
   std::string finished_at;
+  /// --record: the certification server's profile (its credentials are
+  /// redacted from the HAR) and when it started recording; "" when the
+  /// traffic was read back from a transcript (--judge), which records nothing.
+  std::string server_profile;
+  std::chrono::system_clock::time_point recording_started;
 };
 
 /// Judges `run`, prints the verdict, writes the reports and the certificate.
@@ -168,6 +175,20 @@ int judge_and_write(const certify_options& opts, certification_run& run,
     }
   };
   write(opts.json, reports::render_certification_json(report), "--json");
+  if (!opts.record.empty() && !run.server_profile.empty()) {
+    // The traffic as HAR, redacted for the server's own credentials.
+    auto server_target =
+        profile::parse_profile(run.server_profile, "the certification server's profile");
+    std::string why = "the server's profile does not load";
+    if (!server_target.ok() ||
+        !reports::write_traffic_har(opts.record, run.traffic, report, *server_target.value,
+                                    {CONFORM_VERSION, "certify", run.info.seed, run.info.spec_file,
+                                     run.api->hash, run.info.target, run.info.started_at},
+                                    run.recording_started, why)) {
+      err << "conform certify: --record: " << why << "\n";
+      status = 2;
+    }
+  }
   write(opts.html, reports::render_certification_html(report), "--html");
   if (junit && !junit->error().empty()) {
     err << "conform certify: --junit: " << junit->error() << "\n";
@@ -347,6 +368,7 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   const std::string started_at = utc_now();
   harness::client_outcome client;
   client.adversity = opts.adversity;
+  const auto recording_started = std::chrono::system_clock::now();
   if (opts.listen) {
     const bool as_json = opts.profile_out.ends_with(".json");
     if (!write_private(opts.profile_out, as_json ? profile_json(profile) : profile)) {
@@ -407,6 +429,8 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   run.artifacts = *artifacts;
   run.plan = recorder->plan();
   run.finished_at = utc_now();
+  run.server_profile = profile;
+  run.recording_started = recording_started;
   if (!opts.transcript.empty()) {
     transcript_header h;
     h.tool_version = CONFORM_VERSION;

@@ -26,6 +26,8 @@ options:
   --port N              the server's port (default: a free one)
   --json FILE           write the certification report as JSON (docs/report-format.md)
   --junit FILE          write it as JUnit XML (a testcase per operation x auth model x rule)
+  --record FILE         write the client's traffic as HAR 1.2, secrets as ${NAME}, each
+                        exchange with the client rules it broke (docs/recording.md)
   --html FILE           write it as one self-contained HTML page
   --certificate FILE    when certified, write a signed certificate (needs --signing-key)
   --signing-key FILE    the Ed25519 private key (PEM; conform certificate keygen)
@@ -120,6 +122,8 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
       if (!take(o.json)) return std::nullopt;
     } else if (a == "--junit") {
       if (!take(o.junit)) return std::nullopt;
+    } else if (a == "--record") {
+      if (!take(o.record)) return std::nullopt;
     } else if (a == "--html") {
       if (!take(o.html)) return std::nullopt;
     } else if (a == "--certificate") {
@@ -138,11 +142,11 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
       return std::nullopt;
     }
     if (!o.transcript.empty() || o.port != 0 || o.seed_given || !o.adversity ||
-        !o.client_name.empty() || !o.client_artifacts.empty()) {
+        !o.client_name.empty() || !o.client_artifacts.empty() || !o.record.empty()) {
       error =
           "--judge takes the seed, the client and the adversity from the transcript; "
-          "--transcript, --port, --seed, --no-adversity, --client-name and --client-artifact "
-          "do not apply";
+          "--transcript, --port, --seed, --no-adversity, --client-name, --client-artifact "
+          "and --record do not apply";
       return std::nullopt;
     }
     if (!o.certificate.empty() && o.signing_key.empty()) {

@@ -20,6 +20,7 @@ struct certify_options {
   std::string level = "core";
   std::vector<std::string> checks;
   std::string json, junit, html;
+  std::string record;  // --record FILE: the client's traffic as HAR 1.2
   std::string certificate, signing_key;
   std::string client_name;                    // --client-name NAME
   std::vector<std::string> client_artifacts;  // --client-artifact FILE (repeatable)

@@ -15,6 +15,7 @@ commands:
   spec diff OLD NEW   classify every change between two descriptions (breaking or not)
   report diff OLD NEW compare the failures of two JSON run reports (new, fixed, flaky)
   report merge A B... -o ALL   merge the JSON reports of a run's shards (run --shard K/N)
+  replay FILE         send a recorded run's requests (run --record) again and compare
   version             print the version
 
 See README.md and docs/ for the profile format, the checks and the reports.
@@ -35,6 +36,7 @@ int main_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (command == "certify") return certify_command(rest, out, err);
   if (command == "certificate") return certificate_command(rest, out, err);
   if (command == "report") return report_command(rest, out, err);
+  if (command == "replay") return replay_command(rest, out, err);
   if (command == "spec") {
     if (!rest.empty() && rest[0] == "diff")
       return spec_diff_command({rest.begin() + 1, rest.end()}, out, err);

@@ -32,6 +32,12 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
 /// verify: 0 valid, 1 invalid or tampered, 2 usage error.
 int certificate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+/// `conform replay FILE ...` (args after "replay"): a recorded run's requests
+/// (`run --record`) sent again to another target, judged and compared with the
+/// recorded answers; 0 all as recorded, 1 a difference or a failed check, 2
+/// usage or configuration error.
+int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 /// `conform spec lint ...` (args after "lint"): loads and checks a
 /// description; diagnostics on `err`, the summary on `out`; 0 or 2.
 int lint_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

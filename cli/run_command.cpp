@@ -27,6 +27,7 @@
 #include "reports/diff.hpp"
 #include "reports/json_read.hpp"
 #include "reports/markdown.hpp"
+#include "reports/har.hpp"
 #include "reports/registry.hpp"
 #include "suites/registry.hpp"
 #include "suites/workflows/workflows.hpp"
@@ -208,14 +209,37 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       std::chrono::milliseconds(static_cast<long long>(opts.timeout_seconds * 1000));
   client_opts.connection.total_timeout = timeout;
   client_opts.connection.connect_timeout = std::min(timeout, std::chrono::milliseconds(10000));
+  client_opts.identities = profile::client_identities(*target);
+  client_opts.connection.tls.ca_file = target->ca_file;
+  if (auto why = check_identities(client_opts)) {
+    err << "conform run: " << *why << "\n";
+    return 2;
+  }
   http::client client(target->base_url, client_opts);
   {
     http::request probe;
     probe.target = "/";
+    // A server of mutual TLS may refuse a handshake without a certificate:
+    // present one when the profile has one, and when it has none let the
+    // operations that need one say so ("not run: no client certificate").
+    if (!client_opts.identities.empty()) probe.client_identity = client_opts.identities[0].name;
+    const bool mutual_tls = std::any_of(api.schemes.begin(), api.schemes.end(), [](const auto& s) {
+      return s->kind == openapi::security_scheme::type::mutual_tls;
+    });
     auto r = client.send_once(0, probe);
-    if (!r.ok() && r.error().what != http::transport_error::kind::timeout &&
-        r.error().what != http::transport_error::kind::too_large) {
-      err << "conform run: target unreachable: " << r.error().message << "\n";
+    using kind = http::transport_error::kind;
+    const bool refused_handshake = !r.ok() && mutual_tls && client_opts.identities.empty() &&
+                                   (r.error().what == kind::tls || r.error().what == kind::closed ||
+                                    r.error().what == kind::io);
+    if (!r.ok() && r.error().what != kind::timeout && r.error().what != kind::too_large &&
+        !refused_handshake) {
+      err << "conform run: target unreachable: " << r.error().message;
+      if (!probe.client_identity.empty() &&
+          (r.error().what == kind::tls || r.error().what == kind::closed)) {
+        err << " (with the client certificate of credential '" << probe.client_identity
+            << "': does the server trust it?)";
+      }
+      err << "\n";
       return 2;
     }
   }
@@ -234,6 +258,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (!opts.update_baseline.empty()) {
     auto w = reports::make_writer(*reports::find_report_format("json"), opts.update_baseline);
     files.emplace_back("update-baseline", w.get());
+    listeners.add(std::move(w));
+  }
+  const reports::har_writer* recording = nullptr;
+  if (!opts.record.empty()) {
+    auto w = std::make_unique<reports::har_writer>(opts.record);
+    if (!w->error().empty()) {
+      err << "conform run: --record: " << w->error() << "\n";
+      return 2;
+    }
+    recording = w.get();
     listeners.add(std::move(w));
   }
 
@@ -343,6 +377,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   for (const auto& [format_name, writer] : files) {
     if (writer->error().empty()) continue;
     err << "conform run: --" << format_name << ": " << writer->error() << "\n";
+    status = 2;
+  }
+  if (recording && !recording->error().empty()) {
+    err << "conform run: --record: " << recording->error() << "\n";
     status = 2;
   }
   return status;

@@ -75,6 +75,9 @@ reference server in-process on a free loopback port and tests that.
   --baseline FILE      a JSON report of an earlier run: its failures are "known", and
                        only new failures fail the run (docs/report-format.md)
   --update-baseline FILE  write this run's JSON report to FILE, the next baseline
+  --record FILE        write every exchange (request, response, timings, the checks'
+                       verdicts) to FILE as HAR 1.2, secrets as ${NAME}; `conform
+                       replay FILE` sends them again (docs/recording.md)
   --shard K/N          run only shard K of N (1 <= K <= N): a deterministic 1/N of the
                        (operation, auth model) pairs and of the scenario suites; the N
                        shards' JSON reports merge with `conform report merge` (docs/ci.md)
@@ -157,6 +160,8 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
       if (!take(opts.baseline)) return std::nullopt;
     } else if (name == "--update-baseline") {
       if (!take(opts.update_baseline)) return std::nullopt;
+    } else if (name == "--record") {
+      if (!take(opts.record)) return std::nullopt;
     } else if (name == "--junit" || name == "--json" || name == "--html") {
       if (!take(v)) return std::nullopt;
       opts.reports.emplace_back(name.substr(2), v);

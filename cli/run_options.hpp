@@ -28,6 +28,7 @@ struct run_options {
   /// Report files to write: (format name, path), in the order given
   /// (--junit FILE, --json FILE, --report FORMAT=FILE).
   std::vector<std::pair<std::string, std::string>> reports;
+  std::string record;           // --record FILE: every exchange as HAR 1.2
   std::string baseline;         // --baseline: a JSON report whose failures are known
   std::string update_baseline;  // --update-baseline: write this run's JSON report there
   double timeout_seconds = 30;

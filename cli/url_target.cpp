@@ -68,6 +68,18 @@ const openapi::security_scheme* chosen_scheme(const url_target_options& opts,
 
 }  // namespace
 
+std::optional<std::string> check_identities(const http::client_options& opts) {
+  for (const auto& id : opts.identities) {
+    http::tls_options tls;
+    tls.verify = false;  // only the certificate and key are read here
+    tls.client_cert_pem = id.cert_pem;
+    tls.client_key_pem = id.key_pem;
+    std::string why;
+    if (!http::make_tls_context(tls, why)) return "credential '" + id.name + "': " + why;
+  }
+  return std::nullopt;
+}
+
 std::optional<profile::target> url_target(const url_target_options& opts,
                                           const openapi::api_spec& spec, std::string& error,
                                           const profile::env_lookup& env) {

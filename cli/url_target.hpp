@@ -25,6 +25,10 @@ struct url_target_options {
   std::vector<std::pair<std::string, std::string>> more_auth;
 };
 
+/// Why a client certificate of `opts` cannot be used (it does not parse, or
+/// its key does not belong to it), naming the credential; nullopt when all can.
+std::optional<std::string> check_identities(const http::client_options& opts);
+
 /// The target, or nullopt with `error` (one line) set. A -H whose name is
 /// the header of one of the description's schemes (Authorization for http
 /// bearer and basic, an apiKey's header) becomes that scheme's credential; a

@@ -363,8 +363,37 @@ void doc_cache::set_root(const std::filesystem::path& folder) {
   root_dir_ = ec ? folder : canon;
 }
 
+bool is_absolute_uri(std::string_view ref) {
+  if (ref.empty() || std::isalpha(static_cast<unsigned char>(ref[0])) == 0) return false;
+  for (std::size_t i = 1; i < ref.size(); ++i) {
+    const char c = ref[i];
+    if (c == ':') return true;
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '+' && c != '-' && c != '.')
+      return false;
+  }
+  return false;
+}
+
+void doc_cache::set_base_uri(const source_doc& doc, std::string uri) {
+  const std::size_t slash = uri.rfind('/');
+  if (slash == std::string::npos) return;
+  uri.resize(slash + 1);
+  base_uris_.emplace_back(&doc, std::move(uri));
+}
+
 source_doc* doc_cache::load_beside(const source_doc& base, const std::string& relative,
                                    doc_reader& r, const source_pos& at) {
+  if (is_absolute_uri(relative)) {
+    for (const auto& [doc, uri] : base_uris_) {
+      if (relative.size() <= uri.size() || relative.compare(0, uri.size(), uri) != 0) continue;
+      return load_beside(*doc, relative.substr(uri.size()), r, at);
+    }
+    r.error(at, "$ref '" + relative +
+                    "' names a remote document, which Conform does not fetch: save it beside "
+                    "the description and refer to it by its path, or bundle the description "
+                    "first (e.g. `npx @redocly/cli bundle`)");
+    return nullptr;
+  }
   const std::filesystem::path rel(relative);
   if (rel.is_absolute()) {
     r.error(at, "$ref '" + relative + "': an absolute path; a $ref names a file by its path " +

@@ -117,9 +117,16 @@ class doc_cache {
   /// the first file loaded (the description).
   void set_root(const std::filesystem::path& folder);
   /// The file `relative` names beside `base`, loaded once. Only a regular
-  /// file inside the root folder (set_root) is read.
+  /// file inside the root folder (set_root) is read. An absolute URI
+  /// ("https://...") is read only where a base URI (set_base_uri) maps it to
+  /// a file; any other is a remote document, never fetched (an error).
   source_doc* load_beside(const source_doc& base, const std::string& relative, doc_reader& r,
                           const source_pos& at);
+  /// The absolute URI `doc` gives itself (OpenAPI 3.2's `$self`): a
+  /// reference under its folder ("https://example.com/api/x.yaml" for
+  /// `$self: https://example.com/api/openapi.yaml`) names the file at the
+  /// same place beside `doc`.
+  void set_base_uri(const source_doc& doc, std::string uri);
   /// Hex sha256 of the bytes of every file loaded so far, in load order.
   std::string hash() const;
 
@@ -128,7 +135,12 @@ class doc_cache {
   std::vector<std::string> failed_;
   std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> hashing_;  // sha256 of every file
   std::filesystem::path root_dir_;  // canonical folder of the first file loaded
+  /// (a document, the folder part of the URI it gives itself)
+  std::vector<std::pair<const source_doc*, std::string>> base_uris_;
 };
+
+/// True when `ref` starts with a URI scheme ("https:", "urn:"): an absolute URI.
+bool is_absolute_uri(std::string_view ref);
 
 /// The node at `pointer` ("/components/schemas/X", "" = root) of `root`; undefined if absent.
 const node& at_pointer(const node& root, std::string_view pointer);

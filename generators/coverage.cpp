@@ -96,13 +96,17 @@ std::vector<coverage_case> request_builder::coverage() const {
     add(request_kind::invalid, std::string(to_string(site.mutation)) + " " + site.where,
         std::move(site.gen), request_keyword(site.mutation));
   }
-  if (media_ == nullptr || media_->schema == nullptr ||
-      !(json_media() || multipart_media() || urlencoded_media())) {
+  // A sequential body (itemSchema) is covered item by item.
+  const schema::schema* whole = media_ == nullptr ? nullptr
+                                : sequential()    ? media_->item_schema
+                                                  : media_->schema;
+  if (whole == nullptr ||
+      !(sequential() || json_media() || multipart_media() || urlencoded_media())) {
     return out;
   }
-  const schema::schema& body = *media_->schema;
+  const schema::schema& body = *whole;
   invalid_options breaking;
-  breaking.form = !json_media();
+  breaking.form = !json_media() && !sequential();
   for (auto& site : invalid_value_sites(body, options_.values, breaking)) {
     auto broken = broken_body(std::move(site.gen));
     // A form body is an object of parts: a value of another type cannot be

@@ -29,7 +29,7 @@ void request_builder::body_sites(const Gen<parts>& valid,
   if (auto broken = broken_bodies()) {
     sites.push_back({request_mutation::invalid_body, "body", body_broken(valid, self, *broken)});
   }
-  if (s != nullptr && json_media()) {
+  if (s != nullptr && json_media() && !sequential()) {
     auto bytes = gen::map(malformed_json(*s, options_.values), [media](const invalid_value& iv) {
       return body_bytes{iv.raw, media, false};
     });
@@ -117,6 +117,11 @@ std::string encode_query(const std::vector<std::pair<std::string, std::string>>&
   std::string out;
   for (const auto& [name, v] : query) {
     if (!out.empty()) out += '&';
+    if (name.empty()) {
+      // An in: querystring parameter written whole (JSON text, say): no name.
+      out += detail::encode_query_value(v, false);
+      continue;
+    }
     out += detail::percent_encode(name);
     out += '=';
     const bool keep = std::find(reserved.begin(), reserved.end(), name) != reserved.end();

@@ -21,6 +21,45 @@ bool role_may(const openapi::operation& op, const openapi::security_scheme& sche
   return std::find(ro.begin(), ro.end(), c.role) == ro.end();
 }
 
+using scheme_type = openapi::security_scheme::type;
+
+/// True when every alternative of `op` that lists `s` lists other schemes
+/// too: a mutualTLS scheme paired so is presented with them, not alone.
+bool only_paired(const openapi::operation& op, const openapi::security_scheme& s) {
+  bool seen = false;
+  for (const auto& alt : op.security) {
+    for (const auto& u : alt.schemes) {
+      if (u.scheme != &s) continue;
+      seen = true;
+      if (alt.schemes.size() == 1) return false;
+    }
+  }
+  return seen;
+}
+
+/// True when every alternative of `op` that lists `s` also lists a mutualTLS scheme.
+bool paired_with_certificate(const openapi::operation& op, const openapi::security_scheme& s) {
+  bool seen = false;
+  for (const auto& alt : op.security) {
+    bool has_s = false, has_tls = false;
+    for (const auto& u : alt.schemes) {
+      has_s = has_s || u.scheme == &s;
+      has_tls = has_tls || (u.scheme && u.scheme->kind == scheme_type::mutual_tls);
+    }
+    if (!has_s) continue;
+    seen = true;
+    if (!has_tls) return false;
+  }
+  return seen;
+}
+
+/// Why no client certificate can be presented to `target`, or nullopt.
+std::optional<std::string> no_tls(const profile::target& target) {
+  if (target.base_url.scheme == http::url_scheme::https) return std::nullopt;
+  return "no client certificate can be presented: the target " + target.base_url.to_string() +
+         " is not https, and a client certificate travels in the TLS handshake";
+}
+
 }  // namespace
 
 bool credential_selector::usable(const profile::credential& c) {
@@ -136,9 +175,20 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     return out;
   }
   for (const auto* scheme : op.accepted_schemes()) {
+    // A mutualTLS scheme listed only beside others goes with their models.
+    if (scheme->kind == scheme_type::mutual_tls && only_paired(op, *scheme)) continue;
     auth_choice choice;
     choice.model.name = scheme->label();
     choice.model.scheme = scheme;
+    const bool mtls = scheme->kind == scheme_type::mutual_tls;
+    const bool paired = !mtls && paired_with_certificate(op, *scheme);
+    if (mtls || paired) {
+      if (auto why = no_tls(target)) {
+        choice.not_run_why = std::move(*why);
+        out.push_back(std::move(choice));
+        continue;
+      }
+    }
     if (scheme->kind == openapi::security_scheme::type::http_digest) {
       choice.not_run_why =
           "http digest needs a challenge round trip (WWW-Authenticate), which "
@@ -178,6 +228,26 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
       if (role_matters && best->role.empty()) {
         choice.model.unverified = "the role of " + best->name + " is not stated";
       }
+      if (best->has_certificate()) {
+        choice.certificate = best;
+      } else if (paired) {
+        for (const auto& c : target.credentials) {
+          if (c.has_certificate() && usable(c)) {
+            choice.certificate = &c;
+            break;
+          }
+        }
+        if (!choice.certificate) {
+          choice.not_run_why = "no client certificate: " + scheme->name +
+                               " is required together with a mutualTLS scheme, and no "
+                               "credential of the profile has certificate and key";
+        }
+      }
+    } else if (mtls) {
+      choice.not_run_why =
+          "no client certificate: the profile has no usable credential with "
+          "certificate and key for mutualTLS scheme '" +
+          scheme->name + "'";
     } else if (sufficient_without_fixtures) {
       choice.not_run_why = "the tenant of every sufficient " + choice.model.name +
                            " credential lacks a fixture the operation needs (" +
@@ -261,6 +331,7 @@ auth_choice credential_selector::auth_for(const openapi::operation& op,
   choice.model.scheme = scheme;
   choice.model.credential_name = c.name;
   choice.credential = &c;
+  if (c.has_certificate()) choice.certificate = &c;
   choice.tenant = tenant ? tenant : c.home();
   if (choice.tenant) choice.model.tenant_id = choice.tenant->id;
   return choice;
@@ -288,6 +359,9 @@ void apply_credential(http::request& req, const openapi::security_scheme& scheme
       return;
     case type::api_key_cookie:
       req.add_header("Cookie", scheme.param + "=" + c.value.reveal());
+      return;
+    case type::mutual_tls:
+      req.client_identity = c.name;  // the certificate, in the TLS handshake
       return;
   }
 }

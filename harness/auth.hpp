@@ -39,6 +39,10 @@ struct auth_model {
 struct auth_choice {
   auth_model model;
   const profile::credential* credential = nullptr;
+  /// The credential whose client certificate the requests present (mutual
+  /// TLS): `credential` itself when it has one, else the profile's for an
+  /// alternative that pairs a mutualTLS scheme with this one; nullptr: none.
+  const profile::credential* certificate = nullptr;
   const profile::tenant* tenant = nullptr;  // the effective tenant (fixtures come from it)
   std::optional<std::string> not_run_why;
 };

@@ -126,6 +126,15 @@ void event_stream::not_run(const harness::not_run& n) {
 void event_stream::run_finished(const run_report& report) {
   each([&](listener& l) { l.run_finished(report); });
 }
+void event_stream::exchange_recorded(const recorded_exchange& e) {
+  each([&](listener& l) {
+    if (l.records_exchanges()) l.exchange_recorded(e);
+  });
+}
+bool event_stream::records_exchanges() const {
+  return std::any_of(all_.begin(), all_.end(),
+                     [](const listener* l) { return l->records_exchanges(); });
+}
 
 std::string auth_model::label() const {
   if (credential_name.empty()) return name;

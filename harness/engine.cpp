@@ -67,6 +67,7 @@ struct sent {
   /// Set when the request was not sent: the part its mode breaks would not
   /// reach the wire as broken (detail::claim_lost says why).
   std::optional<std::string> lost;
+  std::chrono::system_clock::time_point started;  // for --record
 };
 
 /// A violation seen during the main phase, before shrinking.
@@ -115,6 +116,7 @@ class engine {
         reach_(spec),
         redactor_(make_redactor(target)) {
     credentials_.emplace(spec, target);
+    if (events_.records_exchanges()) recorder_.emplace(target);
   }
 
   run_report run();
@@ -156,6 +158,21 @@ class engine {
   std::string redact(std::string text) const {
     return redact_credentials(*target_, std::move(text));
   }
+  /// --record: the exchange `s` of cell `c`, with what the checks said.
+  void record(phase p, const cell& c, const generators::generated_request& g, const sent& s,
+              std::vector<recorded_verdict> verdicts) {
+    if (!recorder_) return;
+    recorded_exchange e =
+        recorder_->record(to_string(p), c.op, c.auth->model.label(),
+                          failure_mode{c.kind == request_kind::valid ? failure_mode::kind::valid
+                                                                     : failure_mode::kind::invalid,
+                                       g.mode.description}
+                              .to_string(),
+                          client_.base(), s.request, s.result, s.started, std::move(verdicts));
+    e.mutation = std::string(generators::to_string(g.mode.mutation));
+    e.where = g.mode.where;
+    events_.exchange_recorded(e);
+  }
 
   const openapi::api_spec& spec_;
   /// The target as given, or as the stateful phase learned it.
@@ -170,6 +187,7 @@ class engine {
   results_sink results_;
   reach_tracker reach_;
   http::secret_redactor redactor_;
+  std::optional<exchange_recorder> recorder_;  // set when a listener records exchanges
 
   std::vector<std::vector<auth_choice>> auth_;  // per operation
   std::vector<cell> cells_;
@@ -373,6 +391,7 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
     s.lost = std::move(why);
     return s;
   }
+  s.started = std::chrono::system_clock::now();
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request, timeout);
   add_time(&run_timings::transport, clock::now() - t0);
@@ -456,6 +475,14 @@ void engine::scenario_phase() {
   scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
+  if (recorder_) {
+    ctx.observe([this](const http::request& req, const http::result& res,
+                       std::chrono::system_clock::time_point started) {
+      const auto* op = operation_of(spec_, req);
+      events_.exchange_recorded(recorder_->record(to_string(phase::scenarios), op, "", "scenario",
+                                                  client_.base(), req, res, started));
+    });
+  }
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
   };
@@ -580,6 +607,7 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
   const cell& c = cells_[cell_index];
   const auto k0 = clock::now();
   const auto& checks = config_.checks.exchange;
+  std::vector<recorded_verdict> verdicts;
   for (std::size_t k = 0; k < checks.size(); ++k) {
     const exchange_check& chk = *checks[k];
     const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
@@ -602,6 +630,7 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
       notes_.keep(item, static_cast<std::size_t>(at - config_.operations.begin()), std::move(n),
                   s.request, s.result);
     }
+    if (recorder_) verdicts.push_back({chk.info.name, v.what, v.cause, v.expected, v.seen});
     if (v.what == check_verdict::kind::not_run) {
       // Said once per cell; the cell still counts what it did judge.
       results_.not_run(cell_id, std::move(v.seen));
@@ -633,6 +662,8 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
     }
   }
   add_time(&run_timings::checking, clock::now() - k0);
+  record(item < coverage_.size() ? phase::coverage : phase::exchanges, c, g, s,
+         std::move(verdicts));
 }
 
 void engine::main_phase() {
@@ -681,6 +712,11 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
       clock::now() + config_.shrink_time_per_failure < deadline) {
     deadline = clock::now() + config_.shrink_time_per_failure;
   }
+  auto judged = [&](const generators::generated_request& g, const sent& s) {
+    check_verdict v = evaluate(c, chk, g, s);
+    record(phase::shrinking, c, g, s, {{chk.info.name, v.what, v.cause, v.expected, v.seen}});
+    return v;
+  };
   // A timeout is reported as first seen: every re-send would wait it out again.
   const bool timed_out = !cand.original->result.ok() &&
                          cand.original->result.error().what == http::transport_error::kind::timeout;
@@ -688,7 +724,7 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
   // (the target's state moved on), the failure is reported unshrunk.
   std::optional<sent> resent;
   if (!timed_out) resent = send_within(worker, c, current_value, deadline);
-  const bool reproduced = resent && evaluate(c, chk, current_value, *resent).cause == verdict.cause;
+  const bool reproduced = resent && judged(current_value, *resent).cause == verdict.cause;
   sent last = resent ? std::move(*resent) : *cand.original;
   if (reproduced) {
     bool progressed = true, in_time = true;
@@ -711,7 +747,7 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
           break;
         }
         if (s->lost) continue;  // a shrink whose broken part would not be sent
-        check_verdict v = evaluate(c, chk, child_value, *s);
+        check_verdict v = judged(child_value, *s);
         if (v.what == check_verdict::kind::violation && v.cause == verdict.cause) {
           current = std::move(*child);
           current_value = std::move(child_value);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/outcome.hpp"
+#include "harness/recorded.hpp"
 
 namespace conform::harness {
 
@@ -47,6 +48,12 @@ class listener {
   virtual void not_run(const harness::not_run& /*n*/) {}
   /// The run ended; `report` is the fold of every event before it.
   virtual void run_finished(const run_report& /*report*/) {}
+  /// A request was sent and judged, redacted (`--record`). Emitted only
+  /// when some listener's records_exchanges() is true: building one costs
+  /// a copy of the exchange.
+  virtual void exchange_recorded(const recorded_exchange& /*e*/) {}
+  /// True for a listener that wants exchange_recorded.
+  virtual bool records_exchanges() const { return false; }
 };
 
 /// Forwards every event to each listener in turn, one event at a time: the
@@ -69,6 +76,8 @@ class event_stream final : public listener {
   void failure_found(const failure& f) override;
   void not_run(const harness::not_run& n) override;
   void run_finished(const run_report& report) override;
+  void exchange_recorded(const recorded_exchange& e) override;
+  bool records_exchanges() const override;
 
  private:
   template <typename F>

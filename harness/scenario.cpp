@@ -125,7 +125,9 @@ probe scenario_context::send(const http::request& req, unsigned lane, bool once)
   p.request = req;
   p.code_pointer = spec_.rules.error_code_pointer;
   lane = lane % client_.workers();
+  const auto started = std::chrono::system_clock::now();
   p.result = once ? client_.send_once(lane, req) : client_.send(lane, req);
+  if (observer_) observer_(req, p.result, started);
   requests_.fetch_add(1 + p.result.retries_429, std::memory_order_relaxed);
   retries_429_.fetch_add(p.result.retries_429, std::memory_order_relaxed);
   if (p.result.ok() && !p.result.value().body.empty()) {

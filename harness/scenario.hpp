@@ -15,6 +15,7 @@
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -136,6 +137,12 @@ class scenario_context {
   /// every text redacted, the evidence as curl commands, the run's seed.
   failure to_failure(const openapi::operation& op, std::string_view auth, std::string_view check,
                      const scenario_failure& f) const;
+  /// What sees every request a scenario sends, and its answer (`--record`).
+  using observer = std::function<void(const http::request&, const http::result&,
+                                      std::chrono::system_clock::time_point started)>;
+  /// Calls `f` after each send (from the thread that sent).
+  void observe(observer f) { observer_ = std::move(f); }
+
   /// `text` with every credential value replaced by its ${ENV} reference.
   std::string redact(std::string text) const {
     return redact_credentials(target_, std::move(text));
@@ -157,6 +164,7 @@ class scenario_context {
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> keys_{0};
   std::atomic<std::uint64_t> requests_{0}, retries_429_{0};
+  observer observer_;
 };
 
 /// Whether a check is enabled in this run (a scenario runs only those).

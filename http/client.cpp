@@ -23,6 +23,32 @@ client::client(url base, client_options opts)
       connections_.emplace_back(base_, opts_.connection);
     }
   }
+  for (const auto& id : opts_.identities) {
+    connection_options with = opts_.connection;
+    with.tls.client_cert_pem = id.cert_pem;
+    with.tls.client_key_pem = id.key_pem;
+    std::shared_ptr<tls_context> own;
+    if (base_.scheme == url_scheme::https) own = make_tls_context(with.tls, tls_error);
+    auto& pool = identity_connections_.emplace_back();
+    pool.reserve(n);
+    for (unsigned i = 0; i < n; ++i) {
+      if (own) {
+        pool.emplace_back(base_, with, own);
+      } else {
+        pool.emplace_back(base_, with);  // reports the TLS setup error on send
+      }
+    }
+  }
+}
+
+connection* client::for_identity(unsigned worker, const std::string& identity) {
+  if (identity.empty()) return &for_worker(worker);
+  for (std::size_t i = 0; i < opts_.identities.size(); ++i) {
+    if (opts_.identities[i].name != identity) continue;
+    (void)for_worker(worker);  // the same range check
+    return &identity_connections_[i][worker];
+  }
+  return nullptr;
 }
 
 connection& client::for_worker(unsigned worker) {
@@ -33,10 +59,22 @@ connection& client::for_worker(unsigned worker) {
   return connections_[worker];
 }
 
+namespace {
+
+result no_identity(const std::string& name) {
+  result r;
+  r.outcome = transport_error{transport_error::kind::tls,
+                              "no client certificate named '" + name + "' was given"};
+  return r;
+}
+
+}  // namespace
+
 result client::send_once(unsigned worker, const request& req) {
-  connection& conn = for_worker(worker);
+  connection* conn = for_identity(worker, req.client_identity);
+  if (conn == nullptr) return no_identity(req.client_identity);
   limiter_.acquire();
-  return conn.send(req);
+  return conn->send(req);
 }
 
 result client::send(unsigned worker, const request& req) {
@@ -44,7 +82,9 @@ result client::send(unsigned worker, const request& req) {
 }
 
 result client::send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout) {
-  connection& conn = for_worker(worker);
+  connection* found = for_identity(worker, req.client_identity);
+  if (found == nullptr) return no_identity(req.client_identity);
+  connection& conn = *found;
   unsigned retries = 0;
   std::chrono::milliseconds waited{0};
   bool reconnected = false;

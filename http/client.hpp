@@ -27,6 +27,13 @@ struct retry_options {
   std::chrono::milliseconds default_wait{1000};  // when 429 has no usable Retry-After
 };
 
+/// A client certificate requests may present (mutual TLS), by name.
+struct client_identity {
+  std::string name;      // what request::client_identity says
+  std::string cert_pem;  // the certificate (chain), PEM
+  std::string key_pem;   // its private key, PEM; a secret: never printed
+};
+
 /// Everything the CLI's --timeout, --workers and --rate-limit feed.
 struct client_options {
   unsigned workers = 1;           // connections, one per worker (at least 1)
@@ -36,6 +43,9 @@ struct client_options {
   retry_options retry;
   /// How the client waits (Retry-After); injectable for tests. Default: sleep.
   std::function<void(std::chrono::milliseconds)> sleep;
+  /// Client certificates: a request naming one goes out on connections of
+  /// their own that present it (one per worker, made when first used).
+  std::vector<client_identity> identities;
 };
 
 /// N connections for N workers, sharing one rate limiter and one TLS context.
@@ -54,6 +64,9 @@ class client {
   result send_once(unsigned worker, const request& req);
   /// Worker `worker`'s connection (for stats, or to close it).
   connection& for_worker(unsigned worker);
+  /// Worker `worker`'s connection for requests presenting client certificate
+  /// `identity` ("" = none); nullptr when no identity has that name.
+  connection* for_identity(unsigned worker, const std::string& identity);
   /// Number of workers (connections).
   unsigned workers() const { return static_cast<unsigned>(connections_.size()); }
   /// The shared limiter.
@@ -68,6 +81,9 @@ class client {
   client_options opts_;
   rate_limiter limiter_;
   std::vector<connection> connections_;
+  /// Per identity (in the order of client_options::identities), a
+  /// connection per worker.
+  std::vector<std::vector<connection>> identity_connections_;
 };
 
 }  // namespace conform::http

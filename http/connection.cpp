@@ -12,7 +12,9 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
 #include <array>
@@ -42,6 +44,28 @@ std::shared_ptr<tls_context> make_tls_context(const tls_options& opts, std::stri
   c->verify = opts.verify;
   SSL_CTX_set_min_proto_version(c->ctx.native_handle(), TLS1_2_VERSION);
   error_code ec;
+  if (!opts.client_cert_pem.empty() || !opts.client_key_pem.empty()) {
+    // Mutual TLS: presented when the server asks. Never echo the key.
+    c->ctx.use_certificate_chain(asio::buffer(opts.client_cert_pem), ec);
+    if (ec) {
+      error = "cannot read the client certificate (PEM): " + ec.message();
+      return nullptr;
+    }
+    c->ctx.use_private_key(asio::buffer(opts.client_key_pem), asio::ssl::context::pem, ec);
+    if (ec && ec.category() == asio::error::get_ssl_category() &&
+        ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == X509_R_KEY_VALUES_MISMATCH) {
+      error = "the client certificate and its private key do not belong together";
+      return nullptr;
+    }
+    if (ec) {
+      error = "cannot read the client certificate's private key (PEM): " + ec.message();
+      return nullptr;
+    }
+    if (SSL_CTX_check_private_key(c->ctx.native_handle()) != 1) {
+      error = "the client certificate and its private key do not belong together";
+      return nullptr;
+    }
+  }
   if (!opts.verify) {
     c->ctx.set_verify_mode(asio::ssl::verify_none, ec);
     return c;
@@ -196,7 +220,7 @@ struct connection::impl {
 
   std::optional<transport_error> serialize(const request& req) {
     head.clear();
-    head.append(method_name(req.method));
+    head.append(method_name(req));
     head.push_back(' ');
     const std::size_t target_start = head.size();
     head.append(target.base_path);

@@ -26,6 +26,10 @@ struct tls_options {
   /// the URL's host (a host reached by address; tests that must not depend
   /// on the resolver). Empty: the URL's host.
   std::string server_name;
+  /// Mutual TLS: a client certificate (chain) and its private key, PEM text,
+  /// presented when the server asks for one. Empty: none.
+  std::string client_cert_pem;
+  std::string client_key_pem;
 };
 
 /// Limits of one connection.

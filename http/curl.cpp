@@ -110,24 +110,29 @@ secret_redactor& secret_redactor::secret_header(std::string name, std::string en
 }
 
 std::vector<secret_redactor::piece> secret_redactor::split(std::string_view text) const {
+  // Each secret's next occurrence, found with find() rather than compared at
+  // every position: a recorded body is kilobytes, and --record splits every
+  // request and answer. At one position the first secret in values_ order
+  // (the longest) wins, as a scan position by position would choose.
   std::vector<piece> out;
-  std::size_t literal_start = 0, i = 0;
-  while (i < text.size()) {
-    const std::pair<std::string, std::string>* hit = nullptr;
-    for (const auto& v : values_) {
-      if (text.compare(i, v.first.size(), v.first) == 0) {
-        hit = &v;
-        break;
-      }
+  std::vector<std::size_t> next(values_.size());
+  for (std::size_t k = 0; k < values_.size(); ++k) next[k] = text.find(values_[k].first);
+  std::size_t literal_start = 0;
+  for (;;) {
+    std::size_t best = values_.size();
+    for (std::size_t k = 0; k < values_.size(); ++k) {
+      if (next[k] != std::string_view::npos && (best == values_.size() || next[k] < next[best]))
+        best = k;
     }
-    if (hit == nullptr) {
-      ++i;
-      continue;
+    if (best == values_.size()) break;
+    const std::size_t at = next[best];
+    if (at > literal_start) out.push_back({text.substr(literal_start, at - literal_start), false});
+    out.push_back({values_[best].second, true});
+    literal_start = at + values_[best].first.size();
+    for (std::size_t k = 0; k < values_.size(); ++k) {
+      if (next[k] != std::string_view::npos && next[k] < literal_start)
+        next[k] = text.find(values_[k].first, literal_start);
     }
-    if (i > literal_start) out.push_back({text.substr(literal_start, i - literal_start), false});
-    out.push_back({hit->second, true});
-    i += hit->first.size();
-    literal_start = i;
   }
   if (literal_start < text.size()) out.push_back({text.substr(literal_start), false});
   return out;
@@ -159,7 +164,7 @@ std::string to_curl(const request& req, const url& base, const secret_redactor& 
   if (req.method == verb::head) {
     out += " -I";
   } else {
-    out.append(" -X ").append(method_name(req.method));
+    out.append(" -X ").append(method_name(req));
   }
   std::string full = base.to_string();
   full.append(req.target);

@@ -7,6 +7,11 @@ std::string_view method_name(verb v) {
   return {s.data(), s.size()};
 }
 
+std::string_view method_name(const request& req) {
+  return req.method == verb::unknown && !req.method_text.empty() ? req.method_text
+                                                                 : method_name(req.method);
+}
+
 std::optional<verb> parse_verb(std::string_view s) {
   std::string upper(s);
   for (auto& c : upper) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);

@@ -25,6 +25,9 @@ using field = beast_http::field;
 std::string_view method_name(verb v);
 /// Parses a method name, case-insensitively; nullopt for unknown names.
 std::optional<verb> parse_verb(std::string_view s);
+struct request;
+/// The method of `req` as it goes on the wire: `method_text` for verb::unknown.
+std::string_view method_name(const request& req);
 /// True for the methods RFC 9110 calls idempotent (GET, HEAD, PUT, DELETE, OPTIONS, TRACE).
 bool is_idempotent(verb v);
 
@@ -40,6 +43,12 @@ struct request {
   std::string target;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  /// The method as sent when `method` is verb::unknown: an extension method
+  /// Beast has no verb for ("QUERY"). Ignored otherwise.
+  std::string method_text;
+  /// The client certificate to present in the TLS handshake, by the name
+  /// client_options::identities gives it; empty: none.
+  std::string client_identity;
 
   /// Appends a header.
   request& add_header(std::string name, std::string value);

@@ -19,7 +19,7 @@ using detail::direction;
 /// "/items/{id}" and "/items/{item_id}" are one path: names of path
 /// parameters are the server's business.
 std::string path_key(const operation& op) {
-  std::string out(http::method_name(op.method));
+  std::string out = op.method_name();
   out += ' ';
   bool in_param = false;
   for (char c : op.path) {
@@ -39,9 +39,12 @@ std::string param_where(const parameter& p) {
   return std::string(to_string(p.in)) + " parameter '" + p.name + "'";
 }
 
-/// Header names are case-insensitive; other parameters are not.
+/// Header names are case-insensitive; other parameters are not. An
+/// operation has one querystring parameter (OpenAPI 3.2) whatever its name:
+/// the name never travels.
 bool same_parameter(const parameter& a, const parameter& b) {
   if (a.in != b.in) return false;
+  if (a.in == param_location::querystring) return true;
   return a.in == param_location::header ? http::iequals(a.name, b.name) : a.name == b.name;
 }
 
@@ -98,6 +101,10 @@ void diff_parameters(diff_sink& sink, const operation& o, const operation& n) {
                  "default " + boost::json::serialize(*od) + " removed");
       }
     }
+    if (op.in == param_location::querystring && op.content_media != np->content_media) {
+      sink.add(change_level::breaking, "request-querystring-media-type-changed", where,
+               "written as " + np->content_media + " instead of " + op.content_media);
+    }
     detail::diff_schema(sink, direction::request, op.schema, np->schema, where,
                         "request-parameter");
   }
@@ -114,6 +121,27 @@ void diff_parameters(diff_sink& sink, const operation& o, const operation& n) {
                "optional parameter added");
     }
   }
+}
+
+/// The `itemSchema` of a sequential media type (OpenAPI 3.2): each item
+/// compared as a body is; one added constrains what a client sends (and
+/// tells it more of what it reads), one removed the reverse.
+void diff_item_schema(diff_sink& sink, direction dir, const media_type& o, const media_type& n,
+                      const std::string& where) {
+  const bool request = dir == direction::request;
+  const std::string subject = request ? "request-body-item" : "response-body-item";
+  if (o.item_schema == nullptr && n.item_schema == nullptr) return;
+  if (o.item_schema == nullptr) {
+    sink.add(request ? change_level::breaking : change_level::info, subject + "-schema-added",
+             where + " items", "itemSchema added");
+    return;
+  }
+  if (n.item_schema == nullptr) {
+    sink.add(request ? change_level::info : change_level::warning, subject + "-schema-removed",
+             where + " items", "itemSchema removed");
+    return;
+  }
+  detail::diff_schema(sink, dir, o.item_schema, n.item_schema, where + " items", subject);
 }
 
 void diff_request_body(diff_sink& sink, const operation& o, const operation& n) {
@@ -144,6 +172,7 @@ void diff_request_body(diff_sink& sink, const operation& o, const operation& n) 
       continue;
     }
     detail::diff_schema(sink, direction::request, om.schema, nm->schema, where, "request-body");
+    diff_item_schema(sink, direction::request, om, *nm, where);
   }
   for (const auto& nm : n.body->content) {
     if (o.body->find(nm.name) != nullptr) continue;
@@ -170,6 +199,7 @@ void diff_response(diff_sink& sink, const response& o, const response& n) {
       continue;
     }
     detail::diff_schema(sink, direction::response, om.schema, nm->schema, where, "response-body");
+    diff_item_schema(sink, direction::response, om, *nm, where);
   }
   for (const auto& nm : n.content) {
     if (o.find(nm.name) != nullptr) continue;

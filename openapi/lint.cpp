@@ -51,6 +51,8 @@ std::string describe(const security_scheme& s) {
       return "apiKey (query " + s.param + ")";
     case t::api_key_cookie:
       return "apiKey (cookie " + s.param + ")";
+    case t::mutual_tls:
+      return "mutualTLS (a client certificate)";
   }
   if (!s.flow_scopes.empty()) out += ", scopes " + core::join(s.flow_scopes);
   return out + " (" + s.header + ")";

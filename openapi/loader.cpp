@@ -29,16 +29,17 @@ std::optional<detail::dialect> parse_version(doc_reader& r, const source_doc& do
   const node& v = core::doc_reader::child(doc.root, "openapi");
   if (!v.defined()) {
     r.error(doc_reader::pos(doc, doc.root),
-            "not an OpenAPI 3.0/3.1 description: the root lacks the key 'openapi'");
+            "not an OpenAPI 3.x description: the root lacks the key 'openapi'");
     return std::nullopt;
   }
   auto s = r.str(doc, v, "openapi");
   if (!s) return std::nullopt;
   spec.openapi_version = *s;
   if (s->rfind("3.0.", 0) == 0) return detail::dialect::openapi30;
-  if (s->rfind("3.1.", 0) == 0) return detail::dialect::openapi31;
+  // 3.2 writes its schemas in JSON Schema 2020-12, as 3.1 does.
+  if (s->rfind("3.1.", 0) == 0 || s->rfind("3.2.", 0) == 0) return detail::dialect::openapi31;
   r.error(doc_reader::pos(doc, v),
-          "unsupported OpenAPI version '" + *s + "' (3.0.x and 3.1.x are)");
+          "unsupported OpenAPI version '" + *s + "' (3.0.x, 3.1.x and 3.2.x are)");
   return std::nullopt;
 }
 
@@ -160,32 +161,70 @@ bool parse_scheme_type(doc_reader& r, const source_doc& doc, const node& n, cons
     s.kind = security_scheme::type::http_bearer;
     s.header = "Authorization";
     s.credential = credential_kind::bearer;
-    if (t == "oauth2") parse_flow_scopes(r, doc, n, s);
+    if (t == "oauth2") {
+      parse_flow_scopes(r, doc, n, s);
+      const node& metadata = doc_reader::child(n, "oauth2MetadataUrl");  // 3.2
+      if (metadata.defined()) {
+        s.oauth2_metadata_url = r.str(doc, metadata, "oauth2MetadataUrl").value_or("");
+      }
+    }
     return true;
   }
   if (t == "mutualTLS") {
-    r.error(doc_reader::pos(doc, type),
-            what +
-                ": type mutualTLS is not supported: the credential is a client certificate "
-                "of the TLS handshake, which Conform does not present");
-    return false;
+    // A client certificate in the TLS handshake: a profile credential with a
+    // certificate and key presents it (docs/spec-extensions.md).
+    s.kind = security_scheme::type::mutual_tls;
+    s.credential = credential_kind::mutual_tls;
+    r.note(doc_reader::pos(doc, type),
+           what +
+               ": mutualTLS, a client certificate presented in the TLS handshake; a profile "
+               "credential gives one with `certificate` and `key`, and without one the "
+               "operations that need it are not run (no client certificate)");
+    return true;
   }
   r.error(doc_reader::pos(doc, type),
           what + ": unknown type '" + t + "' (http, apiKey, oauth2 and openIdConnect are)");
   return false;
 }
 
-void parse_schemes(doc_reader& r, const source_doc& doc, const node& components, api_spec& spec) {
+void parse_schemes(detail::parse_context& ctx, const node& components) {
+  doc_reader& r = ctx.r;
+  const source_doc& root = ctx.doc;
+  api_spec& spec = ctx.spec;
   const node& schemes = doc_reader::child(components, "securitySchemes");
-  if (!schemes.defined() || !r.expect_map(doc, schemes, "components.securitySchemes")) return;
+  if (!schemes.defined() || !r.expect_map(root, schemes, "components.securitySchemes")) return;
   for (auto it = schemes.entries().begin(); it != schemes.entries().end(); ++it) {
     auto s = std::make_unique<security_scheme>();
     s->name = it->key;
-    s->pos = doc_reader::pos(doc, *it);
-    const node& n = it->value;
+    s->pos = doc_reader::pos(root, *it);
     const std::string what = "security scheme '" + s->name + "'";
+    // A Reference Object to a scheme elsewhere; a remote one is left out with
+    // a warning (an operation that names it says so), not the whole document.
+    const node& ref = doc_reader::child(it->value, "$ref");
+    const std::string self_folder = spec.self_uri.substr(0, spec.self_uri.rfind('/') + 1);
+    if (ref.is_scalar() && core::is_absolute_uri(ref.text()) &&
+        (self_folder.empty() || ref.text().rfind(self_folder, 0) != 0)) {
+      r.warning(doc_reader::pos(root, ref),
+                what + ": its $ref '" + ref.text() +
+                    "' names a remote document, which Conform does not fetch; the scheme is "
+                    "left out");
+      ctx.state->unfollowed_schemes.insert(s->name);
+      continue;
+    }
+    auto loc = detail::follow(ctx, root, it->value,
+                              "/components/securitySchemes/" + core::escape_pointer_token(s->name),
+                              "security scheme");
+    if (!loc) {
+      ctx.state->unfollowed_schemes.insert(s->name);
+      continue;
+    }
+    const source_doc& doc = *loc->doc;
+    const node& n = loc->value();
     if (!r.expect_map(doc, n, what)) continue;
     if (!parse_scheme_type(r, doc, n, what, *s)) continue;
+    const node& deprecated = doc_reader::child(n, "deprecated");  // 3.2
+    if (deprecated.defined())
+      s->deprecated = r.boolean(doc, deprecated, "deprecated").value_or(false);
     detail::parse_scheme_extensions(r, doc, n, *s);
     spec.schemes.push_back(std::move(s));
   }
@@ -208,6 +247,21 @@ void parse_components(doc_reader& r, const source_doc& doc, detail::schema_loade
       if (m) spec.state_machines.emplace(m->name, std::move(*m));
     }
   }
+}
+
+/// OpenAPI 3.2 `$self`: the URI the description gives itself and its base
+/// for references; an absolute one maps references under it to files here.
+void parse_self(doc_reader& r, const source_doc& doc, detail::doc_cache& docs, api_spec& spec) {
+  const node& self = doc_reader::child(doc.root, "$self");
+  if (!self.defined()) return;
+  auto uri = r.str(doc, self, "$self");
+  if (!uri) return;
+  if (uri->find('#') != std::string::npos) {
+    r.error(doc_reader::pos(doc, self), "$self '" + *uri + "' must not have a fragment ('#')");
+    return;
+  }
+  spec.self_uri = *uri;
+  if (core::is_absolute_uri(*uri)) docs.set_base_uri(doc, *uri);
 }
 
 /// The names of the 3.1 webhooks: requests the API sends, so none is tested.
@@ -264,19 +318,22 @@ load_result load_once(const std::filesystem::path& file, const load_options& opt
     spec.file = doc->display;
     auto dialect = parse_version(r, *doc, spec);
     if (!dialect) return result;
+    const bool v32 = spec.openapi_version.rfind("3.2.", 0) == 0;
+    if (v32) parse_self(r, *doc, docs, spec);
     detail::schema_loader schemas(*spec.arena, docs, r, *dialect);
+    const bool v31 = *dialect == detail::dialect::openapi31;
+    detail::load_state state;
+    detail::parse_context ctx{r, docs, schemas, *doc, spec, v31, swagger2, v32, &state};
     parse_info(r, *doc, spec);
     parse_servers(r, *doc, spec);
     parse_tags(r, *doc, spec);
     const node& components = doc_reader::child(doc->root, "components");
     if (components.defined() && r.expect_map(*doc, components, "components")) {
-      parse_schemes(r, *doc, components, spec);
+      parse_schemes(ctx, components);
       parse_components(r, *doc, schemas, components, spec);
     }
     detail::parse_root_rules(r, *doc, doc->root, schemas, spec.rules);
 
-    const bool v31 = *dialect == detail::dialect::openapi31;
-    detail::parse_context ctx{r, docs, schemas, *doc, spec, v31, swagger2};
     std::vector<security_requirement> root_security;
     const node& sec = doc_reader::child(doc->root, "security");
     if (sec.defined()) root_security = detail::parse_security(ctx, sec);
@@ -284,6 +341,12 @@ load_result load_once(const std::filesystem::path& file, const load_options& opt
     const node& paths = v31 ? doc_reader::child(doc->root, "paths")
                             : r.required(*doc, doc->root, "paths", "the description");
     if (paths.defined()) detail::parse_paths(ctx, paths, root_security, sec.defined());
+    if (state.nonstandard_refs > 0) {
+      r.note(state.first_nonstandard,
+             "this description uses " + std::to_string(state.nonstandard_refs) +
+                 " $ref(s) where OpenAPI allows none (the first: " + state.first_nonstandard_what +
+                 "); Conform follows them as bundlers such as Redocly do, but other tools may not");
+    }
     parse_webhooks(r, *doc, spec);
     detail::complete_operations(r, spec);
     detail::resolve_links(r, spec);

@@ -24,8 +24,12 @@ std::optional<verb> parse_method(std::string_view s) {
   return std::nullopt;
 }
 
+std::string operation::method_name() const {
+  return method_text.empty() ? std::string(http::method_name(method)) : method_text;
+}
+
 std::string operation::method_path() const {
-  return std::string(http::method_name(method)) + " " + path;
+  return method_name() + " " + path;
 }
 
 std::string_view to_string(param_location l) {
@@ -38,6 +42,8 @@ std::string_view to_string(param_location l) {
       return "header";
     case param_location::cookie:
       return "cookie";
+    case param_location::querystring:
+      return "querystring";
   }
   return "?";
 }
@@ -87,6 +93,8 @@ bool style_allowed(param_style s, param_location in) {
       return s == param_style::simple;
     case param_location::cookie:
       return s == param_style::form;
+    case param_location::querystring:
+      return false;  // its `content` media type says how it is written
   }
   return false;
 }
@@ -119,6 +127,8 @@ std::string_view to_string(credential_kind k) {
       return "digest";
     case credential_kind::api_key:
       return "api_key";
+    case credential_kind::mutual_tls:
+      return "mutual_tls";
   }
   return "?";
 }
@@ -135,6 +145,7 @@ std::optional<credential_kind> parse_credential_kind(std::string_view s) {
   if (s == "basic") return credential_kind::basic;
   if (s == "digest") return credential_kind::digest;
   if (s == "api_key") return credential_kind::api_key;
+  if (s == "mutual_tls") return credential_kind::mutual_tls;
   return std::nullopt;
 }
 

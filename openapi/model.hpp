@@ -32,7 +32,9 @@ using http::verb;
 /// Parses "get" / "GET"; nullopt for anything else.
 std::optional<verb> parse_method(std::string_view s);
 
-enum class param_location : std::uint8_t { path, query, header, cookie };
+/// Where a parameter travels. `querystring` (OpenAPI 3.2) is the whole query
+/// string as one value, written in the media type of its `content`.
+enum class param_location : std::uint8_t { path, query, header, cookie, querystring };
 std::string_view to_string(param_location l);
 
 /// A parameter's `style` (OpenAPI "Style Values"; RFC 6570 expansions).
@@ -116,6 +118,10 @@ struct media_type {
   /// The media type's own `example` and the `value` of each inline
   /// `examples` entry, in order: requests (or answers) the description shows.
   std::vector<boost::json::value> examples;
+  /// OpenAPI 3.2 `itemSchema`: each item of a sequential media type
+  /// (application/jsonl, application/x-ndjson, application/json-seq,
+  /// text/event-stream); nullptr when not given.
+  const schema::schema* item_schema = nullptr;
 };
 
 struct request_body {
@@ -188,7 +194,10 @@ enum class credential_kind : std::uint8_t {
   bearer,
   basic,
   digest,
-  api_key
+  api_key,
+  /// A client certificate presented in the TLS handshake (OpenAPI
+  /// `mutualTLS`): nothing goes into the request itself.
+  mutual_tls
 };
 std::string_view to_string(credential_kind k);
 std::optional<credential_kind> parse_credential_kind(std::string_view s);
@@ -202,7 +211,8 @@ struct security_scheme {
     http_digest,
     api_key_header,
     api_key_query,
-    api_key_cookie
+    api_key_cookie,
+    mutual_tls  // a client certificate in the TLS handshake: no header, no parameter
   } kind = type::http_bearer;
   /// The header that carries it: "Authorization" (bearer, basic, digest), the
   /// apiKey header, or "Cookie" for an apiKey cookie; "" for an apiKey in query.
@@ -216,6 +226,10 @@ struct security_scheme {
   bool credential_declared = false;
   /// oauth2: every scope its flows declare, in order, without repeats.
   std::vector<std::string> flow_scopes;
+  /// OpenAPI 3.2 `deprecated`: the scheme is on its way out.
+  bool deprecated = false;
+  /// OpenAPI 3.2 oauth2 `oauth2MetadataUrl` (RFC 8414), as written; "" when absent.
+  std::string oauth2_metadata_url;
   /// x-key-prefixes: environment ("sandbox", "production") -> key prefix.
   std::map<std::string, std::string> key_prefixes;
   /// x-roles (jwt): the claim, its values, and those that may only read.
@@ -355,6 +369,11 @@ enum class access_kind : std::uint8_t { read, write };
 struct operation {
   std::string operation_id;
   verb method = verb::get;
+  /// The method as sent when it is none of Beast's verbs (`method` is then
+  /// verb::unknown): OpenAPI 3.2's QUERY, or a key of `additionalOperations`.
+  std::string method_text;
+  /// "GET", "QUERY", "LINK": the method as it goes on the wire.
+  std::string method_name() const;
   std::string path;  // template relative to the server URL: "/items/{id}"
   /// "DELETE /follow-ups/{id}": how reports name the operation.
   std::string method_path() const;
@@ -388,6 +407,10 @@ struct operation {
   /// True when operationId was not written and Conform made one up from the
   /// method and the path ("get_pets_id").
   bool synthesised_id = false;
+  /// True when a `$ref` inside it could not be resolved (said at the
+  /// reference): the checks that would only repeat that loss (a path
+  /// parameter "with no definition") keep quiet.
+  bool unresolved = false;
 
   /// True unless `security` is empty or has an empty alternative (`{}`: anonymous allowed).
   bool needs_credentials() const {
@@ -522,6 +545,9 @@ struct api_spec {
   std::string title;
   std::string version;  // info.version
   std::string hash;     // sha256 of the bytes of every file loaded, hex
+  /// OpenAPI 3.2 `$self`: the URI the description gives itself, its base for
+  /// resolving references ("" when absent).
+  std::string self_uri;
   std::vector<server> servers;
   std::vector<std::string> tags;
   std::vector<operation> operations;  // in document order

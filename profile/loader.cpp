@@ -3,12 +3,14 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
 #include <set>
 #include <string_view>
 
 #include "core/parse.hpp"
 #include "core/document.hpp"
+#include "profile/detail/pem.hpp"
 
 namespace conform::profile {
 namespace {
@@ -56,6 +58,16 @@ class builder {
         tenants = &e.value;
       } else if (e.key == "credentials") {
         credentials = &e.value;
+      } else if (e.key == "ca_file") {
+        if (auto f = scalar(e.value, "ca_file")) {
+          const auto path = std::filesystem::path(file_).parent_path() / *f;
+          std::error_code ec;
+          if (std::filesystem::is_regular_file(path, ec)) {
+            p.ca_file = path.string();
+          } else {
+            error(e.value, "ca_file: '" + path.string() + "' is not a readable file");
+          }
+        }
       } else {
         warning(e, "unknown key '" + e.key + "' (ignored)");
       }
@@ -241,6 +253,8 @@ class builder {
     const node* tenants_node = nullptr;
     const node* role_node = nullptr;
     const node* scheme_node = nullptr;
+    const node* certificate_node = nullptr;
+    const node* key_node = nullptr;
     bool scheme_ok = false;
     for_each_entry(n, where, [&](const node_entry& k) {
       const std::string& key = k.key;
@@ -263,6 +277,10 @@ class builder {
         value = &v;
       } else if (key == "value_env") {
         value_env = &v;
+      } else if (key == "certificate") {
+        certificate_node = &v;
+      } else if (key == "key") {
+        key_node = &v;
       } else if (key == "tenant") {
         tenant_node = &v;
       } else if (key == "tenants") {
@@ -312,7 +330,16 @@ class builder {
     if (role_node && scheme_ok && c.kind != credential_kind::jwt) {
       error(*role_node, where + ".role: only a jwt credential has a role");
     }
-    read_secret(n, value, value_env, where, c);
+    read_certificate(certificate_node, key_node, where, c);
+    // A client certificate may be the whole credential (mutual_tls).
+    const bool tls_only = scheme_ok && c.kind == credential_kind::mutual_tls;
+    if (!tls_only && (value || value_env || !c.has_certificate())) {
+      read_secret(n, value, value_env, where, c);
+    }
+    if (scheme_ok && c.kind == credential_kind::mutual_tls && !c.has_certificate() &&
+        certificate_node == nullptr) {
+      error(n, where + ": a mutual_tls credential needs certificate and key (files, or ${ENV})");
+    }
     read_reach(n, tenant_node, tenants_node, where, scheme_ok, p, c);
     p.credentials.push_back(std::move(c));
   }
@@ -354,6 +381,37 @@ class builder {
       return;
     }
     c.value = secret(*found, *var, true);
+  }
+
+  /// `certificate` and `key`: the client certificate of mutual TLS, each a
+  /// PEM file (relative to the profile) or ${NAME}.
+  void read_certificate(const node* certificate, const node* key, const std::string& where,
+                        credential& c) {
+    if (!certificate && !key) return;
+    if (!certificate || !key) {
+      error(certificate ? *certificate : *key,
+            where + ": give both certificate and key (the client certificate and its private key)");
+      return;
+    }
+    const auto cert_text = scalar(*certificate, where + ".certificate");
+    const auto key_text = scalar(*key, where + ".key");
+    if (!cert_text || !key_text) return;
+    const std::filesystem::path folder = std::filesystem::path(file_).parent_path();
+    std::string why;
+    auto cert = detail::read_pem(*cert_text, folder, env_, "CERTIFICATE", why);
+    if (!cert) {
+      error(*certificate, where + ".certificate: " + why);
+      return;
+    }
+    auto private_key = detail::read_pem(*key_text, folder, env_, "PRIVATE KEY", why);
+    if (!private_key) {
+      error(*key, where + ".key: " + why);
+      return;
+    }
+    c.certificate_pem = std::move(cert->pem);
+    const std::string env_name =
+        private_key->env_name.empty() ? derived_env_name(c.name) + "_KEY" : private_key->env_name;
+    c.key = secret(std::move(private_key->pem), env_name, !private_key->env_name.empty());
   }
 
   void read_reach(const node& n, const node* tenant_node, const node* tenants_node,
@@ -450,6 +508,15 @@ std::vector<core::diagnostic> bind(target& t, const openapi::api_spec& spec) {
     }
     if (const auto* s = spec.find_scheme(c.scheme)) {
       c.kind = s->credential;
+      if (c.kind == credential_kind::mutual_tls && !c.has_certificate()) {
+        out.push_back({c.pos, severity::error,
+                       "credential '" + c.name + "': scheme '" + c.scheme +
+                           "' is mutualTLS, so the credential needs certificate and key"});
+      } else if (c.kind != credential_kind::mutual_tls && c.value.empty()) {
+        out.push_back({c.pos, severity::error,
+                       "credential '" + c.name + "': scheme '" + c.scheme +
+                           "' takes a value or value_env besides the certificate"});
+      }
       continue;
     }
     std::string known;

@@ -31,6 +31,14 @@ std::optional<jwt_role> parse_role(std::string_view s) {
 }
 
 // The profile spells schemes as the description's x-credential does.
+std::vector<http::client_identity> client_identities(const target& t) {
+  std::vector<http::client_identity> out;
+  for (const auto& c : t.credentials) {
+    if (c.has_certificate()) out.push_back({c.name, c.certificate_pem, c.key.reveal()});
+  }
+  return out;
+}
+
 std::string_view scheme_name(credential_kind k) {
   return openapi::to_string(k);
 }
@@ -77,6 +85,7 @@ target target::clone() const {
   out.tenants = tenants;
   out.credentials = credentials;
   out.headers = headers;
+  out.ca_file = ca_file;
   out.notes = notes;
   repoint(out.credentials, out.tenants, tenant_indices(credentials, tenants));
   return out;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "http/client.hpp"
 #include "http/url.hpp"
 #include "core/source.hpp"
 #include "openapi/model.hpp"
@@ -70,16 +71,25 @@ struct credential {
   bool expired = false;            // known to be expired: must get 401
   bool other_environment = false;  // a key of the other environment than the target's
   bool rate_limited = false;       // meant to hit 429 quickly
+  /// Mutual TLS: the client certificate (PEM) presented in the TLS handshake
+  /// with this credential, and its private key, a secret; both empty when it
+  /// presents none. A `mutual_tls` credential has nothing else.
+  std::string certificate_pem;
+  secret key;
   /// Keys the format does not define, kept as text (a warning was given).
   std::map<std::string, std::string> extra;
   core::source_pos pos;
 
   /// Its own tenant (the first it reaches), or nullptr.
   const tenant* home() const { return tenants.empty() ? nullptr : tenants.front(); }
-  /// True when it is a credential for `s`: that scheme by name, else one of its kind.
+  /// True when it is a credential for `s`: that scheme by name, else one of
+  /// its kind; a mutualTLS scheme takes any credential with a certificate.
   bool fits(const openapi::security_scheme& s) const {
+    if (s.credential == credential_kind::mutual_tls && has_certificate()) return true;
     return scheme.empty() ? kind == s.credential : scheme == s.name;
   }
+  /// True when it presents a client certificate.
+  bool has_certificate() const { return !certificate_pem.empty(); }
 };
 
 /// The target a run tests: where it is, which tenants and fixtures exist
@@ -96,6 +106,9 @@ struct target {
   /// What was learned rather than stated (a token's claims read unverified,
   /// tenants and ids a discovery found), one line each, for the run header.
   std::vector<std::string> notes;
+  /// `ca_file`: certificate authorities (PEM) trusted beside the system's
+  /// for an https target (a private CA, a test server); "" when none.
+  std::string ca_file;
 
   target() = default;
   target(target&&) = default;
@@ -114,5 +127,9 @@ struct target {
   /// The tenant whose API id is `id`, or nullptr.
   const tenant* find_tenant_id(std::string_view id) const;
 };
+
+/// The client certificates of `t`'s credentials, each named after its
+/// credential, for the transport (http::client_options::identities).
+std::vector<http::client_identity> client_identities(const target& t);
 
 }  // namespace conform::profile

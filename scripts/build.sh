@@ -10,7 +10,9 @@ shift || true
 say() { echo "conform: $*" >&2; }
 
 # The program preset builds `conform` alone: it needs no test packages.
-deps=all
+# The others need the test and benchmark libraries to configure, but not
+# what only running the tests needs (a browser: scripts/test.sh installs it).
+deps=build
 [ "$preset" = program ] && deps=program
 say "checking the Debian packages (scripts/deps.sh $deps)"
 bash scripts/deps.sh "$deps"

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Conform builds with, only those missing.
 # Quick when everything is present: one dpkg-query, no apt-get at all.
-# Usage: scripts/deps.sh [all|program]. "program": only what the `conform`
-# program needs (the `program` preset, the Dockerfile), without the tests'
-# and benchmarks' packages and without a browser.
+# Usage: scripts/deps.sh [all|build|program]:
+#   program  what the `conform` program needs (the `program` preset, the Dockerfile)
+#   build    what building any preset needs: the program's, and the test and
+#            benchmark libraries that configuring the dev preset finds
+#            (scripts/build.sh, scripts/run.sh)
+#   all      what running the tests needs too: git, clang-format and a
+#            browser for the HTML reports (scripts/test.sh)
 set -euo pipefail
 set_name=${1:-all}
 
@@ -16,20 +20,22 @@ packages=(
   ca-certificates    # https:// targets: the system's trusted CAs (absent on a minimal image)
   ccache             # scripts/build.sh compiles through it when present: rebuilds in seconds
 )
+build_packages=(
+  libgtest-dev
+  libbenchmark-dev   # bench/: Google Benchmark, Debian's package
+)
+test_packages=(
+  git
+  clang-format
+  chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
+  python3 nodejs     # tests/certify: the example clients of the other two stacks
+)
 case "$set_name" in
   program) ;;
-  all)
-    packages+=(
-      git
-      libgtest-dev
-      libbenchmark-dev   # bench/: Google Benchmark, Debian's package
-      clang-format
-      chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
-      python3 nodejs     # tests/certify: the example clients of the other two stacks
-    )
-    ;;
+  build) packages+=("${build_packages[@]}") ;;
+  all) packages+=("${build_packages[@]}" "${test_packages[@]}") ;;
   *)
-    echo "conform: scripts/deps.sh takes 'all' or 'program', not '$set_name'" >&2
+    echo "conform: scripts/deps.sh takes 'all', 'build' or 'program', not '$set_name'" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds conform and runs it; with no arguments, `conform run` against the
-# in-process reference server. Any arguments are passed to conform.
+# in-process reference server. Any arguments are passed to conform. Installs
+# only what building needs (scripts/deps.sh build): no browser, no test tools.
 # The build says what it is doing on stderr; the compiler's own output goes
 # to build/build.log (shown when the build fails).
 set -euo pipefail

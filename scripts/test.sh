@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
+# What the tests need beyond the build's packages (a browser, clang-format).
+bash scripts/deps.sh all
 bash scripts/build.sh "$preset"
 echo "== description (OpenAPI 3.1 meta-schema)"
 bash scripts/validate-spec.sh

@@ -22,6 +22,7 @@
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
 #include "generators/detail/mutations.hpp"
+#include "generators/detail/sequence.hpp"
 #include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/request.hpp"
@@ -127,7 +128,7 @@ class request_builder {
       entries_.push_back(std::move(e));
     }
     if (op.body) media_ = pick_media(*op.body);
-    if (media_ != nullptr && media_->schema != nullptr && json_media()) {
+    if (media_ != nullptr && media_->schema != nullptr && json_media() && !sequential()) {
       for (const auto& b : openapi::same_as_bindings(*media_->schema)) {
         for (const auto& e : entries_) {
           if (e.p->name == b.same_as.name && openapi::to_string(e.p->in) == b.same_as.in) {
@@ -297,6 +298,7 @@ class request_builder {
           if (!w.empty()) path_values[p.name] = w.front().second;
           break;
         case param_location::query:
+        case param_location::querystring:
           r.query.insert(r.query.end(), w.begin(), w.end());
           if (p.allow_reserved) {
             for (const auto& kv : w) r.reserved_query.push_back(kv.first);
@@ -427,6 +429,24 @@ class request_builder {
   }
 
   bool json_media() const { return media_->name.find("json") != std::string::npos; }
+  /// A sequential media type with an `itemSchema` (OpenAPI 3.2): the body
+  /// is a sequence of items, each valid by it.
+  bool sequential() const { return media_ != nullptr && media_->item_schema != nullptr; }
+
+  Gen<body_bytes> sequence_body() const {
+    return gen::map(valid_sequence(media_->name, *media_->item_schema, options_.values,
+                                   options_.max_body_bytes),
+                    [media = media_->name](std::string b) {
+                      return body_bytes{std::move(b), media, false};
+                    });
+  }
+  std::optional<Gen<std::pair<body_bytes, invalid_value>>> broken_items() const {
+    auto g = broken_sequence(media_->name, *media_->item_schema, options_.values);
+    if (!g) return std::nullopt;
+    return gen::map(std::move(*g), [media = media_->name](std::pair<std::string, invalid_value> p) {
+      return std::make_pair(body_bytes{std::move(p.first), media, false}, std::move(p.second));
+    });
+  }
   bool multipart_media() const { return media_->name == "multipart/form-data"; }
   bool urlencoded_media() const { return media_->name == "application/x-www-form-urlencoded"; }
 
@@ -590,6 +610,7 @@ class request_builder {
   }
 
   Gen<body_bytes> valid_body() const {
+    if (sequential()) return sequence_body();
     const std::string media = media_->name;
     if (media_->schema == nullptr) {
       return gen::just(body_bytes{json_media() ? "{}" : "", media, false});
@@ -688,6 +709,7 @@ class request_builder {
   /// Bodies that break the schema as the server reads them, in the media
   /// type chosen (JSON, multipart or urlencoded); nullopt for others.
   std::optional<Gen<std::pair<body_bytes, invalid_value>>> broken_bodies() const {
+    if (sequential()) return broken_items();
     const schema::schema* s = media_->schema;
     if (s == nullptr || !(json_media() || multipart_media() || urlencoded_media()))
       return std::nullopt;
@@ -703,6 +725,12 @@ class request_builder {
   Gen<std::pair<body_bytes, invalid_value>> broken_body(Gen<invalid_value> bad) const {
     const schema::schema* s = media_->schema;
     const std::string media = media_->name;
+    if (sequential()) {
+      return gen::map(std::move(bad), [media](invalid_value iv) {
+        std::string bytes = iv.json ? sequence_text(media, {*iv.json}) : iv.raw + "\n";
+        return std::make_pair(body_bytes{std::move(bytes), media, false}, std::move(iv));
+      });
+    }
     if (json_media()) {
       return gen::map(std::move(bad), [media](invalid_value iv) {
         return std::make_pair(body_bytes{iv.body(), media, false}, std::move(iv));
@@ -754,6 +782,11 @@ class request_builder {
   Gen<body_bytes> boundary_body(Gen<value> good) const {
     const std::string media = media_->name;
     const schema::schema* s = media_->schema;
+    if (sequential()) {
+      return gen::map(std::move(good), [media](const value& v) {
+        return body_bytes{sequence_text(media, {v}), media, false};
+      });
+    }
     if (json_media()) {
       return gen::map(std::move(good), [media](const value& v) {
         return body_bytes{boost::json::serialize(v), media, false};

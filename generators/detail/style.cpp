@@ -318,10 +318,41 @@ param_format format_of(const openapi::parameter& p) {
   f.explode = p.wire_explode();
   f.name = p.name;
   f.media = p.content_media;
+  f.schema = p.schema;
   return f;
 }
 
+namespace {
+
+bool form_media(std::string_view media) {
+  return media.rfind("application/x-www-form-urlencoded", 0) == 0;
+}
+
+/// An in: querystring value: a form's pairs for a urlencoded object (each
+/// property as the Encoding Object's defaults write it), else the whole text
+/// under no name (JSON, or a scalar as it is).
+std::optional<wire_pairs> write_querystring(const param_format& f, const value& v) {
+  if (form_media(f.media)) {
+    if (!v.is_object() || f.schema == nullptr) return std::nullopt;
+    return form_body(v.get_object(), *f.schema, {});
+  }
+  return wire_pairs{{"", json_media(f.media) ? boost::json::serialize(v) : scalar_text(v)}};
+}
+
+value read_querystring(const param_format& f, const schema::schema& s, const wire_pairs& w) {
+  if (form_media(f.media)) return read_form_body(s, w, {});
+  if (w.empty()) return value(nullptr);
+  const std::string& text = w.front().second;
+  if (!json_media(f.media)) return from_wire(s, {text});
+  boost::system::error_code ec;
+  value v = boost::json::parse(text, ec);
+  return ec ? value(text) : v;
+}
+
+}  // namespace
+
 std::optional<wire_pairs> write_param(const param_format& f, const value& v) {
+  if (f.in == param_location::querystring) return write_querystring(f, v);
   if (!f.media.empty()) {
     std::string text = json_media(f.media) ? boost::json::serialize(v) : scalar_text(v);
     if (f.in == param_location::path) text = percent_encode(text);
@@ -336,11 +367,14 @@ std::optional<wire_pairs> write_param(const param_format& f, const value& v) {
     case param_location::query:
     case param_location::cookie:
       return query_pairs(f, v);
+    case param_location::querystring:
+      break;  // written above
   }
   return std::nullopt;
 }
 
 value read_param(const param_format& f, const schema::schema& s, const wire_pairs& w) {
+  if (f.in == param_location::querystring) return read_querystring(f, s, w);
   if (!f.media.empty()) {
     if (w.empty()) return value(nullptr);
     const std::string text =
@@ -361,6 +395,7 @@ value read_param(const param_format& f, const schema::schema& s, const wire_pair
       break;
     case param_location::query:
     case param_location::cookie:
+    case param_location::querystring:  // read above
       p = read_pairs(f, sh, w);
       break;
   }

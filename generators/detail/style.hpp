@@ -31,6 +31,9 @@ struct param_format {
   bool explode = true;
   std::string name;
   std::string media;  // a `content` parameter's media type ("" = a schema parameter)
+  /// The parameter's schema: an in: querystring object written as a form
+  /// reads its properties' types from it (nullptr: none given).
+  const schema::schema* schema = nullptr;
 };
 
 /// The format a parameter declares (defaults filled in).

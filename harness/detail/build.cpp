@@ -134,6 +134,7 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
                               std::string_view idempotency_key) {
   http::request req;
   req.method = g.method;
+  if (g.method == http::verb::unknown) req.method_text = op.method_text;
   req.target = g.target();
   req.headers.reserve(g.headers.size() + 5);
   for (const auto& [name, value] : g.headers) req.add_header(name, value);
@@ -155,6 +156,7 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
   if (auth.credential && auth.model.scheme) {
     apply_credential(req, *auth.model.scheme, *auth.credential);
   }
+  if (auth.certificate) req.client_identity = auth.certificate->name;
   (void)spec;
   return req;
 }

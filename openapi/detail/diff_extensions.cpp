@@ -294,6 +294,13 @@ void diff_root(diff_sink& sink, const api_spec& o, const api_spec& n) {
     }
     renamed(sink, b, "security-scheme-role-claim-changed", where + " x-roles.claim", "role claim",
             os->role_claim, ns->role_claim);
+    if (!os->deprecated && ns->deprecated) {
+      sink.add(change_level::warning, "security-scheme-deprecated", where,
+               "scheme deprecated: its holders should move to another");
+    }
+    renamed(sink, change_level::info, "security-scheme-oauth2-metadata-url-changed",
+            where + " oauth2MetadataUrl", "OAuth 2.0 metadata URL", os->oauth2_metadata_url,
+            ns->oauth2_metadata_url);
     auto has = [](const std::vector<std::string>& v, const std::string& s) {
       return std::find(v.begin(), v.end(), s) != v.end();
     };
@@ -316,6 +323,9 @@ void diff_root(diff_sink& sink, const api_spec& o, const api_spec& n) {
                "scheme added");
     }
   }
+  // 3.2 `$self`: the base of every relative reference a client resolves.
+  renamed(sink, change_level::warning, "api-self-changed", "$self", "the description's own URI",
+          o.self_uri, n.self_uri);
   const api_rules& orl = o.rules;
   const api_rules& nrl = n.rules;
   renamed(sink, orl.request_id_header.empty() ? change_level::info : b, "request-id-header-changed",

@@ -1,32 +1,60 @@
 #include "openapi/detail/operations.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <set>
 
 #include "core/text.hpp"
 #include "openapi/detail/extensions.hpp"
-#include "openapi/detail/provenance.hpp"
 #include "openapi/detail/links.hpp"
+#include "openapi/detail/objects.hpp"
+#include "openapi/detail/provenance.hpp"
 #include "openapi/detail/swagger2.hpp"
 
 namespace conform::openapi::detail {
 
 namespace {
 
-/// A node after following `$ref`s to components: where it lives.
-struct located {
-  const source_doc* doc = nullptr;
-  const node* at = nullptr;
-  std::string pointer;
-  const node& value() const { return *at; }
-};
+/// "QUERY", "LINK": an HTTP method token (RFC 9110 tchar).
+bool method_token(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+}
 
-/// Follows `$ref` on a non-schema object (parameter, response, body, header).
+/// At most one `in: querystring` parameter, and never beside `in: query` ones (OpenAPI 3.2).
+void check_querystring(doc_reader& r, const operation& op, const std::string& what) {
+  const parameter* querystring = nullptr;
+  for (const auto& p : op.parameters) {
+    if (p.in != param_location::querystring) continue;
+    if (querystring != nullptr) {
+      r.error(p.pos, what + ": a second in: querystring parameter ('" + p.name + "' after '" +
+                         querystring->name + "'); the query string is one value");
+    }
+    querystring = &p;
+  }
+  if (querystring == nullptr) return;
+  for (const auto& p : op.parameters) {
+    if (p.in != param_location::query) continue;
+    r.error(p.pos, what + ": in: query parameter '" + p.name +
+                       "' beside the in: querystring parameter '" + querystring->name +
+                       "', which is the whole query string");
+  }
+}
+
+}  // namespace
+
+bool is_ref(const node& n) {
+  return n.is_map() && doc_reader::child(n, "$ref").defined();
+}
+
 std::optional<located> follow(parse_context& ctx, const source_doc& doc, const node& n,
                               const std::string& pointer, std::string_view what) {
   located cur{&doc, &n, pointer};
   std::set<std::string> seen;
-  while (cur.value().is_map() && doc_reader::child(cur.value(), "$ref").defined()) {
+  while (is_ref(cur.value())) {
     const node& ref = doc_reader::child(cur.value(), "$ref");
     auto text = ctx.r.str(*cur.doc, ref, std::string(what) + " $ref");
     if (!text) return std::nullopt;
@@ -56,262 +84,41 @@ std::optional<located> follow(parse_context& ctx, const source_doc& doc, const n
   return cur;
 }
 
-/// The x-assumption of a parameter, header, request body or response object,
-/// kept in the spec by where it is written (it grounds the schemas inside).
-std::vector<schema::provenance> read_assumption(parse_context& ctx, const source_doc& d,
-                                                const node& object, const std::string& where) {
-  const node& a = doc_reader::child(object, "x-assumption");
-  if (!a.defined()) return {};
-  // A component read again for another operation: read once, said once.
-  if (auto it = ctx.spec.x_assumptions.find(where); it != ctx.spec.x_assumptions.end()) {
-    return it->second;
-  }
-  auto entries = read_provenance(ctx.r, d, a);
-  if (!entries.empty()) ctx.spec.x_assumptions[where] = entries;
-  return entries;
-}
+namespace {
 
-/// `style`, `explode`, `allowReserved` and `allowEmptyValue` of a parameter.
-void parse_serialisation(doc_reader& r, const source_doc& d, const node& n, parameter& p) {
-  const node& style = doc_reader::child(n, "style");
-  if (style.defined()) {
-    if (auto text = r.str(d, style, "parameter style")) {
-      auto st = parse_param_style(*text);
-      if (!st) {
-        r.error(doc_reader::pos(d, style),
-                "parameter '" + p.name + "': unknown style '" + *text +
-                    "' (simple, label, matrix, form, spaceDelimited, pipeDelimited, deepObject)");
-      } else if (!style_allowed(*st, p.in)) {
-        r.error(doc_reader::pos(d, style), "parameter '" + p.name + "': style '" + *text +
-                                               "' is not allowed in " +
-                                               std::string(to_string(p.in)));
-      } else {
-        p.style = *st;
-      }
-    }
-  }
-  const node& explode = doc_reader::child(n, "explode");
-  if (explode.defined()) p.explode = r.boolean(d, explode, "parameter explode");
-  const node& reserved = doc_reader::child(n, "allowReserved");
-  if (reserved.defined())
-    p.allow_reserved = r.boolean(d, reserved, "allowReserved").value_or(false);
-  const node& empty = doc_reader::child(n, "allowEmptyValue");
-  if (empty.defined()) p.allow_empty_value = r.boolean(d, empty, "allowEmptyValue").value_or(false);
-}
+/// The path's shared part: what every operation of a Path Item starts from.
+struct path_item_base {
+  std::string path;
+  std::vector<parameter> params;
+  bool params_unresolved = false;  // a path-level parameter could not be read
+  const std::vector<security_requirement>& root_security;
+  bool root_declared = false;
+};
 
-std::optional<parameter> parse_parameter(parse_context& ctx, const source_doc& doc, const node& n,
-                                         const std::string& pointer) {
-  auto loc = follow(ctx, doc, n, pointer, "parameter");
-  if (!loc) return std::nullopt;
-  const source_doc& d = *loc->doc;
-  doc_reader& r = ctx.r;
-  if (!r.expect_map(d, loc->value(), "parameter")) return std::nullopt;
-  // A Swagger 2.0 parameter $ref'd from another file: read in the 3.0 shape.
-  node converted;
-  if (ctx.swagger2 && loc->value().get("type").defined()) {
-    converted = loc->value().clone();
-    swagger2_parameter(converted);
-    loc->at = &converted;
-  }
-  parameter p;
-  p.pos = doc_reader::pos(d, loc->value());
-  const node& name = r.required(d, loc->value(), "name", "parameter");
-  const node& in = r.required(d, loc->value(), "in", "parameter");
-  if (!name.defined() || !in.defined()) return std::nullopt;
-  auto name_s = r.str(d, name, "parameter name");
-  auto in_s = r.str(d, in, "parameter in");
-  if (!name_s || !in_s) return std::nullopt;
-  p.name = *name_s;
-  if (*in_s == "path") {
-    p.in = param_location::path;
-  } else if (*in_s == "query") {
-    p.in = param_location::query;
-  } else if (*in_s == "header") {
-    p.in = param_location::header;
-  } else if (*in_s == "cookie") {
-    p.in = param_location::cookie;
-  } else {
-    r.error(doc_reader::pos(d, in), "parameter '" + p.name +
-                                        "': 'in' must be path, query, header or cookie, got '" +
-                                        *in_s + "'");
-    return std::nullopt;
-  }
-  const node& req = doc_reader::child(loc->value(), "required");
-  if (req.defined()) p.required = r.boolean(d, req, "parameter required").value_or(false);
-  if (p.in == param_location::path && !p.required) {
-    r.error(p.pos, "path parameter '" + p.name + "' must have required: true");
-  }
-  const node& desc = doc_reader::child(loc->value(), "description");
-  if (desc.defined()) p.description = r.str(d, desc, "description").value_or("");
-  parse_serialisation(r, d, loc->value(), p);
-  const node& schema = doc_reader::child(loc->value(), "schema");
-  if (schema.defined()) {
-    p.schema = ctx.schemas.load(d, schema, loc->pointer + "/schema");
-  } else {
-    const node& content = doc_reader::child(loc->value(), "content");
-    if (content.is_map() && content.size() == 1) {
-      const node_entry& media = content.entries().front();
-      p.content_media = media.key;
-      const node& s = doc_reader::child(media.value, "schema");
-      if (s.defined()) {
-        p.schema = ctx.schemas.load(
-            d, s, loc->pointer + "/content/" + core::escape_pointer_token(media.key) + "/schema");
-      }
-    } else {
-      r.error(p.pos, "parameter '" + p.name + "' has neither a schema nor one content entry");
-    }
-  }
-  const node& res = doc_reader::child(loc->value(), "x-resource");
-  if (res.defined()) p.resource = parse_resource(r, d, res);
-  p.location = d.display + "#" + loc->pointer;
-  p.provenance = read_assumption(ctx, d, loc->value(), p.location);
-  p.examples = parse_examples(d, loc->value());
-  return p;
-}
-
-std::vector<media_type> parse_content(parse_context& ctx, const source_doc& d, const node& n,
-                                      const std::string& pointer) {
-  std::vector<media_type> out;
-  if (!ctx.r.expect_map(d, n, "content")) return out;
-  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
-    media_type m;
-    m.name = it->key;
-    const std::string here = pointer + "/" + core::escape_pointer_token(m.name);
-    const node& body = it->value;
-    if (body.is_null()) {
-      out.push_back(m);
-      continue;
-    }
-    if (!ctx.r.expect_map(d, body, "media type '" + m.name + "'")) continue;
-    const node& s = doc_reader::child(body, "schema");
-    if (s.defined()) m.schema = ctx.schemas.load(d, s, here + "/schema");
-    m.examples = parse_examples(d, body);
-    const node& enc = doc_reader::child(body, "encoding");
-    if (enc.defined() && ctx.r.expect_map(d, enc, "encoding")) {
-      for (auto e = enc.entries().begin(); e != enc.entries().end(); ++e) {
-        property_encoding pe;
-        const std::string part = e->key;
-        const node& ct = doc_reader::child(e->value, "contentType");
-        if (ct.defined()) {
-          if (auto v = ctx.r.str(d, ct, "encoding contentType")) {
-            m.part_content_types[part] = *v;
-            pe.content_type = *v;
-          }
-        }
-        const node& st = doc_reader::child(e->value, "style");
-        if (st.defined()) {
-          if (auto v = ctx.r.str(d, st, "encoding style")) {
-            pe.style = parse_param_style(*v);
-            if (!pe.style || !style_allowed(*pe.style, param_location::query)) {
-              ctx.r.error(doc_reader::pos(d, st), "encoding '" + part + "': style '" + *v +
-                                                      "' is not one of form, spaceDelimited, " +
-                                                      "pipeDelimited, deepObject");
-              pe.style.reset();
-            }
-          }
-        }
-        const node& ex = doc_reader::child(e->value, "explode");
-        if (ex.defined()) pe.explode = ctx.r.boolean(d, ex, "encoding explode");
-        const node& ar = doc_reader::child(e->value, "allowReserved");
-        if (ar.defined())
-          pe.allow_reserved = ctx.r.boolean(d, ar, "encoding allowReserved").value_or(false);
-        m.encoding[part] = std::move(pe);
-      }
-    }
-    out.push_back(std::move(m));
-  }
-  return out;
-}
-
-std::optional<request_body> parse_body(parse_context& ctx, const source_doc& doc, const node& n,
-                                       const std::string& pointer) {
-  auto loc = follow(ctx, doc, n, pointer, "requestBody");
-  if (!loc) return std::nullopt;
-  const source_doc& d = *loc->doc;
-  if (!ctx.r.expect_map(d, loc->value(), "requestBody")) return std::nullopt;
-  request_body b;
-  b.pos = doc_reader::pos(d, loc->value());
-  const node& req = doc_reader::child(loc->value(), "required");
-  if (req.defined()) b.required = ctx.r.boolean(d, req, "requestBody required").value_or(false);
-  const node& content = ctx.r.required(d, loc->value(), "content", "requestBody");
-  if (content.defined()) b.content = parse_content(ctx, d, content, loc->pointer + "/content");
-  b.location = d.display + "#" + loc->pointer;
-  b.provenance = read_assumption(ctx, d, loc->value(), b.location);
-  return b;
-}
-
-std::optional<response> parse_response(parse_context& ctx, const source_doc& doc,
-                                       const node_entry& entry, const std::string& pointer) {
-  doc_reader& r = ctx.r;
-  const node& n = entry.value;
-  response resp;
-  const std::string& status = entry.key;
-  const source_pos key_pos = doc_reader::pos(doc, entry);
-  if (status == "default") {
-    resp.status = 0;
-  } else if (status.size() == 3 && status[0] >= '1' && status[0] <= '5' &&
-             (status.substr(1) == "XX" || status.substr(1) == "xx")) {
-    resp.status = status[0] - '0';  // a range: "4XX" is 4
-  } else if (status.size() == 3 &&
-             std::all_of(status.begin(), status.end(),
-                         [](char c) { return c >= '0' && c <= '9'; }) &&
-             std::stoi(status) >= 100 && std::stoi(status) <= 599) {
-    resp.status = std::stoi(status);
-  } else {
-    r.error(key_pos, "response status '" + status +
-                         "' is not an HTTP status 100-599, 'default' or a range like '4XX'");
-    return std::nullopt;
-  }
-  auto loc = follow(ctx, doc, n, pointer, "response");
-  if (!loc) return std::nullopt;
-  const source_doc& d = *loc->doc;
-  if (!r.expect_map(d, loc->value(), "response " + status)) return std::nullopt;
-  resp.pos = key_pos;
-  const node& desc = doc_reader::child(loc->value(), "description");
-  if (desc.defined()) resp.description = r.str(d, desc, "description").value_or("");
-  const node& content = doc_reader::child(loc->value(), "content");
-  if (content.defined()) resp.content = parse_content(ctx, d, content, loc->pointer + "/content");
-  const node& headers = doc_reader::child(loc->value(), "headers");
-  if (headers.defined() && r.expect_map(d, headers, "headers")) {
-    for (auto it = headers.entries().begin(); it != headers.entries().end(); ++it) {
-      const std::string name = it->key;
-      const std::string hp = loc->pointer + "/headers/" + core::escape_pointer_token(name);
-      auto h = follow(ctx, d, it->value, hp, "header");
-      if (!h || !r.expect_map(*h->doc, h->value(), "header '" + name + "'")) continue;
-      header_def def;
-      def.name = name;
-      read_assumption(ctx, *h->doc, h->value(), h->doc->display + "#" + h->pointer);
-      const node& hr = doc_reader::child(h->value(), "required");
-      if (hr.defined()) def.required = r.boolean(*h->doc, hr, "header required").value_or(false);
-      const node& hs = doc_reader::child(h->value(), "schema");
-      if (hs.defined()) def.schema = ctx.schemas.load(*h->doc, hs, h->pointer + "/schema");
-      resp.headers.push_back(def);
-    }
-  }
-  const node& codes = doc_reader::child(loc->value(), "x-error-codes");
-  if (codes.defined()) {
-    if (auto l = r.strings(d, codes, "x-error-codes")) resp.error_codes = *l;
-  }
-  resp.location = d.display + "#" + loc->pointer;
-  resp.provenance = read_assumption(ctx, d, loc->value(), resp.location);
-  const node& links = doc_reader::child(loc->value(), "links");
-  if (links.defined()) resp.links = parse_links(r, d, links);
-  return resp;
-}
-
-void parse_operation(parse_context& ctx, const std::string& path, verb method,
-                     const node_entry& entry, const std::vector<parameter>& path_params,
-                     const std::string& pointer,
-                     const std::vector<security_requirement>& root_security, bool root_declared) {
-  doc_reader& r = ctx.r;
-  const node& n = entry.value;
+void parse_operation(parse_context& outer, const path_item_base& item, verb method,
+                     const std::string& method_text, const node_entry& entry,
+                     const std::string& entry_pointer) {
+  doc_reader& r = outer.r;
+  const std::string& path = item.path;
+  const std::string what =
+      (method_text.empty() ? std::string(http::method_name(method)) : method_text) + " " + path;
+  // DigitalOcean writes `get: {$ref: 'resources/x.yml'}`: not OpenAPI, but
+  // what bundlers resolve. Unresolved, the operation is left out, so that no
+  // symptom of the loss (its path parameters "undefined") follows.
+  auto loc = deref_nonstandard(outer, outer.doc, entry.value, entry_pointer,
+                               "an Operation Object (" + what + ")");
+  if (!loc) return;
+  parse_context ctx = outer.at(*loc->doc);
   const source_doc& doc = ctx.doc;
-  const std::string what = std::string(http::method_name(method)) + " " + path;
+  const node& n = loc->value();
+  const std::string& pointer = loc->pointer;
   if (!r.expect_map(doc, n, what)) return;
   operation op;
   op.method = method;
+  op.method_text = method_text;
   op.path = path;
-  op.pos = doc_reader::pos(doc, entry);
+  op.pos = doc_reader::pos(outer.doc, entry);
+  op.unresolved = item.params_unresolved;
   const node& id = doc_reader::child(n, "operationId");
   if (id.defined()) op.operation_id = r.str(doc, id, "operationId").value_or("");
   const node& tags = doc_reader::child(n, "tags");
@@ -319,13 +126,19 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   const node& summary = doc_reader::child(n, "summary");
   if (summary.defined()) op.summary = r.str(doc, summary, "summary").value_or("");
 
-  op.parameters = path_params;
-  const node& params = doc_reader::child(n, "parameters");
-  if (params.defined() && r.expect_seq(doc, params, "parameters")) {
+  op.parameters = item.params;
+  auto params = deref_nonstandard(ctx, doc, doc_reader::child(n, "parameters"),
+                                  pointer + "/parameters", "a parameters list");
+  if (!params) op.unresolved = true;
+  if (params && params->value().defined() &&
+      r.expect_seq(*params->doc, params->value(), "parameters")) {
     std::size_t i = 0;
-    for (const auto& pn : params.items()) {
-      auto p = parse_parameter(ctx, doc, pn, pointer + "/parameters/" + std::to_string(i++));
-      if (!p) continue;
+    for (const auto& pn : params->value().items()) {
+      auto p = parse_parameter(ctx, *params->doc, pn, params->pointer + "/" + std::to_string(i++));
+      if (!p) {
+        op.unresolved = true;
+        continue;
+      }
       auto same = std::find_if(op.parameters.begin(), op.parameters.end(), [&](const parameter& q) {
         return q.name == p->name && q.in == p->in;
       });
@@ -336,17 +149,29 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
       }
     }
   }
+  check_querystring(r, op, "operation " + what);
   const node& body = doc_reader::child(n, "requestBody");
-  if (body.defined()) op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
+  if (body.defined()) {
+    op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
+    if (!op.body) op.unresolved = true;
+  }
 
   // 3.1 lets an operation leave `responses` out; 3.0 requires it.
-  const node& responses =
+  const node& written =
       ctx.openapi31 ? doc_reader::child(n, "responses") : r.required(doc, n, "responses", what);
-  if (responses.defined() && r.expect_map(doc, responses, "responses")) {
-    for (auto it = responses.entries().begin(); it != responses.entries().end(); ++it) {
-      auto resp = parse_response(ctx, doc, *it,
-                                 pointer + "/responses/" + core::escape_pointer_token(it->key));
-      if (!resp) continue;
+  auto responses =
+      deref_nonstandard(ctx, doc, written, pointer + "/responses", "a Responses Object");
+  if (!responses) op.unresolved = true;
+  if (responses && responses->value().defined() &&
+      r.expect_map(*responses->doc, responses->value(), "responses")) {
+    const node& rs = responses->value();
+    for (auto it = rs.entries().begin(); it != rs.entries().end(); ++it) {
+      auto resp = parse_response(ctx, *responses->doc, *it,
+                                 responses->pointer + "/" + core::escape_pointer_token(it->key));
+      if (!resp) {
+        op.unresolved = true;
+        continue;
+      }
       const int status = resp->status;
       if (op.find_response(status) != nullptr) {
         r.error(resp->pos, "response status " + it->key + " is given twice");
@@ -363,11 +188,14 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
     op.security = parse_security(ctx, sec);
     op.security_declared = true;
   } else {
-    op.security = root_security;
-    op.security_declared = root_declared;
+    op.security = item.root_security;
+    op.security_declared = item.root_declared;
   }
 
-  op.access = method == verb::get || method == verb::head ? access_kind::read : access_kind::write;
+  // QUERY is safe, as GET is (RFC 9110 section 9.2.1; draft-ietf-httpbis-safe-method-w-body).
+  op.access = method == verb::get || method == verb::head || method_text == "QUERY"
+                  ? access_kind::read
+                  : access_kind::write;
   const node& access = doc_reader::child(n, "x-access");
   if (access.defined()) {
     if (auto a = r.str(doc, access, "x-access")) {
@@ -406,6 +234,69 @@ void parse_operation(parse_context& ctx, const std::string& path, verb method,
   ctx.spec.operations.push_back(std::move(op));
 }
 
+/// OpenAPI 3.2 `additionalOperations`: operations of methods the Path Item
+/// has no field for, keyed by the method as sent ("LINK", "PURGE").
+void parse_additional(parse_context& ctx, const path_item_base& base, const node_entry& entry,
+                      const std::string& pointer) {
+  doc_reader& r = ctx.r;
+  if (!r.expect_map(ctx.doc, entry.value, "additionalOperations")) return;
+  static constexpr std::string_view fixed[] = {"GET",  "PUT",   "POST",  "DELETE", "OPTIONS",
+                                               "HEAD", "PATCH", "TRACE", "QUERY"};
+  for (const auto& m : entry.value.entries()) {
+    const source_pos at = doc_reader::pos(ctx.doc, m);
+    if (!method_token(m.key)) {
+      r.error(at, "additionalOperations: '" + m.key + "' is not an HTTP method name");
+      continue;
+    }
+    std::string upper = m.key;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (std::find(std::begin(fixed), std::end(fixed), upper) != std::end(fixed)) {
+      r.error(
+          at, "additionalOperations: '" + m.key + "' has a field of its own in the Path " +
+                  "Item ('" +
+                  [&] {
+                    std::string lower = upper;
+                    for (auto& c : lower) c = static_cast<char>(std::tolower(c));
+                    return lower;
+                  }() +
+                  "'); it must be written there");
+      continue;
+    }
+    // Beast's verb when it spells the method alike ("LINK"), else the text.
+    const auto v = http::parse_verb(m.key);
+    const bool known = v && http::method_name(*v) == m.key;
+    parse_operation(ctx, base, known ? *v : verb::unknown, known ? "" : m.key, m,
+                    pointer + "/" + core::escape_pointer_token(m.key));
+  }
+}
+
+/// The scheme a Security Requirement names: by its key in
+/// components.securitySchemes, or (OpenAPI 3.2) by a URI of it in this
+/// description ("#/components/securitySchemes/x", the same after the
+/// description's file name or its `$self`).
+const security_scheme* scheme_named(const parse_context& ctx, const std::string& name) {
+  if (const auto* s = ctx.spec.find_scheme(name)) return s;
+  const std::size_t hash = name.find('#');
+  if (!ctx.openapi32 || hash == std::string::npos) return nullptr;
+  const std::string file = name.substr(0, hash);
+  const std::string fragment = name.substr(hash + 1);
+  const std::string own = std::filesystem::path(ctx.spec.file).filename().string();
+  if (!file.empty() && file != ctx.spec.self_uri && file != own) return nullptr;
+  constexpr std::string_view prefix = "/components/securitySchemes/";
+  if (fragment.rfind(prefix, 0) != 0) return nullptr;
+  const std::string key = fragment.substr(prefix.size());
+  if (key.find('/') != std::string::npos) return nullptr;
+  std::string token;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (key[i] == '~' && i + 1 < key.size() && (key[i + 1] == '0' || key[i + 1] == '1')) {
+      token += key[++i] == '0' ? '~' : '/';
+    } else {
+      token += key[i];
+    }
+  }
+  return ctx.spec.find_scheme(token);
+}
+
 }  // namespace
 
 std::vector<security_requirement> parse_security(parse_context& ctx, const node& n) {
@@ -420,7 +311,12 @@ std::vector<security_requirement> parse_security(parse_context& ctx, const node&
       const std::string name = it->key;
       security_requirement::use u;
       u.pos = doc_reader::pos(doc, *it);
-      u.scheme = ctx.spec.find_scheme(name);
+      u.scheme = scheme_named(ctx, name);
+      if (u.scheme == nullptr && ctx.state && ctx.state->unfollowed_schemes.count(name) != 0) {
+        r.error(u.pos, "security names scheme '" + name +
+                           "', whose $ref Conform could not follow (said at the scheme)");
+        continue;
+      }
       if (u.scheme == nullptr) {
         std::string known;
         for (const auto& s : ctx.spec.schemes) known += (known.empty() ? "" : ", ") + s->name;
@@ -460,22 +356,38 @@ void parse_paths(parse_context& ctx, const node& paths,
     // it, and read its operations where they are written.
     auto loc = follow(ctx, doc, it->value, pointer, "path item");
     if (!loc) continue;
-    parse_context here{ctx.r,    ctx.docs,      ctx.schemas, *loc->doc,
-                       ctx.spec, ctx.openapi31, ctx.swagger2};
+    parse_context here = ctx.at(*loc->doc);
     const source_doc& d = *loc->doc;
     const node& item = loc->value();
     if (!r.expect_map(d, item, "path item '" + path + "'")) continue;
-    std::vector<parameter> path_params;
-    const node& params = doc_reader::child(item, "parameters");
-    if (params.defined() && r.expect_seq(d, params, "parameters")) {
+    path_item_base base{path, {}, false, root_security, root_declared};
+    auto params = deref_nonstandard(here, d, doc_reader::child(item, "parameters"),
+                                    loc->pointer + "/parameters", "a parameters list");
+    base.params_unresolved = !params;
+    if (params && params->value().defined() &&
+        r.expect_seq(*params->doc, params->value(), "parameters")) {
       std::size_t i = 0;
-      for (const auto& pn : params.items()) {
-        auto p = parse_parameter(here, d, pn, loc->pointer + "/parameters/" + std::to_string(i++));
-        if (p) path_params.push_back(std::move(*p));
+      for (const auto& pn : params->value().items()) {
+        auto p =
+            parse_parameter(here, *params->doc, pn, params->pointer + "/" + std::to_string(i++));
+        if (p) {
+          base.params.push_back(std::move(*p));
+        } else {
+          base.params_unresolved = true;
+        }
       }
     }
     for (auto m = item.entries().begin(); m != item.entries().end(); ++m) {
       const std::string key = m->key;
+      const std::string at = loc->pointer + "/" + core::escape_pointer_token(key);
+      if (key == "query" && here.openapi32) {
+        parse_operation(here, base, verb::unknown, "QUERY", *m, at);
+        continue;
+      }
+      if (key == "additionalOperations" && here.openapi32) {
+        parse_additional(here, base, *m, at);
+        continue;
+      }
       auto method = parse_method(key);
       if (!method || key != [&] {
             std::string lower = key;
@@ -485,9 +397,7 @@ void parse_paths(parse_context& ctx, const node& paths,
           }()) {
         continue;  // parameters, summary, description, servers, x-...
       }
-      parse_operation(here, path, *method, *m, path_params,
-                      loc->pointer + "/" + core::escape_pointer_token(key), root_security,
-                      root_declared);
+      parse_operation(here, base, *method, "", *m, at);
     }
   }
 }
@@ -497,7 +407,7 @@ namespace {
 /// "get_pets_id" for GET /pets/{id}: the method, then every run of letters
 /// and digits of the path, joined by '_'.
 std::string made_up_id(const operation& op) {
-  std::string out(http::method_name(op.method));
+  std::string out = op.method_name();
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   bool gap = true;

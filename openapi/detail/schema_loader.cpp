@@ -53,11 +53,8 @@ const schema::schema* schema_loader::resolve(const source_doc& doc, const std::s
   const std::size_t hash = ref.find('#');
   const std::string file = ref.substr(0, hash);
   const std::string fragment = hash == std::string::npos ? "" : ref.substr(hash + 1);
-  if (file.find("://") != std::string::npos) {
-    r_->error(at_pos, "$ref '" + ref + "': only references to this file or a file beside it " +
-                          "are supported");
-    return nullptr;
-  }
+  // An absolute URI ("https://..."): a file here only under the
+  // description's `$self` (doc_cache::set_base_uri); a remote one is refused there.
   if (!fragment.empty() && fragment.front() != '/') {
     r_->error(at_pos, "$ref '" + ref + "': the fragment must be a JSON pointer ('#/...')");
     return nullptr;

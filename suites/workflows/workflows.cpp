@@ -159,6 +159,7 @@ std::variant<generators::generated_request, build_error> make_request(
         break;
       }
       case openapi::param_location::query:
+      case openapi::param_location::querystring:
         g.query.insert(g.query.end(), written->begin(), written->end());
         if (declared != nullptr && declared->allow_reserved) {
           for (const auto& kv : *written) g.reserved_query.push_back(kv.first);

@@ -202,6 +202,7 @@ TEST(StyleRequests, ValidRequestsReadBackValidInEveryStyle) {
           w = {{"p", r.path.substr(3)}};
           break;
         case param_location::query:
+        case param_location::querystring:
           w = r.query;
           break;
         case param_location::header:

@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "http/curl.hpp"
 
 namespace conform::http {
@@ -90,6 +95,49 @@ RC_GTEST_PROP(curl, secret_never_appears_in_the_command, ()) {
   const std::string line = to_curl(r, base(), redactor);
   RC_ASSERT(line.find(secret) == std::string::npos);
   RC_ASSERT(line.find("${CONFORM_SECRET}") != std::string::npos);
+}
+
+/// The pieces as text: variables as ${NAME}.
+std::string joined(const std::vector<secret_redactor::piece>& pieces) {
+  std::string out;
+  for (const auto& p : pieces) {
+    if (p.variable) {
+      out.append("${").append(p.text).append("}");
+    } else {
+      out.append(p.text);
+    }
+  }
+  return out;
+}
+
+RC_GTEST_PROP(curl, split_replaces_as_a_scan_position_by_position_would, ()) {
+  // Secrets and text from two letters, so that secrets overlap, contain each
+  // other and occur often; the longest secret wins at a position.
+  const auto word = rc::gen::container<std::string>(rc::gen::elementOf(std::string("ab")));
+  const auto secrets =
+      *rc::gen::container<std::vector<std::string>>(rc::gen::resize(4, rc::gen::nonEmpty(word)));
+  const auto text = *rc::gen::resize(40, word);
+  secret_redactor redactor;
+  std::vector<std::pair<std::string, std::string>> by_length;
+  for (std::size_t k = 0; k < secrets.size(); ++k) {
+    redactor.secret_value(secrets[k], "S" + std::to_string(k));
+    by_length.emplace_back(secrets[k], "S" + std::to_string(k));
+  }
+  std::stable_sort(by_length.begin(), by_length.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  std::string expected;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto hit = std::find_if(by_length.begin(), by_length.end(), [&](const auto& v) {
+      return text.compare(i, v.first.size(), v.first) == 0;
+    });
+    if (hit == by_length.end()) {
+      expected.push_back(text[i++]);
+      continue;
+    }
+    expected.append("${").append(hit->second).append("}");
+    i += hit->first.size();
+  }
+  RC_ASSERT(joined(redactor.split(text)) == expected);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <httplib.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 #include "http/client.hpp"
 #include "http/connection.hpp"
@@ -107,6 +109,97 @@ TEST(tls, missing_ca_file_is_a_tls_error_value) {
   ASSERT_FALSE(res.ok());
   EXPECT_EQ(res.error().what, transport_error::kind::tls);
   EXPECT_NE(res.error().message.find("/nonexistent/ca.pem"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace conform::http
+
+namespace conform::http {
+namespace {
+
+/// A TLS server that demands a client certificate signed by `client_ca`.
+std::unique_ptr<httplib::Server> demanding(const test_support::test_certificate& server,
+                                           const test_support::test_certificate& client_ca) {
+  auto read = [](const std::string& pem) {
+    BIO* b = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+    X509* x = PEM_read_bio_X509(b, nullptr, nullptr, nullptr);
+    BIO_free(b);
+    return x;
+  };
+  X509* cert = read(server.cert_pem);
+  BIO* kb = BIO_new_mem_buf(server.key_pem.data(), static_cast<int>(server.key_pem.size()));
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(kb, nullptr, nullptr, nullptr);
+  BIO_free(kb);
+  X509_STORE* store = X509_STORE_new();
+  X509* ca = read(client_ca.cert_pem);
+  X509_STORE_add_cert(store, ca);
+  X509_free(ca);
+  auto s = std::make_unique<httplib::SSLServer>(cert, key, store);
+  X509_free(cert);
+  EVP_PKEY_free(key);
+  s->Get("/api/v1/whoami", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("{}", "application/json");
+  });
+  return s;
+}
+
+class mutual_tls : public ::testing::Test {
+ protected:
+  mutual_tls()
+      : server_(test_support::make_self_signed_certificate("IP:127.0.0.1")),
+        client_(test_support::make_self_signed_certificate("DNS:client.conform.test")),
+        runner_(demanding(server_, client_)) {}
+  client_options options() const {
+    client_options o;
+    o.connection.tls.ca_pem = server_.cert_pem;
+    return o;
+  }
+  url base() const {
+    return *parse_url("https://127.0.0.1:" + std::to_string(runner_.port()) + "/api/v1").value;
+  }
+  static request whoami(std::string identity = "") {
+    request r;
+    r.target = "/whoami";
+    r.client_identity = std::move(identity);
+    return r;
+  }
+
+  test_support::test_certificate server_, client_;
+  test_support::httplib_runner runner_;
+};
+
+TEST_F(mutual_tls, ARequestNamingTheIdentityPresentsItsCertificate) {
+  client_options o = options();
+  o.identities.push_back({"bank", client_.cert_pem, client_.key_pem});
+  client c(base(), o);
+  const result r = c.send(0, whoami("bank"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().status, 200u);
+  // Without naming it, the same client presents none and the server refuses the handshake.
+  const result bare = c.send(0, whoami());
+  ASSERT_FALSE(bare.ok());
+}
+
+TEST_F(mutual_tls, AnUnknownIdentityIsATlsErrorValue) {
+  client c(base(), options());
+  const result r = c.send(0, whoami("nobody"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().what, transport_error::kind::tls);
+  EXPECT_NE(r.error().message.find("no client certificate named 'nobody'"), std::string::npos);
+}
+
+TEST_F(mutual_tls, AKeyOfAnotherCertificateIsRefusedBeforeAnyConnection) {
+  const auto other = test_support::make_self_signed_certificate();
+  tls_options t;
+  t.client_cert_pem = client_.cert_pem;
+  t.client_key_pem = other.key_pem;
+  std::string why;
+  EXPECT_EQ(make_tls_context(t, why), nullptr);
+  EXPECT_EQ(why, "the client certificate and its private key do not belong together");
+  t.client_key_pem = "not a key";
+  EXPECT_EQ(make_tls_context(t, why), nullptr);
+  EXPECT_NE(why.find("private key"), std::string::npos);
+  EXPECT_EQ(why.find("not a key"), std::string::npos);  // never the key's text
 }
 
 }  // namespace

@@ -77,15 +77,6 @@ TEST(GenericSpec, MadeUpIdsAreUniqueAndStable) {
   }
 }
 
-TEST(GenericSpec, MutualTlsIsRefusedNamingTheScheme) {
-  const auto r = load(data + "mtls.yaml");
-  EXPECT_FALSE(r.ok());
-  EXPECT_TRUE(says(r,
-                   "mtls.yaml:7:13: error: security scheme 'clientCert': type mutualTLS is "
-                   "not supported"))
-      << messages(r);
-}
-
 TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
   const auto r = load(data + "path_item_ref.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);

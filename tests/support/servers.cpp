@@ -10,6 +10,11 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/write.hpp>
 
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
 #include <stdexcept>
 
 namespace conform::test_support {
@@ -86,6 +91,86 @@ raw_server::~raw_server() {
   boost::system::error_code ec;
   poke.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_), ec);
   thread_.join();
+}
+
+std::string any_method_server::request::header(std::string_view name) const {
+  for (const auto& [k, v] : headers) {
+    if (k.size() == name.size() && std::equal(k.begin(), k.end(), name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
+      return v;
+    }
+  }
+  return {};
+}
+
+any_method_server::any_method_server(handler h)
+    : handler_(std::move(h)),
+      acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  port_ = acceptor_.local_endpoint().port();
+  thread_ = std::thread([this] {
+    for (;;) {
+      tcp::socket s(ioc_);
+      boost::system::error_code ec;
+      acceptor_.accept(s, ec);
+      if (ec || stopping_.load()) return;
+      std::lock_guard lock(mutex_);
+      sessions_.emplace_back([this, sock = std::move(s)]() mutable { serve(std::move(sock)); });
+    }
+  });
+}
+
+any_method_server::~any_method_server() {
+  stopping_ = true;
+  {
+    asio::io_context ioc;
+    tcp::socket poke(ioc);
+    boost::system::error_code ec;
+    poke.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_), ec);
+  }
+  thread_.join();
+  std::vector<std::thread> sessions;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& s : open_) {
+      boost::system::error_code ec;
+      s->shutdown(tcp::socket::shutdown_both, ec);
+    }
+    sessions.swap(sessions_);
+  }
+  for (auto& t : sessions) t.join();
+}
+
+void any_method_server::serve(tcp::socket sock) {
+  namespace http = boost::beast::http;
+  auto s = std::make_shared<tcp::socket>(std::move(sock));
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_.load()) return;  // the destructor has shut the others already
+    open_.push_back(s);
+  }
+  boost::beast::flat_buffer buffer;
+  for (;;) {
+    http::request<http::string_body> in;
+    boost::system::error_code ec;
+    http::read(*s, buffer, in, ec);
+    if (ec) return;
+    request req;
+    req.method = std::string(in.method_string());
+    req.target = std::string(in.target());
+    for (const auto& f : in) req.headers.emplace_back(f.name_string(), f.value());
+    req.body = in.body();
+    const response res = handler_(req);
+    http::response<http::string_body> out{static_cast<http::status>(res.status), in.version()};
+    if (!res.content_type.empty() && !res.body.empty())
+      out.set(http::field::content_type, res.content_type);
+    out.body() = res.body;
+    out.keep_alive(in.keep_alive());
+    out.prepare_payload();
+    http::write(*s, out, ec);
+    if (ec || !in.keep_alive()) return;
+  }
 }
 
 std::string raw_server::read_request(socket& s) {

@@ -14,7 +14,10 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace httplib {
 class Server;
@@ -97,6 +100,48 @@ class raw_server {
   unsigned short port_ = 0;
   std::atomic<int> accepted_{0};
   std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+/// A loopback HTTP/1.1 server that takes any method, QUERY and LINK
+/// included (httplib refuses the methods it does not know): Beast, one
+/// thread per connection, keep-alive, every answer from one handler.
+class any_method_server {
+ public:
+  struct request {
+    std::string method;  // as received: "QUERY"
+    std::string target;  // path and query, as received
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+    /// The first value of header `name` (case-insensitive), or "".
+    std::string header(std::string_view name) const;
+  };
+  struct response {
+    unsigned status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+  };
+  using handler = std::function<response(const request&)>;
+
+  /// Listens on 127.0.0.1:<ephemeral> at once.
+  explicit any_method_server(handler h);
+  /// Stops accepting, closes every connection and joins.
+  ~any_method_server();
+  unsigned short port() const { return port_; }
+  /// The base URL a profile names: the API under /api/v1.
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/api/v1"; }
+
+ private:
+  void serve(boost::asio::ip::tcp::socket s);
+
+  handler handler_;
+  boost::asio::io_context ioc_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  unsigned short port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<boost::asio::ip::tcp::socket>> open_;
+  std::vector<std::thread> sessions_;
   std::thread thread_;
 };
 

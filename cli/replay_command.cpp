@@ -1,0 +1,366 @@
+// `conform replay FILE`: the requests of a recorded run (`--record`, HAR
+// 1.2) sent again, in order, to another target; each answer judged by the
+// same checks and compared with the recorded one (docs/recording.md).
+#include <unistd.h>
+
+#include <boost/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli/arguments.hpp"
+#include "cli/cli.hpp"
+#include "cli/default_spec.hpp"
+#include "cli/url_target.hpp"
+#include "harness/replay.hpp"
+#include "openapi/loader.hpp"
+#include "profile/loader.hpp"
+#include "reference/server.hpp"
+#include "reports/console.hpp"
+#include "reports/har_read.hpp"
+#include "reports/registry.hpp"
+#include "suites/registry.hpp"
+
+namespace conform::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* replay_help = R"(usage: conform replay FILE [options]
+
+Sends the requests a run recorded (conform run --record FILE, HAR 1.2) again,
+in their order, to another target; judges each answer with the same checks,
+and reports where it differs from the recorded answer in status, error code
+or schema. Secrets recorded as ${NAME} are taken from the target's profile
+(or its -H and --auth-env), else from the environment. With neither --url nor
+--profile, the in-process reference server is the target.
+
+  --url BASE           the target (with -H 'Name: value', --auth-env NAME,
+                       --auth-scheme KEY, as for conform run)
+  --profile FILE       the target profile
+  --spec FILE          the description (default: the one the recording names,
+                       else specs/voice-api.yaml)
+  --overlay FILE       an OpenAPI Overlay applied to it (repeatable)
+  --ref-root DIR       $refs may read the files under DIR
+  --checks NAME,...    only these per-exchange checks (see conform run --list-checks)
+  --json FILE          the replay's report as JSON (docs/report-format.md)
+  --report FORMAT=FILE a report of FORMAT (junit, json, html, markdown); repeatable
+  --differences FILE   every difference as JSON, one object a line
+  --timeout SECONDS    per-request timeout (default 30)
+  --fault NAME         in-process reference only: switch on a fault (repeatable)
+  -h, --help           this text
+
+Exit status: 0 every answer as recorded and every check passed, 1 an answer
+differs or a check failed, 2 usage or configuration error (a bad recording,
+description or profile, target unreachable, nothing replayed).
+)";
+
+struct replay_options {
+  std::string file;
+  std::string url, profile, spec, ref_root, auth_env, auth_scheme, differences;
+  std::vector<std::string> headers, overlays, checks, faults;
+  std::vector<std::pair<std::string, std::string>> reports;
+  double timeout_seconds = 30;
+  bool help = false;
+};
+
+std::optional<replay_options> parse_replay_options(const std::vector<std::string>& args,
+                                                   std::string& error) {
+  replay_options o;
+  argument_reader in(args);
+  while (in.next()) {
+    const std::string& name = in.name();
+    std::string v;
+    auto take = [&](std::string& out) { return in.value(out, error); };
+    if (name == "-h" || name == "--help") {
+      o.help = true;
+    } else if (name == "--url") {
+      if (!take(o.url)) return std::nullopt;
+    } else if (name == "--profile") {
+      if (!take(o.profile)) return std::nullopt;
+    } else if (name == "--spec") {
+      if (!take(o.spec)) return std::nullopt;
+    } else if (name == "--ref-root") {
+      if (!take(o.ref_root)) return std::nullopt;
+    } else if (name == "--auth-env") {
+      if (!take(o.auth_env)) return std::nullopt;
+    } else if (name == "--auth-scheme") {
+      if (!take(o.auth_scheme)) return std::nullopt;
+    } else if (name == "--differences") {
+      if (!take(o.differences)) return std::nullopt;
+    } else if (name == "-H" || name == "--header") {
+      if (!take(v)) return std::nullopt;
+      o.headers.push_back(v);
+    } else if (name == "--overlay") {
+      if (!take(v)) return std::nullopt;
+      o.overlays.push_back(v);
+    } else if (name == "--fault") {
+      if (!take(v)) return std::nullopt;
+      o.faults.push_back(v);
+    } else if (name == "--checks") {
+      if (!take(v)) return std::nullopt;
+      o.checks = split_list(v);
+    } else if (name == "--json") {
+      if (!take(v)) return std::nullopt;
+      o.reports.emplace_back("json", v);
+    } else if (name == "--report") {
+      if (!take(v)) return std::nullopt;
+      const auto eq = v.find('=');
+      if (eq == std::string::npos || !reports::find_report_format(v.substr(0, eq)) ||
+          eq + 1 == v.size()) {
+        error = "--report takes FORMAT=FILE with a known format, got '" + v + "'";
+        return std::nullopt;
+      }
+      o.reports.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    } else if (name == "--timeout") {
+      if (!take(v)) return std::nullopt;
+      if (!parse_seconds(v, o.timeout_seconds)) {
+        error = "--timeout takes a number of seconds above 0 and at most 86400, not '" + v + "'";
+        return std::nullopt;
+      }
+    } else if (!name.empty() && name[0] == '-') {
+      error = "unknown option '" + name + "' (see conform replay --help)";
+      return std::nullopt;
+    } else if (o.file.empty()) {
+      o.file = name;
+    } else {
+      error = "one recording at a time ('" + o.file + "', '" + name + "')";
+      return std::nullopt;
+    }
+  }
+  if (o.help) return o;
+  if (o.file.empty()) {
+    error = "which recording? (conform replay FILE, FILE from conform run --record)";
+    return std::nullopt;
+  }
+  if (!o.url.empty() && !o.profile.empty()) {
+    error = "give either --url or --profile, not both";
+    return std::nullopt;
+  }
+  if (!o.faults.empty() && (!o.url.empty() || !o.profile.empty())) {
+    error = "--fault applies to the in-process reference only, not with --url or --profile";
+    return std::nullopt;
+  }
+  if (o.url.empty() && (!o.headers.empty() || !o.auth_env.empty() || !o.auth_scheme.empty())) {
+    error = "-H, --auth-env and --auth-scheme go with --url";
+    return std::nullopt;
+  }
+  return o;
+}
+
+void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
+  for (const auto& d : diags) err << core::to_string(d) << "\n";
+}
+
+}  // namespace
+
+int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string error;
+  auto parsed = parse_replay_options(args, error);
+  if (!parsed) {
+    err << "conform replay: " << error << "\n";
+    return 2;
+  }
+  const replay_options& opts = *parsed;
+  if (opts.help) {
+    out << replay_help;
+    return 0;
+  }
+  reports::har_reader reader(opts.file);
+  std::optional<harness::recorded_exchange> pending = reader.next();
+  if (!reader.error().empty()) {
+    err << "conform replay: " << reader.error() << "\n";
+    return 2;
+  }
+
+  // The description: given, else the recording's (when it is still there).
+  std::string spec_file = opts.spec;
+  if (spec_file.empty() && !reader.origin().spec_file.empty()) {
+    std::error_code ec;
+    if (fs::is_regular_file(reader.origin().spec_file, ec)) spec_file = reader.origin().spec_file;
+  }
+  const fs::path spec_path = resolve_default_spec(spec_file);
+  openapi::load_options load_opts;
+  load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
+  load_opts.ref_root = opts.ref_root;
+  auto loaded = openapi::load(spec_path, load_opts);
+  if (!loaded.ok()) {
+    print_diagnostics(loaded.diagnostics, err);
+    err << "conform replay: the description " << spec_path.string() << " has errors\n";
+    return 2;
+  }
+  const openapi::api_spec& api = *loaded.spec;
+  if (!reader.origin().spec_hash.empty() && reader.origin().spec_hash != api.hash) {
+    err << "conform replay: note: " << spec_path.string()
+        << " is not the description the recording was made with (its sha256 differs)\n";
+  }
+
+  // The target.
+  std::unique_ptr<reference::server> reference_server;
+  std::optional<profile::target> target;
+  if (!opts.profile.empty()) {
+    auto p = profile::load_profile(opts.profile);
+    if (p.ok()) {
+      auto bound = profile::bind(*p.value, api);
+      p.diagnostics.insert(p.diagnostics.end(), bound.begin(), bound.end());
+    }
+    print_diagnostics(p.diagnostics, err);
+    if (!p.ok() || core::has_errors(p.diagnostics)) {
+      err << "conform replay: the profile " << opts.profile << " has errors\n";
+      return 2;
+    }
+    target = std::move(*p.value);
+  } else if (!opts.url.empty()) {
+    target = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api, error);
+    if (!target) {
+      err << "conform replay: " << error << "\n";
+      return 2;
+    }
+  } else {
+    reference::server_config rc;
+    rc.faults.insert(opts.faults.begin(), opts.faults.end());
+    try {
+      reference_server = std::make_unique<reference::server>(rc);
+    } catch (const std::exception& ex) {
+      err << "conform replay: cannot start the in-process reference server: " << ex.what() << "\n";
+      return 2;
+    }
+    auto p = profile::parse_profile(reference_server->profile_yaml(), "in-process reference");
+    if (!p.ok()) {
+      print_diagnostics(p.diagnostics, err);
+      return 2;
+    }
+    target = std::move(*p.value);
+  }
+
+  http::client_options client_opts;
+  client_opts.workers = 1;  // one request at a time, in the recorded order
+  const auto timeout =
+      std::chrono::milliseconds(static_cast<long long>(opts.timeout_seconds * 1000));
+  client_opts.connection.total_timeout = timeout;
+  client_opts.connection.connect_timeout = std::min(timeout, std::chrono::milliseconds(10000));
+  client_opts.identities = profile::client_identities(*target);
+  client_opts.connection.tls.ca_file = target->ca_file;
+  if (auto why = check_identities(client_opts)) {
+    err << "conform replay: " << *why << "\n";
+    return 2;
+  }
+  http::client client(target->base_url, client_opts);
+
+  const harness::check_catalogue catalogue = suites::builtin_checks();
+  std::string unknown;
+  auto selection = catalogue.select(opts.checks, unknown);
+  if (!selection) {
+    err << "conform replay: --checks: unknown check '" << unknown << "'\n";
+    return 2;
+  }
+  harness::replay_config config;
+  config.checks = selection->exchange;
+  if (const auto* schema = catalogue.find("response_schema_conformance")) {
+    config.schema_check = schema->exchange;
+  }
+  auto& info = config.info;
+  info.tool_version = CONFORM_VERSION;
+  info.spec_file = spec_path.string();
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target->base_url.to_string();
+  info.in_process_reference = reference_server != nullptr;
+  info.profile_file = opts.profile;
+  info.workers = 1;
+  info.seed = reader.origin().seed;  // the recorded run's, as its console said it
+  for (const auto* k : config.checks) info.checks.push_back(k->info.name);
+  info.started_at = utc_now();
+
+  harness::event_stream listeners;
+  listeners.add(std::make_unique<reports::console_writer>(out, false));
+  std::vector<std::pair<std::string, const reports::file_writer*>> files;
+  for (const auto& [format_name, path] : opts.reports) {
+    auto w = reports::make_writer(*reports::find_report_format(format_name), path);
+    files.emplace_back(format_name, w.get());
+    listeners.add(std::move(w));
+  }
+  std::ofstream differences_file;
+  if (!opts.differences.empty()) {
+    differences_file.open(opts.differences, std::ios::trunc);
+    if (!differences_file) {
+      err << "conform replay: --differences: cannot write '" << opts.differences << "'\n";
+      return 2;
+    }
+  }
+
+  harness::replayer replay(api, *target, std::move(config), client, listeners);
+  replay.start();
+  const std::string base_path = target->base_url.base_path;
+  std::uint64_t differences = 0;
+  std::vector<std::string> shown;  // the first differences, for the console
+  constexpr std::size_t show_at_most = 200;
+  for (; pending; pending = reader.next()) {
+    harness::recorded_exchange& e = *pending;
+    // A recording of another tool: its URL's path, less this target's base path.
+    if (e.phase.empty() && !base_path.empty() && e.request.target.starts_with(base_path)) {
+      e.request.target.erase(0, base_path.size());
+      if (e.request.target.empty() || e.request.target[0] == '?') e.request.target.insert(0, "/");
+    }
+    for (const auto& d : replay.replay(e)) {
+      ++differences;
+      if (shown.size() < show_at_most) shown.push_back(harness::to_string(d));
+      if (differences_file) {
+        differences_file << boost::json::serialize(
+                                boost::json::object{{"seq", d.seq},
+                                                    {"operation_id", d.operation_id},
+                                                    {"method_path", d.method_path},
+                                                    {"auth_model", d.auth_model},
+                                                    {"aspect", d.aspect},
+                                                    {"recorded", d.recorded},
+                                                    {"now", d.now},
+                                                    {"curl", d.curl}})
+                         << "\n";
+      }
+    }
+  }
+  const harness::run_report report = replay.finish();
+  if (!reader.error().empty()) {
+    err << "conform replay: " << reader.error() << "\n";
+    return 2;
+  }
+  out << "\nReplayed " << replay.replayed() << " of " << reader.count()
+      << " recorded exchanges against " << target->base_url.to_string() << ": "
+      << (differences == 0 ? std::string("every answer as recorded")
+                           : std::to_string(differences) + " difference(s)")
+      << "\n";
+  for (const auto& line : shown) out << "  " << line << "\n";
+  if (differences > shown.size()) {
+    out << "  ... and " << differences - shown.size() << " more"
+        << (opts.differences.empty() ? " (--differences FILE lists them all)" : "") << "\n";
+  }
+  if (replay.rate_limited() > 0) {
+    out << replay.rate_limited()
+        << " answer(s) not compared: one of the two was a rate-limit refusal\n";
+  }
+  if (replay.skipped() > 0) {
+    out << replay.skipped() << " exchange(s) not resent: see \"not run\" above\n";
+  }
+  int status = report.exit_code();
+  if (differences > 0 && status == 0) status = 1;
+  if (replay.replayed() == 0) {
+    err << "conform replay: nothing was replayed\n";
+    status = 2;
+  }
+  for (const auto& [format_name, writer] : files) {
+    if (writer->error().empty()) continue;
+    err << "conform replay: --" << format_name << ": " << writer->error() << "\n";
+    status = 2;
+  }
+  if (differences_file && !differences_file.flush()) {
+    err << "conform replay: --differences: cannot write '" << opts.differences << "'\n";
+    status = 2;
+  }
+  return status;
+}
+
+}  // namespace conform::cli

@@ -1,0 +1,81 @@
+#include "profile/detail/pem.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+#include "core/limits.hpp"
+
+namespace conform::profile::detail {
+namespace {
+
+/// True when `text` holds a PEM block whose label ends in `kind`
+/// ("-----BEGIN EC PRIVATE KEY-----" is a PRIVATE KEY).
+bool pem_has_block(const std::string& text, std::string_view kind) {
+  for (std::size_t at = text.find("-----BEGIN "); at != std::string::npos;
+       at = text.find("-----BEGIN ", at + 1)) {
+    const std::size_t end = text.find("-----", at + 11);
+    if (end == std::string::npos) return false;
+    const std::string_view label(text.data() + at + 11, end - at - 11);
+    if (label.size() >= kind.size() && label.substr(label.size() - kind.size()) == kind) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> pem_read_file(const std::filesystem::path& file, std::string& error) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    error = "'" + file.string() + "' is not a readable file";
+    return std::nullopt;
+  }
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec || size > core::limits::max_file_bytes) {
+    error = "'" + file.string() + "' is too large for a PEM file";
+    return std::nullopt;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + file.string() + "'";
+    return std::nullopt;
+  }
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+std::optional<pem_text> read_pem(const std::string& written, const std::filesystem::path& folder,
+                                 const env_lookup& env, std::string_view kind, std::string& error) {
+  pem_text out;
+  std::string text;
+  if (written.size() > 3 && written.rfind("${", 0) == 0 && written.back() == '}') {
+    out.env_name = written.substr(2, written.size() - 3);
+    const auto found = env ? env(out.env_name) : std::nullopt;
+    if (!found || found->empty()) {
+      error = "environment variable " + out.env_name + " is " + (found ? "empty" : "not set");
+      return std::nullopt;
+    }
+    if (found->find("-----BEGIN ") != std::string::npos) {
+      text = *found;
+    } else {
+      // The variable names a file (a path never is a secret; the PEM may be).
+      auto bytes = pem_read_file(folder / *found, error);
+      if (!bytes) return std::nullopt;
+      text = std::move(*bytes);
+    }
+  } else {
+    auto bytes = pem_read_file(folder / written, error);
+    if (!bytes) return std::nullopt;
+    text = std::move(*bytes);
+  }
+  if (!pem_has_block(text, kind)) {
+    error = "no PEM block '" + std::string(kind) + "' in " +
+            (out.env_name.empty() ? "'" + written + "'" : "${" + out.env_name + "}");
+    return std::nullopt;
+  }
+  out.pem = std::move(text);
+  return out;
+}
+
+}  // namespace conform::profile::detail

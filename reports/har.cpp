@@ -1,0 +1,370 @@
+#include "reports/har.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <ctime>
+#include <map>
+
+namespace conform::reports {
+namespace {
+
+namespace json = boost::json;
+
+/// Length of the valid UTF-8 sequence at `i`, or 0.
+std::size_t har_utf8_at(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  if (n == 2 && c < 0xC2) return 0;  // overlong
+  return n;
+}
+
+bool har_valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = har_utf8_at(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+/// Text for a JSON string: invalid UTF-8 bytes become U+FFFD (headers only:
+/// bodies that are not UTF-8 are written in har_base64).
+std::string har_text_of(std::string_view s) {
+  if (har_valid_utf8(s)) return std::string(s);
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = har_utf8_at(s, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(s, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string har_base64(std::string_view in) {
+  static constexpr char table[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::uint32_t buf = 0;
+  int bits = 0;
+  for (const unsigned char ch : in) {
+    buf = (buf << 8) | ch;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out += table[(buf >> bits) & 0x3f];
+    }
+  }
+  if (bits > 0) out += table[(buf << (6 - bits)) & 0x3f];
+  while (out.size() % 4 != 0) out += '=';
+  return out;
+}
+
+/// A body as HAR text: as it is when UTF-8, else har_base64 with `encoding`.
+void har_put_text(json::object& o, const std::string& body) {
+  if (har_valid_utf8(body)) {
+    o["text"] = body;
+  } else {
+    o["text"] = har_base64(body);
+    o["encoding"] = "base64";
+  }
+}
+
+json::array har_headers_of(const std::vector<std::pair<std::string, std::string>>& headers) {
+  json::array out;
+  for (const auto& [name, value] : headers) {
+    out.push_back(json::object{{"name", har_text_of(name)}, {"value", har_text_of(value)}});
+  }
+  return out;
+}
+
+std::string har_percent_decode(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i] == '+' ? ' ' : s[i];
+    }
+  }
+  return out;
+}
+
+json::array har_query_of(std::string_view target) {
+  json::array out;
+  const std::size_t q = target.find('?');
+  if (q == std::string_view::npos) return out;
+  std::string_view rest = target.substr(q + 1);
+  while (!rest.empty()) {
+    const std::size_t amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    const std::size_t eq = pair.find('=');
+    out.push_back(
+        json::object{{"name", har_text_of(har_percent_decode(pair.substr(0, eq)))},
+                     {"value", eq == std::string_view::npos
+                                   ? std::string()
+                                   : har_text_of(har_percent_decode(pair.substr(eq + 1)))}});
+    if (amp == std::string_view::npos) break;
+    rest = rest.substr(amp + 1);
+  }
+  return out;
+}
+
+std::string har_rfc3339_ms(std::chrono::system_clock::time_point t) {
+  const auto since = t.time_since_epoch();
+  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(since);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(since - secs).count();
+  const std::time_t tt = static_cast<std::time_t>(secs.count());
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  char out[48];
+  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
+  return out;
+}
+
+double har_ms_of(std::chrono::nanoseconds d) {
+  return static_cast<double>(d.count()) / 1e6;
+}
+
+/// "coverage; valid; 6 checks passed" or "...; failed status_code_conformance (status 500)".
+std::string har_comment_of(const harness::recorded_exchange& e) {
+  std::string out = e.phase;
+  if (!e.mode.empty()) out += "; " + e.mode;
+  std::size_t passed = 0;
+  std::string failed;
+  for (const auto& v : e.verdicts) {
+    if (v.what == harness::check_verdict::kind::pass) ++passed;
+    if (v.what != harness::check_verdict::kind::violation) continue;
+    failed += (failed.empty() ? "" : ", ") + v.check + " (" + v.cause + ")";
+  }
+  if (!e.verdicts.empty()) out += "; " + std::to_string(passed) + " checks passed";
+  if (!failed.empty()) out += "; failed " + failed;
+  if (!e.response) out += "; no answer: " + e.error;
+  return har_text_of(out);
+}
+
+}  // namespace
+
+std::string har_entry(const harness::recorded_exchange& e, std::uint64_t seq) {
+  const std::string method(http::method_name(e.request));
+  json::object request{
+      {"method", method},
+      {"url", har_text_of(e.base_url + e.request.target)},
+      {"httpVersion", "HTTP/1.1"},
+      {"cookies", json::array{}},
+      {"headers", har_headers_of(e.request.headers)},
+      {"queryString", har_query_of(e.request.target)},
+      {"headersSize", -1},
+      {"bodySize", static_cast<std::int64_t>(e.request.body.size())},
+  };
+  if (!e.request.body.empty()) {
+    json::object post{{"mimeType", har_text_of(e.request.find_header("Content-Type")
+                                                   ? *e.request.find_header("Content-Type")
+                                                   : std::string())}};
+    har_put_text(post, e.request.body);
+    request["postData"] = std::move(post);
+  }
+  json::object response{{"status", 0},
+                        {"statusText", ""},
+                        {"httpVersion", "HTTP/1.1"},
+                        {"cookies", json::array{}},
+                        {"headers", json::array{}},
+                        {"content", json::object{{"size", 0}, {"mimeType", ""}}},
+                        {"redirectURL", ""},
+                        {"headersSize", -1},
+                        {"bodySize", -1}};
+  double total = 0, connect = -1;
+  if (e.response) {
+    const http::response& r = *e.response;
+    std::vector<std::pair<std::string, std::string>> hs;
+    for (const auto& h : r.headers) hs.emplace_back(h.name, h.value);
+    const std::string* type = r.find(http::field::content_type);
+    json::object content{{"size", static_cast<std::int64_t>(r.body.size())},
+                         {"mimeType", har_text_of(type ? *type : std::string())}};
+    har_put_text(content, r.body);
+    response["status"] = r.status;
+    response["httpVersion"] = r.version == 10 ? "HTTP/1.0" : "HTTP/1.1";
+    response["headers"] = har_headers_of(hs);
+    response["content"] = std::move(content);
+    response["bodySize"] = static_cast<std::int64_t>(r.body.size());
+    if (const std::string* location = r.find(http::field::location)) {
+      response["redirectURL"] = har_text_of(*location);
+    }
+    total = har_ms_of(r.time.total);
+    if (!r.reused_connection) connect = har_ms_of(r.time.connect);
+  }
+  json::array verdicts;
+  for (const auto& v : e.verdicts) {
+    json::object o{{"check", v.check}, {"verdict", harness::to_string(v.what)}};
+    if (!v.cause.empty()) o["cause"] = har_text_of(v.cause);
+    if (!v.expected.empty()) o["expected"] = har_text_of(v.expected);
+    if (!v.seen.empty()) o["seen"] = har_text_of(v.seen);
+    verdicts.push_back(std::move(o));
+  }
+  json::object conform{{"seq", seq},
+                       {"phase", e.phase},
+                       {"operation_id", e.operation_id},
+                       {"method_path", e.method_path},
+                       {"auth_model", e.auth_model},
+                       {"mode", har_text_of(e.mode)},
+                       {"mutation", e.mutation},
+                       {"where", har_text_of(e.where)},
+                       {"target", har_text_of(e.request.target)},
+                       {"retries_429", e.retries_429},
+                       {"secrets", json::value_from(e.secrets)},
+                       {"verdicts", std::move(verdicts)}};
+  if (!e.request.client_identity.empty()) conform["client_certificate"] = e.request.client_identity;
+  if (!e.response) conform["error"] = har_text_of(e.error);
+  json::object entry{
+      {"startedDateTime", har_rfc3339_ms(e.started)},
+      {"time", total},
+      {"request", std::move(request)},
+      {"response", std::move(response)},
+      {"cache", json::object{}},
+      {"timings", json::object{{"blocked", -1},
+                               {"dns", -1},
+                               {"connect", connect},
+                               {"send", 0},
+                               {"wait", connect > 0 ? std::max(0.0, total - connect) : total},
+                               {"receive", 0},
+                               {"ssl", -1}}},
+      {"comment", har_comment_of(e)},
+      {"_conform", std::move(conform)},
+  };
+  return json::serialize(entry);
+}
+
+bool har_file::open(const har_log_info& info) {
+  out_.open(path_, std::ios::binary | std::ios::trunc);
+  if (!out_) {
+    error_ = "cannot write '" + path_ + "'";
+    return false;
+  }
+  json::object conform{{"command", info.command}, {"seed", info.seed},
+                       {"spec", info.spec_file},  {"spec_hash", info.spec_hash},
+                       {"target", info.target},   {"started_at", info.started_at}};
+  json::object creator{{"name", "conform"}, {"version", info.tool_version}};
+  // The head and the opening of `entries`; each entry on a line of its own.
+  std::string head = "{\"log\":{\"version\":\"1.2\",\"creator\":" + json::serialize(creator) +
+                     ",\"pages\":[],\"_conform\":" + json::serialize(conform) + ",\"entries\":[";
+  out_ << head;
+  if (!out_) error_ = "cannot write '" + path_ + "'";
+  return error_.empty();
+}
+
+void har_file::add(const harness::recorded_exchange& e) {
+  if (!error_.empty() || !out_.is_open()) return;
+  out_ << (entries_ == 0 ? "\n" : ",\n") << har_entry(e, entries_);
+  ++entries_;
+  if (!out_) error_ = "cannot write '" + path_ + "' (disk full?)";
+}
+
+bool har_file::close(const std::string& comment) {
+  if (!out_.is_open()) return error_.empty();
+  out_ << "\n],\"comment\":" << json::serialize(json::value(har_text_of(comment))) << "}}\n";
+  out_.close();
+  if (!out_ && error_.empty()) error_ = "cannot write '" + path_ + "'";
+  return error_.empty();
+}
+
+bool write_traffic_har(const std::string& path, const harness::traffic& t,
+                       const harness::certification_report& report, const profile::target& server,
+                       const har_log_info& info, std::chrono::system_clock::time_point started,
+                       std::string& error) {
+  // The rules each exchange broke: a failure's evidence lines start "#<seq> ".
+  std::map<std::uint64_t, std::vector<harness::recorded_verdict>> broke;
+  for (const auto& f : report.run.failures) {
+    for (const auto& line : f.evidence) {
+      std::uint64_t seq = 0;
+      if (line.size() < 2 || line[0] != '#' ||
+          std::from_chars(line.data() + 1, line.data() + line.size(), seq).ec != std::errc()) {
+        continue;
+      }
+      auto& v = broke[seq];
+      if (std::none_of(v.begin(), v.end(), [&](const auto& x) { return x.check == f.check; })) {
+        v.push_back(
+            {f.check, harness::check_verdict::kind::violation, f.cause, f.expected, f.seen});
+      }
+    }
+  }
+  har_file file(path);
+  if (!file.open(info)) {
+    error = file.error();
+    return false;
+  }
+  const harness::exchange_recorder recorder(server);
+  http::url base;
+  if (auto parsed = http::parse_url(info.target); parsed.ok()) base = *parsed.value;
+  for (const auto& e : t.exchanges) {
+    http::result result;
+    if (e.status != 0) {
+      http::response r;
+      r.status = e.status;
+      for (const auto& [name, value] : e.response_headers) {
+        r.headers.push_back({http::field::unknown, name, value});
+      }
+      r.body = e.response_body;
+      r.time.total = std::chrono::duration_cast<std::chrono::nanoseconds>(e.answered - e.sent);
+      result.outcome = std::move(r);
+    } else {
+      result.outcome = http::transport_error{http::transport_error::kind::closed,
+                                             "the server closed the connection without answering"};
+    }
+    std::string mode = "client traffic";
+    if (!e.adversity.empty()) mode += "; scripted " + e.adversity;
+    auto it = broke.find(e.seq);
+    // The server's own notes of the connection are no headers the client sent.
+    http::request sent = e.request;
+    for (const char* note : {"REMOTE_ADDR", "REMOTE_PORT", "LOCAL_ADDR", "LOCAL_PORT"}) {
+      sent.remove_header(note);
+    }
+    file.add(
+        recorder.record("traffic", e.op, e.auth_model(), mode, base, sent, result, started + e.sent,
+                        it == broke.end() ? std::vector<harness::recorded_verdict>{} : it->second));
+  }
+  if (!file.close(report.verdict)) {
+    error = file.error();
+    return false;
+  }
+  return true;
+}
+
+har_writer::har_writer(std::string path, std::string command)
+    : file_(std::move(path)), command_(std::move(command)) {
+  // Created at once: a path that cannot be written stops the run before it starts.
+  opened_ = file_.open(har_log_info{});
+}
+
+void har_writer::run_started(const harness::run_info& info, std::uint64_t) {
+  if (!opened_) return;
+  // Rewritten with the run's facts now that they are known (nothing was added yet).
+  har_log_info log{info.tool_version, command_,    info.seed,      info.spec_file,
+                   info.spec_hash,    info.target, info.started_at};
+  file_.close("");
+  opened_ = file_.open(log);
+}
+
+void har_writer::exchange_recorded(const harness::recorded_exchange& e) {
+  file_.add(e);
+}
+
+void har_writer::run_finished(const harness::run_report& report) {
+  file_.close("conform " + command_ + " recorded " + std::to_string(file_.entries()) +
+              " exchanges; exit status " + std::to_string(report.exit_code()));
+}
+
+}  // namespace conform::reports
