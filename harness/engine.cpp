@@ -158,6 +158,16 @@ class engine {
   std::string redact(std::string text) const {
     return redact_credentials(*target_, std::move(text));
   }
+  /// --record: what records each request a scenario context of phase `p`
+  /// sends (its mode: `mode`).
+  scenario_context::observer recorder_for(phase p, std::string mode) {
+    return [this, p, mode = std::move(mode)](const http::request& req, const http::result& res,
+                                             std::chrono::system_clock::time_point started) {
+      const auto* op = operation_of(spec_, req);
+      gate_.exchange_recorded(
+          recorder_->record(to_string(p), op, "", mode, client_.base(), req, res, started));
+    };
+  }
   /// --record: the exchange `s` of cell `c`, with what the checks said.
   void record(phase p, const cell& c, const generators::generated_request& g, const sent& s,
               std::vector<recorded_verdict> verdicts) {
@@ -171,7 +181,7 @@ class engine {
                           client_.base(), s.request, s.result, s.started, std::move(verdicts));
     e.mutation = std::string(generators::to_string(g.mode.mutation));
     e.where = g.mode.where;
-    events_.exchange_recorded(e);
+    gate_.exchange_recorded(e);
   }
 
   const openapi::api_spec& spec_;
@@ -452,12 +462,14 @@ void engine::stateful_phase() {
   o.enabled = [&selection](std::string_view name) { return selection.enabled(name); };
   o.max_shrinks = config_.max_shrinks;
   o.reach = &reach_;
+  if (recorder_) o.observe = recorder_for(phase::stateful, "stateful");
   auto outcome = stateful::run_phase(spec_, *target_, o);
   learned_.emplace(std::move(outcome.learned));
   target_ = &*learned_;
   credentials_.emplace(spec_, *target_);
   report_.links = std::move(outcome.links);
-  report_.info.learned.insert(report_.info.learned.end(), outcome.notes.begin(), outcome.notes.end());
+  report_.info.learned.insert(report_.info.learned.end(), outcome.notes.begin(),
+                              outcome.notes.end());
   stateful_requests_ = outcome.requests;
   stateful_retries_429_ = outcome.retries_429;
   results_.finish(results_sink::origin::scenarios);
@@ -475,14 +487,7 @@ void engine::scenario_phase() {
   scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
-  if (recorder_) {
-    ctx.observe([this](const http::request& req, const http::result& res,
-                       std::chrono::system_clock::time_point started) {
-      const auto* op = operation_of(spec_, req);
-      events_.exchange_recorded(recorder_->record(to_string(phase::scenarios), op, "", "scenario",
-                                                  client_.base(), req, res, started));
-    });
-  }
+  if (recorder_) ctx.observe(recorder_for(phase::scenarios, "scenario"));
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
   };

@@ -508,6 +508,7 @@ std::optional<std::string> oversized(param_location where, const wire_pairs& w) 
       for (const auto& kv : w) bytes += kv.second.size();  // already percent-encoded
       break;
     case param_location::query:
+    case param_location::querystring:  // the whole query: its pairs, as a query's
       for (const auto& kv : w) {
         // Encoding only makes it longer: what is too long raw is too long sent.
         bytes += kv.first.size() + kv.second.size() + 2;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/listener.hpp"
+#include "harness/recorded.hpp"
 
 namespace conform::harness::detail {
 
@@ -48,6 +49,10 @@ class gate final : public listener {
   void not_run(const harness::not_run& n) override {
     pass([=](listener& l) { l.not_run(n); });
   }
+  void exchange_recorded(const recorded_exchange& e) override {
+    pass([e](listener& l) { l.exchange_recorded(e); });  // held by value: the phase is short
+  }
+  bool records_exchanges() const override { return to_.records_exchanges(); }
   void run_finished(const run_report& report) override { to_.run_finished(report); }
 
  private:

@@ -193,8 +193,8 @@ TEST(FrameworkStub, ATimeoutIsNeitherReSentNorShrunk) {
   framework_server server(framework_fault::slow_image);
   scratch files;
   const auto r = run(args_for(server, "4",
-                              {"--include", "getImage", "--timeout", "0.2", "--examples", "3",
-                               "--json", files.file("r.json")}));
+                              {"--include", "getImage", "--no-stateful", "--timeout", "0.2",
+                               "--examples", "3", "--json", files.file("r.json")}));
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   const auto report = json_report(files.file("r.json"));
   const auto& failures = report.at("failures").as_array();
