@@ -189,7 +189,8 @@ void read_reach_json(const boost::json::object& in, harness::run_report& report)
 
 void merge_reach(const harness::run_report& from, harness::run_report& into) {
   for (const auto& n : from.info.learned) {
-    if (std::find(into.info.learned.begin(), into.info.learned.end(), n) == into.info.learned.end()) {
+    if (std::find(into.info.learned.begin(), into.info.learned.end(), n) ==
+        into.info.learned.end()) {
       into.info.learned.push_back(n);
     }
   }
