@@ -133,20 +133,6 @@ class engine {
     rc::Shrinkable<generators::generated_request> tree;
     generators::generated_request value;
   };
-  /// An item of the plan taken by a worker, and what its generation gave.
-  struct taken {
-    std::uint64_t item = 0;
-    std::size_t cell_index = 0;
-    std::uint32_t example = 0;
-    std::uint64_t seed = 0;
-    std::string error;
-    std::optional<generated> made;
-  };
-  /// Takes the plan's next item and generates it; false when none is left.
-  bool take(taken& out);
-  /// Sends and judges one taken item; `ahead` runs while its answer is on the way.
-  void run_item(unsigned worker, taken& t, const http::while_waiting& ahead,
-                clock::duration& ahead_time);
   /// Generates item `item` of the plan (coverage items first); nullopt and
   /// `error` when the generator gave up.
   std::optional<generated> generate(std::uint64_t item, std::size_t& cell_index,
@@ -156,12 +142,8 @@ class engine {
              const rc::Shrinkable<generators::generated_request>& value,
              const generators::generated_request& g, const sent& s);
   void fold_coverage();
-  /// Sends `g`; with `ahead`, runs it while the answer is on the way and
-  /// leaves its time (`*ahead_time`, which it sets) out of the transport's.
   sent send(unsigned worker, const cell& c, const generators::generated_request& g,
-            std::chrono::milliseconds timeout = std::chrono::milliseconds(0),
-            const http::while_waiting* ahead = nullptr,
-            const clock::duration* ahead_time = nullptr);
+            std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
   /// A send of the shrinking phase: within what is left until `deadline`
   /// (never the full timeout past it); nullopt when nothing is left, or when
   /// the time left ran out before an answer.
@@ -404,8 +386,7 @@ void engine::fold_coverage() {
 }
 
 sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g,
-                  std::chrono::milliseconds timeout, const http::while_waiting* ahead,
-                  const clock::duration* ahead_time) {
+                  std::chrono::milliseconds timeout) {
   sent s;
   // Every send gets a key of its own: a run-wide random nonce (so a rerun
   // with the same seed against a target that keeps state is not answered
@@ -422,10 +403,8 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
   }
   s.started = std::chrono::system_clock::now();
   const auto t0 = clock::now();
-  s.result = ahead != nullptr ? client_.send(worker, s.request, timeout, *ahead)
-                              : client_.send(worker, s.request, timeout);
-  add_time(&run_timings::transport,
-           clock::now() - t0 - (ahead_time != nullptr ? *ahead_time : clock::duration{}));
+  s.result = client_.send(worker, s.request, timeout);
+  add_time(&run_timings::transport, clock::now() - t0);
   requests_.fetch_add(1, std::memory_order_relaxed);
   retries_429_.fetch_add(s.result.retries_429, std::memory_order_relaxed);
   if (!s.result.ok()) {
@@ -577,89 +556,54 @@ std::optional<engine::generated> engine::generate(std::uint64_t item, std::size_
   return std::nullopt;
 }
 
-bool engine::take(taken& t) {
-  t.item = next_item_.fetch_add(1, std::memory_order_relaxed);
-  if (t.item >= planned_) return false;
-  t.error.clear();
-  const auto g0 = clock::now();
-  t.made = generate(t.item, t.cell_index, t.example, t.seed, t.error);
-  add_time(&run_timings::generation, clock::now() - g0);
-  return true;
-}
-
 void engine::worker_main(unsigned worker) {
-  // Each worker generates its next item while the target answers the one
-  // before (issue 21): the answer is then usually there when it is read,
-  // and the worker neither sleeps in poll() nor is woken for it. Every item
-  // is a pure function of its seed, so the order of generation changes no
-  // request and no verdict.
-  std::optional<taken> current(std::in_place);
-  if (!take(*current)) return;
-  std::optional<taken> next;
-  bool exhausted = false;
-  clock::duration ahead_time{};
-  const http::while_waiting ahead = [&] {
-    const auto a0 = clock::now();
-    next.emplace();
-    if (!take(*next)) {
-      next.reset();
-      exhausted = true;
-    }
-    ahead_time = clock::now() - a0;
-  };
-  for (;;) {
-    ahead_time = {};
-    run_item(worker, *current, ahead, ahead_time);
-    if (!next && !exhausted) {  // the request was not sent, or broke before it was written
-      next.emplace();
-      if (!take(*next)) return;
-    }
-    if (!next) return;
-    current.swap(next);
-    next.reset();
-  }
-}
-
-void engine::run_item(unsigned worker, taken& t, const http::while_waiting& ahead,
-                      clock::duration& ahead_time) {
   const std::uint64_t covering = coverage_.size();
-  const std::uint64_t item = t.item;
-  const cell& c = cells_[t.cell_index];
-  if (!t.made) {
-    if (item < covering) {
-      coverage_outcomes_[item].why = "no value could be made: " + t.error;
-    } else {
-      // Said once per (operation, auth model): the first example that failed.
-      results_.not_run(
-          {"*", c.op->operation_id, c.auth->model.label(),
-           "the generator gave up (example " + std::to_string(t.example) + "): " + t.error});
-    }
-  } else {
-    const sent s =
-        send(worker, c, t.made->value, std::chrono::milliseconds(0), &ahead, &ahead_time);
-    if (s.lost) {
-      // A case whose broken part would not reach the wire is not run,
-      // never judged as if it were (issue 22).
-      const std::string why = "not sent: " + *s.lost;
+  for (;;) {
+    const std::uint64_t item = next_item_.fetch_add(1, std::memory_order_relaxed);
+    if (item >= planned_) return;
+    std::size_t cell_index = 0;
+    std::uint32_t example = 0;
+    std::uint64_t seed = 0;
+    std::string gen_error;
+    const auto g0 = clock::now();
+    auto made = generate(item, cell_index, example, seed, gen_error);
+    add_time(&run_timings::generation, clock::now() - g0);
+    const cell& c = cells_[cell_index];
+    if (!made) {
       if (item < covering) {
-        coverage_outcomes_[item].why = why;
+        coverage_outcomes_[item].why = "no value could be made: " + gen_error;
       } else {
-        const auto& checks = config_.checks.exchange;
-        for (std::size_t k = 0; k < checks.size(); ++k) {
-          const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
-          if (cell_id && applies(checks[k]->to, c.kind)) results_.not_run(cell_id, why);
-        }
+        // Said once per (operation, auth model): the first example that failed.
+        results_.not_run(
+            {"*", c.op->operation_id, c.auth->model.label(),
+             "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
       }
     } else {
-      if (item < covering) coverage_outcomes_[item].sent = true;
-      if (c.kind == request_kind::valid) {
-        reach_.record(*c.op, c.auth->model, s.result, s.json ? &*s.json : nullptr);
+      const sent s = send(worker, c, made->value);
+      if (s.lost) {
+        // A case whose broken part would not reach the wire is not run,
+        // never judged as if it were (issue 22).
+        const std::string why = "not sent: " + *s.lost;
+        if (item < covering) {
+          coverage_outcomes_[item].why = why;
+        } else {
+          const auto& checks = config_.checks.exchange;
+          for (std::size_t k = 0; k < checks.size(); ++k) {
+            const results_sink::cell_id cell_id = (*c.cell_of_check)[k];
+            if (cell_id && applies(checks[k]->to, c.kind)) results_.not_run(cell_id, why);
+          }
+        }
+      } else {
+        if (item < covering) coverage_outcomes_[item].sent = true;
+        if (c.kind == request_kind::valid) {
+          reach_.record(*c.op, c.auth->model, s.result, s.json ? &*s.json : nullptr);
+        }
+        judge(item, cell_index, example, seed, made->tree, made->value, s);
       }
-      judge(item, t.cell_index, t.example, t.seed, t.made->tree, t.made->value, s);
     }
+    const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
+    events_.exchange_done(done, planned_);
   }
-  const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
-  events_.exchange_done(done, planned_);
 }
 
 void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t example,

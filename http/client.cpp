@@ -82,12 +82,6 @@ result client::send(unsigned worker, const request& req) {
 }
 
 result client::send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout) {
-  static const while_waiting none;
-  return send(worker, req, total_timeout, none);
-}
-
-result client::send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout,
-                    const while_waiting& work) {
   connection* found = for_identity(worker, req.client_identity);
   if (found == nullptr) return no_identity(req.client_identity);
   connection& conn = *found;
@@ -96,8 +90,7 @@ result client::send(unsigned worker, const request& req, std::chrono::millisecon
   bool reconnected = false;
   for (;;) {
     limiter_.acquire();
-    // The work rides on the first attempt only: a retry is sent after it ran.
-    result r = retries == 0 ? conn.send(req, total_timeout, work) : conn.send(req, total_timeout);
+    result r = conn.send(req, total_timeout);
     reconnected = reconnected || r.reconnected;
     const bool again = opts_.retry.retry_429 && r.ok() && r.value().status == 429 &&
                        retries < opts_.retry.max_retries;

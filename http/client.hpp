@@ -60,10 +60,6 @@ class client {
   /// The same, each attempt within `total_timeout` instead of the
   /// connection's (0: the connection's): a send with a time budget of its own.
   result send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout);
-  /// The same, calling `work` while the server answers the first attempt
-  /// (connection::send says how); it may not run at all (nothing written).
-  result send(unsigned worker, const request& req, std::chrono::milliseconds total_timeout,
-              const while_waiting& work);
   /// Sends `req` once on `worker`'s connection, 429 returned as is.
   result send_once(unsigned worker, const request& req);
   /// Worker `worker`'s connection (for stats, or to close it).

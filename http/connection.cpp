@@ -318,8 +318,8 @@ struct connection::impl {
            ec == asio::ssl::error::stream_truncated;
   }
 
-  result send(const request& req, std::chrono::milliseconds total, const while_waiting* work) {
-    auto start = steady::now();
+  result send(const request& req, std::chrono::milliseconds total) {
+    const auto start = steady::now();
     timeout = total.count() > 0 ? total : opts.total_timeout;
     std::optional<steady::time_point> deadline;
     if (timeout.count() > 0) deadline = start + timeout;
@@ -352,18 +352,6 @@ struct connection::impl {
       }
       error_code ec = write(req);
       bool written = !ec;
-      if (written && work != nullptr && *work) {
-        // The caller's work while the server answers; its time is given
-        // back to the deadline and left out of the response's time.
-        const auto w0 = steady::now();
-        (*work)();
-        const auto spent = steady::now() - w0;
-        work = nullptr;
-        start += spent;
-        if (deadline) *deadline += spent;
-        socket.set_deadline(deadline);
-        socket.answer_may_be_there();
-      }
       if (ec) {
         if (reused && ec != beast::error::timeout) {
           // The idle connection was dead; nothing was processed, send again.
@@ -425,14 +413,10 @@ connection::connection(connection&&) noexcept = default;
 connection& connection::operator=(connection&&) noexcept = default;
 
 result connection::send(const request& req) {
-  return impl_->send(req, std::chrono::milliseconds(0), nullptr);
+  return impl_->send(req, std::chrono::milliseconds(0));
 }
 result connection::send(const request& req, std::chrono::milliseconds total_timeout) {
-  return impl_->send(req, total_timeout, nullptr);
-}
-result connection::send(const request& req, std::chrono::milliseconds total_timeout,
-                        const while_waiting& work) {
-  return impl_->send(req, total_timeout, &work);
+  return impl_->send(req, total_timeout);
 }
 bool connection::is_open() const {
   return impl_->open;

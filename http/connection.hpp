@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,13 +41,6 @@ struct connection_options {
   tls_options tls;
 };
 
-/// Work the caller does while the server answers (generating its next
-/// request, say): called at most once per send, right after the request was
-/// written and before its answer is read. Its time counts neither against
-/// the timeout nor in the response's times, so what it does never changes
-/// what the exchange reports.
-using while_waiting = std::function<void()>;
-
 /// A TLS client context shared by connections (opaque; see connection.cpp).
 class tls_context;
 
@@ -74,9 +66,6 @@ class connection {
   result send(const request& req);
   /// The same, within `total_timeout` instead of the connection's (0: the connection's).
   result send(const request& req, std::chrono::milliseconds total_timeout);
-  /// The same, calling `work` (when not empty) while the server answers.
-  result send(const request& req, std::chrono::milliseconds total_timeout,
-              const while_waiting& work);
   /// True while a kept-alive connection is open.
   bool is_open() const;
   /// Closes the connection (the next send reconnects).

@@ -38,9 +38,6 @@ class deadline_socket {
   error_code connect(const boost::asio::ip::tcp::resolver::results_type& endpoints);
   /// True when an idle socket has something to read or was hung up.
   bool readable_now();
-  /// The answer to what was just written may have arrived (the caller did
-  /// other work meanwhile): the next read tries before it waits.
-  void answer_may_be_there() { expect_wait_ = false; }
   /// True while open.
   bool is_open() const { return socket_.is_open(); }
   /// Closes the socket (errors ignored).

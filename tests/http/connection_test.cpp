@@ -59,11 +59,6 @@ class plain_server : public ::testing::Test {
       stall_.wait();
       res.set_content("late", "text/plain");
     });
-    s.Get("/api/v1/hold", [this](const httplib::Request&, httplib::Response& res) {
-      arrived_.open();
-      stall_.wait();
-      res.set_content("held", "text/plain");
-    });
     s.Get("/api/v1/redirect", [](const httplib::Request&, httplib::Response& res) {
       res.set_redirect("http://elsewhere.example/steal");
     });
@@ -76,7 +71,6 @@ class plain_server : public ::testing::Test {
   }
 
   test_support::gate stall_;
-  test_support::gate arrived_;
   test_support::httplib_runner runner_;
   std::mutex mutex_;
   std::set<int> client_ports_;
@@ -150,44 +144,6 @@ TEST_F(plain_server, stalled_server_hits_the_total_timeout) {
   ASSERT_FALSE(res.ok());
   EXPECT_EQ(res.error().what, transport_error::kind::timeout) << res.error().message;
   EXPECT_FALSE(c.is_open());
-}
-
-TEST_F(plain_server, work_while_waiting_runs_once_between_the_write_and_the_read) {
-  connection c(local(runner_.port()));
-  int runs = 0;
-  // The server holds its answer until the work lets it go: the work must run
-  // after the request reached the server and before the answer is read.
-  const while_waiting work = [&] {
-    ++runs;
-    arrived_.wait();
-    stall_.open();
-  };
-  const result res = c.send(get("/hold"), std::chrono::milliseconds(0), work);
-  ASSERT_TRUE(res.ok()) << res.error().message;
-  EXPECT_EQ(res.value().body, "held");
-  EXPECT_EQ(runs, 1);
-  // The connection is read to its end: the next exchange on it is whole.
-  const result next = c.send(get("/echo"), std::chrono::milliseconds(0), work);
-  ASSERT_TRUE(next.ok()) << next.error().message;
-  EXPECT_EQ(next.value().status, 200u);
-  EXPECT_TRUE(next.value().reused_connection);
-  EXPECT_EQ(runs, 2);
-}
-
-TEST(connection, work_while_waiting_does_not_run_when_nothing_was_sent) {
-  unsigned short port = 0;
-  {
-    boost::asio::io_context ioc;
-    boost::asio::ip::tcp::acceptor a(
-        ioc, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
-    port = a.local_endpoint().port();
-  }  // closed: nothing listens there now
-  connection c(local(port));
-  int runs = 0;
-  const result res = c.send(get("/health"), std::chrono::milliseconds(0), [&] { ++runs; });
-  ASSERT_FALSE(res.ok());
-  EXPECT_EQ(res.error().what, transport_error::kind::connect);
-  EXPECT_EQ(runs, 0);
 }
 
 TEST_F(plain_server, redirects_are_returned_not_followed) {
