@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Conform builds with, only those missing.
 # Quick when everything is present: one dpkg-query, no apt-get at all.
-# Usage: scripts/deps.sh [all|build|program]:
+# Usage: scripts/deps.sh [all|build|program|bench]:
 #   program  what the `conform` program needs (the `program` preset, the Dockerfile)
 #   build    what building any preset needs: the program's, and the test and
 #            benchmark libraries that configuring the dev preset finds
 #            (scripts/build.sh, scripts/run.sh)
 #   all      what running the tests needs too: git, clang-format and a
 #            browser for the HTML reports (scripts/test.sh)
+#   bench    what bench/wire.sh needs beside the build set: nginx, wrk and
+#            /usr/bin/time (never part of the default set)
 set -euo pipefail
 set_name=${1:-all}
 
@@ -30,12 +32,16 @@ test_packages=(
   chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
   python3 nodejs     # tests/certify: the example clients of the other two stacks
 )
+bench_packages=(
+  nginx wrk time     # bench/wire.sh: a target that costs almost nothing, wrk's rate beside ours
+)
 case "$set_name" in
   program) ;;
+  bench) packages+=("${build_packages[@]}" "${bench_packages[@]}") ;;
   build) packages+=("${build_packages[@]}") ;;
   all) packages+=("${build_packages[@]}" "${test_packages[@]}") ;;
   *)
-    echo "conform: scripts/deps.sh takes 'all', 'build' or 'program', not '$set_name'" >&2
+    echo "conform: scripts/deps.sh takes 'all', 'build', 'program' or 'bench', not '$set_name'" >&2
     exit 2
     ;;
 esac
