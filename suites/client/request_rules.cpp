@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/text.hpp"
 #include "generators/detail/wire.hpp"
 #include "harness/results.hpp"
 #include "schema/validator.hpp"
@@ -31,15 +32,6 @@ std::string first_error(const schema::validation_result& r) {
   if (r.errors.empty()) return "";
   const auto& e = r.errors.front();
   return (e.instance_pointer.empty() ? std::string() : e.instance_pointer + ": ") + e.message;
-}
-
-std::string media_type_of(const traffic_exchange& e) {
-  std::string ct = header_or_empty(e, "Content-Type");
-  ct = ct.substr(0, ct.find(';'));
-  while (!ct.empty() && ct.back() == ' ') ct.pop_back();
-  while (!ct.empty() && ct.front() == ' ') ct.erase(ct.begin());
-  std::transform(ct.begin(), ct.end(), ct.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ct;
 }
 
 /// What is wrong with `e` against its operation; "" when nothing.
@@ -89,7 +81,7 @@ std::string problem_of(const traffic_exchange& e) {
   if (body.empty()) {
     return op.body->required ? op.operation_id + " requires a body, and none was sent" : "";
   }
-  const std::string media = media_type_of(e);
+  const std::string media = core::media_type_of(header_or_empty(e, "Content-Type"));
   const openapi::media_type* m = op.body->find(media);
   if (!m) {
     std::string accepted;
