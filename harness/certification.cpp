@@ -157,7 +157,9 @@ certification_report judge_traffic(const traffic& t,
     rule_verdict v;
     v.check = c->info.name;
     v.description = c->info.description;
-    v.rule = c->info.rule;
+    // The description's own citation where it gives one (x-rule-citations).
+    const auto* cited = t.spec->rules.citation_of(c->info.name);
+    v.rule = cited ? cited->rule : c->info.rule;
     v.level = c->level;
     v.judged = j.held_count();
     v.broken = j.broken_count();

@@ -128,7 +128,12 @@ void judge_valid(const traffic& t, traffic_judgement& j) {
 
 void judge_tenant(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
-    if (!e.op || e.credential_kind != openapi::credential_kind::partner_key) continue;
+    // Credentials that name their tenant on every call (x-tenants: named).
+    const openapi::security_scheme* scheme =
+        e.credential_kind ? t.spec->find_scheme(*e.credential_kind) : nullptr;
+    if (!e.op || !scheme || scheme->tenants != openapi::security_scheme::tenant_reach::named) {
+      continue;
+    }
     const auto& tc = e.op->tenant;
     if (tc.from != openapi::tenant_context::source::header || tc.missing_status == 0) continue;
     if (!header_or_empty(e, tc.header_name).empty()) {
@@ -138,7 +143,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
     traffic_violation v;
     v.evidence = {&e};
     v.expected = "a partner-key call to " + e.op->operation_id + " names the tenant with " +
-                 tc.header_name + " (section 5 rule 2; D2.6; x-tenant-context), else " +
+                 tc.header_name + " (" + cited(t, tenant_name, "x-tenant-context") + "), else " +
                  std::to_string(tc.missing_status) + " " + tc.missing_code;
     v.seen = "request #" + std::to_string(e.seq) + " has no " + tc.header_name;
     v.cause = "no tenant header";
@@ -164,8 +169,8 @@ void judge_environment(const traffic& t, traffic_judgement& j) {
     traffic_violation v;
     v.evidence = {&e};
     v.expected = "only " + own->second + " keys against the " + t.environment +
-                 " server; sandbox and production keys are kept apart (section 5 rule 7; D2.3; "
-                 "x-key-prefixes)";
+                 " server; sandbox and production keys are kept apart (" +
+                 cited(t, environment_name, "x-key-prefixes") + ")";
     v.seen = "request #" + std::to_string(e.seq) + " sent " +
              (other.empty() ? std::string("a key with no known environment prefix")
                             : "a " + other + " key (" + e.credential_prefix + "...)");
@@ -225,7 +230,7 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       {valid_name,
        "every request is an operation of the description with valid parameters, media type and "
        "body (the harness's validator)",
-       "section 4; OpenAPI parameters and requestBody"},
+       "OpenAPI parameters and requestBody"},
       harness::rule_level::core,
       "request",
       judge_valid});
@@ -238,14 +243,14 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       judge_one_credential});
   catalogue.add(harness::traffic_check{
       {tenant_name, "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
-       "section 5 rule 2; D2.6; x-tenant-context"},
+       "x-tenant-context"},
       harness::rule_level::core,
       "partner-key call to a route that takes the tenant from a header",
       judge_tenant});
   catalogue.add(harness::traffic_check{
       {environment_name,
        "every key sent carries the prefix of the server's environment (x-key-prefixes)",
-       "section 5 rule 7; D2.3"},
+       "x-key-prefixes"},
       harness::rule_level::core,
       "request with an API key",
       judge_environment});
