@@ -29,7 +29,6 @@ namespace conform::harness {
 namespace {
 
 using clock = std::chrono::steady_clock;
-using namespace std::chrono_literals;
 
 /// One (operation, auth model, mode) to generate `examples` requests for.
 struct cell {
@@ -810,8 +809,9 @@ void engine::shrink_phase() {
   // The phase's time: as given, else as long as the run so far, at least 30 s.
   clock::time_point deadline = clock::time_point::max();
   const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started_);
-  const auto total =
-      config_.shrink_time ? *config_.shrink_time : std::max<std::chrono::milliseconds>(spent, 30s);
+  const auto total = config_.shrink_time
+                         ? *config_.shrink_time
+                         : std::max<std::chrono::milliseconds>(spent, std::chrono::seconds(30));
   if (total.count() > 0) deadline = clock::now() + total;
   std::atomic<std::size_t> next{0};
   const unsigned workers = std::max(1u, std::min<unsigned>(client_.workers(), pending.size()));
