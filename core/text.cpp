@@ -1,16 +1,61 @@
 #include "core/text.hpp"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <system_error>
 
 namespace conform::core {
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += sep;
-    out += item;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i != 0) out += sep;
+    out += items[i];
   }
   return out;
+}
+
+std::string number_text(double d) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
+  return ec == std::errc() ? std::string(buf, end) : std::string("?");
+}
+
+std::string whole_number_text(double d) {
+  if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 1e15) {
+    return std::to_string(static_cast<long long>(d));
+  }
+  return number_text(d);
+}
+
+namespace {
+
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) c = lower(c);
+  return out;
+}
+
+std::string media_type_of(std::string_view content_type) {
+  std::string_view type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  return ascii_lower(type);
 }
 
 std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
@@ -151,10 +196,7 @@ bool excerpt_textual(std::string_view media) {
 
 std::string body_excerpt(std::string_view body, std::string_view content_type, std::size_t max) {
   if (body.empty()) return {};
-  std::string media(content_type.substr(0, content_type.find(';')));
-  while (!media.empty() && (media.back() == ' ' || media.back() == '\t')) media.pop_back();
-  while (!media.empty() && (media.front() == ' ' || media.front() == '\t')) media.erase(0, 1);
-  for (auto& c : media) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string media = media_type_of(content_type);
   // Text is what the type says is text, or, with no type, what reads as text:
   // UTF-8 with no NUL.
   const bool text = media.empty() ? is_utf8(body) && body.find('\0') == std::string_view::npos

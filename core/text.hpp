@@ -1,5 +1,6 @@
 #pragma once
-// Small text helpers every floor shares: joining, hashing a
+// Small text helpers every floor shares, and their one home: joining,
+// numbers as text, case-insensitive comparison, media types, hashing a
 // name into a seed, and cutting a body for a report.
 
 #include <cstdint>
@@ -9,8 +10,29 @@
 
 namespace conform::core {
 
-/// `items` separated by `sep`.
+/// `items` separated by `sep`: a separator between every two items, empty
+/// ones too (`join({"", "b"}, ",")` is ",b").
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+
+/// `d` in the shortest form that reads back as `d` (std::to_chars: "0.01",
+/// "1e+07"); "?" when it cannot be written.
+std::string number_text(double d);
+
+/// `d` as a whole number when it is one below 1e15 ("10000000"), else as
+/// number_text does.
+std::string whole_number_text(double d);
+
+/// True when `a` and `b` are equal but for the case of ASCII letters (header
+/// names, media types, schemes).
+bool iequals(std::string_view a, std::string_view b);
+
+/// `text` with its ASCII letters lower-cased.
+std::string ascii_lower(std::string_view text);
+
+/// The media type of a Content-Type value: lower-cased, without parameters
+/// or the spaces and tabs around it ("Application/JSON; charset=utf-8" ->
+/// "application/json"); "" for an empty value.
+std::string media_type_of(std::string_view content_type);
 
 /// 64-bit FNV-1a of `s`, continuing from `h` (so hashes chain): seeds derived
 /// from a run's seed and a name.

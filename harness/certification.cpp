@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/text.hpp"
 #include "harness/results.hpp"
 
 namespace conform::harness {
@@ -11,12 +12,6 @@ namespace conform::harness {
 namespace {
 
 constexpr const char* completed_name = "client_completed";
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 /// True when `i` is where an adversity was met, not a later attempt of the
 /// same request failing on (a 5xx chain, an outage).
@@ -162,7 +157,9 @@ certification_report judge_traffic(const traffic& t,
     rule_verdict v;
     v.check = c->info.name;
     v.description = c->info.description;
-    v.rule = c->info.rule;
+    // The description's own citation where it gives one (x-rule-citations).
+    const auto* cited = t.spec->rules.citation_of(c->info.name);
+    v.rule = cited ? cited->rule : c->info.rule;
     v.level = c->level;
     v.judged = j.held_count();
     v.broken = j.broken_count();
@@ -177,7 +174,7 @@ certification_report judge_traffic(const traffic& t,
       v.what = rule_verdict::status::failed;
     } else if (!owned_unmet.empty()) {
       v.not_exercised_why = "not exercised: the planned adversity it judges was not met (" +
-                            join(owned_unmet, "; ") + ")";
+                            core::join(owned_unmet, "; ") + ")";
     } else if (v.judged > 0) {
       v.what = rule_verdict::status::passed;
     } else if (!j.first_not_exercised().empty()) {
@@ -234,7 +231,7 @@ certification_report judge_traffic(const traffic& t,
     causes.push_back("the client did not get past " + ev.kind + " at #" + std::to_string(ev.seq) +
                      " (" + ev.method_path + "): " + ev.outcome + "; this breaks " + ev.owner);
   }
-  if (!failed.empty()) causes.push_back("the client broke " + join(failed));
+  if (!failed.empty()) causes.push_back("the client broke " + core::join(failed));
   if (!unmet.empty()) {
     std::vector<std::string> short_unmet;
     for (const auto& p : t.planned) {
@@ -243,11 +240,11 @@ certification_report judge_traffic(const traffic& t,
       short_unmet.push_back(p.kind + " (" + p.where.substr(0, p.where.find(" (")) + ")");
     }
     causes.push_back("planned adversity not met, the client never sent what it waits for: " +
-                     join(short_unmet));
+                     core::join(short_unmet));
   }
   if (!missing.empty() && !t.exchanges.empty()) {
     causes.push_back("the " + std::string(to_string(level)) +
-                     " level needs every rule exercised; not exercised: " + join(missing));
+                     " level needs every rule exercised; not exercised: " + core::join(missing));
   }
   if (!client.adversity) {
     causes.push_back("--no-adversity (a certificate needs the scripted adversity)");
@@ -258,7 +255,7 @@ certification_report judge_traffic(const traffic& t,
                   std::to_string(out.passed_rules().size()) + " rules kept over " +
                   std::to_string(t.exchanges.size()) + " requests";
   } else {
-    out.verdict = "not certified: " + join(causes, "; ");
+    out.verdict = "not certified: " + core::join(causes, "; ");
   }
   out.run.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - started);

@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/text.hpp"
+
 namespace conform::http {
 
 namespace beast_http = boost::beast::http;
@@ -31,8 +33,8 @@ std::string_view method_name(const request& req);
 /// True for the methods RFC 9110 calls idempotent (GET, HEAD, PUT, DELETE, OPTIONS, TRACE).
 bool is_idempotent(verb v);
 
-/// Case-insensitive ASCII comparison of header names.
-bool iequals(std::string_view a, std::string_view b);
+/// Case-insensitive ASCII comparison of header names (core/text.hpp).
+using core::iequals;
 
 /// One request to send. `target` is the path and query relative to the base
 /// URL's path, already percent-encoded ("/items/7?verbose=1").

@@ -8,6 +8,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -239,6 +240,15 @@ struct security_scheme {
   /// x-tenant-claim (jwt): the claim listing the tenants a token reaches (a
   /// string or an array of strings); "" when the description does not say.
   std::string tenant_claim;
+  /// x-tenants: which tenants a credential of this scheme acts for, and
+  /// whether it names one on a route that reads the tenant from a header.
+  enum class tenant_reach : std::uint8_t {
+    unknown,  // the description does not say
+    one,      // its own tenant alone: it names none, and no header widens it
+    named,    // several: each call to a header-tenant route names one
+    claimed,  // those its token's claims list: it names one when they are several
+  };
+  tenant_reach tenants = tenant_reach::unknown;
   source_pos pos;
 
   /// A JWT only where the description says so (bearerFormat JWT or x-credential: jwt).
@@ -530,6 +540,20 @@ struct api_rules {
     std::uint64_t max_backoff_ms = 0;  // cap on one wait (0 = no cap declared)
     std::uint64_t max_retries = 0;     // retries of one request at most (0 = not declared)
   } retry;
+  /// x-rule-citations: what grounds a check's rule in this API's own prose
+  /// and decisions, by check name. `rule` replaces the check's own generic
+  /// citation (`check_info::rule`) where a report shows it; `expected` is
+  /// what its failures quote in what they expected (empty: `rule`).
+  struct citation {
+    std::string rule;
+    std::string expected;
+  };
+  std::map<std::string, citation, std::less<>> citations;
+  /// The citation of check `check`, or nullptr when the description gives none.
+  const citation* citation_of(std::string_view check) const {
+    auto it = citations.find(check);
+    return it == citations.end() ? nullptr : &it->second;
+  }
 };
 
 struct server {

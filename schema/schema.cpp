@@ -173,7 +173,7 @@ provenance provenance_from_text(std::string_view text) {
   provenance p;
   const std::size_t colon = text.find(':');
   std::string_view head = colon == std::string_view::npos ? text : text.substr(0, colon);
-  // "D1.8/D5.5: ..." names two decisions: the first says what it is.
+  // "D<a>/D<b>: ..." names two decisions: the first says what it is.
   head = head.substr(0, head.find('/'));
   auto kind = parse_provenance_source(head);
   if (!kind || colon == std::string_view::npos) {

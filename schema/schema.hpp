@@ -54,17 +54,17 @@ class type_set {
 const char* to_string(json_type t);
 
 /// Where a constraint comes from: one entry of an `x-assumption`
-/// (docs/spec-extensions.md), written as a string ("D5.3: ...",
+/// (docs/spec-extensions.md), written as a string ("D<n>.<m>: ...",
 /// "section 4.1: ...", "conform: ...") or as a mapping with `source`,
 /// `reason` and optionally `keywords`.
 struct provenance {
   enum class source_kind : std::uint8_t {
     prose,       // a section of the API's own description ("section 4.1")
-    decision,    // a product decision ("D5.3")
+    decision,    // a product decision ("D<n>.<m>")
     assumption,  // ours, where both are silent
   };
   source_kind kind = source_kind::assumption;
-  std::string source;  // as written: "section 4.1", "D5.3", "assumption"
+  std::string source;  // as written: "section 4.1", "D<n>.<m>", "assumption"
   std::string reason;  // one line
   /// The constraint keywords of the node it grounds ("maxLength"); empty:
   /// every one of them.
@@ -72,18 +72,18 @@ struct provenance {
 
   bool assumed() const { return kind == source_kind::assumption; }
   bool covers(std::string_view keyword) const;
-  /// "D5.3: <reason>", "section 4.1: <reason>", "assumption: <reason>".
+  /// "D<n>.<m>: <reason>", "section 4.1: <reason>", "assumption: <reason>".
   std::string text() const;
 };
 
 /// "prose", "decision", "assumption".
 const char* to_string(provenance::source_kind k);
 
-/// Reads the source of an entry: "section 4.1" or "4.1" (prose), "D5.3"
+/// Reads the source of an entry: "section 4.1" or "4.1" (prose), "D<n>[.<m>]"
 /// (decision), "assumption" or "conform" (ours); nullopt for anything else.
 std::optional<provenance::source_kind> parse_provenance_source(std::string_view source);
 
-/// A plain-string `x-assumption` as an entry: "D5.3: reason" is a decision,
+/// A plain-string `x-assumption` as an entry: "D<n>.<m>: reason" is a decision,
 /// "section 4.1: reason" prose, anything else ("conform: reason") ours.
 provenance provenance_from_text(std::string_view text);
 

@@ -6,7 +6,6 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -104,12 +103,6 @@ std::string excerpt(const value& v) {
     text += "...";
   }
   return text;
-}
-
-std::string number_text(double d) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);  // shortest form: "0.01"
-  return ec == std::errc() ? std::string(buf, end) : std::string("?");
 }
 
 bool multiple_of(const value& v, double m) {
@@ -337,7 +330,8 @@ class walker {
     if (r.maximum && d == *r.maximum) edge(r, "maximum");
     auto bound = [&](bool violated, const char* keyword, const char* relation, double b) {
       if (!violated || relaxed(r, keyword)) return true;
-      ok = fail(r, keyword, [&] { return excerpt(v) + " is " + relation + " " + number_text(b); });
+      ok = fail(r, keyword,
+                [&] { return excerpt(v) + " is " + relation + " " + core::number_text(b); });
       return collecting();
     };
     if (r.minimum && !bound(d < *r.minimum, "minimum", "below the minimum", *r.minimum))

@@ -24,7 +24,7 @@ void boundary_sites(const mutation_scope& s, const edge_fn& edge) {
   if (numbers) {
     const bool integral = !r.types.has(json_type::number);
     auto at = [&](boundary_kind k, const char* keyword, const char* what, double d) {
-      edge(k, keyword, std::string(what) + " " + number_text(d), gen::just(number_value(d)));
+      edge(k, keyword, std::string(what) + " " + core::number_text(d), gen::just(number_value(d)));
     };
     if (r.minimum) {
       at(boundary_kind::at_minimum, "minimum", "the minimum",

@@ -11,7 +11,6 @@
 #include <boost/json/value.hpp>
 #include <rapidcheck.h>
 
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -19,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "generators/invalid.hpp"
 #include "schema/schema.hpp"
@@ -65,13 +65,6 @@ void array_sites(const mutation_scope& s, const site_fn& add);
 void object_sites(const mutation_scope& s, const site_fn& add);
 /// The bounds themselves, exact lengths and item counts, an empty array.
 void boundary_sites(const mutation_scope& s, const edge_fn& edge);
-
-/// A number in its shortest form ("0.01").
-inline std::string number_text(double d) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d);
-  return ec == std::errc() ? std::string(buf, end) : std::string("?");
-}
 
 /// A number as JSON: an integer when it has no fraction.
 inline boost::json::value number_value(double d) {

@@ -89,7 +89,7 @@ void number_sites(const mutation_scope& s, const site_fn& add) {
     std::vector<value> out;
     for (double d : values) out.push_back(number_value(d));
     add(mutation_kind::out_of_range, keyword,
-        std::string("a number ") + what + " " + number_text(b), nearest_first(std::move(out)),
+        std::string("a number ") + what + " " + core::number_text(b), nearest_first(std::move(out)),
         std::nullopt);
   };
   if (r.minimum) {
@@ -112,7 +112,7 @@ void number_sites(const mutation_scope& s, const site_fn& add) {
     const double m = *r.multiple_of;
     const double off = (std::trunc(m) == m && m >= 2) ? 1.0 : m / 2;
     add(mutation_kind::not_multiple_of, "multipleOf",
-        "a number that is not a multiple of " + number_text(m),
+        "a number that is not a multiple of " + core::number_text(m),
         gen::map(s.valid_here,
                  [off](value v) {
                    return v.is_number() ? number_value(v.to_number<double>() + off)

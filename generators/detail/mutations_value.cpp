@@ -112,7 +112,7 @@ void type_sites(const mutation_scope& s, const site_fn& add) {
   Gen<value> a_string = gen::just(value("conform"));
   if (numeric && !s.as_text) {
     a_string = gen::map(s.valid_here, [](const value& v) {
-      return v.is_number() ? value(number_text(v.to_number<double>())) : value("42");
+      return v.is_number() ? value(core::number_text(v.to_number<double>())) : value("42");
     });
   }
   std::vector<std::pair<json_type, Gen<value>>> candidates;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.hpp"
 #include "generators/detail/checks.hpp"
 #include "generators/detail/bind.hpp"
 #include "generators/detail/body_gen.hpp"
@@ -95,13 +96,6 @@ inline boost::json::object* parent_of(value& root, std::string_view pointer, std
   }
   last = tokens.back();
   return at->if_object();
-}
-
-inline bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 class request_builder {
@@ -413,7 +407,7 @@ class request_builder {
   bool runner_controlled(const openapi::parameter& p) const {
     if (p.in != param_location::header) return false;
     return std::any_of(options_.runner_headers.begin(), options_.runner_headers.end(),
-                       [&](const std::string& h) { return iequal(h, p.name); });
+                       [&](const std::string& h) { return core::iequals(h, p.name); });
   }
 
   static const openapi::media_type* pick_media(const openapi::request_body& b) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "generators/detail/wire.hpp"
 
 namespace conform::generators::detail {
@@ -27,15 +28,6 @@ shape shape_of(const schema::schema& s) {
   if (t.has(json_type::array)) return shape::array;
   if (t.has(json_type::object)) return shape::object;
   return shape::scalar;
-}
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i != 0) out += sep;
-    out += parts[i];
-  }
-  return out;
 }
 
 std::vector<std::string> split(std::string_view text, char sep) {
@@ -94,7 +86,7 @@ std::string object_text(const value& v, bool explode, std::string_view sep, bool
       parts.push_back(t);
     }
   }
-  return join(parts, explode ? sep : ",");
+  return core::join(parts, explode ? sep : ",");
 }
 
 /// simple (path or header) and label (path): one text.
@@ -102,7 +94,7 @@ std::string simple_text(const param_format& f, const value& v, bool encode) {
   const bool label = f.style == param_style::label;
   const std::string prefix = label ? "." : "";
   const std::string sep = label && f.explode ? "." : ",";
-  if (v.is_array()) return prefix + join(items_of(v, encode), sep);
+  if (v.is_array()) return prefix + core::join(items_of(v, encode), sep);
   if (v.is_object()) return prefix + object_text(v, f.explode, sep, encode);
   const std::string t = scalar_text(v);
   return prefix + (encode ? percent_encode(t) : t);
@@ -113,7 +105,7 @@ std::string matrix_text(const param_format& f, const value& v) {
   if (v.is_array()) {
     const auto items = items_of(v, true);
     if (items.empty()) return head;
-    if (!f.explode) return head + "=" + join(items, ",");
+    if (!f.explode) return head + "=" + core::join(items, ",");
     std::string out;
     for (const auto& i : items) out += head + "=" + i;
     return out;
@@ -149,7 +141,7 @@ std::optional<wire_pairs> query_pairs(const param_format& f, const value& v) {
       return std::nullopt;
     }
     if (!f.explode) {
-      out.emplace_back(f.name, join(items, sep));
+      out.emplace_back(f.name, core::join(items, sep));
     } else {
       for (auto& i : items) out.emplace_back(f.name, std::move(i));
     }
@@ -164,7 +156,7 @@ std::optional<wire_pairs> query_pairs(const param_format& f, const value& v) {
         parts.push_back(std::move(k));
         parts.push_back(std::move(t));
       }
-      out.emplace_back(f.name, join(parts, sep));
+      out.emplace_back(f.name, core::join(parts, sep));
     }
     return out;
   }

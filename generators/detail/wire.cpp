@@ -125,25 +125,6 @@ bool segment_safe(std::string_view text) {
   return !text.empty() && text != "." && text != "..";
 }
 
-std::string percent_encode(std::string_view text) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-    if (unreserved) {
-      out += ch;
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 0xF];
-    }
-  }
-  return out;
-}
-
 std::string encode_query_value(std::string_view text, bool allow_reserved) {
   static constexpr char hex[] = "0123456789ABCDEF";
   // '?' and '=' are reserved and legal in a query value, yet servers split

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.hpp"
 #include "schema/schema.hpp"
 
 namespace conform::generators::detail {
@@ -39,8 +40,8 @@ bool header_safe(std::string_view text);
 /// True when `text` can fill a path segment (not empty, not "." or "..").
 bool segment_safe(std::string_view text);
 
-/// Percent-encodes all but RFC 3986 unreserved characters.
-std::string percent_encode(std::string_view text);
+/// Percent-encodes all but RFC 3986 unreserved characters (core/text.hpp).
+using core::percent_encode;
 
 /// A query value percent-encoded: all but unreserved characters and ',';
 /// with `allow_reserved`, also the reserved characters a query may hold

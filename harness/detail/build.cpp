@@ -148,8 +148,11 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
     req.add_header("Cookie", cookie);
   }
   req.body = g.body;
+  // A credential of one tenant names none (x-tenants: one); the others name
+  // the tenant they act for.
   if (auth.credential && auth.tenant && op.tenant.from == openapi::tenant_context::source::header &&
-      auth.credential->kind != openapi::credential_kind::tenant_key) {
+      !(auth.model.scheme &&
+        auth.model.scheme->tenants == openapi::security_scheme::tenant_reach::one)) {
     req.add_header(op.tenant.name, auth.tenant->id);
   }
   if (op.idempotent) req.add_header(op.idempotent->header, std::string(idempotency_key));

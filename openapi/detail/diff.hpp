@@ -29,9 +29,6 @@ struct diff_sink {
   }
 };
 
-/// A number as written: "100", "0.5".
-std::string number_text(double v);
-
 /// Compares one schema travelling in `dir`. `where` names its place ("query
 /// parameter 'limit'"); `subject` starts its rule ids ("request-parameter",
 /// "request-body", "response-body", "response-header"); properties below it

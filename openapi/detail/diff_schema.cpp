@@ -5,23 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include "core/text.hpp"
 #include "openapi/detail/diff.hpp"
 
 namespace conform::openapi::detail {
-
-std::string number_text(double v) {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 1e15) {
-    return std::to_string(static_cast<long long>(v));
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
 
 namespace {
 
@@ -204,7 +195,8 @@ class walker {
     if (!o && !n) return;
     if (o && n && o->value == n->value && o->exclusive == n->exclusive) return;
     auto text = [&](const bound& b) {
-      return std::string(b.exclusive ? exclusive_keyword : keyword) + " " + number_text(b.value);
+      return std::string(b.exclusive ? exclusive_keyword : keyword) + " " +
+             core::whole_number_text(b.value);
     };
     if (!o) {
       narrowed(rule + "-set", text(*n) + " set");
@@ -265,12 +257,14 @@ class walker {
       return std::fabs(q - std::round(q)) < 1e-9;
     };
     if (!o.multiple_of) {
-      narrowed("multiple-of-set", "multipleOf " + number_text(*n.multiple_of) + " set");
+      narrowed("multiple-of-set", "multipleOf " + core::whole_number_text(*n.multiple_of) + " set");
     } else if (!n.multiple_of) {
-      widened("multiple-of-unset", "multipleOf " + number_text(*o.multiple_of) + " removed");
+      widened("multiple-of-unset",
+              "multipleOf " + core::whole_number_text(*o.multiple_of) + " removed");
     } else {
-      const std::string what = "multipleOf changed from " + number_text(*o.multiple_of) + " to " +
-                               number_text(*n.multiple_of);
+      const std::string what = "multipleOf changed from " +
+                               core::whole_number_text(*o.multiple_of) + " to " +
+                               core::whole_number_text(*n.multiple_of);
       // Every old multiple is still one: the new step divides the old one.
       const bool wider = divides(*n.multiple_of, *o.multiple_of);
       if (wider) {

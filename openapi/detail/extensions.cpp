@@ -318,6 +318,30 @@ void parse_scheme_extensions(doc_reader& r, const source_doc& doc, const node& n
       }
     }
   }
+  // x-tenants is optional: without it an x-credential kind says it (a tenant
+  // key acts for one tenant, a partner key names one, a JWT's claims list them).
+  const node& reach = doc_reader::child(n, "x-tenants");
+  if (reach.defined()) {
+    if (auto v = r.str(doc, reach, "x-tenants")) {
+      using reach_t = security_scheme::tenant_reach;
+      if (*v == "one") {
+        s.tenants = reach_t::one;
+      } else if (*v == "named") {
+        s.tenants = reach_t::named;
+      } else if (*v == "claimed") {
+        s.tenants = reach_t::claimed;
+      } else {
+        r.error(doc_reader::pos(doc, reach),
+                "x-tenants must be one of one, named, claimed, got '" + *v + "'");
+      }
+    }
+  } else if (s.credential == credential_kind::tenant_key) {
+    s.tenants = security_scheme::tenant_reach::one;
+  } else if (s.credential == credential_kind::partner_key) {
+    s.tenants = security_scheme::tenant_reach::named;
+  } else if (s.credential == credential_kind::jwt) {
+    s.tenants = security_scheme::tenant_reach::claimed;
+  }
   const node& prefixes = doc_reader::child(n, "x-key-prefixes");
   if (prefixes.defined() && r.expect_map(doc, prefixes, "x-key-prefixes")) {
     for (auto it = prefixes.entries().begin(); it != prefixes.entries().end(); ++it) {
@@ -478,6 +502,28 @@ void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
   }
   if (const node& f = doc_reader::child(root, "x-tenant-id-fixture"); f.defined()) {
     if (auto name = r.str(doc, f, "x-tenant-id-fixture")) rules.tenant_id_fixture = *name;
+  }
+  // x-rule-citations: {check: "citation"} or {check: {rule, expected}}.
+  const node& cites = doc_reader::child(root, "x-rule-citations");
+  if (cites.defined() && r.expect_map(doc, cites, "x-rule-citations")) {
+    for (auto it = cites.entries().begin(); it != cites.entries().end(); ++it) {
+      const std::string what = join("x-rule-citations", it->key);
+      api_rules::citation c;
+      if (!it->value.is_map()) {
+        auto text = r.str(doc, it->value, what);
+        if (!text) continue;
+        c.rule = *text;
+      } else {
+        warn_unknown_keys(r, doc, it->value, what, {"rule", "expected"});
+        get_str(r, doc, it->value, "rule", what, c.rule, true);
+        get_str(r, doc, it->value, "expected", what, c.expected);
+      }
+      if (c.rule.empty()) {
+        r.error(doc_reader::pos(doc, it->value), what + ": the citation is empty");
+        continue;
+      }
+      rules.citations[it->key] = std::move(c);
+    }
   }
 }
 

@@ -61,7 +61,7 @@ std::optional<schema::provenance> read_entry(doc_reader& r, const source_doc& do
   if (!kind) {
     r.error(doc_reader::pos(doc, source),
             "x-assumption.source must be a section of the description ('section 4.1'), a "
-            "decision ('D5.3') or 'assumption', got '" +
+            "decision ('D<n>[.<m>]') or 'assumption', got '" +
                 *s + "'");
     return std::nullopt;
   }

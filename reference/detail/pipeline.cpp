@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.hpp"
 #include "reference/detail/jwt.hpp"
 #include "reference/detail/operations.hpp"
 #include "reference/detail/util.hpp"
@@ -36,22 +37,6 @@ std::string make_request_id(server_state& st, const httplib::Request& req) {
     x >>= 4;
   }
   return out;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string media_type_of(const httplib::Request& req) {
-  std::string ct = req.get_header_value("Content-Type");
-  auto semi = ct.find(';');
-  if (semi != std::string::npos) ct.resize(semi);
-  while (!ct.empty() && std::isspace(static_cast<unsigned char>(ct.back())) != 0) ct.pop_back();
-  std::size_t start = 0;
-  while (start < ct.size() && std::isspace(static_cast<unsigned char>(ct[start])) != 0) ++start;
-  return lower(std::string_view(ct).substr(start));
 }
 
 std::string serialize(const server_state& st, const reply& r, const std::string& rid) {
@@ -125,7 +110,7 @@ std::optional<reply> authenticate(request_ctx& ctx) {
   if (present > 1) return unauthorized(st, "send exactly one credential");
   if (req.has_header("Authorization")) {
     std::string v = req.get_header_value("Authorization");
-    if (v.size() < 8 || lower(v.substr(0, 7)) != "bearer ") {
+    if (v.size() < 8 || core::ascii_lower(v.substr(0, 7)) != "bearer ") {
       return unauthorized(st, "the Authorization header must be 'Bearer <token>'");
     }
     std::string token = v.substr(7);
@@ -262,7 +247,7 @@ std::optional<reply> resolve_tenant(request_ctx& ctx) {
 /// Step 8: media type.
 std::optional<reply> check_media_type(const request_ctx& ctx) {
   const auto& op = *ctx.op;
-  std::string media = media_type_of(ctx.req);
+  std::string media = core::media_type_of(ctx.req.get_header_value("Content-Type"));
   if (op.body == body_kind::multipart) {
     if (media != "multipart/form-data") {
       return error(415, "UNSUPPORTED_MEDIA_TYPE", "this operation takes multipart/form-data",

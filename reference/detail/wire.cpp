@@ -7,27 +7,18 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "core/text.hpp"
 
 namespace conform::reference::detail {
 
 namespace {
 
 thread_local wire_request* in_flight = nullptr;
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -189,7 +180,7 @@ std::optional<std::string> decode_chunked(std::string_view bytes) {
     if (size_text.empty() || size_text.size() > 15) return std::nullopt;
     std::size_t size = 0;
     for (char c : size_text) {
-      const char l = lower(c);
+      const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       const int v = (l >= '0' && l <= '9') ? l - '0' : (l >= 'a' && l <= 'f') ? l - 'a' + 10 : -1;
       if (v < 0) return std::nullopt;
       size = size * 16 + static_cast<std::size_t>(v);
@@ -209,7 +200,7 @@ const std::vector<std::pair<std::string, std::string>>& wire_request::headers() 
 
 std::size_t wire_request::count(std::string_view name) const {
   std::size_t n = 0;
-  for (const auto& [k, v] : headers()) n += iequals(k, name) ? 1 : 0;
+  for (const auto& [k, v] : headers()) n += core::iequals(k, name) ? 1 : 0;
   return n;
 }
 
@@ -217,7 +208,7 @@ std::optional<std::string> wire_request::body() const {
   if (!keep_body || head_size == 0) return std::nullopt;
   const std::string_view rest = std::string_view(bytes).substr(head_size);
   for (const auto& [k, v] : headers()) {
-    if (iequals(k, "Transfer-Encoding") && v.find("chunked") != std::string::npos) {
+    if (core::iequals(k, "Transfer-Encoding") && v.find("chunked") != std::string::npos) {
       return decode_chunked(rest);
     }
   }

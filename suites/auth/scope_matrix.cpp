@@ -94,7 +94,7 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
 void judge(scenario_context& ctx, results_sink& results, const openapi::operation& op,
            const std::string& label, const expectation& e, const probe& p,
            const std::string& steps) {
-  // A 429 may come before the scope check (D6.3): it says nothing either way.
+  // A 429 may come before the scope check (docs/checks.md): it says nothing either way.
   if (auto why = p.unjudgeable(ctx.spec())) {
     results.not_run(&op, label, scope_matrix, *why);
     return;

@@ -69,8 +69,9 @@ std::string unknown_id(std::string_view like, std::uint64_t seed, std::string_vi
 
 /// A valid request for `op` under `auth` whose sending cannot move a fixture
 /// of the profile: when `op` moves a state machine (x-transition), the id of
-/// the resource it moves is one no server holds. By D6.3 credentials, scope,
-/// role and tenant context are judged before that id, so refusals still show.
+/// the resource it moves is one no server holds. Credentials, scope, role and
+/// tenant context are judged before that id (docs/checks.md), so refusals
+/// still show.
 struct safe_request {
   std::optional<generators::generated_request> request;
   std::string why;  // when there is no request

@@ -1,4 +1,5 @@
-// Client rules of section 4.3 and D4: an Idempotency-Key where the
+// Client rules of x-idempotency (what grounds them in the API's prose and
+// decisions: x-rule-citations): an Idempotency-Key where the
 // description requires one, one key per business intent, the same key on
 // every retry of an intent, never a key across two intents. The last one
 // owns the connection_dropped adversity: a keyed write whose answer was lost.
@@ -67,8 +68,8 @@ void judge_per_intent(const traffic& t, traffic_judgement& j) {
     traffic_violation v;
     v.evidence = {it->second, &e};
     v.expected = "one " + e.op->idempotent->header +
-                 " per business intent, never the same key for two different requests "
-                 "(section 4.3.2; D4.2: the server answers 422 " +
+                 " per business intent, never the same key for two different requests (" +
+                 cited(t, per_intent_name, "x-idempotency") + ": the server answers 422 " +
                  e.op->idempotent->reused_code + ")";
     v.seen = "key '" + *key + "' was sent with request #" + std::to_string(it->second->seq) +
              " and again with the different request #" + std::to_string(e.seq);
@@ -163,14 +164,14 @@ void add_idempotency_rules(harness::check_catalogue& catalogue) {
   catalogue.add(harness::traffic_check{
       {present_name,
        "every call to an operation whose x-idempotency is required carries the key header",
-       "section 4.3.1; D4.1"},
+       "x-idempotency required"},
       harness::rule_level::core,
       "call to an operation whose x-idempotency says required",
       judge_present});
   catalogue.add(harness::traffic_check{
       {per_intent_name,
        "a key is never sent with two different requests (method, target, tenant, body)",
-       "section 4.3.2; D4.2"},
+       "x-idempotency"},
       harness::rule_level::core,
       "request with an Idempotency-Key",
       judge_per_intent});
@@ -178,7 +179,7 @@ void add_idempotency_rules(harness::check_catalogue& catalogue) {
       {retry_name,
        "a keyed request whose answer was lost (closed connection, 5xx, 429, 409) is retried "
        "with the same key",
-       "section 4.3.2; D4.2"},
+       "x-idempotency"},
       harness::rule_level::core,
       "retry of a keyed request whose answer was lost",
       judge_on_retry,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/text.hpp"
 #include "generators/detail/wire.hpp"
 #include "harness/results.hpp"
 #include "schema/validator.hpp"
@@ -31,15 +32,6 @@ std::string first_error(const schema::validation_result& r) {
   if (r.errors.empty()) return "";
   const auto& e = r.errors.front();
   return (e.instance_pointer.empty() ? std::string() : e.instance_pointer + ": ") + e.message;
-}
-
-std::string media_type_of(const traffic_exchange& e) {
-  std::string ct = header_or_empty(e, "Content-Type");
-  ct = ct.substr(0, ct.find(';'));
-  while (!ct.empty() && ct.back() == ' ') ct.pop_back();
-  while (!ct.empty() && ct.front() == ' ') ct.erase(ct.begin());
-  std::transform(ct.begin(), ct.end(), ct.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ct;
 }
 
 /// What is wrong with `e` against its operation; "" when nothing.
@@ -89,7 +81,7 @@ std::string problem_of(const traffic_exchange& e) {
   if (body.empty()) {
     return op.body->required ? op.operation_id + " requires a body, and none was sent" : "";
   }
-  const std::string media = media_type_of(e);
+  const std::string media = core::media_type_of(header_or_empty(e, "Content-Type"));
   const openapi::media_type* m = op.body->find(media);
   if (!m) {
     std::string accepted;
@@ -136,7 +128,12 @@ void judge_valid(const traffic& t, traffic_judgement& j) {
 
 void judge_tenant(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
-    if (!e.op || e.credential_kind != openapi::credential_kind::partner_key) continue;
+    // Credentials that name their tenant on every call (x-tenants: named).
+    const openapi::security_scheme* scheme =
+        e.credential_kind ? t.spec->find_scheme(*e.credential_kind) : nullptr;
+    if (!e.op || !scheme || scheme->tenants != openapi::security_scheme::tenant_reach::named) {
+      continue;
+    }
     const auto& tc = e.op->tenant;
     if (tc.from != openapi::tenant_context::source::header || tc.missing_status == 0) continue;
     if (!header_or_empty(e, tc.header_name).empty()) {
@@ -146,7 +143,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
     traffic_violation v;
     v.evidence = {&e};
     v.expected = "a partner-key call to " + e.op->operation_id + " names the tenant with " +
-                 tc.header_name + " (section 5 rule 2; D2.6; x-tenant-context), else " +
+                 tc.header_name + " (" + cited(t, tenant_name, "x-tenant-context") + "), else " +
                  std::to_string(tc.missing_status) + " " + tc.missing_code;
     v.seen = "request #" + std::to_string(e.seq) + " has no " + tc.header_name;
     v.cause = "no tenant header";
@@ -172,8 +169,8 @@ void judge_environment(const traffic& t, traffic_judgement& j) {
     traffic_violation v;
     v.evidence = {&e};
     v.expected = "only " + own->second + " keys against the " + t.environment +
-                 " server; sandbox and production keys are kept apart (section 5 rule 7; D2.3; "
-                 "x-key-prefixes)";
+                 " server; sandbox and production keys are kept apart (" +
+                 cited(t, environment_name, "x-key-prefixes") + ")";
     v.seen = "request #" + std::to_string(e.seq) + " sent " +
              (other.empty() ? std::string("a key with no known environment prefix")
                             : "a " + other + " key (" + e.credential_prefix + "...)");
@@ -233,7 +230,7 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       {valid_name,
        "every request is an operation of the description with valid parameters, media type and "
        "body (the harness's validator)",
-       "section 4; OpenAPI parameters and requestBody"},
+       "OpenAPI parameters and requestBody"},
       harness::rule_level::core,
       "request",
       judge_valid});
@@ -246,14 +243,14 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       judge_one_credential});
   catalogue.add(harness::traffic_check{
       {tenant_name, "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
-       "section 5 rule 2; D2.6; x-tenant-context"},
+       "x-tenant-context"},
       harness::rule_level::core,
       "partner-key call to a route that takes the tenant from a header",
       judge_tenant});
   catalogue.add(harness::traffic_check{
       {environment_name,
        "every key sent carries the prefix of the server's environment (x-key-prefixes)",
-       "section 5 rule 7; D2.3"},
+       "x-key-prefixes"},
       harness::rule_level::core,
       "request with an API key",
       judge_environment});

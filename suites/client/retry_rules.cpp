@@ -110,9 +110,9 @@ void judge_retry_after(const traffic& t, traffic_judgement& j) {
     v.expected = "after " + std::to_string(limited) +
                  " with Retry-After: " + std::to_string(*wait) +
                  ", the credential sends nothing for " + std::to_string(*wait) +
-                 " s, then retries (section 7: 429 is retryable, back " +
-                 "off; D6.1, D6.2; kept within a slack of " + seconds(slack(needed)) + ")";
-    // Limits are per credential (D6.2): the next request of that credential.
+                 " s, then retries (" + cited(t, retry_after_name, "x-rate-limit") +
+                 "; kept within a slack of " + seconds(slack(needed)) + ")";
+    // Limits are per credential: the next request of that credential.
     const traffic_exchange* next = next_of_credential(t, i);
     const auto retry = next_same(t, i);
     if (!next || (scripted && !retry)) {
@@ -341,7 +341,7 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       {blind_name,
        "a request refused with a status of x-retry never_retry_unchanged (401, 403, 404, 422) "
        "is not sent again unchanged",
-       "section 7, retry rule 2"},
+       "x-retry never_retry_unchanged"},
       harness::rule_level::extended,
       "answer of 401, 403, 404 or 422",
       judge_blind});
@@ -349,7 +349,7 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       {retry_after_name,
        "after 429, the credential's next request waits at least Retry-After seconds, and the "
        "request is retried",
-       "section 7 (429: back off, retryable); D6.1; D6.2"},
+       "x-rate-limit; Retry-After (RFC 9110)"},
       harness::rule_level::core,
       "429 answer with Retry-After",
       judge_retry_after,
@@ -358,14 +358,14 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       {backoff_name,
        "retries of network failures and retryable 5xx wait at least x-retry min_backoff_ms, "
        "grow, and stay under max_backoff_ms; a slow answer is waited for",
-       "section 7, retry rules 1 and 3; x-retry"},
+       "x-retry"},
       harness::rule_level::core,
       "retry after a network failure or a retryable 5xx",
       judge_backoff,
       {"server_error", "slow"}});
   catalogue.add(harness::traffic_check{
       {bound_name, "one request is retried at most x-retry max_retries times, then given up",
-       "section 7 (escalate a persistent failure); x-retry max_retries"},
+       "x-retry max_retries"},
       harness::rule_level::core,
       "failure that lasted until the client gave up (an outage)",
       judge_bound,

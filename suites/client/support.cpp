@@ -77,4 +77,10 @@ std::string outcome_of(const traffic_exchange& e) {
   return "answered " + std::to_string(e.status) + " at #" + std::to_string(e.seq);
 }
 
+std::string cited(const traffic& t, std::string_view check, std::string_view generic) {
+  const auto* c = t.spec ? t.spec->rules.citation_of(check) : nullptr;
+  if (!c) return std::string(generic);
+  return c->expected.empty() ? c->rule : c->expected;
+}
+
 }  // namespace conform::suites::client

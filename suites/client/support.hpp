@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/traffic.hpp"
@@ -60,6 +61,11 @@ std::string header_or_empty(const traffic_exchange& e, std::string_view name);
 /// follows the same request while its attempts keep failing; the last
 /// attempt is an answer, or the failure the client gave up on.
 std::vector<std::vector<std::size_t>> failure_chains(const traffic& t);
+
+/// What the failures of rule `check` cite in what they expected: the
+/// description's citation (x-rule-citations: `expected`, else `rule`), or
+/// `generic` (the extension the rule reads) when it gives none.
+std::string cited(const traffic& t, std::string_view check, std::string_view generic);
 
 /// "answered 200 at #7" or "no answer at #7".
 std::string outcome_of(const traffic_exchange& e);

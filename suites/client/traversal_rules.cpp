@@ -192,8 +192,8 @@ void judge_page(const traffic& t, traffic_judgement& j) {
     if (!page || !size || *page < 1 || *size < p.min_size || *size > p.max_size) {
       fail(j, {&e},
            p.page_param + " is an integer from 1 and " + p.size_param + " an integer from " +
-               std::to_string(p.min_size) + " to " + std::to_string(p.max_size) +
-               " (section 8.2; D3.1)",
+               std::to_string(p.min_size) + " to " + std::to_string(p.max_size) + " (" +
+               cited(t, page_name, "x-pagination") + ")",
            "request #" + std::to_string(e.seq) + " sent " + p.page_param + "=" +
                (e.query_value(p.page_param) ? *e.query_value(p.page_param)
                                             : std::string("(absent)")) +
@@ -216,10 +216,12 @@ void judge_page(const traffic& t, traffic_judgement& j) {
       w = walk{&e, kept, -1};
       continue;
     } else if (w.pages >= 0 && *page > std::max(w.pages, 1LL)) {
-      fail(j, {w.first, &e}, "a page traversal stops at " + p.pages + " (section 8.2; D3.1)",
-           "request #" + std::to_string(e.seq) + " asked for page " + std::to_string(*page) +
-               " of a list whose " + p.pages + " was " + std::to_string(w.pages),
-           "page past the last");
+      fail(
+          j, {w.first, &e},
+          "a page traversal stops at " + p.pages + " (" + cited(t, page_name, "x-pagination") + ")",
+          "request #" + std::to_string(e.seq) + " asked for page " + std::to_string(*page) +
+              " of a list whose " + p.pages + " was " + std::to_string(w.pages),
+          "page past the last");
       continue;
     }
     if (e.succeeded()) {
@@ -237,7 +239,7 @@ void add_traversal_rules(harness::check_catalogue& catalogue) {
       {cursor_name,
        "a cursor traversal keeps filters, sort and page size, sends each next_cursor, goes to "
        "the end, and sends no page counters",
-       "sections 8.3 and 8.4; D3.2"},
+       "x-pagination style cursor"},
       harness::rule_level::core,
       "call to a cursor list (x-pagination style cursor)",
       judge_cursor});
@@ -245,7 +247,7 @@ void add_traversal_rules(harness::check_catalogue& catalogue) {
       {page_name,
        "a page traversal sends page >= 1 and a size within x-pagination's bounds, keeps "
        "filters, sort and size, and asks for no page past meta.pages",
-       "sections 8.2 and 8.4; D3.1"},
+       "x-pagination style page"},
       harness::rule_level::core,
       "call to a page list (x-pagination style page)",
       judge_page});

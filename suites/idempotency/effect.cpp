@@ -24,7 +24,7 @@ std::string pointer_to(std::string_view name) {
 constexpr int max_read_pages = 50;
 
 /// The text a value is matched by: ids are written as numbers in requests
-/// and as digit strings in answers (D1.3), so both read the same here.
+/// and may come back as digit strings in answers, so both read the same here.
 std::optional<std::string> match_text(const boost::json::value& v) {
   if (v.is_string()) return std::string(v.as_string());
   if (v.is_int64()) return std::to_string(v.as_int64());

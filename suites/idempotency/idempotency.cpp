@@ -39,7 +39,7 @@ constexpr std::string_view required_check = "idempotency_key_required";
 /// differs from the first.
 constexpr int max_tries = 6;
 
-/// True when `p` carries the replayed header with the value D4.2 gives it.
+/// True when `p` carries the replayed header with the value x-idempotency gives it.
 bool marked_replay(const probe& p, const openapi::idempotency& idem) {
   const auto* v = p.header(idem.replayed_header);
   if (!v) return false;
@@ -94,7 +94,7 @@ struct first_exchange {
 
 /// Sends valid requests with fresh keys until one is answered 2xx (or the
 /// tries run out; the last answer the store keeps is kept). nullopt with
-/// `why` when the store kept none (no answer, 5xx, or an answer D6.3 gives
+/// `why` when the store kept none (no answer, 5xx, or an answer given
 /// before the store: 401, 403, rate limited, tenant context, 415) or none
 /// could be generated.
 std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, bool with_effect,
@@ -215,7 +215,7 @@ struct other_request {
   std::string how;
 };
 
-/// A request with `key` that differs from `first` (D4.2 compares method,
+/// A request with `key` that differs from `first` (a store compares method,
 /// path, query, tenant and body): another generated one, else the same under
 /// another tenant of the credential, else one of another idempotent
 /// operation (keys are scoped to the credential, not to an operation).

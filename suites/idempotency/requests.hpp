@@ -20,7 +20,7 @@ namespace conform::suites::idempotency_detail {
 generators::generated_request with_small_numbers(const openapi::operation& op,
                                                  generators::generated_request g, int variant);
 
-/// True when `a` and `b` are the same request of `op` as D4.2 compares them:
+/// True when `a` and `b` are the same request of `op` as an idempotency store compares them:
 /// method, target (path and query), the tenant context header of `op` (its
 /// x-tenant-context header, or the header it still reads beside a path or
 /// body tenant), and the body with any multipart boundary taken out. Other
@@ -28,8 +28,8 @@ generators::generated_request with_small_numbers(const openapi::operation& op,
 bool same_request(const openapi::operation& op, const http::request& a, const http::request& b);
 
 /// True when `p` is an answer the idempotency store of `op` keeps and replays:
-/// answered below 500, and not one of the answers D6.3 gives before the store
-/// is reached (401, 403, the spec's rate-limited status, 415, and the missing
+/// answered below 500, and not one of the answers given before the store is
+/// reached (401, 403, the spec's rate-limited status, 415, and the missing
 /// tenant context answer of `op`).
 bool stored(const harness::probe& p, const openapi::operation& op, const openapi::api_spec& spec);
 

@@ -282,12 +282,19 @@ std::optional<harness::auth_choice> other_tenant(scenario_context& ctx, const li
       return c.fits(*scheme) && harness::credential_selector::sufficient(*t.op, *scheme, c);
     });
   };
-  // A tenant key acts for its own tenant only, whatever a header names.
+  // A credential of one tenant (x-tenants: one) acts for its own tenant
+  // only, whatever a header names.
+  auto one_tenant = [&](const profile::credential& c) {
+    const auto schemes = t.op->accepted_schemes();
+    return std::any_of(schemes.begin(), schemes.end(), [&](const auto* scheme) {
+      return c.fits(*scheme) && scheme->tenants == openapi::security_scheme::tenant_reach::one;
+    });
+  };
   auto try_credential = [&](const profile::credential& c) -> std::optional<harness::auth_choice> {
     if (!sufficient_here(c)) return std::nullopt;
     for (const auto* tenant : c.tenants) {
       if (!tenant || tenant->id == t.auth.tenant->id) continue;
-      if (tenant != c.tenants.front() && c.kind == openapi::credential_kind::tenant_key) continue;
+      if (tenant != c.tenants.front() && one_tenant(c)) continue;
       return ctx.credentials().auth_for(*t.op, c, tenant);
     }
     return std::nullopt;

@@ -68,7 +68,7 @@ std::optional<auth_choice> first_sufficient(const scenario_context& ctx,
   return std::move(all.front());
 }
 
-// Undocumented methods on known paths (D6.1, D6.3): 405 with the error
+// Undocumented methods on known paths (x-errors scope route): 405 with the error
 // envelope, before credentials are looked at, so none are sent.
 void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
@@ -138,8 +138,8 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
   }
 }
 
-// Bodies over the declared limits (D6.1): 413 with its code. D6.3 puts 413
-// before credentials, but a sufficient credential is sent all the same so
+// Bodies over the declared limits (x-limits): 413 with its code. A server may
+// answer 413 before it reads credentials, but a sufficient credential is sent all the same so
 // that nothing else could be the reason for a refusal.
 void check_payload_too_large(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
@@ -256,7 +256,7 @@ bool looks_like_http_date(std::string_view v) {
   return v.size() >= 29 && v[3] == ',' && v.substr(v.size() - 3) == "GMT";
 }
 
-// Rate limits (D6.1, D6.2): a credential the profile marks rate-limited gets
+// Rate limits (x-rate-limit): a credential the profile marks rate-limited gets
 // 429 with the error envelope, the declared code and Retry-After, and is
 // served again once Retry-After has passed.
 void check_rate_limit(scenario_context& ctx, results_sink& results) {
@@ -389,7 +389,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
 }
 
 /// The body without its request id (x-request-id body_field), when it is a
-/// JSON object: every answer carries its own (D1.5). Else as is.
+/// JSON object: every answer carries its own (x-request-id). Else as is.
 std::string without_request_id(const openapi::api_spec& spec, const probe& p) {
   const std::string& field = spec.rules.request_id_body_field;
   if (field.empty() || !p.json || !p.json->is_object()) return p.body();
@@ -399,7 +399,7 @@ std::string without_request_id(const openapi::api_spec& spec, const probe& p) {
 }
 
 // A delivery the description marks repeatable (x-repeatable) gets the same
-// answer when it comes again (D5.6).
+// answer when it comes again.
 void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     if (!op->repeatable) continue;

@@ -26,18 +26,6 @@ const http::response* response_of(const exchange& e) {
   return e.result.ok() ? &e.result.value() : nullptr;
 }
 
-/// The media type of a Content-Type value, lower-cased, without parameters.
-std::string media_type_of(std::string_view content_type) {
-  auto semi = content_type.find(';');
-  std::string_view type = content_type.substr(0, semi);
-  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
-  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
-  std::string out(type);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 /// The documented response for `status`: the exact one, else its range, else "default".
 const openapi::response* documented_response(const openapi::operation& op, int status) {
   return op.documented_response(status);
@@ -56,7 +44,7 @@ const schema::schema* expected_schema(const openapi::api_spec& spec, const opena
                                       int status) {
   if (const auto* r = documented_response(op, status)) {
     for (const auto& m : r->content) {
-      const std::string media = media_type_of(m.name);
+      const std::string media = core::media_type_of(m.name);
       if ((media == "application/json" || media.ends_with("+json")) && m.schema) return m.schema;
     }
     return nullptr;
@@ -178,7 +166,7 @@ check_verdict content_type_conformance(const exchange& e) {
   const int status = static_cast<int>(r->status);
   std::vector<std::string> allowed;
   if (const auto* doc = documented_response(e.op, status)) {
-    for (const auto& m : doc->content) allowed.push_back(media_type_of(m.name));
+    for (const auto& m : doc->content) allowed.push_back(core::media_type_of(m.name));
     // A response without `content` leaves its payload undescribed: any body,
     // of any type, is outside what the description says.
     if (allowed.empty()) return check_verdict::not_applicable();
@@ -190,7 +178,7 @@ check_verdict content_type_conformance(const exchange& e) {
     return check_verdict::not_applicable();
   }
   const std::string* header = r->find(http::field::content_type);
-  const std::string seen = header ? media_type_of(*header) : std::string();
+  const std::string seen = header ? core::media_type_of(*header) : std::string();
   // A documented range ("audio/*", "*/*") admits every type in it.
   const bool matches = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
     if (a == seen || a == "*/*") return true;
@@ -227,9 +215,9 @@ const openapi::media_type* sequential_media(const openapi::operation& op, int st
   const auto* doc = documented_response(op, status);
   if (!doc) return nullptr;
   const std::string* header = r.find(http::field::content_type);
-  const std::string seen = header ? media_type_of(*header) : std::string();
+  const std::string seen = header ? core::media_type_of(*header) : std::string();
   for (const auto& m : doc->content) {
-    if (m.item_schema && media_type_of(m.name) == seen) return &m;
+    if (m.item_schema && core::media_type_of(m.name) == seen) return &m;
   }
   return nullptr;
 }
@@ -307,7 +295,7 @@ std::vector<boost::json::value> items_of(std::string_view media, std::string_vie
 /// A sequential body judged item by item against the media type's itemSchema.
 check_verdict items_conform(const openapi::media_type& m, const http::response& r, int status) {
   std::vector<std::size_t> broken;
-  const auto items = items_of(media_type_of(m.name), r.body, broken);
+  const auto items = items_of(core::media_type_of(m.name), r.body, broken);
   const std::string status_text = std::to_string(status);
   if (!broken.empty()) {
     return check_verdict::violation("every item of the " + m.name + " body JSON",

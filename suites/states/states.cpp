@@ -289,8 +289,8 @@ bool machine_test::allowed_move(const openapi::state_machine::transition& t, con
       origin(fixture, t.from) + ", sent " + op->operation_id + " on it, read the state again";
   const std::string expected = "a 2xx answer, then state " + t.to;
   if (const auto* pre = unmet_precondition(*op, move)) {
-    // The resource lacks what the move needs (D5.1): a correct refusal that
-    // says nothing about the transition, so the move is untested.
+    // The resource lacks what the move needs (its x-transition precondition): a correct refusal
+    // that says nothing about the transition, so the move is untested.
     results_.not_run(op, label(*op), transitions_check,
                      "fixture " + fixture + " (" + t.from + ") does not meet precondition " +
                          pre->error_code + " of " + op->operation_id +

@@ -121,24 +121,32 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
     if (op->tenant.from != openapi::tenant_context::source::header || !op->needs_credentials()) {
       continue;
     }
-    for (const auto kind : {openapi::credential_kind::partner_key, openapi::credential_kind::jwt}) {
-      const auto* scheme = as::accepted_scheme(*op, kind);
-      if (!scheme) continue;
-      const std::string kind_name(openapi::to_string(kind));
+    // The schemes whose credentials must name a tenant (x-tenants): those
+    // that name one on every call first, then those whose claims list several.
+    using reach = openapi::security_scheme::tenant_reach;
+    std::vector<const openapi::security_scheme*> naming;
+    for (const reach r : {reach::named, reach::claimed}) {
+      for (const auto* scheme : op->accepted_schemes()) {
+        if (scheme->tenants == r) naming.push_back(scheme);
+      }
+    }
+    for (const auto* scheme : naming) {
+      const bool claimed = scheme->tenants == reach::claimed;
+      const std::string kind_name(openapi::to_string(scheme->credential));
       const profile::credential* caller = nullptr;
       for (const auto& c : ctx.target().credentials) {
-        if (c.kind != kind || !harness::credential_selector::usable(c) ||
+        if (c.kind != scheme->credential || !harness::credential_selector::usable(c) ||
             !harness::credential_selector::sufficient(*op, *scheme, c))
           continue;
-        // A JWT of one membership may leave the header out (x-tenant-context).
-        if (kind == openapi::credential_kind::jwt && c.tenants.size() < 2) continue;
+        // A credential of one membership may leave the header out (x-tenant-context).
+        if (claimed && c.tenants.size() < 2) continue;
         caller = &c;
         break;
       }
       if (!caller) {
         results.not_run(op, kind_name, context_required,
                         "the profile has no usable, sufficient " + kind_name +
-                            (kind == openapi::credential_kind::jwt ? " with several tenants" : "") +
+                            (claimed ? " with several tenants" : "") +
                             " for this operation: add one");
         continue;
       }

@@ -9,6 +9,7 @@
 
 #include "core/parse.hpp"
 #include "core/document.hpp"
+#include "core/text.hpp"
 
 namespace conform::suites::workflows {
 namespace {
@@ -246,17 +247,12 @@ class loader {
   }
 
   static bool harness_header(const openapi::operation& op, std::string_view name) {
-    auto same = [](std::string_view a, std::string_view b) {
-      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-             });
-    };
-    if (op.tenant.from == openapi::tenant_context::source::header && same(op.tenant.name, name)) {
+    if (op.tenant.from == openapi::tenant_context::source::header &&
+        core::iequals(op.tenant.name, name)) {
       return true;
     }
-    if (!op.tenant.header_name.empty() && same(op.tenant.header_name, name)) return true;
-    return op.idempotent && same(op.idempotent->header, name);
+    if (!op.tenant.header_name.empty() && core::iequals(op.tenant.header_name, name)) return true;
+    return op.idempotent && core::iequals(op.idempotent->header, name);
   }
 
   void load_body(const node& n, step& s, workflow& w) {

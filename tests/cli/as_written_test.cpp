@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 #include <httplib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -157,7 +158,10 @@ struct run_result {
 };
 
 run_result run_against(const as_written_stub& stub, std::vector<std::string> extra = {}) {
-  const std::string json = ::testing::TempDir() + "as-written-report.json";
+  // One file per test: ctest runs this binary's tests side by side.
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(name.begin(), name.end(), '/', '_');  // "IsCaughtByItsCheck/3"
+  const std::string json = ::testing::TempDir() + "as-written-report-" + name + ".json";
   std::ostringstream out, err;
   run_result r;
   std::vector<std::string> args = {"--spec",

@@ -82,6 +82,26 @@ TEST(client_rules, tenant_header) {
   expect_fails(bad.finish(), "client_tenant_header", "no tenant header");
 }
 
+TEST(client_rules, tenant_header_follows_what_the_description_says_a_credential_does) {
+  // The same partner-key call without the header, judged under a description
+  // whose partner scheme acts for one tenant (x-tenants: one): nothing to name.
+  auto loaded = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", {});
+  ASSERT_TRUE(loaded.ok());
+  for (auto& s : loaded.spec->schemes) {
+    if (s->credential == openapi::credential_kind::partner_key) {
+      ASSERT_EQ(s->tenants, openapi::security_scheme::tenant_reach::named);
+      s->tenants = openapi::security_scheme::tenant_reach::one;
+    }
+  }
+  traffic_builder b;
+  b.send(verb::get, "/bulk_call_campaigns", 422);
+  auto& t = b.finish();
+  t.spec = &*loaded.spec;
+  const auto j = judge(t, "client_tenant_header");
+  EXPECT_EQ(j.verdict.what, status::not_exercised);
+  EXPECT_TRUE(j.failures.empty());
+}
+
 TEST(client_rules, key_environment) {
   traffic_builder good;
   good.send(verb::get, "/partner/tenants", 200, page_of(1, 1));
@@ -218,6 +238,44 @@ TEST(client_rules, page_traversal) {
   traffic_builder big;
   big.send(verb::get, "/partner/tenants?page=1&per_page=500", 422);
   expect_fails(big.finish(), "client_page_traversal", "page or size out of range");
+}
+
+TEST(client_rules, citations_of_the_api_come_from_the_description) {
+  // Every citation the description gives names a client rule.
+  ASSERT_FALSE(spec().rules.citations.empty());
+  for (const auto& [name, cited] : spec().rules.citations) {
+    const auto* e = catalogue().find(name);
+    ASSERT_NE(e, nullptr) << name << " is no check";
+    EXPECT_EQ(e->kind, harness::check_kind::traffic) << name;
+    EXPECT_FALSE(cited.rule.empty()) << name;
+  }
+  auto past = [] {
+    traffic_builder b;
+    b.send(verb::get, "/partner/tenants?page=1&per_page=20", 200, page_of(1, 2));
+    b.send(verb::get, "/partner/tenants?page=2&per_page=20", 200, page_of(2, 2));
+    b.send(verb::get, "/partner/tenants?page=3&per_page=20", 200, page_of(3, 2));
+    return b;
+  };
+  // The shipped description's citation, in the rule column and the failure.
+  auto cited = past();
+  const auto j = judge(cited.finish(), "client_page_traversal");
+  EXPECT_EQ(j.verdict.rule, "sections 8.2 and 8.4; D3.1");
+  ASSERT_FALSE(j.failures.empty());
+  EXPECT_NE(j.failures[0].expected.find("(section 8.2; D3.1)"), std::string::npos)
+      << j.failures[0].expected;
+  // Without it, the rule cites the extension it reads, and no decision.
+  auto loaded = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", {});
+  ASSERT_TRUE(loaded.ok());
+  loaded.spec->rules.citations.clear();
+  auto plain = past();
+  auto& t = plain.finish();
+  t.spec = &*loaded.spec;
+  const auto g = judge(t, "client_page_traversal");
+  EXPECT_EQ(g.verdict.rule, "x-pagination style page");
+  ASSERT_FALSE(g.failures.empty());
+  EXPECT_NE(g.failures[0].expected.find("(x-pagination)"), std::string::npos)
+      << g.failures[0].expected;
+  EXPECT_EQ(g.failures[0].expected.find("D3.1"), std::string::npos);
 }
 
 TEST(client_rules, the_catalogue_lists_every_client_rule_as_a_traffic_check) {

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/text.hpp"
 
@@ -57,6 +60,66 @@ TEST(BodyExcerpt, BinaryIsSummarisedAndTextIsCut) {
 RC_GTEST_PROP(BodyExcerpt, IsAlwaysUtf8, (const std::string& bytes, bool typed)) {
   const std::string out = body_excerpt(bytes, typed ? "text/plain" : "", 40);
   RC_ASSERT(is_utf8(out));
+}
+
+TEST(Join, PutsTheSeparatorBetweenEveryTwoItemsEmptyOnesToo) {
+  EXPECT_EQ(core::join({}), "");
+  EXPECT_EQ(core::join({"a"}), "a");
+  EXPECT_EQ(core::join({"a", "b", "c"}), "a, b, c");
+  // An empty item still has its separators: the bug was ("", "b") -> "b".
+  EXPECT_EQ(core::join({"", "b"}, ","), ",b");
+  EXPECT_EQ(core::join({"a", ""}, ","), "a,");
+  EXPECT_EQ(core::join({"", "", ""}, "/"), "//");
+  EXPECT_EQ(core::join({"x", "y"}, ""), "xy");
+}
+
+RC_GTEST_PROP(Join, HasOneSeparatorFewerThanItems, (const std::vector<std::string>& raw)) {
+  // Items without the separator's character, so counting it counts separators.
+  std::vector<std::string> items;
+  for (auto s : raw) {
+    std::erase(s, '|');
+    items.push_back(std::move(s));
+  }
+  const std::string joined = core::join(items, "|");
+  const auto seps = static_cast<std::size_t>(std::count(joined.begin(), joined.end(), '|'));
+  RC_ASSERT(seps == (items.empty() ? 0 : items.size() - 1));
+}
+
+TEST(NumberText, ShortestRoundTripFormAndWholeNumbersInFull) {
+  EXPECT_EQ(core::number_text(0.01), "0.01");
+  EXPECT_EQ(core::number_text(5.0), "5");
+  EXPECT_EQ(core::number_text(-2.5), "-2.5");
+  EXPECT_EQ(core::number_text(1e7), "1e+07");
+  EXPECT_EQ(core::number_text(0.1234567), "0.1234567");
+  EXPECT_EQ(core::whole_number_text(1e7), "10000000");
+  EXPECT_EQ(core::whole_number_text(-42.0), "-42");
+  EXPECT_EQ(core::whole_number_text(0.1234567), "0.1234567");
+  EXPECT_EQ(core::whole_number_text(1e15), "1e+15");
+}
+
+RC_GTEST_PROP(NumberText, ReadsBackAsTheSameNumber, (double d)) {
+  RC_PRE(std::isfinite(d));
+  RC_ASSERT(std::stod(core::number_text(d)) == d);
+  RC_ASSERT(std::stod(core::whole_number_text(d)) == d);
+}
+
+TEST(Iequals, IgnoresTheCaseOfAsciiLettersOnly) {
+  EXPECT_TRUE(core::iequals("Content-Type", "content-TYPE"));
+  EXPECT_TRUE(core::iequals("", ""));
+  EXPECT_FALSE(core::iequals("Content-Type", "Content-Typ"));
+  EXPECT_FALSE(core::iequals("a-b", "a_b"));
+  // Only ASCII letters fold: '@' (0x40) and '`' (0x60) differ by the same bit.
+  EXPECT_FALSE(core::iequals("@", "`"));
+  EXPECT_FALSE(core::iequals("\xC3\x89", "\xC3\xA9"));
+  EXPECT_EQ(core::ascii_lower("BeArEr-1\xC3\x89"), "bearer-1\xC3\x89");
+}
+
+TEST(MediaTypeOf, LowerCasedWithoutParametersOrSpaces) {
+  EXPECT_EQ(core::media_type_of("Application/JSON; charset=utf-8"), "application/json");
+  EXPECT_EQ(core::media_type_of(" \ttext/plain\t ;q=1"), "text/plain");
+  EXPECT_EQ(core::media_type_of("multipart/form-data;boundary=x"), "multipart/form-data");
+  EXPECT_EQ(core::media_type_of(""), "");
+  EXPECT_EQ(core::media_type_of("; charset=utf-8"), "");
 }
 
 }  // namespace

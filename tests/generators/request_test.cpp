@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "core/text.hpp"
 #include "generators/detail/wire.hpp"
 #include "generators/request.hpp"
 #include "schema/validator.hpp"
@@ -168,13 +169,6 @@ std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 /// The parts of a multipart body, read back as a server would.
 std::vector<detail::form_part> parse_multipart(const std::string& body,
                                                const std::string& content_type) {
@@ -236,11 +230,11 @@ std::vector<std::string> problems(const openapi::operation& op, const generated_
       }
     } else {
       if (std::any_of(runner_headers.begin(), runner_headers.end(),
-                      [&](const std::string& h) { return iequal(h, p.name); })) {
+                      [&](const std::string& h) { return core::iequals(h, p.name); })) {
         continue;
       }
       for (const auto& [n, v] : r.headers) {
-        if (!iequal(n, p.name)) continue;
+        if (!core::iequals(n, p.name)) continue;
         const auto& rs = p.schema->resolved();
         const bool list = !rs.types.any() && rs.types.has(schema::json_type::array);
         texts = list ? split(v, ',') : std::vector<std::string>{v};

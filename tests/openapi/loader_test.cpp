@@ -506,5 +506,64 @@ TEST(Loader, AStyleNotAllowedWhereTheParameterIsIsRefusedWithItsPosition) {
       << messages(r);
 }
 
+std::string citing_spec(const std::string& root, const std::string& scheme_extra) {
+  return "openapi: 3.1.0\n"
+         "info: {title: t, version: '1'}\n"
+         "paths: {}\n" +
+         root +
+         "components:\n"
+         "  securitySchemes:\n"
+         "    own: {type: apiKey, in: header, name: X-Own, x-credential: tenant_key}\n"
+         "    many: {type: apiKey, in: header, name: X-Many, x-credential: partner_key}\n"
+         "    token: {type: http, scheme: bearer, bearerFormat: JWT}\n"
+         "    opaque: {type: http, scheme: bearer}\n"
+         "    plain: {type: apiKey, in: header, name: X-Plain" +
+         scheme_extra + "}\n";
+}
+
+TEST(SpecLoader, RuleCitationsAreReadAsTextOrRuleAndExpected) {
+  const load_result r = load_text(
+      "citations", citing_spec("x-rule-citations:\n"
+                               "  rule_a: \"section 1; D9.9\"\n"
+                               "  rule_b: {rule: \"section 2\", expected: \"section 2.1\"}\n",
+                               ""));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const auto* a = r.spec->rules.citation_of("rule_a");
+  const auto* b = r.spec->rules.citation_of("rule_b");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a->rule, "section 1; D9.9");
+  EXPECT_EQ(a->expected, "");
+  EXPECT_EQ(b->rule, "section 2");
+  EXPECT_EQ(b->expected, "section 2.1");
+  EXPECT_EQ(r.spec->rules.citation_of("rule_c"), nullptr);
+}
+
+TEST(SpecLoader, AMalformedRuleCitationIsRefusedAtItsPosition) {
+  for (const std::string bad : {"  rule_a: {expected: x}\n", "  rule_a: \"\"\n",
+                                "  rule_a: [a, b]\n", "  rule_a: {rule: x, why: y}\n"}) {
+    const load_result r = load_text("bad-citation", citing_spec("x-rule-citations:\n" + bad, ""));
+    EXPECT_FALSE(r.diagnostics.empty()) << bad;
+    EXPECT_NE(messages(r).find("x-rule-citations.rule_a"), std::string::npos) << bad << messages(r);
+  }
+}
+
+TEST(SpecLoader, TenantReachIsWrittenOrFollowsTheCredentialKind) {
+  using reach = security_scheme::tenant_reach;
+  const load_result r = load_text("reach", citing_spec("", ", x-tenants: named"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.spec->find_scheme("own")->tenants, reach::one);
+  EXPECT_EQ(r.spec->find_scheme("many")->tenants, reach::named);
+  EXPECT_EQ(r.spec->find_scheme("token")->tenants, reach::claimed);
+  EXPECT_EQ(r.spec->find_scheme("opaque")->tenants, reach::unknown);
+  // Written, it says what a scheme of no known kind does.
+  EXPECT_EQ(r.spec->find_scheme("plain")->tenants, reach::named);
+
+  const load_result bad = load_text("bad-reach", citing_spec("", ", x-tenants: several"));
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(messages(bad).find("x-tenants must be one of one, named, claimed"), std::string::npos)
+      << messages(bad);
+}
+
 }  // namespace
 }  // namespace conform::openapi

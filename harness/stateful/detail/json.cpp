@@ -4,22 +4,10 @@
 #include <set>
 #include <utility>
 
+#include "core/text.hpp"
+
 namespace conform::harness::stateful::detail {
 namespace {
-
-std::string escape(std::string_view token) {
-  std::string out;
-  for (const char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string decode(std::string_view text) {
   std::string out;
@@ -53,7 +41,7 @@ bool walk_members(const schema::schema& root, F&& visit) {
     const schema::schema& r = s->resolved();
     for (const auto& [name, child] : r.properties) {
       if (!child) continue;
-      const std::string here = pointer + "/" + escape(name);
+      const std::string here = pointer + "/" + core::escape_pointer_token(name);
       if (visit(here, name, *child)) return true;
       queue.emplace_back(child, here);
     }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Fails when a source file of the floors has a `using namespace` outside a
+# function or class body. The floors compile in unity batches
+# (docs/performance.md, "Building"), where such a directive reaches every
+# file batched after it: a name one file pulls in can then clash with, or
+# quietly change the meaning of, a name in its neighbour. Inside a function
+# it stays there. clang-format indents function bodies and not namespace
+# bodies (.clang-format), so a directive that starts its line is at file or
+# namespace scope. Usage: scripts/check-using-namespace.sh [FILE...]
+# (default: the floors' tracked sources; tests and benchmarks are programs
+# of their own, never batched).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+floors=(core schema http reference openapi profile generators harness suites reports cli)
+if [ $# -gt 0 ]; then
+  files=("$@")
+else
+  mapfile -t files < <(git ls-files -- "${floors[@]/%//*.cpp}" "${floors[@]/%//*.hpp}")
+fi
+
+bad=0
+for file in "${files[@]}"; do
+  while IFS=: read -r line text; do
+    echo "$file:$line: $text (a using-directive at file or namespace scope leaks into the files batched after it; qualify the names, or move it into the function)"
+    bad=1
+  done < <(grep -nE '^using[[:space:]]+namespace[[:space:]]' "$file" || true)
+done
+if [ "$bad" -ne 0 ]; then exit 1; fi
+echo "using-namespace: ${#files[@]} files, none at file or namespace scope"
