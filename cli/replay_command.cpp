@@ -342,6 +342,11 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
     out << replay.rate_limited()
         << " answer(s) not compared: one of the two was a rate-limit refusal\n";
   }
+  if (replay.concurrent() > 0) {
+    out << replay.concurrent()
+        << " answer(s) not compared: an in-progress conflict of an idempotency key, which "
+           "depends on two requests in flight at once (a replay sends one at a time)\n";
+  }
   if (replay.skipped() > 0) {
     out << replay.skipped() << " exchange(s) not resent: see \"not run\" above\n";
   }

@@ -248,6 +248,12 @@ std::vector<replay_difference> replayer::replay(const recorded_exchange& recorde
     ++rate_limited_;
     return out;
   }
+  // An in-progress conflict depends on timing a sequential replay cannot recreate.
+  if (was_status != now_status && op && op->idempotent && op->idempotent->conflict_status != 0 &&
+      was_status == static_cast<unsigned>(op->idempotent->conflict_status)) {
+    ++concurrent_;
+    return out;
+  }
   if (was_status != now_status) {
     differ("status", status_text(was_status, recorded.error),
            status_text(now_status, now.result.ok() ? "" : now.result.error().message));

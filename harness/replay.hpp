@@ -68,11 +68,16 @@ class replayer {
   /// Answers not compared because one of the two was the rate-limit status
   /// (x-rate-limit, else 429): it says nothing of the request.
   std::uint64_t rate_limited() const { return rate_limited_; }
+  /// Answers not compared because the recorded one was the operation's
+  /// in-progress conflict (x-idempotency conflict_status): it depends on
+  /// two requests of one key being in flight together, which a replay,
+  /// sending one request at a time, cannot recreate.
+  std::uint64_t concurrent() const { return concurrent_; }
 
  private:
   struct state;
   std::unique_ptr<state> s_;
-  std::uint64_t replayed_ = 0, skipped_ = 0, rate_limited_ = 0;
+  std::uint64_t replayed_ = 0, skipped_ = 0, rate_limited_ = 0, concurrent_ = 0;
 };
 
 }  // namespace conform::harness
