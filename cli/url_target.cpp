@@ -3,35 +3,12 @@
 #include <algorithm>
 #include <set>
 
+#include "core/base64.hpp"
 #include "http/message.hpp"
 #include "profile/claims.hpp"
 
 namespace conform::cli {
 namespace {
-
-/// Decodes standard base64; nullopt for anything else.
-std::optional<std::string> base64_decode(std::string_view text) {
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (const char ch : text) {
-    int v = -1;
-    if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
-    if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
-    if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
-    if (ch == '+') v = 62;
-    if (ch == '/') v = 63;
-    if (ch == '=') break;
-    if (v < 0) return std::nullopt;
-    buf = (buf << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buf >> bits) & 0xff);
-    }
-  }
-  return out;
-}
 
 /// True when `name` is the header an operation of the description takes its
 /// tenant from (x-tenant-context).
@@ -137,7 +114,7 @@ std::optional<profile::target> url_target(const url_target_options& opts,
       if (s->kind == type::http_bearer && value.rfind("Bearer ", 0) == 0) {
         secret_value = value.substr(7);
       } else if (s->kind == type::http_basic && value.rfind("Basic ", 0) == 0) {
-        auto decoded = base64_decode(value.substr(6));
+        auto decoded = core::base64_decode(value.substr(6));
         if (!decoded) continue;
         secret_value = *decoded;
       } else if (s->kind != type::api_key_header) {

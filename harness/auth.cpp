@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/base64.hpp"
 #include "profile/profile.hpp"
 #include "core/text.hpp"
 
@@ -371,22 +372,7 @@ void apply_target_headers(http::request& req, const profile::target& target) {
 }
 
 std::string basic_token(const std::string& user_password) {
-  static constexpr char table[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (const unsigned char ch : user_password) {
-    buf = (buf << 8) | ch;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += table[(buf >> bits) & 0x3f];
-    }
-  }
-  if (bits > 0) out += table[(buf << (6 - bits)) & 0x3f];
-  while (out.size() % 4 != 0) out += '=';
-  return out;
+  return core::base64_encode(user_password);
 }
 
 namespace {

@@ -60,8 +60,8 @@ std::vector<std::string> fixtures_needed(const openapi::api_spec& spec,
 /// from the fixture of the same name, or from one the description maps to it.
 std::string fixture_name_for(const openapi::operation& op, const openapi::parameter& p);
 
-/// "pet" for "pets", "category" for "categories", "bulk_call_campaign" for
-/// "bulk_call_campaigns", lower-cased, '-' as '_'.
+/// "pet" for "pets", "category" for "categories", "purchase_order" for
+/// "purchase-orders", lower-cased, '-' as '_'.
 std::string singular(std::string_view word);
 
 /// Which profile credential a request goes out with: the one service the

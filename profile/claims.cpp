@@ -2,34 +2,11 @@
 
 #include <algorithm>
 
+#include "core/base64.hpp"
 #include "core/parse.hpp"
 
 namespace conform::profile {
 namespace {
-
-/// base64url (or standard base64) without padding; nullopt on a bad character.
-std::optional<std::string> base64url_decode(std::string_view text) {
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (const char ch : text) {
-    int v = -1;
-    if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
-    if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
-    if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
-    if (ch == '-' || ch == '+') v = 62;
-    if (ch == '_' || ch == '/') v = 63;
-    if (ch == '=') break;
-    if (v < 0) return std::nullopt;
-    buf = (buf << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buf >> bits) & 0xff);
-    }
-  }
-  return out;
-}
 
 /// A scalar claim's text (a number's digits, a string's characters).
 std::optional<std::string> scalar_text(const core::node& n) {
@@ -49,7 +26,8 @@ std::optional<token_claims> read_claims(const std::string& token,
   }
   // A payload over 16 KiB is no token a person handed us.
   if (second - first > 16384) return std::nullopt;
-  auto payload = base64url_decode(std::string_view(token).substr(first + 1, second - first - 1));
+  auto payload = core::base64_decode(std::string_view(token).substr(first + 1, second - first - 1),
+                                     core::base64_alphabet::either);
   if (!payload) return std::nullopt;
   auto doc = core::parse_json(*payload, "the token's payload");
   if (doc.error || !doc.root.is_map()) return std::nullopt;

@@ -1,5 +1,7 @@
 #include "reports/har.hpp"
 
+#include "core/base64.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -34,7 +36,7 @@ bool har_valid_utf8(std::string_view s) {
 }
 
 /// Text for a JSON string: invalid UTF-8 bytes become U+FFFD (headers only:
-/// bodies that are not UTF-8 are written in har_base64).
+/// bodies that are not UTF-8 are written in base64).
 std::string har_text_of(std::string_view s) {
   if (har_valid_utf8(s)) return std::string(s);
   std::string out;
@@ -51,31 +53,12 @@ std::string har_text_of(std::string_view s) {
   return out;
 }
 
-std::string har_base64(std::string_view in) {
-  static constexpr char table[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (const unsigned char ch : in) {
-    buf = (buf << 8) | ch;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += table[(buf >> bits) & 0x3f];
-    }
-  }
-  if (bits > 0) out += table[(buf << (6 - bits)) & 0x3f];
-  while (out.size() % 4 != 0) out += '=';
-  return out;
-}
-
-/// A body as HAR text: as it is when UTF-8, else har_base64 with `encoding`.
+/// A body as HAR text: as it is when UTF-8, else base64 with `encoding`.
 void har_put_text(json::object& o, const std::string& body) {
   if (har_valid_utf8(body)) {
     o["text"] = body;
   } else {
-    o["text"] = har_base64(body);
+    o["text"] = core::base64_encode(body);
     o["encoding"] = "base64";
   }
 }

@@ -1,5 +1,7 @@
 #include "reports/har_read.hpp"
 
+#include "core/base64.hpp"
+
 #include <boost/json.hpp>
 
 namespace conform::reports {
@@ -77,7 +79,7 @@ class har_entry_reader {
     auto enc = text(o, "encoding", at, false);
     if (!enc) enc = text(o, "_encoding", at, false);
     if (enc && *enc == "base64") {
-      auto decoded = unbase64(*t);
+      auto decoded = core::base64_decode(*t);
       if (!decoded) fail(at + "/text", "not base64");
       return decoded.value_or("");
     }
@@ -89,28 +91,6 @@ class har_entry_reader {
   bool ok() const { return error_.empty(); }
 
  private:
-  static std::optional<std::string> unbase64(std::string_view text) {
-    std::string out;
-    std::uint32_t buf = 0;
-    int bits = 0;
-    for (const char ch : text) {
-      int v = -1;
-      if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
-      if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
-      if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
-      if (ch == '+') v = 62;
-      if (ch == '/') v = 63;
-      if (ch == '=') break;
-      if (v < 0) return std::nullopt;
-      buf = (buf << 6) | static_cast<std::uint32_t>(v);
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        out += static_cast<char>((buf >> bits) & 0xff);
-      }
-    }
-    return out;
-  }
   std::string& error_;
 };
 

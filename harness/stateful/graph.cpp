@@ -68,7 +68,7 @@ std::string resource_of_name(std::string_view name) {
   return {};
 }
 
-/// Static path segments ("/bulk_call_campaigns/{id}/launch" -> bulk_call_campaigns, launch).
+/// Static path segments ("/orders/{id}/ship" -> orders, ship).
 std::vector<std::string> static_segments(const std::string& path) {
   std::vector<std::string> out;
   std::size_t i = 0;
@@ -85,8 +85,8 @@ std::vector<std::string> static_segments(const std::string& path) {
 }
 
 /// The collection a path parameter's id belongs to: the path up to the
-/// static segment before "{name}" ("/voice_sessions" for
-/// "/voice_sessions/{id}/run_analysis"), or "" when it is not such a segment.
+/// static segment before "{name}" ("/orders" for "/orders/{id}/ship"), or ""
+/// when it is not such a segment.
 std::string collection_of(const std::string& path, const std::string& name) {
   const std::string marker = "{" + name + "}";
   const auto at = path.find(marker);
@@ -97,7 +97,7 @@ std::string collection_of(const std::string& path, const std::string& name) {
   return before;
 }
 
-/// The resource path "/voice_sessions/{id}" of a parameter: the collection and the parameter.
+/// The resource path "/orders/{id}" of a parameter: the collection and the parameter.
 std::string resource_path_of(const std::string& path, const std::string& name) {
   const std::string collection = collection_of(path, name);
   return collection.empty() ? std::string() : collection + "/{" + name + "}";
