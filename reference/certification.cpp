@@ -217,8 +217,8 @@ struct traffic_recorder::impl {
     return d;
   }
 
-  std::chrono::microseconds since_start() const {
-    return std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - start);
+  std::chrono::microseconds since_start(clock::time_point at = clock::now()) const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(at - start);
   }
 
   adversity_options opts;
@@ -306,7 +306,8 @@ void serve_recorded(traffic_recorder& recorder, server_state& state, const httpl
   {
     std::lock_guard lock(in.mutex);
     e.seq = in.next_seq++;
-    e.received = in.since_start();
+    e.received = wire && wire->arrived != clock::time_point{} ? in.since_start(wire->arrived)
+                                                              : in.since_start();
     d = in.decide(req, e.request_body, e.seq);
   }
   if (wire) wire->tag = e.seq;
@@ -352,7 +353,7 @@ void answered_recorded(traffic_recorder& recorder, const wire_request& wire, boo
   std::lock_guard lock(in.mutex);
   for (auto it = in.log.rbegin(); it != in.log.rend(); ++it) {
     if (it->seq != wire.tag) continue;
-    it->answered = in.since_start();
+    it->answered = in.since_start(wire.handed_over);
     if (!delivered && it->status != 0) {
       it->status = 0;
       it->adversity_detail += std::string(it->adversity_detail.empty() ? "" : "; ") +

@@ -80,11 +80,15 @@ class wire_stream final : public httplib::Stream {
     const std::size_t n = std::min(size, size_ - off_);
     std::memcpy(ptr, buffer_.data() + off_, n);
     off_ += n;
+    if (request_ && request_->arrived == std::chrono::steady_clock::time_point{})
+      request_->arrived = std::chrono::steady_clock::now();
     keep(ptr, n);
     return static_cast<ssize_t>(n);
   }
 
   ssize_t write(const char* ptr, size_t size) override {
+    if (request_ && request_->handed_over == std::chrono::steady_clock::time_point{})
+      request_->handed_over = std::chrono::steady_clock::now();
     if (request_ && request_->drop) return -1;  // closed without a byte of the answer
     if (!is_writable()) {
       if (request_) request_->write_failed = true;
@@ -244,6 +248,8 @@ bool wire_server::process_and_close_socket(::socket_t sock) {
     in_flight = nullptr;
     stream.start(nullptr);
     const bool last = !ok || closed_by_client || request.drop || left == 1;
+    if (request.handed_over == std::chrono::steady_clock::time_point{})
+      request.handed_over = std::chrono::steady_clock::now();  // nothing written: the close
     if (last) {
       ::shutdown(sock, SHUT_RDWR);
       ::close(sock);

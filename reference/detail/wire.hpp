@@ -17,6 +17,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -36,6 +37,13 @@ struct wire_request {
   std::size_t written = 0;    // bytes of the answer handed to the socket
   bool write_failed = false;  // the peer was gone, or a write failed
   bool keep_body = false;
+  // When the request's first byte was read, and when the answer's first byte
+  // was about to be handed to the socket (or the connection closed instead).
+  // A client's wait between an answer and its next request, measured from
+  // these two, is never shorter than the wait it made: a busy server thread
+  // that stamps late cannot make a correct client look hasty.
+  std::chrono::steady_clock::time_point arrived{};
+  std::chrono::steady_clock::time_point handed_over{};
 
   /// The head's header fields in order, as sent: repeated ones repeated,
   /// empty values kept, values without surrounding whitespace.

@@ -7,6 +7,11 @@
 
 #include <boost/json.hpp>
 
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "reference/detail/wire.hpp"
 #include "reference/server.hpp"
 #include "tests/support/raw_http.hpp"
 
@@ -93,6 +98,40 @@ TEST_F(reference_wire, a_chunked_body_and_keep_alive_requests_are_read_through_t
       c.exchange(head + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
   EXPECT_EQ(second.status(), 200) << second.bytes;
   EXPECT_EQ(second.header("Idempotent-Replayed"), "true");
+}
+
+// A client's wait is measured from the answer's stamp to the next request's
+// (the certification rules on Retry-After and backoff). The stamps bracket
+// what the client saw: the request is stamped no earlier than it was sent,
+// the answer no later than the client could read it, however late the
+// server's thread gets round to on_answered. Stamped after the write, a
+// busy machine made a correct client's 1 s wait measure 0.933 s.
+TEST(wire_stamps, the_answer_is_stamped_before_the_client_could_read_it) {
+  using clock = std::chrono::steady_clock;
+  detail::wire_server s;
+  s.Get("/x", [](const httplib::Request&, httplib::Response& res) {
+    if (auto* w = detail::current_wire()) w->tag = 1;
+    res.set_content("ok", "text/plain");
+  });
+  std::promise<std::pair<clock::time_point, clock::time_point>> stamps;
+  s.on_answered = [&stamps](const detail::wire_request& w, bool delivered) {
+    EXPECT_TRUE(delivered);
+    stamps.set_value({w.arrived, w.handed_over});
+  };
+  const int port = s.bind_to_any_port("127.0.0.1");
+  std::thread serving([&s] { s.listen_after_bind(); });
+  while (!s.is_running()) std::this_thread::yield();
+  test_support::raw_connection c(port);
+  const auto sent = clock::now();
+  const auto a = c.exchange("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  const auto read = clock::now();
+  EXPECT_EQ(a.status(), 200) << a.bytes;
+  const auto [arrived, handed_over] = stamps.get_future().get();
+  EXPECT_LE(sent, arrived);
+  EXPECT_LE(arrived, handed_over);
+  EXPECT_LE(handed_over, read);
+  s.stop();
+  serving.join();
 }
 
 }  // namespace
