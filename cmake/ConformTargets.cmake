@@ -58,6 +58,12 @@ endfunction()
 function(conform_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
+  # One executable per folder, its files compiled in batches: the templates
+  # the tests share (GoogleTest's, RapidCheck's, the JSON and container
+  # ones) are generated once per batch rather than once per file, and there
+  # are a few links, not one per file. docs/performance.md, "Building".
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ${CONFORM_UNITY_BUILD}
+                                           UNITY_BUILD_BATCH_SIZE 4)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} conform_test_headers GTest::gtest_main)
   conform_test_code_options(${name})
   if(CONFORM_PCH)

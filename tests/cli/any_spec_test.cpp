@@ -8,9 +8,13 @@
 
 #include "cli/cli.hpp"
 #include "tests/support/petstore_server.hpp"
+#include "tests/cli/support.hpp"
 
 namespace conform::cli {
 namespace {
+
+using conform::test_support::contains;
+using conform::test_support::run;
 
 using test_support::petstore_fault;
 using test_support::petstore_server;
@@ -18,29 +22,11 @@ using test_support::petstore_server;
 const std::string examples = std::string(CONFORM_OAI_EXAMPLES_DIR) + "/";
 const std::string petstore = examples + "v3.0/petstore-expanded.yaml";
 
-struct run_result {
-  int code = 0;
-  std::string out, err;
-};
-
-run_result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  run_result r;
-  r.code = run_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST(AnySpec, PetstoreRunsWithNoProfileAndNoFalseAlarm) {
   petstore_server server;
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
                       "5", "--no-progress"});
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
@@ -48,7 +34,7 @@ TEST(AnySpec, TheSwagger2PetstoreIsConvertedAndRunsWithNoFalseAlarm) {
   petstore_server server;
   const auto r = run({"--spec", examples + "v2.0/yaml/petstore-expanded.yaml", "--url",
                       server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
@@ -56,7 +42,7 @@ TEST(AnySpec, APlantedDeviationIsFound) {
   petstore_server server(petstore_fault::pet_id_as_text);
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
                       "5", "--no-progress"});
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "findPets")) << r.out;
   EXPECT_TRUE(contains(r.out, "FAIL response_schema_conformance")) << r.out;
   EXPECT_TRUE(contains(r.out, "/id")) << r.out;
@@ -67,7 +53,7 @@ TEST(AnySpec, HeaderValuesAreSecrets) {
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "-H",
                       "X-Trace-Secret: s3cr3t-header-value", "--seed", "7", "--examples", "3",
                       "--no-progress"});
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_FALSE(contains(r.out + r.err, "s3cr3t-header-value")) << r.out;
   EXPECT_TRUE(contains(r.out, "CONFORM_HEADER_X_TRACE_SECRET")) << r.out;
 }
@@ -78,7 +64,7 @@ TEST(AnySpec, ABearerTokenGivenWithHIsACredentialAndNeverPrinted) {
   const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
                       "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
                       "--no-progress"});
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "ok   auth_unauthenticated")) << r.out;
   // An opaque bearer token is not taken for a JWT: no tampering cell.
   EXPECT_FALSE(contains(r.out, "ok   auth_jwt_tampering")) << r.out;
@@ -91,7 +77,7 @@ TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
   const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
                       "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
                       "--no-progress"});
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "-H \"Authorization: Bearer ${CONFORM_HEADER_AUTHORIZATION}\""))
       << r.out;
   EXPECT_TRUE(contains(r.out, "--overlay '" + overlay + "'")) << r.out;
@@ -109,7 +95,7 @@ TEST(AnySpec, TheStatefulPhaseReachesThePetAPostReturned) {
         "7",      "--examples", "2",     "--no-progress",   "--no-coverage"};
     if (!stateful) args.push_back("--no-stateful");
     const auto r = run(args);
-    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
     if (stateful) {
       EXPECT_TRUE(contains(r.out, "Reach: 4 of 4 operations answered 2xx")) << r.out;
       EXPECT_TRUE(contains(r.out, "ok   stateful_created_readable")) << r.out;
@@ -123,22 +109,22 @@ TEST(AnySpec, TheStatefulPhaseReachesThePetAPostReturned) {
 
 TEST(AnySpec, AnotherDescriptionWithoutTargetIsRefused) {
   const auto r = run({"--spec", petstore, "--no-progress"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "give --url BASE or --profile FILE")) << r.err;
 }
 
 TEST(AnySpec, AWebhooksOnlyDescriptionHasNothingToRun) {
   const auto r = run({"--spec", examples + "v3.1/webhook-example.yaml", "--url",
                       "http://127.0.0.1:1", "--no-progress"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "has no operations; nothing to run")) << r.err;
 }
 
 TEST(AnySpec, UrlOptionsAreCheckedAtTheEdge) {
-  EXPECT_EQ(run({"--url", "http://127.0.0.1:1", "--profile", "p.yaml"}).code, 2);
-  EXPECT_EQ(run({"-H", "A: b"}).code, 2);
+  EXPECT_EQ(run({"--url", "http://127.0.0.1:1", "--profile", "p.yaml"}).status, 2);
+  EXPECT_EQ(run({"-H", "A: b"}).status, 2);
   const auto r = run({"--spec", petstore, "--url", "http://127.0.0.1:1", "-H", "nocolon"});
-  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "-H takes 'Name: value'")) << r.err;
 }
 

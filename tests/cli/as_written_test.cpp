@@ -18,6 +18,7 @@
 
 #include "cli/cli.hpp"
 #include "tests/support/servers.hpp"
+#include "tests/cli/support.hpp"
 
 namespace conform::cli {
 namespace {
@@ -151,19 +152,18 @@ class as_written_stub {
   test_support::httplib_runner runner_;
 };
 
-struct run_result {
-  int code = 0;
-  std::string out, err;
+/// A run against the stub, and its JSON report.
+struct stub_run : test_support::command_result {
   boost::json::object report;
 };
 
-run_result run_against(const as_written_stub& stub, std::vector<std::string> extra = {}) {
+stub_run run_against(const as_written_stub& stub, std::vector<std::string> extra = {}) {
   // One file per test: ctest runs this binary's tests side by side.
   std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::replace(name.begin(), name.end(), '/', '_');  // "IsCaughtByItsCheck/3"
   const std::string json = ::testing::TempDir() + "as-written-report-" + name + ".json";
   std::ostringstream out, err;
-  run_result r;
+  stub_run r;
   std::vector<std::string> args = {"--spec",
                                    description,
                                    "--url",
@@ -180,7 +180,7 @@ run_result run_against(const as_written_stub& stub, std::vector<std::string> ext
                                    "--json",
                                    json};
   args.insert(args.end(), extra.begin(), extra.end());
-  r.code = run_command(args, out, err);
+  r.status = run_command(args, out, err);
   r.out = out.str();
   r.err = err.str();
   std::ifstream in(json);
@@ -192,7 +192,7 @@ run_result run_against(const as_written_stub& stub, std::vector<std::string> ext
   return r;
 }
 
-std::string failures_of(const run_result& r, const std::string& check = "") {
+std::string failures_of(const stub_run& r, const std::string& check = "") {
   std::string out;
   if (!r.report.contains("failures")) return out;
   for (const auto& f : r.report.at("failures").as_array()) {
@@ -208,7 +208,7 @@ TEST(AsWritten, AStubAnsweringAsTheTextAllowsHasNoFailure) {
   const as_written_stub stub(deviation::none);
   const auto r = run_against(stub);
   EXPECT_EQ(failures_of(r), "") << r.out << r.err;
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   // The enum written as allOf over a oneOf of consts is generated, not
   // "contradicted": every constraint of the run was sent.
   ASSERT_TRUE(r.report.contains("coverage")) << r.out;
@@ -224,7 +224,7 @@ TEST(AsWritten, ABrokenHeaderTheTargetSetsWithHIsNotRunNeverFailed) {
   const as_written_stub stub(deviation::none);
   const auto r = run_against(stub, {"-H", "X-Page-Size: 5"});
   EXPECT_EQ(failures_of(r), "") << r.out << r.err;
-  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.status, 0) << r.out;
   bool said = false;
   for (const auto& k : r.report.at("coverage").as_array()) {
     for (const auto& u : k.at("uncovered").as_array()) {
@@ -249,7 +249,7 @@ class AsWrittenDeviation : public ::testing::TestWithParam<planted> {};
 TEST_P(AsWrittenDeviation, IsCaughtByItsCheck) {
   const as_written_stub stub(GetParam().d);
   const auto r = run_against(stub);
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(failures_of(r, GetParam().check), "") << failures_of(r) << r.out;
 }
 

@@ -13,25 +13,16 @@
 #include <vector>
 
 #include "cli/cli.hpp"
+#include "tests/cli/support.hpp"
 
 namespace {
 
+using conform::test_support::command_result;
+using conform::test_support::conform_cmd;
+using conform::test_support::slurp;
+
 namespace fs = std::filesystem;
 using conform::cli::main_command;
-
-struct result {
-  int status = 0;
-  std::string out, err;
-};
-
-result conform_cmd(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  result r;
-  r.status = main_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
 
 std::string temp(const std::string& name) {
   return (fs::temp_directory_path() /
@@ -39,16 +30,9 @@ std::string temp(const std::string& name) {
       .string();
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 /// One fast run of error_code_conformance, seed 1; `fault` switches the
 /// reference's wrong_error_code on.
-result run(bool fault, std::vector<std::string> extra) {
+command_result run(bool fault, std::vector<std::string> extra) {
   std::vector<std::string> args = {
       "run",      "--no-progress",         "--examples", "1", "--seed", "1",
       "--checks", "error_code_conformance"};

@@ -22,10 +22,10 @@
 #include "reference/server.hpp"
 #include "reports/json_read.hpp"
 
+namespace conform {
 namespace {
 
 namespace fs = std::filesystem;
-using namespace conform;
 
 std::string temp(const std::string& name) {
   return (fs::temp_directory_path() / ("conform-depth-" + std::to_string(::getpid()) + "-" + name))
@@ -207,3 +207,4 @@ TEST_F(Depth, ADiscoveredProfileRunsTheDeepSuites) {
 }
 
 }  // namespace
+}  // namespace conform

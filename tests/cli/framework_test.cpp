@@ -19,30 +19,16 @@
 #include "cli/cli.hpp"
 #include "core/text.hpp"
 #include "tests/support/framework_server.hpp"
+#include "tests/cli/support.hpp"
 
 namespace conform::cli {
 namespace {
 
+using conform::test_support::contains;
+using conform::test_support::run;
+
 using test_support::framework_fault;
 using test_support::framework_server;
-
-struct run_result {
-  int code = 0;
-  std::string out, err;
-};
-
-run_result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  run_result r;
-  r.code = run_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -89,7 +75,7 @@ TEST(FrameworkStub, RefusalsOfMeaninglessInputAreNotesAndTheRunPasses) {
   framework_server server;
   scratch files;
   const auto r = run(args_for(server, "3", {"--json", files.file("r.json")}));
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
   // The refusals happened, and each is said once per cause, with its message.
   EXPECT_GT(server.hits("GET /labels"), server.accepted("GET /labels"));
@@ -124,7 +110,7 @@ TEST(FrameworkStub, RefusalsOfMeaninglessInputAreNotesAndTheRunPasses) {
 TEST(FrameworkStub, FormParametersTravelAsFormsAndAFileAsMultipart) {
   framework_server server;
   const auto r = run(args_for(server, "5", {"--include", "postForm", "--include", "upload"}));
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_GT(server.accepted("POST /forms"), 0u) << r.out;
   EXPECT_GT(server.accepted("POST /upload"), 0u) << r.out;
   // The only 415s are the invalid requests' (a body sent as text/plain).
@@ -142,7 +128,7 @@ TEST(FrameworkStub, AnOverlayOnTheSwagger2DescriptionApplies) {
     auto args = args_for(server, "6", {"--include", "createLabel", "--json", files.file("r.json")});
     args.insert(args.end(), more.begin(), more.end());
     const auto r = run(args);
-    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
     const auto report = json_report(files.file("r.json"));
     return report.as_object().contains("notes") ? report.at("notes").as_array().size() : 0u;
   };
@@ -154,7 +140,7 @@ TEST(FrameworkStub, AnOverlayOnTheSwagger2DescriptionApplies) {
 TEST(FrameworkStub, ARefusedDocumentedExampleFails) {
   framework_server server(framework_fault::rejects_example);
   const auto r = run(args_for(server, "3", {"--include", "createLabel"}));
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "FAIL positive_data_acceptance: createLabel")) << r.out;
 }
 
@@ -165,7 +151,7 @@ TEST(FrameworkStub, SizesStayWithinWhatServersTake) {
   scratch files;
   const auto r =
       run(args_for(server, "9", {"--include", "echoHeaders", "--json", files.file("r.json")}));
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(server.hits("GET /headers"), server.accepted("GET /headers")) << r.out;
   // The boundary that would not fit is said as not covered, with why.
   const auto report = json_report(files.file("r.json"));
@@ -183,7 +169,7 @@ TEST(FrameworkStub, SizesStayWithinWhatServersTake) {
 TEST(FrameworkStub, A431IsARefusalNotAFailure) {
   framework_server server(framework_fault::refuses_sizes);
   const auto r = run(args_for(server, "9", {"--include", "echoHeaders"}));
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "refused a schema-valid request: 431")) << r.out;
 }
 
@@ -195,7 +181,7 @@ TEST(FrameworkStub, ATimeoutIsNeitherReSentNorShrunk) {
   const auto r = run(args_for(server, "4",
                               {"--include", "getImage", "--no-stateful", "--timeout", "0.2",
                                "--examples", "3", "--json", files.file("r.json")}));
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   const auto report = json_report(files.file("r.json"));
   const auto& failures = report.at("failures").as_array();
   ASSERT_FALSE(failures.empty());
@@ -236,7 +222,7 @@ TEST(FrameworkStub, EveryReportStaysValidWithBinaryAndNonUtf8Answers) {
                      {"--include", fault == framework_fault::binary_500 ? "getImage" : "listLabels",
                       "--json", files.file("r.json"), "--junit", files.file("r.xml"), "--html",
                       files.file("r.html"), "--report", "markdown=" + files.file("r.md")}));
-    EXPECT_EQ(r.code, 1) << r.out << r.err;
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
     EXPECT_TRUE(core::is_utf8(r.out)) << r.out;
     for (const char* name : {"r.json", "r.xml", "r.html", "r.md"}) {
       const std::string text = read(files.file(name));
@@ -268,7 +254,7 @@ TEST(FrameworkStub, ABrokenOperationIsSkippedAndSaidWhenAsked) {
                                          "--examples",      "3",      "--no-progress"};
   // Without the option: nothing is sent.
   const auto strict = run(base);
-  EXPECT_EQ(strict.code, 2) << strict.out << strict.err;
+  EXPECT_EQ(strict.status, 2) << strict.out << strict.err;
   EXPECT_TRUE(contains(strict.err, "has errors; nothing was run")) << strict.err;
   EXPECT_EQ(server.hits("GET /labels"), 0u);
   // With it: the valid operations run, the broken one is "not run" with its error.
@@ -276,7 +262,7 @@ TEST(FrameworkStub, ABrokenOperationIsSkippedAndSaidWhenAsked) {
   for (const char* a : {"--skip-invalid-operations", "--json"}) args.emplace_back(a);
   args.push_back(files.file("r.json"));
   const auto r = run(args);
-  EXPECT_EQ(r.code, 3) << r.out << r.err;  // everything that ran passed, but not everything ran
+  EXPECT_EQ(r.status, 3) << r.out << r.err;  // everything that ran passed, but not everything ran
   EXPECT_GT(server.hits("GET /labels"), 0u);
   EXPECT_GT(server.hits("GET /image"), 0u);
   EXPECT_TRUE(contains(r.err, "not run: GET /labels/{name}: the description's error at " +

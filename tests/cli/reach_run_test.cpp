@@ -18,9 +18,13 @@
 #include "cli/cli.hpp"
 #include "tests/support/report_server.hpp"
 #include "tests/support/servers.hpp"
+#include "tests/cli/support.hpp"
 
 namespace conform::cli {
 namespace {
+
+using conform::test_support::contains;
+using conform::test_support::run;
 
 namespace fs = std::filesystem;
 using test_support::report_fault;
@@ -28,24 +32,6 @@ using test_support::report_server;
 
 const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/../../openapi/data/";
 const std::string reports_yaml = data + "v32/reports.yaml";
-
-struct run_result {
-  int code = 0;
-  std::string out, err;
-};
-
-run_result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  run_result r;
-  r.code = run_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 class scratch {
  public:
@@ -91,7 +77,7 @@ TEST(OpenApi32Run, TheFixtureRunsAgainstItsStubWithNoFalseAlarm) {
   const auto json = dir.path("r.json");
   const auto r = run({"--spec", reports_yaml, "--profile", profile, "--seed", "7", "--examples",
                       "6", "--workers", "2", "--json", json, "--no-progress"});
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   const auto cells = cells_of(json);
   // Every operation was sent and judged, QUERY and LINK included.
   for (const char* id :
@@ -107,7 +93,7 @@ TEST(OpenApi32Run, TheFixtureRunsWithUrlAndAHeaderToo) {
   const auto r = run({"--spec", reports_yaml, "--url", server.base_url(), "-H",
                       std::string("X-Api-Key: ") + test_support::report_key, "--seed", "3",
                       "--examples", "3", "--no-progress"});
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(contains(r.out + r.err, test_support::report_key));
 }
 
@@ -118,7 +104,7 @@ TEST(OpenApi32Run, AnItemThatBreaksTheItemSchemaIsFound) {
       run({"--spec", reports_yaml, "--profile", dir.write("p.yaml", server.profile_yaml()),
            "--seed", "7", "--examples", "3", "--include", "listReports", "--checks",
            "response_schema_conformance", "--no-progress"});
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "item 2: missing required property \"title\"")) << r.out;
 }
 
@@ -129,7 +115,7 @@ TEST(OpenApi32Run, AQuerystringTheFormDoesNotAdmitMustBeRefused) {
       run({"--spec", reports_yaml, "--profile", dir.write("p.yaml", server.profile_yaml()),
            "--seed", "7", "--examples", "5", "--include", "listReports", "--checks",
            "negative_data_rejection", "--no-progress"});
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "(invalid_query_param querystring filter)")) << r.out;
   EXPECT_TRUE(contains(r.out, "the required querystring filter left out")) << r.out;
 }
@@ -229,7 +215,7 @@ TEST_F(mutual_tls, ARunPassesPresentingTheClientCertificate) {
       "    certificate: client.pem\n    key: client-key.pem\n");
   const auto r =
       run({"--spec", spec_, "--profile", p, "--seed", "5", "--examples", "4", "--no-progress"});
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "PASSED")) << r.out;
   EXPECT_FALSE(contains(r.out + r.err, "PRIVATE KEY")) << r.out << r.err;
 }
@@ -244,14 +230,14 @@ TEST_F(mutual_tls, TheCertificateMayComeFromTheEnvironment) {
       run({"--spec", spec_, "--profile", p, "--seed", "5", "--examples", "2", "--no-progress"});
   ::unsetenv("CONFORM_TEST_CLIENT_CERT");
   ::unsetenv("CONFORM_TEST_CLIENT_KEY");
-  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
 TEST_F(mutual_tls, WithoutACertificateTheOperationIsNotRun) {
   const auto r = run({"--spec", spec_, "--profile", profile("credentials: []\n"), "--seed", "5",
                       "--examples", "2", "--no-progress"});
   // Nothing could be judged: said, and the run proves nothing (exit 2).
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "no client certificate")) << r.out;
 }
 
@@ -264,7 +250,7 @@ TEST_F(mutual_tls, ACertificateTheServerDoesNotTrustStopsTheRunSayingSo) {
       "    certificate: stranger.pem\n    key: stranger-key.pem\n");
   const auto r =
       run({"--spec", spec_, "--profile", p, "--seed", "5", "--examples", "2", "--no-progress"});
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.err, "target unreachable: "));
   EXPECT_TRUE(contains(r.err,
                        "(with the client certificate of credential 'stranger': does the "
@@ -279,7 +265,7 @@ TEST_F(mutual_tls, AKeyOfAnotherCertificateStopsTheRunBeforeItStarts) {
       "credentials:\n  - name: mismatched\n    scheme: mutual_tls\n"
       "    certificate: client.pem\n    key: other-key.pem\n");
   const auto r = run({"--spec", spec_, "--profile", p, "--no-progress"});
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_TRUE(contains(r.err,
                        "credential 'mismatched': the client certificate and its private "
                        "key do not belong together"))

@@ -18,36 +18,17 @@
 
 #include "cli/cli.hpp"
 #include "tests/support/mini_server.hpp"
+#include "tests/cli/support.hpp"
 
 namespace {
 
+using conform::test_support::command_result;
+using conform::test_support::conform_cmd;
+using conform::test_support::contains;
+using conform::test_support::slurp;
+
 namespace fs = std::filesystem;
 using conform::cli::main_command;
-
-struct result {
-  int status = 0;
-  std::string out, err;
-};
-
-result conform_cmd(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  result r;
-  r.status = main_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 class Record : public ::testing::Test {
  protected:

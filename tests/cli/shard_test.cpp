@@ -31,11 +31,16 @@
 #include "reports/json_read.hpp"
 #include "suites/registry.hpp"
 #include "suites/workflows/workflows.hpp"
+#include "tests/cli/support.hpp"
 
+namespace conform {
 namespace {
 
+using conform::test_support::command_result;
+using conform::test_support::conform_cmd;
+using conform::test_support::slurp;
+
 namespace fs = std::filesystem;
-using namespace conform;
 using conform::cli::main_command;
 
 const std::string spec_file = std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml";
@@ -147,30 +152,9 @@ TEST(shards, the_shards_of_one_seed_send_exactly_the_requests_of_the_whole_run) 
 
 // ---- --shard on the command line ------------------------------------------
 
-struct result {
-  int status = 0;
-  std::string out, err;
-};
-
-result conform_cmd(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  result r;
-  r.status = main_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
-
 std::string temp(const std::string& name) {
   return (fs::temp_directory_path() / ("conform-shard-" + std::to_string(::getpid()) + "-" + name))
       .string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(shards, a_bad_shard_is_a_usage_error) {
@@ -185,8 +169,8 @@ TEST(shards, a_bad_shard_is_a_usage_error) {
 
 /// A fast run of one per-exchange check with the reference's wrong_error_code
 /// fault, so that some cells fail; `shard` "" for the whole run.
-result faulty_run(const std::string& shard, const std::string& json, std::uint64_t seed = 1,
-                  std::vector<std::string> extra = {}) {
+command_result faulty_run(const std::string& shard, const std::string& json, std::uint64_t seed = 1,
+                          std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"run",        "--no-progress",
                                    "--examples", "1",
                                    "--seed",     std::to_string(seed),
@@ -351,3 +335,4 @@ TEST_F(Merge, AgainstABaselineOnlyNewFailuresFail) {
 }
 
 }  // namespace
+}  // namespace conform

@@ -11,19 +11,6 @@ namespace {
 using http::verb;
 using status = harness::rule_verdict::status;
 
-const char* page_of(int page, int pages) {
-  static std::string body;
-  body = R"({"data":{"items":[{"id":"1"}]},"meta":{"page":)" + std::to_string(page) +
-         R"(,"pages":)" + std::to_string(pages) + R"(,"count":2},"message":null,"request_id":"r"})";
-  return body.c_str();
-}
-
-std::string cursor_page(const char* next) {
-  return std::string(R"({"data":{"items":[{"id":"1"}],"next_cursor":)") +
-         (next ? "\"" + std::string(next) + "\"" : "null") +
-         R"(},"meta":null,"message":null,"request_id":"r"})";
-}
-
 harness::traffic_exchange& allocate(traffic_builder& b, const char* key, unsigned status,
                                     const char* amount = "25", long gap_ms = 10) {
   auto& e = b.send(verb::post, "/billing/allocate-credits", status, "{}", gap_ms);

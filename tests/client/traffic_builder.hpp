@@ -105,4 +105,17 @@ inline harness::certification_report certify(harness::traffic& t,
   return harness::judge_traffic(t, rules, harness::rule_level::core, info, events, client);
 }
 
+/// A page-numbered list answer: page `page` of `pages`, one item.
+inline std::string page_of(int page, int pages) {
+  return R"({"data":{"items":[{"id":"1"}]},"meta":{"page":)" + std::to_string(page) +
+         R"(,"pages":)" + std::to_string(pages) + R"(,"count":2},"message":null,"request_id":"r"})";
+}
+
+/// A cursor list answer with one item, and `next` as its next cursor (null when none).
+inline std::string cursor_page(const char* next) {
+  return std::string(R"({"data":{"items":[{"id":"1"}],"next_cursor":)") +
+         (next ? "\"" + std::string(next) + "\"" : "null") +
+         R"(},"meta":null,"message":null,"request_id":"r"})";
+}
+
 }  // namespace conform::testing

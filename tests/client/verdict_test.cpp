@@ -17,17 +17,6 @@ namespace {
 using http::verb;
 using status = harness::rule_verdict::status;
 
-std::string page_of(int page, int pages) {
-  return R"({"data":{"items":[{"id":"1"}]},"meta":{"page":)" + std::to_string(page) +
-         R"(,"pages":)" + std::to_string(pages) + R"(,"count":2},"message":null,"request_id":"r"})";
-}
-
-std::string cursor_page(const char* next) {
-  return std::string(R"({"data":{"items":[{"id":"1"}],"next_cursor":)") +
-         (next ? "\"" + std::string(next) + "\"" : "null") +
-         R"(},"meta":null,"message":null,"request_id":"r"})";
-}
-
 harness::traffic_exchange& tenant_get(traffic_builder& b, const std::string& target,
                                       unsigned status, const std::string& body, long gap_ms) {
   auto& e = b.send(verb::get, target, status, body, gap_ms);

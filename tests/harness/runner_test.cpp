@@ -12,9 +12,9 @@
 #include "tests/support/mini_server.hpp"
 #include "suites/registry.hpp"
 
+namespace conform {
 namespace {
 
-using namespace conform;
 using test_support::fault;
 
 struct run_result {
@@ -219,3 +219,4 @@ TEST(runner, example_seeds_depend_on_every_part_of_the_identity) {
 }
 
 }  // namespace
+}  // namespace conform

@@ -13,9 +13,9 @@
 #include "openapi/loader.hpp"
 #include "tests/support/mini_server.hpp"
 
+namespace conform {
 namespace {
 
-using namespace conform;
 using test_support::fault;
 
 struct fixture {
@@ -243,3 +243,4 @@ TEST(redaction, curl_lines_name_every_credential_of_the_target_by_its_variable) 
 }
 
 }  // namespace
+}  // namespace conform

@@ -18,9 +18,8 @@
 #include "tests/support/crud_server.hpp"
 #include "tests/support/silences_server.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 struct outcome {
   harness::run_report report;
@@ -169,3 +168,4 @@ TEST(stateful, the_single_silence_of_a_swagger2_service_is_reached_with_the_crea
 }
 
 }  // namespace
+}  // namespace conform

@@ -22,9 +22,8 @@
 #include "suites/registry.hpp"
 #include "tests/support/servers.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 enum class deviation {
   none,
@@ -351,3 +350,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<deviation_case>& info) { return info.param.name; });
 
 }  // namespace
+}  // namespace conform

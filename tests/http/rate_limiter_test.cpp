@@ -9,7 +9,9 @@
 namespace conform::http {
 namespace {
 
-using namespace std::chrono;
+using std::chrono::milliseconds;
+using std::chrono::nanoseconds;
+using std::chrono::seconds;
 
 /// A clock the test moves by hand.
 struct fake_clock {

@@ -5,7 +5,14 @@
 namespace conform::http {
 namespace {
 
-using namespace std::chrono;
+using std::chrono::day;
+using std::chrono::hours;
+using std::chrono::minutes;
+using std::chrono::month;
+using std::chrono::seconds;
+using std::chrono::sys_days;
+using std::chrono::system_clock;
+using std::chrono::year;
 
 system_clock::time_point at(int y, unsigned mo, unsigned d, int h, int mi, int s) {
   return sys_days{year{y} / month{mo} / day{d}} + hours{h} + minutes{mi} + seconds{s};

@@ -26,9 +26,9 @@
 #include "reference/server.hpp"
 #include "tests/openapi/generic_client.hpp"
 
+namespace conform::test_support::generic {
 namespace {
 
-using namespace conform::test_support::generic;
 namespace json = boost::json;
 
 class generic_client_test : public ::testing::Test {
@@ -141,3 +141,4 @@ TEST_F(generic_client_test, error_answers_carry_request_ids_and_documented_codes
 }
 
 }  // namespace
+}  // namespace conform::test_support::generic

@@ -8,25 +8,19 @@
 #include <map>
 
 #include "openapi/loader.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
 
-const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/generic/";
+using test_support::messages;
+using test_support::says;
+
+const std::string generic_data = std::string(CONFORM_TEST_DATA_DIR) + "/generic/";
 const std::string examples = std::string(CONFORM_OAI_EXAMPLES_DIR) + "/";
 
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += core::to_string(d) + "\n";
-  return out;
-}
-
-bool says(const load_result& r, const std::string& text) {
-  return messages(r).find(text) != std::string::npos;
-}
-
 TEST(GenericSpec, EverySchemeTypeLoadsWithTheKindItsTypeSays) {
-  const auto r = load(data + "schemes.yaml");
+  const auto r = load(generic_data + "schemes.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
   using type = security_scheme::type;
@@ -50,7 +44,7 @@ TEST(GenericSpec, EverySchemeTypeLoadsWithTheKindItsTypeSays) {
 }
 
 TEST(GenericSpec, IdsAndFamiliesAreMadeUpWhenAbsentAndSaid) {
-  const auto r = load(data + "schemes.yaml");
+  const auto r = load(generic_data + "schemes.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const auto* pets = r.spec->find_operation("get_pets_id");
   ASSERT_NE(pets, nullptr) << messages(r);
@@ -66,19 +60,19 @@ TEST(GenericSpec, IdsAndFamiliesAreMadeUpWhenAbsentAndSaid) {
 }
 
 TEST(GenericSpec, MadeUpIdsAreUniqueAndStable) {
-  const auto r = load(data + "same_ids.yaml");
+  const auto r = load(generic_data + "same_ids.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   std::vector<std::string> ids;
   for (const auto& op : r.spec->operations) ids.push_back(op.operation_id);
   EXPECT_EQ(ids, (std::vector<std::string>{"get_a_b", "get_a_b_3", "get_a_b_2"}));
-  const auto again = load(data + "same_ids.yaml");
+  const auto again = load(generic_data + "same_ids.yaml");
   for (std::size_t i = 0; i < ids.size(); ++i) {
     EXPECT_EQ(again.spec->operations[i].operation_id, ids[i]);
   }
 }
 
 TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
-  const auto r = load(data + "path_item_ref.yaml");
+  const auto r = load(generic_data + "path_item_ref.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
   ASSERT_EQ(s.operations.size(), 3u) << messages(r);
@@ -98,20 +92,20 @@ TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
 }
 
 TEST(GenericSpec, ADanglingPathItemRefIsAnErrorNeverADrop) {
-  const auto r = load(data + "dangling_path_item.yaml");
+  const auto r = load(generic_data + "dangling_path_item.yaml");
   EXPECT_FALSE(r.ok());
   EXPECT_TRUE(says(r, "dangling_path_item.yaml:5:11: error: dangling $ref")) << messages(r);
 }
 
 TEST(GenericSpec, OnlyComponentsOrWebhooksLoadsWithNoOperations) {
-  const auto r = load(data + "components_only31.yaml");
+  const auto r = load(generic_data + "components_only31.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_TRUE(r.spec->operations.empty());
   EXPECT_TRUE(says(r, "note: no operations")) << messages(r);
 }
 
 TEST(GenericSpec, Swagger2IsConvertedOnLoad) {
-  const auto r = load(data + "swagger2.yaml");
+  const auto r = load(generic_data + "swagger2.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_TRUE(says(r, "swagger2.yaml:1:10: note: a Swagger 2.0 description, converted"));
   const api_spec& s = *r.spec;
@@ -154,7 +148,7 @@ std::vector<std::string> body_media(const api_spec& s, const std::string& id) {
 // multipart/form-data (the only type that carries a file), as `consumes`
 // says; without it, by whether a field is a file. Never as JSON.
 TEST(GenericSpec, Swagger2FormParametersFollowConsumesAndFile) {
-  const auto r = load(data + "swagger2_forms.yaml");
+  const auto r = load(generic_data + "swagger2_forms.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
   using v = std::vector<std::string>;
@@ -193,8 +187,8 @@ TEST(GenericSpec, Swagger2FormParametersFollowConsumesAndFile) {
 // Overlays edit the document as given: a Swagger 2.0 description's own keys.
 TEST(GenericSpec, AnOverlayAppliesToASwagger2DescriptionBeforeItsConversion) {
   load_options opts;
-  opts.overlays.push_back(data + "swagger2_forms.overlay.yaml");
-  const auto r = load(data + "swagger2_forms.yaml", opts);
+  opts.overlays.push_back(generic_data + "swagger2_forms.overlay.yaml");
+  const auto r = load(generic_data + "swagger2_forms.yaml", opts);
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_FALSE(says(r, "selects nothing")) << messages(r);
   const auto& pet = r.spec->find_operation("sharedBody")->body->content.at(0).schema->resolved();
@@ -206,7 +200,7 @@ TEST(GenericSpec, AnOverlayAppliesToASwagger2DescriptionBeforeItsConversion) {
 
 // skip_invalid_operations: what the errors lie in is left out, the rest loads.
 TEST(GenericSpec, OperationsWithErrorsAreLeftOutWhenAskedAndSaid) {
-  const std::string file = data + "broken_parts.yaml";
+  const std::string file = generic_data + "broken_parts.yaml";
   EXPECT_FALSE(load(file).ok());  // strict by default
   load_options opts;
   opts.skip_invalid_operations = true;
@@ -255,7 +249,7 @@ TEST(GenericSpec, AnErrorOutsideEveryOperationStillFailsTheLoad) {
 }
 
 TEST(GenericSpec, AnOlderSwaggerIsRefusedInOneLineSayingHowToConvert) {
-  const auto r = load(data + "swagger12.yaml");
+  const auto r = load(generic_data + "swagger12.yaml");
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.diagnostics.size(), 1u) << messages(r);
   EXPECT_TRUE(says(r, "this Swagger 1.2 description cannot be converted")) << messages(r);
@@ -302,7 +296,7 @@ TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
 }
 
 TEST(GenericSpec, ARequiredPropertyAnAllOfSiblingDefinesIsNoWarning) {
-  const auto r = load(data + "all_of_required.yaml");
+  const auto r = load(generic_data + "all_of_required.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_FALSE(says(r, "required property 'name'")) << messages(r);
   EXPECT_TRUE(says(r,

@@ -8,15 +8,12 @@
 #include <boost/json.hpp>
 
 #include "openapi/loader.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
 
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += core::to_string(d) + "\n";
-  return out;
-}
+using test_support::messages;
 
 TEST(Links, EachFormNamesItsOperationAndKeepsItsExpressions) {
   const auto r = load(std::string(CONFORM_TEST_DATA_DIR) + "/links/links.yaml");

@@ -11,7 +11,7 @@
 namespace conform::openapi {
 namespace {
 
-const std::string data = CONFORM_TEST_DATA_DIR;
+const std::string lint_data = CONFORM_TEST_DATA_DIR;
 
 struct run_result {
   int code;
@@ -30,7 +30,7 @@ bool contains(const std::string& hay, const std::string& needle) {
 }
 
 TEST(SpecLint, GoodDescriptionPrintsTheSummaryAndExitsZero) {
-  const run_result r = lint({data + "/equiv/v31.yaml"});
+  const run_result r = lint({lint_data + "/equiv/v31.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_TRUE(contains(r.out, "OpenAPI 3.1.0, \"Pets\" 2.1.0, 2 operations, sha256 ")) << r.out;
@@ -52,7 +52,7 @@ TEST(SpecLint, GoodDescriptionPrintsTheSummaryAndExitsZero) {
 }
 
 TEST(SpecLint, WithoutAMatrixListsTheScopesTheDescriptionUses) {
-  const run_result r = lint({data + "/malformed/valid.yaml"});
+  const run_result r = lint({lint_data + "/malformed/valid.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out,
                        "scopes (used by the description; no permission matrix): 1\n"
@@ -62,7 +62,7 @@ TEST(SpecLint, WithoutAMatrixListsTheScopesTheDescriptionUses) {
 }
 
 TEST(SpecLint, ErrorExitsTwoWithFileLineColumn) {
-  const run_result r = lint({data + "/malformed/bad_status.yaml"});
+  const run_result r = lint({lint_data + "/malformed/bad_status.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(contains(r.err,
@@ -72,7 +72,7 @@ TEST(SpecLint, ErrorExitsTwoWithFileLineColumn) {
 }
 
 TEST(SpecLint, MatrixGivenOnTheCommandLineIsChecked) {
-  const std::string dir = data + "/malformed/";
+  const std::string dir = lint_data + "/malformed/";
   const run_result ok = lint({dir + "valid.yaml", "--permissions", dir + "matrix.yaml"});
   EXPECT_EQ(ok.code, 0) << ok.err;
   EXPECT_TRUE(contains(ok.out, "scopes (" + dir + "matrix.yaml): 1\n")) << ok.out;
@@ -86,20 +86,20 @@ TEST(SpecLint, MatrixGivenOnTheCommandLineIsChecked) {
 }
 
 TEST(SpecLint, UnreadableFileIsOneLineSayingWhatAndWhere) {
-  const run_result r = lint({data + "/nope/missing.yaml"});
+  const run_result r = lint({lint_data + "/nope/missing.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_TRUE(contains(r.err, "cannot read '" + data + "/nope/missing.yaml'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "cannot read '" + lint_data + "/nope/missing.yaml'")) << r.err;
   EXPECT_TRUE(contains(r.err, "No such file or directory")) << r.err;
 
-  const run_result m = lint({data + "/malformed/valid.yaml", "--permissions", "/nope.yaml"});
+  const run_result m = lint({lint_data + "/malformed/valid.yaml", "--permissions", "/nope.yaml"});
   EXPECT_EQ(m.code, 2);
   EXPECT_TRUE(contains(m.err, "cannot read '/nope.yaml'")) << m.err;
 }
 
 TEST(SpecLint, WarningsAreShownAndDoNotFail) {
-  const run_result r = lint({data + "/malformed/warnings_only.yaml"});
+  const run_result r = lint({lint_data + "/malformed/warnings_only.yaml"});
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(contains(r.err, "warnings_only.yaml:12:22: warning: required property 'name'"))
       << r.err;

@@ -13,19 +13,16 @@
 
 #include "dump.hpp"
 #include "openapi/loader.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
 
+using test_support::messages;
+
 using schema::json_type;
 
 const std::string data = CONFORM_TEST_DATA_DIR;
-
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += to_string(d) + "\n";
-  return out;
-}
 
 api_spec load_ok(const std::string& file, const load_options& opts = {}) {
   load_result r = load(file, opts);

@@ -12,9 +12,12 @@
 #include <unistd.h>
 
 #include "openapi/loader.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
+
+using test_support::messages;
 
 const std::string dir = std::string(CONFORM_TEST_DATA_DIR) + "/malformed/";
 
@@ -28,12 +31,6 @@ struct bad_case {
 
 std::ostream& operator<<(std::ostream& os, const bad_case& c) {
   return os << c.file;
-}
-
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += to_string(d) + "\n";
-  return out;
 }
 
 class SpecMalformed : public ::testing::TestWithParam<bad_case> {};

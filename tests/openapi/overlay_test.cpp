@@ -14,17 +14,14 @@
 #include "openapi/detail/overlay.hpp"
 #include "openapi/loader.hpp"
 #include "tests/openapi/dump.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
 
-namespace fs = std::filesystem;
+using test_support::messages;
 
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += core::to_string(d) + "\n";
-  return out;
-}
+namespace fs = std::filesystem;
 
 /// A folder of this process for the files a test writes.
 fs::path workspace() {

@@ -20,17 +20,14 @@
 #include "openapi/loader.hpp"
 #include "openapi/provenance.hpp"
 #include "schema/validator.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
 
-const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/provenance";
+using test_support::messages;
 
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += to_string(d) + "\n";
-  return out;
-}
+const std::string provenance_data = std::string(CONFORM_TEST_DATA_DIR) + "/provenance";
 
 api_spec load_ok(const std::string& file) {
   load_result r = load(file);
@@ -140,7 +137,7 @@ TEST_F(shipped, NoLimitThatNothingSupportsIsLeft) {
 // --- the rules, on fixtures --------------------------------------------------
 
 TEST(Provenance, TheNearestEntryCoveringTheKeywordGroundsIt) {
-  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const auto all = constraint_grounds(spec);
   auto kind_of = [&](const std::string& where) {
     const auto* c = find(all, where);
@@ -181,7 +178,7 @@ TEST(Provenance, TheNearestEntryCoveringTheKeywordGroundsIt) {
 }
 
 TEST(Provenance, AConstraintWithNothingAboveItIsUngrounded) {
-  const api_spec spec = load_ok(data + "/ungrounded.yaml");
+  const api_spec spec = load_ok(provenance_data + "/ungrounded.yaml");
   std::set<std::string> ungrounded;
   for (const auto& c : constraint_grounds(spec)) {
     if (!c.grounded()) ungrounded.insert(c.where());
@@ -207,13 +204,13 @@ TEST(Provenance, PlainStringsReadAsBefore) {
   EXPECT_EQ(schema::provenance_from_text("we think so").kind, k::assumption);
   EXPECT_EQ(schema::provenance_from_text("Decided: yes").kind, k::assumption);
   // The model's plain list keeps the strings as written.
-  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const schema::schema& tags = node_at(spec, "#/components/schemas/Note/properties/tags");
   EXPECT_EQ(tags.assumptions, std::vector<std::string>{"conform: C5: three tags at most"});
 }
 
 TEST(Provenance, MalformedEntriesAreRefusedWhereTheyAreWritten) {
-  const load_result r = load(data + "/malformed.yaml");
+  const load_result r = load(provenance_data + "/malformed.yaml");
   EXPECT_FALSE(r.ok());
   const std::string said = messages(r);
   EXPECT_NE(said.find("malformed.yaml:8:"), std::string::npos) << said;
@@ -230,7 +227,7 @@ TEST(Provenance, MalformedEntriesAreRefusedWhereTheyAreWritten) {
 // --- the validator and the assumed constraints ------------------------------
 
 TEST(Provenance, RelaxedValidationDropsTheAssumedConstraintsAndSaysWhich) {
-  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const schema::schema& note = node_at(spec, "#/components/schemas/Note");
   const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
   auto json = [](const char* text) { return boost::json::parse(text); };
@@ -260,7 +257,7 @@ TEST(Provenance, RelaxedValidationDropsTheAssumedConstraintsAndSaysWhich) {
 }
 
 TEST(Provenance, EdgesModeNamesTheAssumedBoundsAValueSitsOn) {
-  const api_spec spec = load_ok(data + "/grounded.yaml");
+  const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const schema::schema& note = node_at(spec, "#/components/schemas/Note");
   const schema::validation_options edges{.assumptions = schema::assumption_mode::edges};
   const std::string title(64, 'a');

@@ -9,21 +9,15 @@
 #include <fstream>
 
 #include "openapi/loader.hpp"
+#include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
 namespace {
 
-const std::string data = std::string(CONFORM_TEST_DATA_DIR) + "/";
+using test_support::messages;
+using test_support::says;
 
-std::string messages(const load_result& r) {
-  std::string out;
-  for (const auto& d : r.diagnostics) out += core::to_string(d) + "\n";
-  return out;
-}
-
-bool says(const load_result& r, const std::string& text) {
-  return messages(r).find(text) != std::string::npos;
-}
+const std::string data_dir = std::string(CONFORM_TEST_DATA_DIR) + "/";
 
 std::size_t count(const load_result& r, core::severity level) {
   return static_cast<std::size_t>(std::count_if(r.diagnostics.begin(), r.diagnostics.end(),
@@ -53,7 +47,7 @@ class scratch {
 // ---------------------------------------------------------------- OpenAPI 3.2
 
 TEST(OpenApi32, TheFixtureLoadsWithEveryFeature) {
-  const auto r = load(data + "v32/reports.yaml");
+  const auto r = load(data_dir + "v32/reports.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
   EXPECT_EQ(s.openapi_version, "3.2.0");
@@ -273,7 +267,7 @@ paths:
 // ------------------------------------------------------------------ mutualTLS
 
 TEST(MutualTls, ASchemeLoadsAsAClientCertificateWithANote) {
-  const auto r = load(data + "generic/mtls.yaml");
+  const auto r = load(data_dir + "generic/mtls.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const auto* s = r.spec->find_scheme("clientCert");
   ASSERT_NE(s, nullptr);
@@ -289,7 +283,7 @@ TEST(MutualTls, ASchemeLoadsAsAClientCertificateWithANote) {
 
 TEST(MutualTls, TheMegaLikeDocumentsLoadIn31And32) {
   for (const char* file : {"generic/mtls_mega.yaml", "v32/mega_like.yaml"}) {
-    const auto r = load(data + file);
+    const auto r = load(data_dir + file);
     ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
     EXPECT_EQ(count(r, core::severity::error), 0u) << file;
     EXPECT_EQ(r.spec->webhooks, (std::vector<std::string>{"myWebhook"})) << file;
@@ -298,7 +292,7 @@ TEST(MutualTls, TheMegaLikeDocumentsLoadIn31And32) {
 
 TEST(MutualTls, TheSecuritySchemeExamplesLoadIn31And32) {
   for (const char* file : {"generic/security_examples31.yaml", "v32/security_examples.yaml"}) {
-    const auto r = load(data + file);
+    const auto r = load(data_dir + file);
     ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
     const api_spec& s = *r.spec;
     EXPECT_EQ(s.find_scheme("mutualTLS")->kind, security_scheme::type::mutual_tls) << file;
@@ -309,7 +303,7 @@ TEST(MutualTls, TheSecuritySchemeExamplesLoadIn31And32) {
                      "ThingScheme' names a remote document, which Conform does not fetch"))
         << messages(r);
   }
-  const auto r = load(data + "v32/security_examples.yaml");
+  const auto r = load(data_dir + "v32/security_examples.yaml");
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r.spec->find_scheme("OAuth2Old")->deprecated);
   EXPECT_EQ(r.spec->find_scheme("OAuth2")->oauth2_metadata_url,
@@ -338,7 +332,7 @@ components:
 // ------------------------------------------------------- $ref where it stands
 
 TEST(OperationRef, ADigitalOceanStyleDescriptionLoads) {
-  const auto r = load(data + "op_ref/openapi.yaml");
+  const auto r = load(data_dir + "op_ref/openapi.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
   ASSERT_EQ(s.operations.size(), 4u) << messages(r);
@@ -367,7 +361,7 @@ TEST(OperationRef, ADigitalOceanStyleDescriptionLoads) {
 }
 
 TEST(OperationRef, AnUnresolvedReferenceIsSaidThereAndNoSymptomFollows) {
-  const auto r = load(data + "op_ref/broken.yaml");
+  const auto r = load(data_dir + "op_ref/broken.yaml");
   EXPECT_FALSE(r.ok());
   const std::string m = messages(r);
   EXPECT_TRUE(says(r, "broken.yaml:12:13: error: cannot read '")) << m;

@@ -20,9 +20,8 @@
 #include "reports/markdown.hpp"
 #include "reports/merge.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 const std::string assumed_text =
     "#/components/schemas/Note/properties/title/minLength: assumption: C19: an empty title is "
@@ -238,3 +237,4 @@ TEST(assumption_class, shards_merge_their_contradictions_and_refuse_mixed_strict
 }
 
 }  // namespace
+}  // namespace conform

@@ -16,9 +16,8 @@
 #include "reports/json_read.hpp"
 #include "reports/registry.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 const std::string bad = std::string("caf\xe9 \xff\xfe \x1b[31m \xc3", 13);  // latin-1, junk, ESC
 const std::string binary = std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xab\xab", 18);
@@ -146,3 +145,4 @@ TEST(HostileText, ASkippedOperationMakesAPassingRunExitThree) {
 }
 
 }  // namespace
+}  // namespace conform

@@ -18,9 +18,8 @@
 #include "reports/merge.hpp"
 #include "reports/reach.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 harness::run_report with_reach() {
   harness::run_report r;
@@ -135,3 +134,4 @@ TEST(Reach, ShardsAddUpAndAReportWithoutItRendersAsBefore) {
 }
 
 }  // namespace
+}  // namespace conform

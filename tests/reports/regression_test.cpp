@@ -13,9 +13,8 @@
 #include "reports/json_read.hpp"
 #include "reports/markdown.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 /// A one-line failure object of a JSON report.
 std::string failure(const std::string& op, const std::string& cause,
@@ -182,3 +181,4 @@ TEST(Markdown, SummaryHasVerdictCountsAndReproductions) {
 }
 
 }  // namespace
+}  // namespace conform

@@ -13,9 +13,9 @@
 #include "reports/json.hpp"
 #include "reports/junit.hpp"
 
+namespace conform {
 namespace {
 
-using namespace conform;
 using std::chrono::milliseconds;
 
 harness::run_report sample_report() {
@@ -172,3 +172,4 @@ TEST(reports, junit_writer_reports_an_unwritable_path) {
 }
 
 }  // namespace
+}  // namespace conform

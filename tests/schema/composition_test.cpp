@@ -12,10 +12,7 @@ namespace conform::schema {
 namespace {
 
 using testing::check;
-
-bool valid(const schema& s, std::string_view json) {
-  return check(s, json).ok();
-}
+using testing::valid;
 
 TEST(Composition, AllOfNeedsEveryBranch) {
   testing::schemas make;

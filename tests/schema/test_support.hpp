@@ -27,4 +27,8 @@ inline validation_result check(const schema& s, std::string_view json) {
   return validate(s, boost::json::parse(json));
 }
 
+inline bool valid(const schema& s, std::string_view json) {
+  return check(s, json).ok();
+}
+
 }  // namespace conform::schema::testing

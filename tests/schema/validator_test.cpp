@@ -15,10 +15,7 @@ namespace conform::schema {
 namespace {
 
 using testing::check;
-
-bool valid(const schema& s, std::string_view json) {
-  return check(s, json).ok();
-}
+using testing::valid;
 
 TEST(Validator, TypeAdmitsOnlyTheListedTypes) {
   testing::schemas make;

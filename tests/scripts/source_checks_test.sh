@@ -22,7 +22,8 @@ expect() {
 
 u=check-using-namespace.sh
 expect fail $u file_scope.cpp 'using namespace std;'
-expect fail $u namespace_scope.cpp $'namespace conform {\nusing namespace std::chrono_literals;\n}'
+expect fail $u namespace_scope.cpp $'namespace conform {\nusing namespace std::chrono;\n}'
+expect pass $u literals.cpp $'namespace {\nusing namespace std::chrono_literals;\nusing namespace std::literals;\n}'
 expect fail $u in_header.hpp $'#pragma once\nusing   namespace conform::core;'
 expect pass $u in_function.cpp $'void f() {\n  using namespace std::chrono;\n}'
 expect pass $u declaration.cpp $'using std::string;\nusing clock = std::chrono::steady_clock;'

@@ -18,16 +18,17 @@
 
 namespace {
 
+using conform::suites::testing::fault_case;
 using conform::suites::testing::run_conform;
 using conform::suites::testing::run_under_other_concerns_faults;
 namespace jwt = conform::suites::jwt;
 
-const std::string all_checks =
+const std::string auth_checks =
     "auth_unauthenticated,auth_credential_rejected,auth_jwt_tampering,auth_jwt_only,"
     "auth_scope_matrix";
 
 TEST(AuthSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
-  const auto r = run_conform({"--checks", all_checks});
+  const auto r = run_conform({"--checks", auth_checks});
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
   for (const auto* check : {"auth_unauthenticated", "auth_credential_rejected",
@@ -52,11 +53,6 @@ TEST(AuthSuite, ScopeMatrixHasOneCellPerOperationAndCredential) {
   EXPECT_FALSE(models.count("tenant_key (t1-throttled)"));
   EXPECT_FALSE(models.count("jwt (jwt-expired)"));
 }
-
-struct fault_case {
-  const char* fault;
-  const char* check;
-};
 
 class AuthFault : public ::testing::TestWithParam<fault_case> {};
 
@@ -99,7 +95,7 @@ TEST(AuthSuite, ScopeLeakIsReportedOnTheLeakingCellOnly) {
 TEST(AuthSuite, ReportsNeverShowACredentialValue) {
   conform::reference::server srv{conform::reference::server_config{}};
   for (const auto* fault : {"expired_jwt_accepted", "wrong_401_as_403", "other_env_key_accepted"}) {
-    const auto r = run_conform({"--checks", all_checks, "--fault", fault});
+    const auto r = run_conform({"--checks", auth_checks, "--fault", fault});
     const std::string text = boost::json::serialize(r.report) + r.out + r.err;
     ASSERT_FALSE(r.failures().empty()) << fault;
     EXPECT_NE(text.find("${"), std::string::npos) << "credentials appear as variables";
@@ -170,7 +166,7 @@ TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
     p["credentials"] = credentials;
     std::ofstream(path) << YAML::Dump(p);
   }
-  const auto r = run_conform({"--profile", path.string(), "--checks", all_checks});
+  const auto r = run_conform({"--profile", path.string(), "--checks", auth_checks});
   std::filesystem::remove(path);
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
   std::map<std::string, std::string> why;
@@ -192,7 +188,7 @@ TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
 namespace {
 
 TEST(AuthSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
-  const auto r = run_under_other_concerns_faults(all_checks);
+  const auto r = run_under_other_concerns_faults(auth_checks);
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
 }

@@ -15,9 +15,8 @@
 #include "openapi/loader.hpp"
 #include "suites/registry.hpp"
 
+namespace conform {
 namespace {
-
-using namespace conform;
 
 class grounds : public ::testing::Test {
  protected:
@@ -187,3 +186,4 @@ TEST_F(grounds, the_same_exchange_gets_the_same_verdict_every_time) {
 }
 
 }  // namespace
+}  // namespace conform

@@ -9,12 +9,12 @@
 namespace conform::suites::testing {
 namespace {
 
-const std::string all_checks =
+const std::string idempotency_checks =
     "idempotency_replay,idempotency_effect,idempotency_key_reuse,idempotency_concurrency,"
     "idempotency_key_required";
 
 TEST(IdempotencySuite, CleanReferencePassesEveryCheck) {
-  const auto r = run_conform({"--checks", all_checks});
+  const auto r = run_conform({"--checks", idempotency_checks});
   ASSERT_FALSE(r.report.empty()) << r.err;
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
   EXPECT_GE(r.cells_passed("idempotency_replay"), 5u) << r.not_run_text();
@@ -26,7 +26,7 @@ TEST(IdempotencySuite, CleanReferencePassesEveryCheck) {
 }
 
 TEST(IdempotencySuite, UnmarkedReplayIsCaught) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "replay_not_marked"});
+  const auto r = run_conform({"--checks", idempotency_checks, "--fault", "replay_not_marked"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"idempotency_replay"}) << r.err;
   EXPECT_NE(causes(r, "idempotency_replay").find("the replay is not marked"), std::string::npos)
       << causes(r, "idempotency_replay");
@@ -39,7 +39,7 @@ TEST(IdempotencySuite, UnmarkedReplayIsCaught) {
 }
 
 TEST(IdempotencySuite, SecondEffectOfAReplayIsCaught) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "replay_double_effect"});
+  const auto r = run_conform({"--checks", idempotency_checks, "--fault", "replay_double_effect"});
   const auto failed = r.failed_checks();
   EXPECT_TRUE(failed.count("idempotency_effect")) << causes(r, "") << r.not_run_text();
   EXPECT_FALSE(failed.count("idempotency_replay")) << causes(r, "idempotency_replay");
@@ -48,7 +48,8 @@ TEST(IdempotencySuite, SecondEffectOfAReplayIsCaught) {
 }
 
 TEST(IdempotencySuite, IgnoredKeyIsCaughtByTheReuseCheck) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "idempotency_key_ignored"});
+  const auto r =
+      run_conform({"--checks", idempotency_checks, "--fault", "idempotency_key_ignored"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"idempotency_key_reuse"}) << r.err;
   EXPECT_NE(causes(r, "idempotency_key_reuse")
                 .find("a key reused with a different request is not refused"),

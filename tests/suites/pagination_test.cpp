@@ -16,12 +16,12 @@ namespace {
 
 using test_support::scripted_server;
 
-const std::string all_checks =
+const std::string pagination_checks =
     "pagination_page_walk,pagination_page_bounds,pagination_cursor_walk,"
     "pagination_cursor_integrity";
 
 TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
-  const auto r = run_conform({"--checks", all_checks});
+  const auto r = run_conform({"--checks", pagination_checks});
   ASSERT_FALSE(r.report.empty()) << r.err;
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
   // Nothing left unjudged: every probe, the cross-tenant cursor included, ran.
@@ -35,7 +35,7 @@ TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
 }
 
 TEST(PaginationSuite, PageGapIsCaughtByThePageWalk) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "page_gap"});
+  const auto r = run_conform({"--checks", pagination_checks, "--fault", "page_gap"});
   const auto failures = r.failures("pagination_page_walk");
   ASSERT_FALSE(failures.empty()) << r.err;
   EXPECT_NE(causes(r, "pagination_page_walk").find("a page before the last is not full"),
@@ -50,7 +50,7 @@ TEST(PaginationSuite, PageGapIsCaughtByThePageWalk) {
 }
 
 TEST(PaginationSuite, CountOffByOneIsCaughtByThePageWalk) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "page_count_off"});
+  const auto r = run_conform({"--checks", pagination_checks, "--fault", "page_count_off"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_page_walk"}) << r.err;
   EXPECT_NE(
       causes(r, "pagination_page_walk").find("the items walked do not add up to the item count"),
@@ -59,7 +59,7 @@ TEST(PaginationSuite, CountOffByOneIsCaughtByThePageWalk) {
 }
 
 TEST(PaginationSuite, RepeatedItemIsCaughtByTheCursorWalk) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "cursor_duplicate"});
+  const auto r = run_conform({"--checks", pagination_checks, "--fault", "cursor_duplicate"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_cursor_walk"}) << r.err;
   EXPECT_NE(causes(r, "pagination_cursor_walk").find("an item appears twice in the walk"),
             std::string::npos)
@@ -67,7 +67,7 @@ TEST(PaginationSuite, RepeatedItemIsCaughtByTheCursorWalk) {
 }
 
 TEST(PaginationSuite, UnboundCursorIsCaughtByTheIntegrityCheck) {
-  const auto r = run_conform({"--checks", all_checks, "--fault", "cursor_unbound"});
+  const auto r = run_conform({"--checks", pagination_checks, "--fault", "cursor_unbound"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_cursor_integrity"}) << r.err;
   EXPECT_NE(causes(r, "pagination_cursor_integrity")
                 .find("a cursor reused with another filter or sort value is accepted"),
@@ -149,7 +149,7 @@ TEST(PaginationSuite, ATargetThatOnlyAnswers429IsNotRunNeverAFailure) {
   edited_profile profile("pagination-429", [&](YAML::Node& p) {
     p["base_url"] = "http://127.0.0.1:" + std::to_string(port) + "/api/v1";
   });
-  const auto r = run_conform({"--profile", profile.path(), "--checks", all_checks});
+  const auto r = run_conform({"--profile", profile.path(), "--checks", pagination_checks});
   ASSERT_FALSE(r.report.empty()) << r.err;
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   const auto why = not_run_why(r);

@@ -19,6 +19,12 @@
 
 namespace conform::suites::testing {
 
+/// A planted fault of the reference and the check made to catch it.
+struct fault_case {
+  const char* fault;
+  const char* check;
+};
+
 struct conform_result {
   int status = 0;
   std::string out, err;

@@ -18,15 +18,16 @@
 
 namespace {
 
+using conform::suites::testing::fault_case;
 using conform::suites::testing::run_conform;
 using conform::suites::testing::run_under_other_concerns_faults;
 
-const std::string all_checks =
+const std::string tenant_checks =
     "tenant_header_enforcement,tenant_context_required,tenant_foreign_resource,"
     "tenant_list_isolation";
 
 TEST(TenantsSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
-  const auto r = run_conform({"--checks", all_checks});
+  const auto r = run_conform({"--checks", tenant_checks});
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
   for (const auto* check : {"tenant_header_enforcement", "tenant_context_required",
@@ -37,7 +38,7 @@ TEST(TenantsSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
 }
 
 TEST(TenantsSuite, ChecksOnlyTheOperationsTheyApplyTo) {
-  const auto r = run_conform({"--checks", all_checks});
+  const auto r = run_conform({"--checks", tenant_checks});
   for (const auto& c : r.report.at("cells").as_array()) {
     const std::string check(c.at("check").as_string());
     const std::string op(c.at("operation_id").as_string());
@@ -50,11 +51,6 @@ TEST(TenantsSuite, ChecksOnlyTheOperationsTheyApplyTo) {
     EXPECT_NE(op, "getHealth") << check;
   }
 }
-
-struct fault_case {
-  const char* fault;
-  const char* check;
-};
 
 class TenantFault : public ::testing::TestWithParam<fault_case> {};
 
@@ -167,7 +163,7 @@ TEST(TenantsSuite, ListIsolationPassesNoWalkerWhenOnlyOneListCanBeWalked) {
 TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
   conform::reference::server srv{conform::reference::server_config{}};
   trimmed_profile profile(srv, {"t1-all", "jwt-admin"});
-  const auto r = run_conform({"--profile", profile.path(), "--checks", all_checks});
+  const auto r = run_conform({"--profile", profile.path(), "--checks", tenant_checks});
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
   // Without a second tenant nothing of another tenant can be named or compared.
   for (const auto* check : {"tenant_foreign_resource", "tenant_list_isolation"}) {
@@ -190,7 +186,7 @@ TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
 namespace {
 
 TEST(TenantsSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
-  const auto r = run_under_other_concerns_faults(all_checks);
+  const auto r = run_under_other_concerns_faults(tenant_checks);
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
 }
