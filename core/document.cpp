@@ -437,16 +437,7 @@ std::string doc_cache::hash() const {
 namespace {
 
 std::string unescape_token(std::string_view t) {
-  std::string pct;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '%' && i + 2 < t.size() && std::isxdigit(static_cast<unsigned char>(t[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(t[i + 2]))) {
-      pct += static_cast<char>(std::stoi(std::string(t.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      pct += t[i];
-    }
-  }
+  const std::string pct = percent_decode(t);
   std::string out;
   for (std::size_t i = 0; i < pct.size(); ++i) {
     if (pct[i] == '~' && i + 1 < pct.size() && (pct[i + 1] == '0' || pct[i + 1] == '1')) {

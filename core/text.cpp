@@ -112,6 +112,28 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
+std::string percent_decode(std::string_view text, bool plus_is_space) {
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
+      i += 2;
+    } else if (plus_is_space && text[i] == '+') {
+      out += ' ';
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   if (at >= text.size()) return 0;
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };

@@ -52,6 +52,11 @@ std::string escape_pointer_token(std::string_view token);
 /// unreserved ones (A-Z a-z 0-9 - . _ ~) as %XX.
 std::string percent_encode(std::string_view text);
 
+/// `text` with each %XX (two hex digits) decoded to its byte; a `%` not
+/// followed by two hex digits is kept as it is. With `plus_is_space` (a
+/// query or form value, application/x-www-form-urlencoded) `+` is a space.
+std::string percent_decode(std::string_view text, bool plus_is_space = false);
+
 /// The length of the well-formed UTF-8 sequence (RFC 3629: no overlong
 /// forms, no surrogates, nothing above U+10FFFF) that starts at `at`, or 0
 /// when the byte there starts none.

@@ -39,21 +39,6 @@ std::vector<std::string_view> rec_segments(std::string_view path) {
   return out;
 }
 
-std::string rec_decode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
 /// True when the path rec_segments match the operation's template: literal
 /// rec_segments equal once decoded, a segment holding `{name}` anything non-empty.
 bool rec_matches(const openapi::operation& op, const std::vector<std::string_view>& path) {
@@ -64,7 +49,7 @@ bool rec_matches(const openapi::operation& op, const std::vector<std::string_vie
       if (path[i].empty()) return false;
       continue;
     }
-    if (rec_decode(path[i]) != tmpl[i]) return false;
+    if (core::percent_decode(path[i]) != tmpl[i]) return false;
   }
   return true;
 }

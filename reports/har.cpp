@@ -1,6 +1,7 @@
 #include "reports/har.hpp"
 
 #include "core/base64.hpp"
+#include "core/text.hpp"
 
 #include <boost/json.hpp>
 
@@ -71,20 +72,6 @@ json::array har_headers_of(const std::vector<std::pair<std::string, std::string>
   return out;
 }
 
-std::string har_percent_decode(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += s[i] == '+' ? ' ' : s[i];
-    }
-  }
-  return out;
-}
-
 json::array har_query_of(std::string_view target) {
   json::array out;
   const std::size_t q = target.find('?');
@@ -94,11 +81,11 @@ json::array har_query_of(std::string_view target) {
     const std::size_t amp = rest.find('&');
     const std::string_view pair = rest.substr(0, amp);
     const std::size_t eq = pair.find('=');
-    out.push_back(
-        json::object{{"name", har_text_of(har_percent_decode(pair.substr(0, eq)))},
-                     {"value", eq == std::string_view::npos
-                                   ? std::string()
-                                   : har_text_of(har_percent_decode(pair.substr(eq + 1)))}});
+    out.push_back(json::object{
+        {"name", har_text_of(core::percent_decode(pair.substr(0, eq), true))},
+        {"value", eq == std::string_view::npos
+                      ? std::string()
+                      : har_text_of(core::percent_decode(pair.substr(eq + 1), true))}});
     if (amp == std::string_view::npos) break;
     rest = rest.substr(amp + 1);
   }

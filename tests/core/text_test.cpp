@@ -103,6 +103,19 @@ RC_GTEST_PROP(NumberText, ReadsBackAsTheSameNumber, (double d)) {
   RC_ASSERT(std::stod(core::whole_number_text(d)) == d);
 }
 
+TEST(PercentDecode, DecodesHexPairsAndKeepsAStrayPercent) {
+  EXPECT_EQ(percent_decode("a%20b%2Fc%2f"), "a b/c/");
+  EXPECT_EQ(percent_decode("%zz%4"), "%zz%4");  // not two hex digits: kept
+  EXPECT_EQ(percent_decode("100%"), "100%");
+  EXPECT_EQ(percent_decode("%00"), std::string(1, '\0'));
+  EXPECT_EQ(percent_decode("a+b"), "a+b");            // a path: + is a plus
+  EXPECT_EQ(percent_decode("a+b%2B", true), "a b+");  // a query value: + is a space
+}
+
+RC_GTEST_PROP(PercentDecode, UndoesPercentEncode, (const std::string& text, bool plus_is_space)) {
+  RC_ASSERT(percent_decode(percent_encode(text), plus_is_space) == text);
+}
+
 TEST(Iequals, IgnoresTheCaseOfAsciiLettersOnly) {
   EXPECT_TRUE(core::iequals("Content-Type", "content-TYPE"));
   EXPECT_TRUE(core::iequals("", ""));

@@ -9,23 +9,6 @@
 namespace conform::harness::stateful::detail {
 namespace {
 
-std::string decode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else if (text[i] == '+') {
-      out += ' ';
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
-}
-
 /// Breadth-first over the schema's object members (not into arrays): calls
 /// `visit(pointer, name, schema)` for each property, shallowest first; stops
 /// when it returns true.
@@ -118,8 +101,9 @@ std::optional<std::string> query_value(const std::string& target, const std::str
     const auto amp = rest.find('&');
     const std::string_view pair = rest.substr(0, amp);
     const auto eq = pair.find('=');
-    if (decode(pair.substr(0, eq)) == name) {
-      return eq == std::string_view::npos ? std::string() : decode(pair.substr(eq + 1));
+    if (core::percent_decode(pair.substr(0, eq), true) == name) {
+      return eq == std::string_view::npos ? std::string()
+                                          : core::percent_decode(pair.substr(eq + 1), true);
     }
     if (amp == std::string_view::npos) break;
     rest = rest.substr(amp + 1);
@@ -136,7 +120,8 @@ std::optional<std::string> path_value(const std::string& path, const std::string
     const std::size_t pi = std::min(path.find('/', i + 1), path.size());
     const std::size_t aj = std::min(actual.find('/', j + 1), actual.size());
     const std::string_view seg = std::string_view(path).substr(i, pi - i);
-    if (seg == "/{" + name + "}") return decode(std::string_view(actual).substr(j + 1, aj - j - 1));
+    if (seg == "/{" + name + "}")
+      return core::percent_decode(std::string_view(actual).substr(j + 1, aj - j - 1));
     i = pi;
     j = aj;
   }
