@@ -16,11 +16,10 @@ else
 fi
 
 bad=0
-for file in "${files[@]}"; do
-  while IFS=: read -r line text; do
-    echo "$file:$line: cites a decision id in C++: ${text#"${text%%[![:space:]]*}"} (move it into the description: x-rule-citations)"
-    bad=1
-  done < <(grep -nE '(^|[^[:alnum:]_])D[0-9]+(\.[0-9]+)?([^[:alnum:]_]|$)' "$file" || true)
-done
+# One grep over every file (-H: the file's name even when there is one).
+while IFS=: read -r file line text; do
+  echo "$file:$line: cites a decision id in C++: ${text#"${text%%[![:space:]]*}"} (move it into the description: x-rule-citations)"
+  bad=1
+done < <(grep -HnE '(^|[^[:alnum:]_])D[0-9]+(\.[0-9]+)?([^[:alnum:]_]|$)' "${files[@]}" || true)
 if [ "$bad" -ne 0 ]; then exit 1; fi
 echo "citations: ${#files[@]} files, no decision id written in C++"

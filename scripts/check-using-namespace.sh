@@ -22,12 +22,11 @@ else
 fi
 
 bad=0
-for file in "${files[@]}"; do
-  while IFS=: read -r line text; do
-    echo "$file:$line: $text (a using-directive at file or namespace scope leaks into the files batched after it; qualify the names, or move it into the function)"
-    bad=1
-  done < <(grep -nE '^using[[:space:]]+namespace[[:space:]]' "$file" |
-    grep -vE 'namespace[[:space:]]+std::([a-z_]+_)?literals;' || true)
-done
+# One grep over every file (-H: the file's name even when there is one).
+while IFS=: read -r file line text; do
+  echo "$file:$line: $text (a using-directive at file or namespace scope leaks into the files batched after it; qualify the names, or move it into the function)"
+  bad=1
+done < <(grep -HnE '^using[[:space:]]+namespace[[:space:]]' "${files[@]}" |
+  grep -vE 'namespace[[:space:]]+std::([a-z_]+_)?literals;' || true)
 if [ "$bad" -ne 0 ]; then exit 1; fi
 echo "using-namespace: ${#files[@]} files, none at file or namespace scope"
