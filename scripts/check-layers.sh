@@ -25,27 +25,29 @@ done
 reference_may=" core "
 
 bad=0
-checked=0
+# The floors' files, then one grep over all of them (-H: the file's name
+# even when there is one).
+files=()
 while IFS= read -r file; do
-  from=${file%%/*}
-  [ -n "${floor_of[$from]+x}" ] || continue
-  checked=$((checked + 1))
-  while IFS= read -r line; do
-    inc=${line#*\"}
-    inc=${inc%%\"*}
-    to=${inc%%/*}
-    [ -n "${floor_of[$to]+x}" ] || continue
-    [ "$to" = "$from" ] && continue
-    if [ "$from" = reference ]; then
-      case "$reference_may" in *" $to "*) continue ;; esac
-      echo "$file: reference/ includes $inc (it may include only core/)"
-      bad=1
-    elif [ "${floor_of[$to]}" -ge "${floor_of[$from]}" ]; then
-      echo "$file: includes $inc, a floor not below $from/ (docs/architecture.md)"
-      bad=1
-    fi
-  done < <(grep -E '^#include "' "$file" || true)
+  [ -n "${floor_of[${file%%/*}]+x}" ] && files+=("$file")
 done < <(git ls-files '*.cpp' '*.hpp')
+checked=${#files[@]}
+while IFS=: read -r file line; do
+  from=${file%%/*}
+  inc=${line#*\"}
+  inc=${inc%%\"*}
+  to=${inc%%/*}
+  [ -n "${floor_of[$to]+x}" ] || continue
+  [ "$to" = "$from" ] && continue
+  if [ "$from" = reference ]; then
+    case "$reference_may" in *" $to "*) continue ;; esac
+    echo "$file: reference/ includes $inc (it may include only core/)"
+    bad=1
+  elif [ "${floor_of[$to]}" -ge "${floor_of[$from]}" ]; then
+    echo "$file: includes $inc, a floor not below $from/ (docs/architecture.md)"
+    bad=1
+  fi
+done < <(grep -HE '^#include "' "${files[@]}" || true)
 
 if [ "$bad" -ne 0 ]; then exit 1; fi
 echo "layers: $checked files include only lower floors"
