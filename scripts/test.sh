@@ -11,5 +11,9 @@ bash scripts/deps.sh all
 bash scripts/build.sh "$preset"
 echo "== description (OpenAPI 3.1 meta-schema)"
 bash scripts/validate-spec.sh
-# Every core (the preset says 2, the least a machine has).
-ctest --preset "$preset" -j "$(nproc 2>/dev/null || echo 2)"
+# Two tests per core (the preset says 2, the least a machine has): many
+# tests wait on sockets, timeouts and a partner client's backoff. On 2
+# cores, -j2 left the CPU half idle through the dev tests (168 s); -j4 took
+# 94 s, and the ASan tests, which keep the CPU busy, 563 s against 600 s.
+# docs/performance.md, "One test executable per folder".
+ctest --preset "$preset" -j "$((2 * $(nproc 2>/dev/null || echo 2)))"

@@ -15,6 +15,7 @@ namespace conform::generators::detail {
 namespace {
 
 using boost::json::value;
+using core::percent_decode;
 using openapi::param_location;
 using openapi::param_style;
 using schema::json_type;
@@ -549,26 +550,6 @@ std::string fill_path(const std::string& tmpl, const std::map<std::string, std::
     auto it = values.find(name);
     out += it != values.end() ? it->second : tmpl.substr(open, close - open + 1);
     i = close + 1;
-  }
-  return out;
-}
-
-std::string percent_decode(std::string_view text) {
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
-      out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
-      i += 2;
-    } else {
-      out += text[i];
-    }
   }
   return out;
 }

@@ -93,9 +93,6 @@ bool forced_oversized(const openapi::parameter& p);
 /// percent-encoded where a path needs it ('?', '#', ' ').
 std::string fill_path(const std::string& tmpl, const std::map<std::string, std::string>& values);
 
-/// RFC 3986 percent-decoding ("%2C" -> ","); malformed triples stay as they are.
-std::string percent_decode(std::string_view text);
-
 /// Percent-encodes what may not appear literally in a path: keeps RFC 3986
 /// pchar (unreserved, sub-delims, ':', '@'), '/' and existing "%XX" triples;
 /// "?" and "#" become "%3F" and "%23". For the literal text of a path template.

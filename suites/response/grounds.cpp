@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/text.hpp"
 #include "generators/detail/style.hpp"
 #include "generators/detail/wire.hpp"
 #include "schema/validator.hpp"
@@ -13,7 +14,7 @@ namespace conform::suites {
 
 namespace {
 
-using generators::detail::percent_decode;
+using core::percent_decode;
 using openapi::param_location;
 using openapi::param_style;
 

@@ -17,24 +17,26 @@ struct command_result {
   std::string out, err;
 };
 
-/// `conform ARGS...` in process: the first argument names the command.
-inline command_result conform_cmd(const std::vector<std::string>& args) {
+/// `command(args)` in process, what it printed captured.
+inline command_result capture(int (*command)(const std::vector<std::string>&, std::ostream&,
+                                             std::ostream&),
+                              const std::vector<std::string>& args) {
   std::ostringstream out, err;
   command_result r;
-  r.status = cli::main_command(args, out, err);
+  r.status = command(args, out, err);
   r.out = out.str();
   r.err = err.str();
   return r;
 }
 
+/// `conform ARGS...` in process: the first argument names the command.
+inline command_result conform_cmd(const std::vector<std::string>& args) {
+  return capture(cli::main_command, args);
+}
+
 /// `conform run ARGS...` in process.
 inline command_result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  command_result r;
-  r.status = cli::run_command(args, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+  return capture(cli::run_command, args);
 }
 
 inline bool contains(const std::string& text, const std::string& part) {

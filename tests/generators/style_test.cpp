@@ -2,6 +2,7 @@
 // (color = "blue", ["blue","black","brown"], {"R":100,"G":200,"B":150}),
 // written and read back, and whole requests built with them.
 
+#include "core/text.hpp"
 #include "tests/generators/rc_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -127,7 +128,7 @@ TEST(StyleValues, PathValuesArePercentEncodedAsSegments) {
   auto w = detail::write_param(f, value("a/b?c#d e"));
   ASSERT_TRUE(w);
   EXPECT_EQ(w->front().second, "a%2Fb%3Fc%23d%20e");
-  EXPECT_EQ(detail::percent_decode(w->front().second), "a/b?c#d e");
+  EXPECT_EQ(core::percent_decode(w->front().second), "a/b?c#d e");
 }
 
 TEST(StyleValues, AllowReservedKeepsReservedCharactersInTheQuery) {
@@ -261,8 +262,8 @@ wire_pairs split_query(const std::string& text) {
     if (amp == std::string::npos) amp = text.size();
     const std::string item = text.substr(start, amp - start);
     const std::size_t eq = item.find('=');
-    out.emplace_back(detail::percent_decode(item.substr(0, eq)),
-                     eq == std::string::npos ? "" : detail::percent_decode(item.substr(eq + 1)));
+    out.emplace_back(core::percent_decode(item.substr(0, eq)),
+                     eq == std::string::npos ? "" : core::percent_decode(item.substr(eq + 1)));
     start = amp + 1;
   }
   return out;
