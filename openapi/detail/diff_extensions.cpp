@@ -347,6 +347,20 @@ void diff_root(diff_sink& sink, const api_spec& o, const api_spec& n) {
   renamed(sink, orl.retry_after_header.empty() ? change_level::info : change_level::warning,
           "rate-limit-retry-after-header-changed", "x-rate-limit.retry_after_header",
           "retry header", orl.retry_after_header, nrl.retry_after_header);
+  answer(sink, "one-credential-answer-changed", "x-one-credential", orl.one_credential_status,
+         orl.one_credential_code, nrl.one_credential_status, nrl.one_credential_code);
+  // x-auth-refusals: a client that tells "sign in again" (401) from "not
+  // allowed" (403) by the status now reads the other one.
+  auto refusal = [&](const char* key, int os, int ns) {
+    if (os == ns) return;
+    auto text = [](int s) {
+      return s == 0 ? std::string("not said (401 or 403)") : std::to_string(s);
+    };
+    sink.add(change_level::warning, "auth-refusal-changed", std::string("x-auth-refusals.") + key,
+             "refusal changed from " + text(os) + " to " + text(ns));
+  };
+  refusal("unauthenticated", orl.unauthenticated_status, nrl.unauthenticated_status);
+  refusal("forbidden", orl.forbidden_status, nrl.forbidden_status);
 }
 
 }  // namespace conform::openapi::detail

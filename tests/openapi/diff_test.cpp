@@ -542,6 +542,30 @@ TEST(SpecDiff, SmallerBodyLimitIsBreaking) {
          "limit-decreased", breaking, "x-limits.max_body_bytes");
 }
 
+TEST(SpecDiff, AuthRefusalChangesAreWarnings) {
+  const std::string with = "x-auth-refusals: {unauthenticated: 401, forbidden: 403}\n";
+  const std::string swapped = "x-auth-refusals: {unauthenticated: 401, forbidden: 401}\n";
+  const std::string o = base() + with;
+  const auto cs = changes(o, base() + swapped);
+  ASSERT_EQ(cs.size(), 1u) << dump(cs);
+  EXPECT_EQ(cs[0].rule, "auth-refusal-changed");
+  EXPECT_EQ(cs[0].level, change_level::warning);
+  EXPECT_EQ(cs[0].where, "x-auth-refusals.forbidden");
+  EXPECT_EQ(cs[0].what, "refusal changed from 403 to 401");
+  // Dropped: either refusal is accepted again, which a client is told too.
+  const auto dropped = changes(o, base());
+  ASSERT_EQ(dropped.size(), 2u) << dump(dropped);
+  EXPECT_EQ(dropped[0].what, "refusal changed from 401 to not said (401 or 403)");
+  // The same description twice: nothing.
+  EXPECT_TRUE(changes(o, o).empty());
+}
+
+TEST(SpecDiff, OneCredentialAnswerChangeIsAWarning) {
+  const std::string o = base() + "x-one-credential: {status: 401, error_code: UNAUTHORIZED}\n";
+  const std::string n = base() + "x-one-credential: {status: 400, error_code: TWO_CREDENTIALS}\n";
+  expect(changes(o, n), "one-credential-answer-changed", change_level::warning, "x-one-credential");
+}
+
 TEST(SpecDiff, LinesSayLevelOperationWhereAndWhat) {
   const auto cs = after("maxItems: 5}", "maxItems: 3}");
   ASSERT_EQ(cs.size(), 1u) << dump(cs);
