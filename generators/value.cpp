@@ -286,6 +286,10 @@ Gen<value> value_builder::integer_gen(const node& r) {
     hi = hi_b;
     lo = std::max(-safe_integer, hi_b - default_span * 10);
   }
+  if (r.format && schema::parse_format(*r.format) == schema::format_kind::int32) {
+    lo = std::max(lo, -2147483648.0);  // int64 holds whatever safe_integer allows
+    hi = std::min(hi, 2147483647.0);
+  }
   if (lo > hi) return failing("no integer fits the bounds at " + r.location);
   if (r.multiple_of) {
     const double m = *r.multiple_of;

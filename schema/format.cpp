@@ -3,7 +3,9 @@
 #include "schema/format.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 
 #include "core/tz_names.hpp"
 
@@ -214,6 +216,8 @@ format_kind parse_format(std::string_view name) {
       {"iana-time-zone", format_kind::timezone},
       {"decimal", format_kind::decimal},
       {"decimal-string", format_kind::decimal},
+      {"int32", format_kind::int32},
+      {"int64", format_kind::int64},
   };
   for (const auto& e : names) {
     if (e.name == name) return e.kind;
@@ -243,6 +247,34 @@ bool check_format(format_kind kind, std::string_view value) {
       return core::is_time_zone(value);
     case format_kind::decimal:
       return check_decimal(value);
+    case format_kind::int32:
+    case format_kind::int64:
+      return true;  // number formats: a string is not theirs to judge
+  }
+  return true;
+}
+
+bool is_number_format(format_kind kind) {
+  return kind == format_kind::int32 || kind == format_kind::int64;
+}
+
+bool check_number_format(format_kind kind, const json_number& n) {
+  if (!is_number_format(kind)) return true;
+  const bool narrow = kind == format_kind::int32;
+  const std::int64_t lo =
+      narrow ? std::numeric_limits<std::int32_t>::min() : std::numeric_limits<std::int64_t>::min();
+  const std::int64_t hi =
+      narrow ? std::numeric_limits<std::int32_t>::max() : std::numeric_limits<std::int64_t>::max();
+  switch (n.form) {
+    case json_number::kind::int64:
+      return n.i >= lo && n.i <= hi;
+    case json_number::kind::uint64:
+      return n.u <= static_cast<std::uint64_t>(hi);
+    case json_number::kind::real:
+      // A whole number in range: 2^63 itself is the first double out of
+      // int64's range, and -2^63 the last one in it.
+      return std::isfinite(n.d) && std::trunc(n.d) == n.d && n.d >= static_cast<double>(lo) &&
+             n.d < static_cast<double>(hi) + 1.0;
   }
   return true;
 }

@@ -1,7 +1,10 @@
 #pragma once
-// Checkers for the string formats Conform asserts. Unknown formats are
-// annotations: they never make a value invalid.
+// Checkers for the formats Conform asserts: string formats, and the ranges
+// of OpenAPI's `int32` and `int64`. Unknown formats are annotations: they
+// never make a value invalid. A format applies to values of its own kind
+// only (a string format never fails a number, nor `int32` a string).
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -19,13 +22,31 @@ enum class format_kind {
   e164,       // ^\+[1-9][0-9]{1,14}$
   timezone,   // an IANA zone name (compiled-in tzdata list)
   decimal,    // ^-?[0-9]+(\.[0-9]+)?$, a decimal amount as a string
+  int32,      // a number: a whole number from -2^31 to 2^31 - 1 (OpenAPI's format registry)
+  int64,      // a number: a whole number from -2^63 to 2^63 - 1
 };
+
+/// True for the formats that apply to numbers (`int32`, `int64`).
+bool is_number_format(format_kind kind);
 
 /// Maps a `format` value to its kind ("date-time", "e164", "timezone", ...);
 /// names not listed in format.cpp give `unknown`.
 format_kind parse_format(std::string_view name);
 
-/// True when `value` conforms to `kind` (always true for `unknown`).
+/// True when the string `value` conforms to `kind` (always true for
+/// `unknown` and the number formats).
 bool check_format(format_kind kind, std::string_view value);
+
+/// A number as JSON gave it: a signed or unsigned 64-bit integer, or a double.
+struct json_number {
+  enum class kind { int64, uint64, real } form = kind::int64;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double d = 0;
+};
+
+/// True when the number `n` conforms to `kind` (always true for the string
+/// formats and `unknown`).
+bool check_number_format(format_kind kind, const json_number& n);
 
 }  // namespace conform::schema

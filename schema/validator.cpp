@@ -33,6 +33,20 @@ double to_double(const value& v) {
   return v.get_double();
 }
 
+json_number as_json_number(const value& v) {
+  json_number n;
+  if (v.is_int64()) {
+    n.i = v.get_int64();
+  } else if (v.is_uint64()) {
+    n.form = json_number::kind::uint64;
+    n.u = v.get_uint64();
+  } else {
+    n.form = json_number::kind::real;
+    n.d = v.get_double();
+  }
+  return n;
+}
+
 bool is_integral(const value& v) {
   if (v.is_int64() || v.is_uint64()) return true;
   if (!v.is_double()) return false;
@@ -349,6 +363,12 @@ class walker {
     if (r.multiple_of && !bound(!multiple_of(v, *r.multiple_of), "multipleOf", "not a multiple of",
                                 *r.multiple_of)) {
       return false;
+    }
+    if (r.format) {
+      const format_kind f = parse_format(*r.format);
+      if (!check_number_format(f, as_json_number(v)) && !relaxed(r, "format")) {
+        ok = fail(r, "format", [&] { return excerpt(v) + " is not a valid " + *r.format; });
+      }
     }
     return ok;
   }

@@ -15,7 +15,9 @@ TEST(Format, NamesMapToKinds) {
   EXPECT_EQ(parse_format("date-time"), format_kind::date_time);
   EXPECT_EQ(parse_format("e164"), format_kind::e164);
   EXPECT_EQ(parse_format("timezone"), format_kind::timezone);
-  EXPECT_EQ(parse_format("int32"), format_kind::unknown);
+  EXPECT_EQ(parse_format("int32"), format_kind::int32);
+  EXPECT_EQ(parse_format("int64"), format_kind::int64);
+  EXPECT_EQ(parse_format("float"), format_kind::unknown);
 }
 
 TEST(Format, DateTimeIsRfc3339) {
@@ -106,6 +108,31 @@ TEST(Format, ValidatorAssertsKnownFormatsOnly) {
   EXPECT_TRUE(testing::check(unknown, R"("anything")").ok());
   const schema& non_string = make(R"({"format": "email"})");
   EXPECT_TRUE(testing::check(non_string, "12").ok());
+}
+
+TEST(Format, Int32AndInt64AreRangesOfWholeNumbers) {
+  testing::schemas make;
+  const schema& i32 = make(R"({"type": "integer", "format": "int32"})");
+  for (const char* ok : {"0", "2147483647", "-2147483648", "12.0"}) {
+    EXPECT_TRUE(testing::valid(i32, ok)) << ok;
+  }
+  for (const char* bad : {"2147483648", "-2147483649", "9223372036854775808", "1e10"}) {
+    EXPECT_FALSE(testing::valid(i32, bad)) << bad;
+  }
+  const auto r = testing::check(i32, "2147483648");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].schema_location, "#/format");
+  EXPECT_EQ(r.errors[0].message, "2147483648 is not a valid int32");
+  const schema& i64 = make(R"({"format": "int64"})");
+  for (const char* ok : {"9223372036854775807", "-9223372036854775808", "2147483648"}) {
+    EXPECT_TRUE(testing::valid(i64, ok)) << ok;
+  }
+  for (const char* bad : {"9223372036854775808", "18446744073709551615", "1e19", "0.5"}) {
+    EXPECT_FALSE(testing::valid(i64, bad)) << bad;
+  }
+  // A number format says nothing of a string, nor a string format of a number.
+  EXPECT_TRUE(testing::valid(make(R"({"format": "int32"})"), R"("99999999999")"));
+  EXPECT_TRUE(testing::valid(make(R"({"format": "date"})"), "2147483648"));
 }
 
 }  // namespace
