@@ -75,6 +75,35 @@ std::vector<run_report::contradicted_assumption> run_report::assumptions_contrad
   return out;
 }
 
+std::vector<run_report::unobserved_assumption> run_report::assumptions_not_observed() const {
+  const auto contradicted = assumptions_contradicted();
+  std::vector<unobserved_assumption> out;
+  for (const auto& n : notes) {
+    for (const auto& text : n.assumptions) {
+      auto same = [&](const auto& a) { return a.text == text; };
+      if (std::none_of(contradicted.begin(), contradicted.end(), same) &&
+          std::none_of(out.begin(), out.end(), same)) {
+        out.push_back({text, n.status});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> run_report::assumptions_not_contradicted() const {
+  const auto contradicted = assumptions_contradicted();
+  const auto unobserved = assumptions_not_observed();
+  std::vector<std::string> out;
+  for (const auto& text : assumptions) {
+    auto same = [&](const auto& a) { return a.text == text; };
+    if (std::none_of(contradicted.begin(), contradicted.end(), same) &&
+        std::none_of(unobserved.begin(), unobserved.end(), same)) {
+      out.push_back(text);
+    }
+  }
+  return out;
+}
+
 std::string_view to_string(phase p) {
   switch (p) {
     case phase::scenarios:

@@ -2,6 +2,7 @@
 
 #include "core/text.hpp"
 #include "harness/detail/engine.hpp"
+#include "openapi/provenance.hpp"
 
 namespace conform::harness {
 namespace detail {
@@ -40,6 +41,9 @@ run_report engine::run() {
       [this](const http::request& r) { return http::to_curl(r, client_.base(), redactor_); },
       [this](std::string text) { return redact(std::move(text)); });
   report_.reach = reach_.fold(config_.operations);
+  for (const auto& c : openapi::constraint_grounds(spec_)) {
+    if (c.assumed()) report_.assumptions.push_back(c.text());
+  }
   report_.counts.requests = requests_.load() + scenario_requests_ + stateful_requests_;
   report_.counts.transport_errors = transport_errors_.load();
   report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_ + stateful_retries_429_;

@@ -28,6 +28,8 @@ struct check_verdict {
   /// marks as an assumption of its own (x-assumption): each such
   /// assumption's text. The failure then "contradicts an assumption of the
   /// description" and fails the run only with --strict-assumptions.
+  /// A pass with a note: the assumptions its exchange could neither confirm
+  /// nor contradict (an invalid request refused for another reason).
   std::vector<std::string> assumptions = {};
   /// Something worth reading that is no failure, whatever the verdict (a
   /// pass, or not applicable): "refused a schema-valid request: 400 ...".
@@ -118,6 +120,9 @@ struct note {
   std::string response_excerpt;  // start of the response body (binary summarised)
   std::uint64_t occurrences = 1;
   std::string curl;  // the first request that showed it; secrets as $ENV
+  /// The assumptions of the description the exchange could neither confirm
+  /// nor contradict (check_verdict::assumptions of a pass); usually empty.
+  std::vector<std::string> assumptions = {};
 };
 
 /// A check, or a group of checks, that could not run, and why.
@@ -271,6 +276,10 @@ struct run_report {
   /// Notes, one per (operation, auth model, check, cause), in tally order.
   /// They never change the exit status.
   std::vector<note> notes;
+  /// Every assumption of the description (its constraints that rest on an
+  /// x-assumption alone, openapi/provenance.hpp), as failures name them: the
+  /// whole list the contradicted and unobserved ones are drawn from.
+  std::vector<std::string> assumptions;
   /// Per operation (spec order) and auth model: whether a 2xx was reached.
   std::vector<operation_reach> reach;
   /// Every response link of the description, in spec order; empty when the
@@ -302,6 +311,19 @@ struct run_report {
   /// Every assumption the run's failures contradicted, each once, in the
   /// order first seen: the list the API team confirms or corrects.
   std::vector<contradicted_assumption> assumptions_contradicted() const;
+
+  /// An assumption of the description a request broke alone, which the
+  /// target refused for another reason (404, a state conflict) and no
+  /// failure contradicted: the run could neither confirm nor contradict it.
+  struct unobserved_assumption {
+    std::string text;
+    unsigned status = 0;  // the refusal of the first such request
+  };
+  /// Every such assumption, each once, in the order the notes list them.
+  std::vector<unobserved_assumption> assumptions_not_observed() const;
+  /// The assumptions of the description neither contradicted nor left
+  /// unobserved by this run, in the description's order.
+  std::vector<std::string> assumptions_not_contradicted() const;
 };
 
 }  // namespace conform::harness

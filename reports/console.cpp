@@ -265,6 +265,18 @@ void console_writer::run_finished(const harness::run_report& report) {
            << ")\n";
     }
   }
+  if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
+    out_ << "\nAssumptions of the description this run could not observe (" << unobserved.size()
+         << "; a request breaking each alone was refused for another reason)\n";
+    for (const auto& a : unobserved) {
+      out_ << "  " << a.text << " (refused with " << a.status << ")\n";
+    }
+  }
+  if (const auto held = report.assumptions_not_contradicted().size(); held > 0) {
+    out_ << "\n"
+         << held << " of the description's " << report.assumptions.size()
+         << " assumptions were not contradicted by this run (the JSON report lists them all)\n";
+  }
 
   out_ << reach_text(report, /*notes=*/false);  // the header said them
 

@@ -214,6 +214,17 @@ std::string render_html(const harness::run_report& report) {
     }
     body += "</ul></section>\n";
   }
+  if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
+    body += "<section id=\"not-observed\"><h2>Assumptions this run could not observe (" +
+            std::to_string(unobserved.size()) +
+            ")</h2><p class=\"muted\">A request breaking each alone was refused for another "
+            "reason.</p><ul>";
+    for (const auto& a : unobserved) {
+      body += "<li>" + escape(a.text) + " <span class=\"muted\">(refused with " +
+              std::to_string(a.status) + ")</span></li>";
+    }
+    body += "</ul></section>\n";
+  }
 
   if (!report.notes.empty()) {
     body += "<section id=\"notes\"><h2>Notes (" + std::to_string(report.notes.size()) +

@@ -41,17 +41,23 @@ boost::json::object failure_json(const harness::failure& f) {
 }
 
 boost::json::object note_json(const harness::note& n) {
-  return {{"check", n.check},
-          {"operation_id", n.operation_id},
-          {"method_path", n.method_path},
-          {"auth_model", n.auth_model},
-          {"mode", n.mode.to_string()},
-          {"text", n.text},
-          {"cause", n.cause},
-          {"status", n.status},
-          {"response_excerpt", n.response_excerpt},
-          {"occurrences", n.occurrences},
-          {"curl", n.curl}};
+  boost::json::object o{{"check", n.check},
+                        {"operation_id", n.operation_id},
+                        {"method_path", n.method_path},
+                        {"auth_model", n.auth_model},
+                        {"mode", n.mode.to_string()},
+                        {"text", n.text},
+                        {"cause", n.cause},
+                        {"status", n.status},
+                        {"response_excerpt", n.response_excerpt},
+                        {"occurrences", n.occurrences},
+                        {"curl", n.curl}};
+  if (!n.assumptions.empty()) {  // assumptions the run could not observe
+    boost::json::array texts;
+    for (const auto& a : n.assumptions) texts.emplace_back(a);
+    o["assumptions"] = std::move(texts);
+  }
+  return o;
 }
 
 }  // namespace
@@ -161,6 +167,16 @@ boost::json::value to_json(const harness::run_report& report) {
       list.push_back({{"assumption", a.text}, {"failures", a.failures}});
     }
     out["assumptions_contradicted"] = std::move(list);
+  }
+  if (!report.assumptions.empty()) {  // every assumption of the description
+    boost::json::array list;
+    for (const auto& a : report.assumptions) list.emplace_back(a);
+    out["assumptions"] = std::move(list);
+  }
+  if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
+    boost::json::array list;
+    for (const auto& a : unobserved) list.push_back({{"assumption", a.text}, {"status", a.status}});
+    out["assumptions_not_observed"] = std::move(list);
   }
   if (report.aborted) out["aborted"] = *report.aborted;
   if (!report.notes.empty()) {  // present only when there are notes

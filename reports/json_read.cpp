@@ -91,6 +91,22 @@ harness::failure_mode parse_mode(const std::string& text) {
   return {k::valid, {}};
 }
 
+/// The optional "assumptions" of a failure or a note: non-empty strings.
+bool read_assumptions(walker& w, const json::object& o, const std::string& p,
+                      std::vector<std::string>& out) {
+  const auto* a = o.if_contains("assumptions");
+  if (!a) return true;
+  if (!a->is_array()) return w.fail(p + "/assumptions", "expected an array of strings");
+  for (std::size_t i = 0; i < a->as_array().size(); ++i) {
+    const auto& text = a->as_array()[i];
+    if (!text.is_string() || text.as_string().empty()) {
+      return w.fail(p + "/assumptions/" + std::to_string(i), "expected a non-empty string");
+    }
+    out.emplace_back(text.as_string());
+  }
+  return true;
+}
+
 bool read_failure(walker& w, const json::value& v, const std::string& p, harness::failure& f) {
   const auto* o = w.object(v, p);
   if (!o) return false;
@@ -108,17 +124,7 @@ bool read_failure(walker& w, const json::value& v, const std::string& p, harness
   }
   f.mode = parse_mode(mode);
   // A failure that contradicts an assumption of the description: its texts.
-  if (const auto* a = o->if_contains("assumptions")) {
-    if (!a->is_array()) return w.fail(p + "/assumptions", "expected an array of strings");
-    for (std::size_t i = 0; i < a->as_array().size(); ++i) {
-      const auto& text = a->as_array()[i];
-      if (!text.is_string() || text.as_string().empty()) {
-        return w.fail(p + "/assumptions/" + std::to_string(i), "expected a non-empty string");
-      }
-      f.assumptions.emplace_back(text.as_string());
-    }
-  }
-  return true;
+  return read_assumptions(w, *o, p, f.assumptions);
 }
 
 bool read_note(walker& w, const json::value& v, const std::string& p, harness::note& n) {
@@ -135,7 +141,8 @@ bool read_note(walker& w, const json::value& v, const std::string& p, harness::n
     return false;
   }
   n.mode = parse_mode(mode);
-  return true;
+  // A note of assumptions the run could neither confirm nor contradict.
+  return read_assumptions(w, *o, p, n.assumptions);
 }
 
 bool read_cell(walker& w, const json::value& v, const std::string& p, harness::check_tally& t) {
@@ -282,6 +289,7 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
         }
       }
     }
+    if (w.error().empty()) read_assumptions(w, *doc, "", report.assumptions);
     if (const auto* cov = doc->if_contains("coverage"); cov && w.error().empty()) {
       if (!cov->is_array()) w.fail("/coverage", "expected an array");
       for (std::size_t i = 0; cov->is_array() && i < cov->as_array().size(); ++i) {

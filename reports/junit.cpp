@@ -79,6 +79,10 @@ void write_junit(const harness::run_report& report, std::ostream& out) {
     out << "    <property name=\"assumption_contradicted\" value=\"" << xml_escape(a.text)
         << "\"/>\n";
   }
+  for (const auto& a : report.assumptions_not_observed()) {
+    out << "    <property name=\"assumption_not_observed\" value=\"" << xml_escape(a.text)
+        << "\"/>\n";
+  }
   write_reach_properties(report, out);
   out << "  </properties>\n";
   if (report.aborted) {

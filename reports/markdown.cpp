@@ -107,6 +107,14 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
     }
     out += "\n";
   }
+  if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
+    out += "### Assumptions this run could not observe (" + std::to_string(unobserved.size()) +
+           ")\n\nA request breaking each alone was refused for another reason.\n\n";
+    for (const auto& a : unobserved) {
+      out += "- " + cell(a.text) + " (refused with " + std::to_string(a.status) + ")\n";
+    }
+    out += "\n";
+  }
   if (!report.notes.empty()) {
     out += "### Notes (" + std::to_string(report.notes.size()) + "; not failures)\n\n";
     for (const auto& n : report.notes) {

@@ -264,6 +264,8 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
        })) {
     out.notes.push_back(notes.at(key));
   }
+  // One description for every shard: its assumptions are the first's.
+  if (!shards.empty()) out.assumptions = shards.front().report.assumptions;
   std::set<std::tuple<std::string, std::string, std::string, std::string>> said;
   std::vector<std::string> aborted;
   for (const auto& s : shards) {

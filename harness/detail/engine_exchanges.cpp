@@ -170,6 +170,7 @@ void engine::judge(std::uint64_t item, std::size_t cell_index, std::uint32_t exa
           g.mode.description};
       n.text = v.note;
       n.cause = v.cause;
+      n.assumptions = v.assumptions;
       const auto at = std::find(config_.operations.begin(), config_.operations.end(), c.op);
       notes_.keep(item, static_cast<std::size_t>(at - config_.operations.begin()), std::move(n),
                   s.request, s.result);

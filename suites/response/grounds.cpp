@@ -181,6 +181,21 @@ std::vector<std::string> invalid_only_by_assumptions(const harness::exchange& e)
   return texts;
 }
 
+harness::check_verdict assumptions_not_observed(const harness::exchange& e,
+                                                const std::string& answer) {
+  auto texts = invalid_only_by_assumptions(e);
+  if (texts.empty()) return harness::check_verdict::pass();
+  std::string where;
+  for (const auto& t : texts) where += (where.empty() ? "" : ", ") + t.substr(0, t.find(": "));
+  auto v = harness::check_verdict::pass().with_note(
+      "not observed: a request that breaks only an assumption of the description was refused "
+      "with " +
+          answer + ", which does not say its content was invalid",
+      "assumption not observed: " + answer + " (assumption " + where + ")");
+  v.assumptions = std::move(texts);
+  return v;
+}
+
 std::vector<std::string> assumed_edges(const harness::exchange& e) {
   const auto sent = read(e);
   if (!sent) return {};

@@ -21,6 +21,14 @@ namespace conform::suites {
 /// or a parameter style it cannot undo): then the failure stays a failure.
 std::vector<std::string> invalid_only_by_assumptions(const harness::exchange& e);
 
+/// A pass of an invalid request that was refused with `answer` ("404
+/// NOT_FOUND"), a refusal that does not say its content was invalid: when
+/// the request broke assumptions of the description alone, the pass carries
+/// a note with them (`check_verdict::assumptions`), since the run could
+/// neither confirm nor contradict them (`run_report::assumptions_not_observed`).
+harness::check_verdict assumptions_not_observed(const harness::exchange& e,
+                                                const std::string& answer);
+
 /// The assumed bounds the values of a request sit exactly on (a string of
 /// exactly an assumed maxLength, a number at an assumed maximum): a refusal
 /// of a valid request that sends them may be the target drawing the line

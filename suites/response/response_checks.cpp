@@ -381,11 +381,43 @@ check_verdict request_id_conformance(const exchange& e) {
   return check_verdict::pass();
 }
 
+/// The status the operation documents for an invalid request: 422, else
+/// 400; 0 when it documents neither.
+int validation_status(const exchange& e) {
+  return e.op.find_response(422) ? 422 : e.op.find_response(400) ? 400 : 0;
+}
+
+/// True when the error body's code, if it has one, is among the
+/// description's validation codes (x-error-envelope), or it lists none.
+bool validation_code_ok(const exchange& e) {
+  const auto* c = error_code_of(e);
+  const auto& validation = e.spec.rules.validation_codes;
+  return !c || validation.empty() ||
+         std::find(validation.begin(), validation.end(), std::string(*c)) != validation.end();
+}
+
+/// "404 NOT_FOUND": the status, and the error code when the body has one.
+std::string answer_of(const exchange& e, int status) {
+  const auto* c = error_code_of(e);
+  return std::to_string(status) + (c ? " " + std::string(*c) : std::string());
+}
+
 check_verdict negative_data_rejection(const exchange& e) {
   const auto* r = response_of(e);
   if (!r || r->status >= 500) return check_verdict::not_applicable();  // not_a_server_error says so
   if (rate_limited(e, r->status)) return check_verdict::not_applicable();
-  if (r->status >= 400) return check_verdict::pass();
+  if (r->status >= 400) {
+    // A refusal that says the content was invalid (the validation status
+    // and code, or a size refusal) confirms whatever the request broke.
+    // Another one (404 for an id below an assumed minimum, a state
+    // conflict) confirms nothing of an assumption the request broke alone.
+    const int status = static_cast<int>(r->status);
+    const int want = validation_status(e);
+    const bool says_invalid =
+        status == 413 || status == 414 || status == 431 ||
+        ((want != 0 ? status == want : status == 400 || status == 422) && validation_code_ok(e));
+    return says_invalid ? check_verdict::pass() : assumptions_not_observed(e, answer_of(e, status));
+  }
   check_verdict v = check_verdict::violation(
       "a 4xx refusal of the invalid request (" + e.mode.key() + ")",
       "status " + std::to_string(r->status), "accepted invalid: " + e.mode.key());
@@ -401,15 +433,10 @@ check_verdict same_as_enforced(const exchange& e) {
   }
   const auto* r = response_of(e);
   if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
-  const int want = e.op.find_response(422) ? 422 : e.op.find_response(400) ? 400 : 0;
+  const int want = validation_status(e);
   const int status = static_cast<int>(r->status);
-  const auto* c = error_code_of(e);
-  const auto& validation = e.spec.rules.validation_codes;
   const bool status_ok = want != 0 ? status == want : status >= 400 && status < 500;
-  const bool code_ok =
-      !c || validation.empty() ||
-      std::find(validation.begin(), validation.end(), std::string(*c)) != validation.end();
-  if (status_ok && code_ok) return check_verdict::pass();
+  if (status_ok && validation_code_ok(e)) return check_verdict::pass();
   // What came first says nothing of the body: a credential whose rights are
   // not stated refused, or a made-up id of the path not found.
   if ((status == 401 || status == 403) && !e.auth.unverified.empty()) {
@@ -421,10 +448,9 @@ check_verdict same_as_enforced(const exchange& e) {
         "its 404 came before the body was read");
   }
   std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
-  if (!validation.empty()) expected += " with a validation code";
+  if (!e.spec.rules.validation_codes.empty()) expected += " with a validation code";
   return check_verdict::violation(
-      expected + " for " + e.mode.description,
-      "status " + std::to_string(status) + (c ? " " + std::string(*c) : std::string()),
+      expected + " for " + e.mode.description, "status " + answer_of(e, status),
       "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
 }
 

@@ -197,6 +197,73 @@ TEST(assumption_class, html_and_markdown_show_it_apart) {
   EXPECT_EQ(md.find("### Failures"), std::string::npos);
 }
 
+/// assumed_only(), with the description's three assumptions: one the
+/// failure contradicts, one a refusal for another reason left unobserved,
+/// and one nothing contradicted.
+harness::run_report with_unobserved() {
+  auto r = assumed_only();
+  const std::string unobserved = "#/paths/~1notes/delete/parameters/0/schema/minLength: C2";
+  r.assumptions = {unobserved, assumed_text, "#/components/schemas/Note/minProperties: C3"};
+  harness::note n;
+  n.check = "negative_data_rejection";
+  n.operation_id = "deleteNote";
+  n.auth_model = "tenant_key (t1)";
+  n.text = "not observed: ... refused with 409, which does not say its content was invalid";
+  n.cause = "assumption not observed: 409 (assumption #/paths/~1notes/delete/parameters/0)";
+  n.status = 409;
+  n.assumptions = {unobserved};
+  r.notes = {n};
+  n.cause = "assumption not observed: 404 (assumption #/components/schemas/Note/...)";
+  n.status = 404;
+  n.assumptions = {assumed_text};  // contradicted elsewhere: observed after all
+  r.notes.push_back(n);
+  return r;
+}
+
+TEST(assumption_class, assumptions_a_refusal_left_unobserved_are_listed_apart) {
+  const auto r = with_unobserved();
+  const auto unobserved = r.assumptions_not_observed();
+  ASSERT_EQ(unobserved.size(), 1u);
+  EXPECT_EQ(unobserved[0].text, r.assumptions[0]);
+  EXPECT_EQ(unobserved[0].status, 409u);
+  EXPECT_EQ(r.assumptions_not_contradicted(), std::vector<std::string>{r.assumptions[2]});
+  EXPECT_EQ(r.exit_code(), 0);
+
+  const auto value = reports::to_json(r);
+  const auto& o = value.as_object();
+  EXPECT_EQ(o.at("assumptions").as_array().size(), 3u);
+  EXPECT_EQ(o.at("assumptions_not_observed").as_array()[0].at("assumption").as_string(),
+            r.assumptions[0]);
+  EXPECT_EQ(o.at("notes").as_array()[0].at("assumptions").as_array()[0].as_string(),
+            r.assumptions[0]);
+  std::string error;
+  const auto back = reports::parse_json_report(boost::json::serialize(value), "r.json", error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->assumptions, r.assumptions);
+  EXPECT_EQ(back->notes[0].assumptions, r.notes[0].assumptions);
+  EXPECT_EQ(boost::json::serialize(reports::to_json(*back)), boost::json::serialize(value));
+
+  std::ostringstream out;
+  reports::console_writer(out, false).run_finished(r);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Assumptions of the description this run could not observe (1;"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  " + r.assumptions[0] + " (refused with 409)"), std::string::npos);
+  EXPECT_NE(text.find("1 of the description's 3 assumptions were not contradicted"),
+            std::string::npos);
+  const std::string md = reports::render_markdown(r);
+  EXPECT_NE(md.find("### Assumptions this run could not observe (1)"), std::string::npos) << md;
+  const std::string html = reports::render_html(r);
+  EXPECT_NE(html.find("Assumptions this run could not observe (1)"), std::string::npos);
+  const std::string junit = reports::render_junit(r);
+  EXPECT_NE(junit.find("<property name=\"assumption_not_observed\""), std::string::npos);
+  // Without notes or a description's list, none of it is written.
+  const auto plain = reports::to_json(assumed_only()).as_object();
+  EXPECT_FALSE(plain.contains("assumptions"));
+  EXPECT_FALSE(plain.contains("assumptions_not_observed"));
+}
+
 TEST(assumption_class, a_new_contradiction_does_not_fail_a_baseline_comparison_unless_strict) {
   harness::run_report old_run = assumed_only();
   old_run.failures.clear();

@@ -114,6 +114,38 @@ TEST_F(grounds,
             check_verdict::kind::pass);
 }
 
+TEST_F(grounds, a_refusal_for_another_reason_neither_confirms_nor_contradicts_an_assumption) {
+  using harness::check_verdict;
+  const std::string assumed_only = R"({"title":"t","owner_id":"1","colour":"red"})";
+  const std::string validation = R"({"error_code":"VALIDATION_ERROR"})";
+  const std::string conflict = R"({"error_code":"STATE_CONFLICT"})";
+  // Broken by an assumption alone, refused with 404 or a code that is not a
+  // validation code: a pass, with a note naming what it could not observe.
+  for (const auto& [status, answer] :
+       std::vector<std::pair<unsigned, std::string>>{{404, "{}"}, {422, conflict}, {409, "{}"}}) {
+    const auto v = judge("negative_data_rejection", ok_target, assumed_only, status, answer);
+    ASSERT_EQ(v.what, check_verdict::kind::pass) << status;
+    EXPECT_TRUE(mentions(v, "C4: unknown fields are refused")) << status;
+    EXPECT_NE(v.note.find("not observed"), std::string::npos) << v.note;
+    EXPECT_NE(v.cause.find("(assumption #/components/schemas/Note/additionalProperties)"),
+              std::string::npos)
+        << v.cause;
+  }
+  // The validation refusal, or a size refusal, confirms it: no note.
+  for (const auto& [status, answer] : std::vector<std::pair<unsigned, std::string>>{
+           {422, validation}, {422, "{}"}, {413, "{}"}, {431, "{}"}}) {
+    const auto v = judge("negative_data_rejection", ok_target, assumed_only, status, answer);
+    ASSERT_EQ(v.what, check_verdict::kind::pass) << status;
+    EXPECT_TRUE(v.note.empty()) << status << ": " << v.note;
+    EXPECT_TRUE(v.assumptions.empty()) << status;
+  }
+  // Broken by a sourced constraint: a 404 says nothing of an assumption.
+  const auto v =
+      judge("negative_data_rejection", ok_target, R"({"title":5,"owner_id":"1"})", 404, "{}");
+  ASSERT_EQ(v.what, check_verdict::kind::pass);
+  EXPECT_TRUE(v.note.empty()) << v.note;
+}
+
 TEST_F(grounds, a_valid_request_refused_on_an_assumed_bound_contradicts_that_assumption) {
   using harness::check_verdict;
   const std::string at_bound = R"({"title":")" + std::string(64, 'a') + R"(","owner_id":"1"})";
