@@ -2,6 +2,7 @@
 
 #include <boost/json.hpp>
 
+#include "core/base64.hpp"
 #include "reference/detail/util.hpp"
 
 namespace conform::reference::detail {
@@ -21,7 +22,7 @@ std::string claims_json(const jwt_claims& c) {
 }
 
 std::optional<json::object> parse_object(std::string_view b64) {
-  auto raw = base64url_decode(b64);
+  auto raw = core::base64_decode(b64, core::base64_alphabet::url);
   if (!raw) return std::nullopt;
   json::error_code ec;
   json::value v = json::parse(*raw, ec);
@@ -32,15 +33,15 @@ std::optional<json::object> parse_object(std::string_view b64) {
 }  // namespace
 
 std::string sign_jwt(const jwt_claims& claims, std::string_view secret) {
-  std::string head = base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
-  std::string body = base64url_encode(claims_json(claims));
+  std::string head = core::base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
+  std::string body = core::base64url_encode(claims_json(claims));
   std::string input = head + "." + body;
-  return input + "." + base64url_encode(hmac_sha256(secret, input));
+  return input + "." + core::base64url_encode(hmac_sha256(secret, input));
 }
 
 std::string unsigned_jwt(const jwt_claims& claims) {
-  return base64url_encode(R"({"alg":"none","typ":"JWT"})") + "." +
-         base64url_encode(claims_json(claims)) + ".";
+  return core::base64url_encode(R"({"alg":"none","typ":"JWT"})") + "." +
+         core::base64url_encode(claims_json(claims)) + ".";
 }
 
 std::optional<jwt_claims> verify_jwt(std::string_view token, std::string_view secret,
@@ -58,7 +59,7 @@ std::optional<jwt_claims> verify_jwt(std::string_view token, std::string_view se
   if (alg == nullptr || !alg->is_string()) return std::nullopt;
   std::string_view sig = token.substr(d2 + 1);
   if (alg->as_string() == "HS256") {
-    auto raw_sig = base64url_decode(sig);
+    auto raw_sig = core::base64_decode(sig, core::base64_alphabet::url);
     if (!raw_sig) return std::nullopt;
     std::string expected = hmac_sha256(secret, token.substr(0, d2));
     if (!equal_constant_time(*raw_sig, expected)) return std::nullopt;

@@ -1,5 +1,6 @@
 #include "reference/detail/pagination.hpp"
 
+#include "core/base64.hpp"
 #include "reference/detail/util.hpp"
 
 namespace conform::reference::detail {
@@ -56,8 +57,8 @@ std::string payload_of(id_t tenant, const std::string& binding, cursor_position 
 std::string encode_cursor(const std::string& mac_key, id_t tenant, const std::string& binding,
                           cursor_position pos) {
   std::string payload = payload_of(tenant, binding, pos);
-  return base64url_encode(payload) + "." +
-         base64url_encode(hmac_sha256(mac_key, payload).substr(0, 16));
+  return core::base64url_encode(payload) + "." +
+         core::base64url_encode(hmac_sha256(mac_key, payload).substr(0, 16));
 }
 
 std::optional<cursor_position> decode_cursor(const std::string& mac_key, const std::string& token,
@@ -66,8 +67,10 @@ std::optional<cursor_position> decode_cursor(const std::string& mac_key, const s
   if (token.size() > 512) return std::nullopt;
   auto dot = token.find('.');
   if (dot == std::string::npos) return std::nullopt;
-  auto payload = base64url_decode(std::string_view(token).substr(0, dot));
-  auto mac = base64url_decode(std::string_view(token).substr(dot + 1));
+  auto payload =
+      core::base64_decode(std::string_view(token).substr(0, dot), core::base64_alphabet::url);
+  auto mac =
+      core::base64_decode(std::string_view(token).substr(dot + 1), core::base64_alphabet::url);
   if (!payload || !mac) return std::nullopt;
   if (!equal_constant_time(*mac, hmac_sha256(mac_key, *payload).substr(0, 16))) return std::nullopt;
   // v1|tenant|binding|key|id

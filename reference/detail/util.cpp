@@ -107,66 +107,6 @@ std::string format_milli4(std::int64_t units) {
   return neg ? "-" + out : out;
 }
 
-std::string base64url_encode(std::string_view bytes) {
-  static constexpr char table[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  out.reserve((bytes.size() * 4 + 2) / 3);
-  std::size_t i = 0;
-  while (i + 3 <= bytes.size()) {
-    std::uint32_t n = (static_cast<unsigned char>(bytes[i]) << 16) |
-                      (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                      static_cast<unsigned char>(bytes[i + 2]);
-    out += table[(n >> 18) & 63];
-    out += table[(n >> 12) & 63];
-    out += table[(n >> 6) & 63];
-    out += table[n & 63];
-    i += 3;
-  }
-  std::size_t rest = bytes.size() - i;
-  if (rest == 1) {
-    std::uint32_t n = static_cast<unsigned char>(bytes[i]) << 16;
-    out += table[(n >> 18) & 63];
-    out += table[(n >> 12) & 63];
-  } else if (rest == 2) {
-    std::uint32_t n = (static_cast<unsigned char>(bytes[i]) << 16) |
-                      (static_cast<unsigned char>(bytes[i + 1]) << 8);
-    out += table[(n >> 18) & 63];
-    out += table[(n >> 12) & 63];
-    out += table[(n >> 6) & 63];
-  }
-  return out;
-}
-
-std::optional<std::string> base64url_decode(std::string_view text) {
-  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    int v = -1;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '-')
-      v = 62;
-    else if (c == '_')
-      v = 63;
-    if (v < 0) return std::nullopt;
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xFF);
-    }
-  }
-  if (bits >= 6) return std::nullopt;  // a single dangling character
-  return out;
-}
-
 std::string hmac_sha256(std::string_view key, std::string_view data) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
   unsigned int len = 0;

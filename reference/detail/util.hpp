@@ -18,10 +18,6 @@ std::optional<std::int64_t> parse_time(std::string_view text);
 std::string format_cents(std::int64_t cents);
 /// A decimal string with four places of an amount in 1/10000 units.
 std::string format_milli4(std::int64_t units);
-/// base64url without padding.
-std::string base64url_encode(std::string_view bytes);
-/// Decodes base64url (padding optional); nullopt on a bad character.
-std::optional<std::string> base64url_decode(std::string_view text);
 /// HMAC-SHA256 of `data` under `key` (raw 32 bytes).
 std::string hmac_sha256(std::string_view key, std::string_view data);
 /// Lower-case hex of bytes.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base64.hpp"
 #include "suites/auth/checks.hpp"
 #include "suites/auth/jwt.hpp"
 #include "suites/auth/support.hpp"
@@ -218,9 +219,9 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
         const auto* real = usable_jwt(ctx, nullptr, nullptr);
         auto token = real ? jwt::compact_token::parse(real->value.reveal()) : std::nullopt;
         if (!token) {
-          token = jwt::compact_token{jwt::base64url_encode(R"({"alg":"HS256","typ":"JWT"})"),
-                                     jwt::base64url_encode(R"({"sub":"conform","exp":4102444800})"),
-                                     ""};
+          token = jwt::compact_token{
+              core::base64url_encode(R"({"alg":"HS256","typ":"JWT"})"),
+              core::base64url_encode(R"({"sub":"conform","exp":4102444800})"), ""};
         }
         unknown = jwt::wrong_signature(*token, as::seeded_hex(ctx.seed(), salt, 64)).text();
         malformed = as::seeded_hex(ctx.seed(), salt + ":malformed", 40);

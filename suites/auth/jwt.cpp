@@ -5,14 +5,13 @@
 #include <array>
 #include <cstdint>
 
+#include "core/base64.hpp"
+
 namespace conform::suites::jwt {
 namespace {
 
-constexpr std::string_view alphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 std::optional<boost::json::object> decode_object(std::string_view segment) {
-  auto bytes = base64url_decode(segment);
+  auto bytes = core::base64_decode(segment, core::base64_alphabet::url);
   if (!bytes) return std::nullopt;
   boost::system::error_code ec;
   auto v = boost::json::parse(*bytes, ec);
@@ -21,50 +20,10 @@ std::optional<boost::json::object> decode_object(std::string_view segment) {
 }
 
 std::string encode_object(const boost::json::object& o) {
-  return base64url_encode(boost::json::serialize(o));
+  return core::base64url_encode(boost::json::serialize(o));
 }
 
 }  // namespace
-
-std::string base64url_encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const std::uint32_t v = (static_cast<std::uint8_t>(bytes[i]) << 16) |
-                            (static_cast<std::uint8_t>(bytes[i + 1]) << 8) |
-                            static_cast<std::uint8_t>(bytes[i + 2]);
-    for (int shift = 18; shift >= 0; shift -= 6) out.push_back(alphabet[(v >> shift) & 0x3f]);
-  }
-  const std::size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    std::uint32_t v = static_cast<std::uint8_t>(bytes[i]) << 16;
-    if (rest == 2) v |= static_cast<std::uint8_t>(bytes[i + 1]) << 8;
-    out.push_back(alphabet[(v >> 18) & 0x3f]);
-    out.push_back(alphabet[(v >> 12) & 0x3f]);
-    if (rest == 2) out.push_back(alphabet[(v >> 6) & 0x3f]);
-  }
-  return out;
-}
-
-std::optional<std::string> base64url_decode(std::string_view text) {
-  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
-  if (text.size() % 4 == 1) return std::nullopt;
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    const auto at = alphabet.find(c);
-    if (at == std::string_view::npos) return std::nullopt;
-    buffer = (buffer << 6) | static_cast<std::uint32_t>(at);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xff));
-    }
-  }
-  return out;
-}
 
 std::optional<compact_token> compact_token::parse(std::string_view token) {
   const auto first = token.find('.');
@@ -82,8 +41,8 @@ std::optional<compact_token> compact_token::parse(std::string_view token) {
 
 compact_token wrong_signature(const compact_token& t, std::string_view salt_hex) {
   compact_token out = t;
-  const std::size_t length =
-      std::max<std::size_t>(base64url_decode(t.signature).value_or("").size(), 32);
+  const std::size_t length = std::max<std::size_t>(
+      core::base64_decode(t.signature, core::base64_alphabet::url).value_or("").size(), 32);
   std::string bytes;
   for (std::size_t i = 0; bytes.size() < length; i += 2) {
     const auto digit = [&](std::size_t at) -> unsigned {
@@ -92,7 +51,7 @@ compact_token wrong_signature(const compact_token& t, std::string_view salt_hex)
     };
     bytes.push_back(static_cast<char>((digit(i) << 4) | digit(i + 1)));
   }
-  out.signature = base64url_encode(bytes);
+  out.signature = core::base64url_encode(bytes);
   if (out.signature == t.signature) out.signature.front() = t.signature.front() == 'A' ? 'B' : 'A';
   return out;
 }

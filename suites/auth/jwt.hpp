@@ -9,11 +9,6 @@
 
 namespace conform::suites::jwt {
 
-/// Base64url without padding (RFC 4648 section 5).
-std::string base64url_encode(std::string_view bytes);
-/// Decodes base64url with or without padding; nullopt on any other character.
-std::optional<std::string> base64url_decode(std::string_view text);
-
 /// A compact token split into its three encoded segments.
 struct compact_token {
   std::string header, payload, signature;  // base64url, as on the wire

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "core/base64.hpp"
 #include "openapi/loader.hpp"
 #include "profile/claims.hpp"
 #include "profile/loader.hpp"
@@ -13,26 +14,9 @@
 namespace conform::profile {
 namespace {
 
-std::string base64url(const std::string& in) {
-  static constexpr char table[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (const unsigned char c : in) {
-    buf = (buf << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += table[(buf >> bits) & 0x3f];
-    }
-  }
-  if (bits > 0) out += table[(buf << (6 - bits)) & 0x3f];
-  return out;
-}
-
 std::string token(const std::string& payload) {
-  return base64url(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url(payload) + ".c2lnbmF0dXJl";
+  return core::base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." +
+         core::base64url_encode(payload) + ".c2lnbmF0dXJl";
 }
 
 openapi::security_scheme jwt_scheme() {
