@@ -121,7 +121,7 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
   // The whole run's end, as the console shows a run's: failures, checks, verdict.
   reports::console_writer console(out, false);
   out << "merged " << files.size() << " report(s): " << merged->info.shard_label() << "\n";
-  console.run_finished(*merged);
+  console.run_finished({*merged});
 
   int status = merged->exit_code();
   std::optional<reports::run_diff> against;

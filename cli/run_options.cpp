@@ -96,7 +96,7 @@ reference server in-process on a free loopback port and tests that.
                        whose own parts (or the components it names) have errors is
                        "not run" with the error's file:line:col; exit 3 when all that
                        ran passed (`conform spec lint` stays strict)
-  --no-progress        no progress bar, even on a terminal
+  --no-progress        no progress bar, even on a terminal: plain lines, as in CI
   --list-checks        list the checks and exit
   --fault NAME         in-process reference only: switch on a fault (repeatable)
   --scale N            in-process reference only: multiply its seed data
