@@ -29,7 +29,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* replay_help = R"(usage: conform replay FILE [options]
+std::string replay_help() {
+  return R"(usage: conform replay FILE [options]
 
 Sends the requests a run recorded (conform run --record FILE, HAR 1.2) again,
 in their order, to another target; judges each answer with the same checks,
@@ -47,16 +48,20 @@ or schema. Secrets recorded as ${NAME} are taken from the target's profile
   --ref-root DIR       $refs may read the files under DIR
   --checks NAME,...    only these per-exchange checks (see conform run --list-checks)
   --json FILE          the replay's report as JSON (docs/report-format.md)
-  --report FORMAT=FILE a report of FORMAT (junit, json, html, markdown); repeatable
+  --report FORMAT=FILE a report of FORMAT (the report formats below); repeatable
   --differences FILE   every difference as JSON, one object a line
   --timeout SECONDS    per-request timeout (default 30)
   --fault NAME         in-process reference only: switch on a fault (repeatable)
   -h, --help           this text
 
+Report formats (--report FORMAT=FILE):
+)" + reports::report_format_lines() +
+         R"(
 Exit status: 0 every answer as recorded and every check passed, 1 an answer
 differs or a check failed, 2 usage or configuration error (a bad recording,
 description or profile, target unreachable, nothing replayed).
 )";
+}
 
 struct replay_options {
   std::string file;
@@ -166,7 +171,7 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
   }
   const replay_options& opts = *parsed;
   if (opts.help) {
-    out << replay_help;
+    out << replay_help();
     return 0;
   }
   reports::har_reader reader(opts.file);

@@ -25,22 +25,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* report_merge_usage =
-    "usage: conform report merge SHARD.json... -o ALL.json [--junit FILE]\n"
-    "                            [--report FORMAT=FILE] [--baseline FILE] [--spec FILE]\n"
-    "  merges the JSON reports of the N shards of one run (conform run --shard K/N) into the\n"
-    "  report of the whole run: cells, failures, not-run entries, counts and timings add up\n"
-    "  -o, --output FILE     the merged JSON report (required)\n"
-    "  --junit FILE          also the merged JUnit XML report\n"
-    "  --report FORMAT=FILE  also FORMAT (junit, json, html, markdown); repeatable\n"
-    "  --baseline FILE       a JSON report of an earlier run: only new failures fail\n"
-    "  --spec FILE           the description the shards ran, for the order of operations\n"
-    "                        (default: the file the reports name)\n"
-    "  With GITHUB_STEP_SUMMARY set, the Markdown summary is appended to that file.\n"
-    "exit status: 0 every check passed (with --baseline: nothing new), 1 a check failed\n"
-    "(a new failure), 2 reports not of one run (seed, description, target, examples,\n"
-    "checks, version), a shard given twice or missing, a bad report, or usage; 3 every\n"
-    "check passed but --skip-invalid-operations left operations out";
+std::string report_merge_usage() {
+  return "usage: conform report merge SHARD.json... -o ALL.json [--junit FILE]\n"
+         "                            [--report FORMAT=FILE] [--baseline FILE] [--spec FILE]\n"
+         "  merges the JSON reports of the N shards of one run (conform run --shard K/N) into the\n"
+         "  report of the whole run: cells, failures, not-run entries, counts and timings add up\n"
+         "  -o, --output FILE     the merged JSON report (required)\n"
+         "  --junit FILE          also the merged JUnit XML report\n"
+         "  --report FORMAT=FILE  also FORMAT (" +
+         reports::report_format_names() +
+         "); repeatable\n"
+         "  --baseline FILE       a JSON report of an earlier run: only new failures fail\n"
+         "  --spec FILE           the description the shards ran, for the order of operations\n"
+         "                        (default: the file the reports name)\n"
+         "  With GITHUB_STEP_SUMMARY set, the Markdown summary is appended to that file.\n"
+         "exit status: 0 every check passed (with --baseline: nothing new), 1 a check failed\n"
+         "(a new failure), 2 reports not of one run (seed, description, target, examples,\n"
+         "checks, version), a shard given twice or missing, a bad report, or usage; 3 every\n"
+         "check passed but --skip-invalid-operations left operations out";
+}
 
 }  // namespace
 
@@ -58,7 +61,7 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
     const std::string& name = in.name();
     std::string v;
     if (name == "-h" || name == "--help") {
-      out << report_merge_usage << "\n";
+      out << report_merge_usage() << "\n";
       return 0;
     }
     if (name == "-o" || name == "--output") {
@@ -80,14 +83,13 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
       if (!in.value(baseline_file, error)) return fail(error);
     } else if (!name.empty() && name.front() == '-') {
       err << "conform report merge: unknown option '" << name << "'\n"
-          << report_merge_usage << "\n";
+          << report_merge_usage() << "\n";
       return 2;
     } else {
       files.push_back(name);
     }
   }
-  if (files.empty())
-    return fail("needs the JSON reports of the shards\n" + std::string(report_merge_usage));
+  if (files.empty()) return fail("needs the JSON reports of the shards\n" + report_merge_usage());
   if (output.empty()) return fail("needs -o ALL.json, the merged report's file");
 
   std::vector<reports::named_report> shards;
@@ -119,7 +121,7 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
   // The whole run's end, as the console shows a run's: failures, checks, verdict.
   reports::console_writer console(out, false);
   out << "merged " << files.size() << " report(s): " << merged->info.shard_label() << "\n";
-  console.run_finished(*merged);
+  console.run_finished({*merged});
 
   int status = merged->exit_code();
   std::optional<reports::run_diff> against;

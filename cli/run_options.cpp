@@ -26,7 +26,7 @@ bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& c
   return true;
 }
 
-const char* run_help() {
+std::string run_help() {
   return R"(usage: conform run [options]
 
 Tests a target against the description. With no --profile, starts the
@@ -70,7 +70,7 @@ reference server in-process on a free loopback port and tests that.
   --junit FILE         write a JUnit XML report
   --json FILE          write a JSON report (docs/report-format.md)
   --html FILE          write a self-contained HTML report (operations x auth models x checks)
-  --report FORMAT=FILE write a report of FORMAT (junit, json, html, markdown) to FILE;
+  --report FORMAT=FILE write a report of FORMAT (the report formats below) to FILE;
                        repeatable
   --baseline FILE      a JSON report of an earlier run: its failures are "known", and
                        only new failures fail the run (docs/report-format.md)
@@ -96,12 +96,15 @@ reference server in-process on a free loopback port and tests that.
                        whose own parts (or the components it names) have errors is
                        "not run" with the error's file:line:col; exit 3 when all that
                        ran passed (`conform spec lint` stays strict)
-  --no-progress        no progress bar, even on a terminal
+  --no-progress        no progress bar, even on a terminal: plain lines, as in CI
   --list-checks        list the checks and exit
   --fault NAME         in-process reference only: switch on a fault (repeatable)
   --scale N            in-process reference only: multiply its seed data
   -h, --help           this text
 
+Report formats (--report FORMAT=FILE; --junit, --json and --html are short for it):
+)" + reports::report_format_lines() +
+         R"(
 With GITHUB_STEP_SUMMARY set, a Markdown summary is appended to that file.
 
 Exit status: 0 every check passed, 1 a check failed (with --baseline: a new
@@ -168,10 +171,7 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--report") {
       if (!take(v)) return std::nullopt;
       const auto eq = v.find('=');
-      std::string formats;
-      for (const auto& f : reports::report_formats()) {
-        formats += (formats.empty() ? "" : ", ") + std::string(f.name);
-      }
+      const std::string formats = reports::report_format_names();
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
         error = "--report takes FORMAT=FILE (formats: " + formats + "), got '" + v + "'";
         return std::nullopt;

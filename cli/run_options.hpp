@@ -61,7 +61,7 @@ bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& c
                  std::string& error);
 
 /// The help text of `conform run`.
-const char* run_help();
+std::string run_help();
 
 /// True when `pattern` (a glob: * and ?) matches `text`.
 bool glob_match(const std::string& pattern, const std::string& text);

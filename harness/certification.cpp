@@ -148,8 +148,8 @@ certification_report judge_traffic(const traffic& t,
   out.unmet_adversity = unmet;
 
   results_sink sink(*t.spec, events);
-  events.run_started(info, 0);
-  events.phase_started(phase::scenarios, checks.size());
+  events.run_started({info, 0});
+  events.phase_started({phase::scenarios, checks.size()});
   std::map<std::uint64_t, std::pair<adversity_judged, std::string>> judged;  // by seq
   for (const traffic_check* c : checks) {
     traffic_judgement j(t, sink, c->info.name);
@@ -189,8 +189,7 @@ certification_report judge_traffic(const traffic& t,
     out.rules.push_back(std::move(v));
   }
   if (client.known) judge_completion(client, sink, t.seed);
-  sink.finish(results_sink::origin::scenarios);
-  events.phase_finished(phase::scenarios);
+  events.phase_finished({phase::scenarios});
   sink.fold_into(out.run);
   for (const auto& e : t.exchanges) {
     if (e.status == 0) ++out.run.counts.transport_errors;
@@ -259,7 +258,7 @@ certification_report judge_traffic(const traffic& t,
   }
   out.run.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - started);
-  events.run_finished(out.run);
+  events.run_finished({out.run});
   return out;
 }
 

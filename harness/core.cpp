@@ -131,31 +131,28 @@ void event_stream::each(F&& f) {
   for (auto* l : all_) f(*l);
 }
 
-void event_stream::run_started(const run_info& info, std::uint64_t planned) {
-  each([&](listener& l) { l.run_started(info, planned); });
+void event_stream::run_started(const event::run_started& e) {
+  each([&](listener& l) { l.run_started(e); });
 }
-void event_stream::phase_started(phase p, std::uint64_t planned) {
-  each([&](listener& l) { l.phase_started(p, planned); });
+void event_stream::phase_started(const event::phase_started& e) {
+  each([&](listener& l) { l.phase_started(e); });
 }
-void event_stream::exchange_done(std::uint64_t done, std::uint64_t planned) {
-  each([&](listener& l) { l.exchange_done(done, planned); });
+void event_stream::exchange_done(const event::exchange_done& e) {
+  each([&](listener& l) { l.exchange_done(e); });
 }
-void event_stream::phase_finished(phase p) {
-  each([&](listener& l) { l.phase_finished(p); });
+void event_stream::phase_finished(const event::phase_finished& e) {
+  each([&](listener& l) { l.phase_finished(e); });
 }
-void event_stream::cell_finished(const check_tally& cell) {
-  each([&](listener& l) { l.cell_finished(cell); });
+void event_stream::failure_found(const event::failure_found& e) {
+  each([&](listener& l) { l.failure_found(e); });
 }
-void event_stream::failure_found(const failure& f) {
-  each([&](listener& l) { l.failure_found(f); });
+void event_stream::not_run(const event::not_run& e) {
+  each([&](listener& l) { l.not_run(e); });
 }
-void event_stream::not_run(const harness::not_run& n) {
-  each([&](listener& l) { l.not_run(n); });
+void event_stream::run_finished(const event::run_finished& e) {
+  each([&](listener& l) { l.run_finished(e); });
 }
-void event_stream::run_finished(const run_report& report) {
-  each([&](listener& l) { l.run_finished(report); });
-}
-void event_stream::exchange_recorded(const recorded_exchange& e) {
+void event_stream::exchange_recorded(const event::exchange_recorded& e) {
   each([&](listener& l) {
     if (l.records_exchanges()) l.exchange_recorded(e);
   });

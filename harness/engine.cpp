@@ -30,7 +30,7 @@ run_report engine::run() {
   stateful_phase();
   plan();
   report_.info.coverage_planned = coverage_.size();
-  events_.run_started(report_.info, planned_);
+  events_.run_started({report_.info, planned_});
   for (const auto& n : config_.not_run_before) results_.not_run(n);
   gate_.open();
   scenario_phase();
@@ -48,7 +48,7 @@ run_report engine::run() {
   report_.counts.transport_errors = transport_errors_.load();
   report_.counts.retries_429 = retries_429_.load() + scenario_retries_429_ + stateful_retries_429_;
   report_.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start);
-  events_.run_finished(report_);
+  events_.run_finished({report_});
   return std::move(report_);
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 // One event stream for a run. The engine and both kinds of checks emit the
-// same events, in the order things happen; the console streams them, and the
-// file writers (JUnit, JSON, ...) render the folded report that ends the
-// stream. Every event has a no-op default, so a listener overrides only what
-// it needs. Events reach a listener one at a time (event_stream serialises
-// them), never concurrently.
+// same events, in the order things happen; the console streams them (the
+// phases, each failure and each "not run" as it comes, the progress), the
+// HAR writer writes each recorded exchange, and the file writers (JUnit,
+// JSON, ...) render the folded report that ends the stream. Every event has a no-op default, so a
+// listener overrides only what it needs. Events reach a listener one at a time (event_stream
+// serialises them), never concurrently.
 
 #include <cstdint>
 #include <memory>
@@ -29,29 +30,66 @@ enum class phase : std::uint8_t {
 /// "stateful", "scenarios", "coverage", "exchanges" or "shrinking".
 std::string_view to_string(phase p);
 
+/// What each event carries, one struct per event, as Catch2's reporters and
+/// Schemathesis's handlers get theirs: an event can carry one more field
+/// without changing the signature of every listener. The references live as
+/// long as the call; a listener that keeps anything copies it.
+namespace event {
+
+/// The run starts; `planned` generated exchanges are planned (before shrinking).
+struct run_started {
+  const run_info& info;
+  std::uint64_t planned = 0;
+};
+/// A phase starts; `planned` is its unit count (scenario suites, exchanges or
+/// failures to shrink; 1 for the stateful phase; 0 when not known ahead, as
+/// in a replay).
+struct phase_started {
+  phase which;
+  std::uint64_t planned = 0;
+};
+/// One more generated exchange was judged (progress of the exchanges phase,
+/// coverage included): `done` of `planned`.
+struct exchange_done {
+  std::uint64_t done = 0;
+  std::uint64_t planned = 0;
+};
+/// A phase ended.
+struct phase_finished {
+  phase which;
+};
+/// A failure with a new cause was found (shrunk already, for generated requests).
+struct failure_found {
+  const failure& found;
+};
+/// A check, or a group of them, could not run.
+struct not_run {
+  const harness::not_run& entry;
+};
+/// The run ended; `report` is the fold of every event before it.
+struct run_finished {
+  const run_report& report;
+};
+/// A request was sent and judged, redacted (`--record`).
+struct exchange_recorded {
+  const recorded_exchange& exchange;
+};
+
+}  // namespace event
+
 class listener {
  public:
   virtual ~listener() = default;
-  /// The run starts; `planned` generated exchanges are planned (before shrinking).
-  virtual void run_started(const run_info& /*info*/, std::uint64_t /*planned*/) {}
-  /// A phase starts; `planned` is its unit count (scenarios, exchanges or failures to shrink).
-  virtual void phase_started(phase /*p*/, std::uint64_t /*planned*/) {}
-  /// One more generated exchange was judged (progress of the exchanges phase).
-  virtual void exchange_done(std::uint64_t /*done*/, std::uint64_t /*planned*/) {}
-  /// A phase ended.
-  virtual void phase_finished(phase /*p*/) {}
-  /// An (operation, auth model, check) cell will record nothing more.
-  virtual void cell_finished(const check_tally& /*cell*/) {}
-  /// A failure with a new cause was found (shrunk already, for generated requests).
-  virtual void failure_found(const failure& /*f*/) {}
-  /// A check, or a group of them, could not run.
-  virtual void not_run(const harness::not_run& /*n*/) {}
-  /// The run ended; `report` is the fold of every event before it.
-  virtual void run_finished(const run_report& /*report*/) {}
-  /// A request was sent and judged, redacted (`--record`). Emitted only
-  /// when some listener's records_exchanges() is true: building one costs
-  /// a copy of the exchange.
-  virtual void exchange_recorded(const recorded_exchange& /*e*/) {}
+  virtual void run_started(const event::run_started& /*e*/) {}
+  virtual void phase_started(const event::phase_started& /*e*/) {}
+  virtual void exchange_done(const event::exchange_done& /*e*/) {}
+  virtual void phase_finished(const event::phase_finished& /*e*/) {}
+  virtual void failure_found(const event::failure_found& /*e*/) {}
+  virtual void not_run(const event::not_run& /*e*/) {}
+  virtual void run_finished(const event::run_finished& /*e*/) {}
+  /// Emitted only when some listener's records_exchanges() is true:
+  /// building one costs a copy of the exchange.
+  virtual void exchange_recorded(const event::exchange_recorded& /*e*/) {}
   /// True for a listener that wants exchange_recorded.
   virtual bool records_exchanges() const { return false; }
 };
@@ -68,15 +106,14 @@ class event_stream final : public listener {
   /// Adds a listener the stream does not own; it must outlive the stream's use.
   void add(listener& l) { all_.push_back(&l); }
 
-  void run_started(const run_info& info, std::uint64_t planned) override;
-  void phase_started(phase p, std::uint64_t planned) override;
-  void exchange_done(std::uint64_t done, std::uint64_t planned) override;
-  void phase_finished(phase p) override;
-  void cell_finished(const check_tally& cell) override;
-  void failure_found(const failure& f) override;
-  void not_run(const harness::not_run& n) override;
-  void run_finished(const run_report& report) override;
-  void exchange_recorded(const recorded_exchange& e) override;
+  void run_started(const event::run_started& e) override;
+  void phase_started(const event::phase_started& e) override;
+  void exchange_done(const event::exchange_done& e) override;
+  void phase_finished(const event::phase_finished& e) override;
+  void failure_found(const event::failure_found& e) override;
+  void not_run(const event::not_run& e) override;
+  void run_finished(const event::run_finished& e) override;
+  void exchange_recorded(const event::exchange_recorded& e) override;
   bool records_exchanges() const override;
 
  private:

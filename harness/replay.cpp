@@ -146,8 +146,8 @@ replayer::~replayer() = default;
 
 void replayer::start() {
   s_->report.info = s_->config.info;
-  s_->events.run_started(s_->report.info, 0);
-  s_->events.phase_started(phase::exchanges, 0);
+  s_->events.run_started({s_->report.info, 0});
+  s_->events.phase_started({phase::exchanges, 0});
 }
 
 std::vector<replay_difference> replayer::replay(const recorded_exchange& recorded) {
@@ -289,13 +289,12 @@ std::vector<replay_difference> replayer::replay(const recorded_exchange& recorde
 
 run_report replayer::finish() {
   state& st = *s_;
-  st.results.finish(results_sink::origin::exchanges);
-  st.events.phase_finished(phase::exchanges);
+  st.events.phase_finished({phase::exchanges});
   st.results.fold_into(st.report);
   st.report.counts.requests = replayed_;
   st.report.timings.wall =
       std::chrono::duration_cast<std::chrono::nanoseconds>(replay_clock::now() - st.start);
-  st.events.run_finished(st.report);
+  st.events.run_finished({st.report});
   return std::move(st.report);
 }
 

@@ -30,7 +30,7 @@ void results_sink::report(cell_id c, failure f, std::uint64_t order) {
     failures_[it->second].f.occurrences += f.occurrences;
     return;
   }
-  events_.failure_found(f);
+  events_.failure_found({f});
   failures_.push_back({std::move(f), c->from, order});
 }
 
@@ -42,7 +42,7 @@ void results_sink::not_run(cell_id c, std::string why, bool say) {
     if (n.check == c->check && n.operation_id == c->operation_id && n.auth_model == c->auth) return;
   }
   harness::not_run n{c->check, c->operation_id, c->auth, std::move(why)};
-  events_.not_run(n);
+  events_.not_run({n});
   not_runs_.emplace_back(c->from, std::move(n));
 }
 
@@ -54,7 +54,7 @@ void results_sink::not_run(harness::not_run n) {
       return;
     }
   }
-  events_.not_run(n);
+  events_.not_run({n});
   not_runs_.emplace_back(origin::exchanges, std::move(n));
 }
 
@@ -112,15 +112,6 @@ std::pair<std::uint64_t, std::uint64_t> results_sink::totals(std::string_view ch
     out.second += c.failed.load();
   }
   return out;
-}
-
-void results_sink::finish(origin from) {
-  std::lock_guard lock(mutex_);
-  for (auto& c : cells_) {
-    if (c.from != from || c.announced) continue;
-    c.announced = true;
-    events_.cell_finished(tally_of(c));
-  }
 }
 
 void results_sink::fold_into(run_report& report) {

@@ -43,7 +43,6 @@ class results_sink {
     std::atomic<std::uint64_t> contradicted{0};
     std::atomic<std::int64_t> time_ns{0};
     std::optional<std::string> not_run_why;
-    bool announced = false;
   };
   using cell_id = cell_state*;
 
@@ -98,8 +97,6 @@ class results_sink {
   /// Exchanges passed and failed so far over every cell of `check`.
   std::pair<std::uint64_t, std::uint64_t> totals(std::string_view check);
 
-  /// Announces every cell of `from` made since the last call as finished.
-  void finish(origin from);
   /// Moves the cells, failures and not-runs into `report`, operations in
   /// spec order, and adds the cells' counts to its counters.
   void fold_into(run_report& report);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/detail_text.hpp"
@@ -24,12 +25,65 @@ struct row {
                 assumed_cells = 0, cells = 0;
 };
 
+/// `text` as one line of at most about `max` bytes: shown (`detail::shown`),
+/// line breaks and tabs as spaces, cut at a character's boundary with "...".
+std::string one_line(std::string_view text, std::size_t max) {
+  std::string out = detail::shown(text);
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+  if (out.size() <= max) return out;
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+  out.resize(cut);
+  return out + "...";
+}
+
+/// "not run: CHECK of OPERATION as AUTH" (its scope), before the reason.
+std::string not_run_scope(const harness::not_run& n) {
+  std::string out = "not run: " + (n.check == "*" ? std::string("all checks") : n.check);
+  if (!n.operation_id.empty()) out += " of " + n.operation_id;
+  if (!n.auth_model.empty()) out += " as " + n.auth_model;
+  return out;
+}
+
+std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+/// The line that opens phase `p`.
+std::string phase_line(harness::phase p, std::uint64_t planned, std::uint64_t coverage) {
+  std::string out = "phase " + std::string(harness::to_string(p));
+  switch (p) {
+    case harness::phase::stateful:
+      return out + ": chains along the description's links, under every auth model";
+    case harness::phase::scenarios:
+      return out + ": " + counted(planned, "scenario suite", "scenario suites");
+    case harness::phase::coverage:
+      return out + ": " + counted(planned, "request", "requests") + ", one per constraint";
+    case harness::phase::exchanges:
+      // A replay does not know its count ahead.
+      if (planned == 0) return out;
+      if (coverage > 0 && coverage <= planned) {
+        return out + ": " + counted(planned - coverage, "random request", "random requests") +
+               " (after the coverage's " + std::to_string(coverage) + ")";
+      }
+      return out + ": " + counted(planned, "generated request", "generated requests");
+    case harness::phase::shrinking:
+      return out + ": " + counted(planned, "failure", "failures") + " to shrink";
+  }
+  return out;
+}
+
+constexpr std::size_t cause_width = 120;  // a streamed line's cause, at most
+
 }  // namespace
 
 console_writer::console_writer(std::ostream& out, bool interactive)
     : out_(out), interactive_(interactive) {}
 
-void console_writer::run_started(const harness::run_info& info, std::uint64_t planned) {
+void console_writer::run_started(const harness::event::run_started& e) {
+  const harness::run_info& info = e.info;
+  const std::uint64_t planned = e.planned;
   out_ << "conform " << info.tool_version << ": " << info.spec_title << " " << info.spec_version
        << " (" << info.spec_file << ")\n"
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
@@ -48,20 +102,79 @@ void console_writer::run_started(const harness::run_info& info, std::uint64_t pl
   out_.flush();
 }
 
-void console_writer::exchange_done(std::uint64_t done, std::uint64_t planned) {
-  if (!interactive_ || planned == 0) return;
-  const auto percent = static_cast<unsigned>(std::min<std::uint64_t>(100, done * 100 / planned));
-  if (percent == last_percent_) return;
-  last_percent_ = percent;
-  constexpr unsigned width = 40;
-  const unsigned filled = percent * width / 100;
-  out_ << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << percent
-       << "% " << done << "/" << planned << std::flush;
-  bar_drawn_ = true;
+void console_writer::phase_started(const harness::event::phase_started& e) {
+  if (e.which == harness::phase::coverage) coverage_planned_ = e.planned;
+  line(phase_line(e.which, e.planned, coverage_planned_));
+  if (e.which == harness::phase::exchanges) {
+    progress_on_ = true;
+    done_ = 0;
+    planned_ = e.planned;
+    last_percent_ = 101;
+  }
 }
 
-void console_writer::run_finished(const harness::run_report& report) {
-  if (bar_drawn_) out_ << "\r" << std::string(72, ' ') << "\r";
+void console_writer::exchange_done(const harness::event::exchange_done& e) {
+  // Workers count in one order and may report in another: the bar never goes back.
+  done_ = std::max(done_, e.done);
+  planned_ = e.planned;
+  if (!interactive_ || planned_ == 0) return;
+  const auto percent = static_cast<unsigned>(std::min<std::uint64_t>(100, done_ * 100 / planned_));
+  if (percent == last_percent_) return;
+  last_percent_ = percent;
+  draw_progress();
+  out_.flush();
+}
+
+void console_writer::phase_finished(const harness::event::phase_finished& e) {
+  if (e.which != harness::phase::exchanges) return;
+  // The progress line goes with its phase: shrinking has none.
+  clear_progress();
+  progress_on_ = false;
+  out_.flush();
+}
+
+void console_writer::failure_found(const harness::event::failure_found& e) {
+  const harness::failure& f = e.found;
+  std::string text = (f.contradicts_assumption() ? "  ASSUMPTION " : "  FAIL ") + f.check + ":";
+  if (!f.operation_id.empty()) text += " " + f.operation_id;
+  if (!f.auth_model.empty()) text += " as " + f.auth_model;
+  text += ": " + one_line(f.cause.empty() ? f.seen : f.cause, cause_width);
+  line(text);
+}
+
+void console_writer::not_run(const harness::event::not_run& e) {
+  line("  " + not_run_scope(e.entry) + ": " + one_line(e.entry.why, cause_width));
+}
+
+void console_writer::line(const std::string& text) {
+  clear_progress();
+  out_ << text << "\n";
+  draw_progress();
+  out_.flush();
+}
+
+void console_writer::clear_progress() {
+  if (drawn_ == 0) return;
+  out_ << '\r' << std::string(drawn_, ' ') << '\r';
+  drawn_ = 0;
+}
+
+void console_writer::draw_progress() {
+  if (!interactive_ || !progress_on_ || planned_ == 0) return;
+  const auto percent = static_cast<unsigned>(std::min<std::uint64_t>(100, done_ * 100 / planned_));
+  constexpr unsigned width = 40;
+  const unsigned filled = percent * width / 100;
+  const std::string bar = "[" + std::string(filled, '#') + std::string(width - filled, ' ') + "] " +
+                          std::to_string(percent) + "% " + std::to_string(done_) + "/" +
+                          std::to_string(planned_);
+  // Drawn over what was there: the old line is never longer (the counts only grow).
+  out_ << '\r' << bar;
+  drawn_ = std::max(drawn_, bar.size());
+}
+
+void console_writer::run_finished(const harness::event::run_finished& e) {
+  const harness::run_report& report = e.report;
+  clear_progress();
   if (report.aborted) out_ << "run aborted: " << detail::shown(*report.aborted) << "\n";
 
   // By check first: one line each, however many cells (the scope matrix
@@ -207,10 +320,7 @@ void console_writer::run_finished(const harness::run_report& report) {
 
   if (!report.not_runs.empty()) out_ << "\nNot run\n";
   for (const auto& n : report.not_runs) {
-    out_ << "  not run: " << (n.check == "*" ? std::string("all checks") : n.check);
-    if (!n.operation_id.empty()) out_ << " of " << n.operation_id;
-    if (!n.auth_model.empty()) out_ << " as " << n.auth_model;
-    out_ << ": " << detail::shown(n.why) << "\n";
+    out_ << "  " << not_run_scope(n) << ": " << detail::shown(n.why) << "\n";
   }
 
   if (!report.coverage.empty()) {

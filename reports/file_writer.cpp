@@ -4,8 +4,8 @@
 
 namespace conform::reports {
 
-void file_writer::run_finished(const harness::run_report& report) {
-  detail::write_file(path_, render_(report), error_);
+void file_writer::run_finished(const harness::event::run_finished& e) {
+  detail::write_file(path_, render_(e.report), error_);
 }
 
 }  // namespace conform::reports

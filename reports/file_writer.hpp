@@ -14,7 +14,7 @@ class file_writer : public harness::listener {
   using render_fn = std::string (*)(const harness::run_report&);
 
   file_writer(std::string path, render_fn render) : path_(std::move(path)), render_(render) {}
-  void run_finished(const harness::run_report& report) override;
+  void run_finished(const harness::event::run_finished& e) override;
   /// Empty, or why the file could not be written.
   const std::string& error() const { return error_; }
 

@@ -319,8 +319,9 @@ har_writer::har_writer(std::string path, std::string command)
   opened_ = file_.open(har_log_info{});
 }
 
-void har_writer::run_started(const harness::run_info& info, std::uint64_t) {
+void har_writer::run_started(const harness::event::run_started& e) {
   if (!opened_) return;
+  const harness::run_info& info = e.info;
   // Rewritten with the run's facts now that they are known (nothing was added yet).
   har_log_info log{info.tool_version, command_,    info.seed,      info.spec_file,
                    info.spec_hash,    info.target, info.started_at};
@@ -328,13 +329,13 @@ void har_writer::run_started(const harness::run_info& info, std::uint64_t) {
   opened_ = file_.open(log);
 }
 
-void har_writer::exchange_recorded(const harness::recorded_exchange& e) {
-  file_.add(e);
+void har_writer::exchange_recorded(const harness::event::exchange_recorded& e) {
+  file_.add(e.exchange);
 }
 
-void har_writer::run_finished(const harness::run_report& report) {
+void har_writer::run_finished(const harness::event::run_finished& e) {
   file_.close("conform " + command_ + " recorded " + std::to_string(file_.entries()) +
-              " exchanges; exit status " + std::to_string(report.exit_code()));
+              " exchanges; exit status " + std::to_string(e.report.exit_code()));
 }
 
 }  // namespace conform::reports

@@ -67,10 +67,10 @@ class har_writer final : public harness::listener {
  public:
   /// Creates `path` now, so that a bad path stops the run before it starts.
   explicit har_writer(std::string path, std::string command = "run");
-  void run_started(const harness::run_info& info, std::uint64_t planned) override;
-  void exchange_recorded(const harness::recorded_exchange& e) override;
+  void run_started(const harness::event::run_started& e) override;
+  void exchange_recorded(const harness::event::exchange_recorded& e) override;
   bool records_exchanges() const override { return error().empty(); }
-  void run_finished(const harness::run_report& report) override;
+  void run_finished(const harness::event::run_finished& e) override;
   const std::string& error() const { return file_.error(); }
 
  private:

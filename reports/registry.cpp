@@ -1,5 +1,6 @@
 #include "reports/registry.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "reports/html.hpp"
@@ -25,6 +26,23 @@ constexpr std::array formats{
 
 std::span<const report_format> report_formats() {
   return formats;
+}
+
+std::string report_format_names() {
+  std::string out;
+  for (const auto& f : formats) out += (out.empty() ? "" : ", ") + std::string(f.name);
+  return out;
+}
+
+std::string report_format_lines() {
+  std::size_t width = 0;
+  for (const auto& f : formats) width = std::max(width, f.name.size());
+  std::string out;
+  for (const auto& f : formats) {
+    out += "  " + std::string(f.name) + std::string(width + 2 - f.name.size(), ' ') +
+           std::string(f.description) + "\n";
+  }
+  return out;
 }
 
 const report_format* find_report_format(std::string_view name) {

@@ -23,6 +23,12 @@ struct report_format {
 /// Every format, in the order --help lists them.
 std::span<const report_format> report_formats();
 
+/// Every format's name, in that order: "junit, json, html, markdown".
+std::string report_format_names();
+
+/// Every format as --help lists it, a line each: "  junit     JUnit XML: ...".
+std::string report_format_lines();
+
 /// The format named `name`, or nullptr.
 const report_format* find_report_format(std::string_view name);
 

@@ -170,7 +170,7 @@ class engine {
                                              std::chrono::system_clock::time_point started) {
       const auto* op = operation_of(spec_, req);
       gate_.exchange_recorded(
-          recorder_->record(to_string(p), op, "", mode, client_.base(), req, res, started));
+          {recorder_->record(to_string(p), op, "", mode, client_.base(), req, res, started)});
     };
   }
   /// --record: the exchange `s` of cell `c`, with what the checks said.
@@ -186,7 +186,7 @@ class engine {
                           client_.base(), s.request, s.result, s.started, std::move(verdicts));
     e.mutation = std::string(generators::to_string(g.mode.mutation));
     e.where = g.mode.where;
-    gate_.exchange_recorded(e);
+    gate_.exchange_recorded({e});
   }
 
   const openapi::api_spec& spec_;

@@ -141,7 +141,7 @@ void engine::worker_main(unsigned worker) {
       }
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;
-    events_.exchange_done(done, planned_);
+    events_.exchange_done({done, planned_});
   }
 }
 
@@ -215,16 +215,15 @@ void engine::main_phase() {
   // Coverage, then the random examples: one pool of workers takes the items
   // in plan order (coverage items first), so the two phases overlap only
   // while the last coverage requests are in flight.
-  if (!coverage_.empty()) events_.phase_started(phase::coverage, coverage_.size());
-  events_.phase_started(phase::exchanges, planned_);
+  if (!coverage_.empty()) events_.phase_started({phase::coverage, coverage_.size()});
+  events_.phase_started({phase::exchanges, planned_});
   const unsigned workers = std::max(1u, client_.workers());
   std::vector<std::thread> threads;
   threads.reserve(workers);
   for (unsigned w = 0; w < workers; ++w) threads.emplace_back([this, w] { worker_main(w); });
   for (auto& t : threads) t.join();
-  if (!coverage_.empty()) events_.phase_finished(phase::coverage);
-  results_.finish(results_sink::origin::exchanges);
-  events_.phase_finished(phase::exchanges);
+  if (!coverage_.empty()) events_.phase_finished({phase::coverage});
+  events_.phase_finished({phase::exchanges});
   fold_coverage();
 }
 

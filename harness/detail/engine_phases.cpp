@@ -22,7 +22,7 @@ void engine::stateful_phase() {
   const auto mine = shard_scenarios(config_);
   const bool judges =
       std::any_of(mine.begin(), mine.end(), [](const scenario* s) { return s->stateful; });
-  gate_.phase_started(phase::stateful, 1);
+  gate_.phase_started({phase::stateful, 1});
   const auto t0 = clock::now();
   stateful::phase_options o;
   o.seed = config_.seed;
@@ -45,9 +45,8 @@ void engine::stateful_phase() {
                               outcome.notes.end());
   stateful_requests_ = outcome.requests;
   stateful_retries_429_ = outcome.retries_429;
-  results_.finish(results_sink::origin::scenarios);
   add_time(&run_timings::transport, clock::now() - t0);
-  gate_.phase_finished(phase::stateful);
+  gate_.phase_finished({phase::stateful});
 }
 
 void engine::scenario_phase() {
@@ -55,7 +54,7 @@ void engine::scenario_phase() {
   auto scenarios = shard_scenarios(config_);
   std::erase_if(scenarios, [](const scenario* s) { return s->stateful; });
   if (scenarios.empty()) return;
-  events_.phase_started(phase::scenarios, scenarios.size());
+  events_.phase_started({phase::scenarios, scenarios.size()});
   const auto t0 = clock::now();
   scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
@@ -78,12 +77,11 @@ void engine::scenario_phase() {
         }
       }
     }
-    results_.finish(results_sink::origin::scenarios);
   }
   scenario_requests_ = ctx.requests();
   scenario_retries_429_ = ctx.retries_429();
   add_time(&run_timings::transport, clock::now() - t0);
-  events_.phase_finished(phase::scenarios);
+  events_.phase_finished({phase::scenarios});
 }
 
 }  // namespace conform::harness::detail

@@ -123,7 +123,7 @@ void engine::shrink_phase() {
     return std::tie(a->item, a->check_index) < std::tie(b->item, b->check_index);
   });
   if (pending.empty()) return;
-  events_.phase_started(phase::shrinking, pending.size());
+  events_.phase_started({phase::shrinking, pending.size()});
   // The phase's time: as given, else as long as the run so far, at least 30 s.
   clock::time_point deadline = clock::time_point::max();
   const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - started_);
@@ -146,7 +146,7 @@ void engine::shrink_phase() {
     });
   }
   for (auto& t : threads) t.join();
-  events_.phase_finished(phase::shrinking);
+  events_.phase_finished({phase::shrinking});
 }
 
 }  // namespace conform::harness::detail

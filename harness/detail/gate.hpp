@@ -28,32 +28,32 @@ class gate final : public listener {
     for (auto& e : held) e(to_);
   }
 
-  void run_started(const run_info& info, std::uint64_t planned) override {
-    pass([=](listener& l) { l.run_started(info, planned); });
+  // What a held event refers to is copied: the emitter's objects are gone
+  // by the time the gate opens.
+  void run_started(const event::run_started& e) override {
+    pass([info = e.info, planned = e.planned](listener& l) { l.run_started({info, planned}); });
   }
-  void phase_started(phase p, std::uint64_t planned) override {
-    pass([=](listener& l) { l.phase_started(p, planned); });
+  void phase_started(const event::phase_started& e) override {
+    pass([e](listener& l) { l.phase_started(e); });
   }
-  void exchange_done(std::uint64_t done, std::uint64_t planned) override {
-    pass([=](listener& l) { l.exchange_done(done, planned); });
+  void exchange_done(const event::exchange_done& e) override {
+    pass([e](listener& l) { l.exchange_done(e); });
   }
-  void phase_finished(phase p) override {
-    pass([=](listener& l) { l.phase_finished(p); });
+  void phase_finished(const event::phase_finished& e) override {
+    pass([e](listener& l) { l.phase_finished(e); });
   }
-  void cell_finished(const check_tally& cell) override {
-    pass([=](listener& l) { l.cell_finished(cell); });
+  void failure_found(const event::failure_found& e) override {
+    pass([f = e.found](listener& l) { l.failure_found({f}); });
   }
-  void failure_found(const failure& f) override {
-    pass([=](listener& l) { l.failure_found(f); });
+  void not_run(const event::not_run& e) override {
+    pass([n = e.entry](listener& l) { l.not_run({n}); });
   }
-  void not_run(const harness::not_run& n) override {
-    pass([=](listener& l) { l.not_run(n); });
-  }
-  void exchange_recorded(const recorded_exchange& e) override {
-    pass([e](listener& l) { l.exchange_recorded(e); });  // held by value: the phase is short
+  void exchange_recorded(const event::exchange_recorded& e) override {
+    // Held by value: the phase is short.
+    pass([x = e.exchange](listener& l) { l.exchange_recorded({x}); });
   }
   bool records_exchanges() const override { return to_.records_exchanges(); }
-  void run_finished(const run_report& report) override { to_.run_finished(report); }
+  void run_finished(const event::run_finished& e) override { to_.run_finished(e); }
 
  private:
   void pass(std::function<void(listener&)> e) {

@@ -142,7 +142,7 @@ TEST(assumption_class, the_reader_refuses_malformed_assumptions_with_their_point
 
 TEST(assumption_class, console_shows_it_apart_and_lists_the_assumptions) {
   std::ostringstream out;
-  reports::console_writer(out, false).run_finished(assumed_only());
+  reports::console_writer(out, false).run_finished({assumed_only()});
   const std::string text = out.str();
   EXPECT_NE(text.find("ASMP negative_data_rejection"), std::string::npos) << text;
   EXPECT_NE(text.find("Contradicts an assumption of the description (not failing the run"),
@@ -158,7 +158,7 @@ TEST(assumption_class, console_shows_it_apart_and_lists_the_assumptions) {
   EXPECT_EQ(text.find("\nFailures\n"), std::string::npos) << "no sourced failure to list";
   EXPECT_NE(text.find("PASSED"), std::string::npos);
   std::ostringstream strict;
-  reports::console_writer(strict, false).run_finished(assumed_only(true));
+  reports::console_writer(strict, false).run_finished({assumed_only(true)});
   EXPECT_NE(strict.str().find("FAIL negative_data_rejection"), std::string::npos);
   EXPECT_NE(strict.str().find("FAILED"), std::string::npos);
 }

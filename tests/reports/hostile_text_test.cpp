@@ -107,7 +107,7 @@ TEST(HostileText, EveryFileFormatStaysValidUtf8AndValidInItsFormat) {
 TEST(HostileText, TheConsoleStaysUtf8WithoutControlCharacters) {
   std::ostringstream out;
   reports::console_writer console(out, false);
-  console.run_finished(hostile_report());
+  console.run_finished({hostile_report()});
   const std::string text = out.str();
   EXPECT_TRUE(core::is_utf8(text));
   std::string why;

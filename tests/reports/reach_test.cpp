@@ -58,8 +58,8 @@ TEST(Reach, EveryFormatSaysWhatWasReachedAndWhyNot) {
   std::ostringstream console;
   {
     reports::console_writer w(console, false);
-    w.run_started(r.info, 0);
-    w.run_finished(r);
+    w.run_started({r.info, 0});
+    w.run_finished({r});
   }
   EXPECT_NE(console.str().find("learned: $JWT: role admin"), std::string::npos) << console.str();
   EXPECT_NE(console.str().find("Reach: 1 of 2"), std::string::npos) << console.str();

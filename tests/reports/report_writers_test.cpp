@@ -119,9 +119,9 @@ TEST(reports, console_matches_approved) {
   std::ostringstream out;
   reports::console_writer writer(out, /*interactive=*/false);
   const auto report = sample_report();
-  writer.run_started(report.info, 20);
-  writer.exchange_done(10, 20);  // no progress bar when not interactive
-  writer.run_finished(report);
+  writer.run_started({report.info, 20});
+  writer.exchange_done({10, 20});  // no progress bar when not interactive
+  writer.run_finished({report});
   expect_approved("report.approved.txt", out.str());
 }
 
@@ -137,8 +137,8 @@ TEST(reports, console_says_when_a_passing_check_was_not_run_in_part) {
   r.counts.checks_passed = 4;
   std::ostringstream out;
   reports::console_writer writer(out, /*interactive=*/false);
-  writer.run_started(r.info, 7);
-  writer.run_finished(r);
+  writer.run_started({r.info, 7});
+  writer.run_finished({r});
   const std::string text = out.str();
   EXPECT_NE(text.find("7 generated requests planned, and 3 scenario suites"), std::string::npos)
       << text;
@@ -150,7 +150,8 @@ TEST(reports, console_says_when_a_passing_check_was_not_run_in_part) {
 TEST(reports, console_progress_bar_only_when_interactive) {
   std::ostringstream out;
   reports::console_writer writer(out, /*interactive=*/true);
-  writer.exchange_done(5, 10);
+  writer.phase_started({harness::phase::exchanges, 10});
+  writer.exchange_done({5, 10});
   EXPECT_NE(out.str().find("50%"), std::string::npos);
 }
 
@@ -167,7 +168,7 @@ TEST(reports, exit_codes) {
 
 TEST(reports, junit_writer_reports_an_unwritable_path) {
   reports::junit_writer writer("/nonexistent-dir/x/report.xml");
-  writer.run_finished(sample_report());
+  writer.run_finished({sample_report()});
   EXPECT_NE(writer.error().find("/nonexistent-dir/x/report.xml"), std::string::npos);
 }
 
