@@ -244,7 +244,7 @@ TEST(assumption_class, assumptions_a_refusal_left_unobserved_are_listed_apart) {
   EXPECT_EQ(boost::json::serialize(reports::to_json(*back)), boost::json::serialize(value));
 
   std::ostringstream out;
-  reports::console_writer(out, false).run_finished(r);
+  reports::console_writer(out, false).run_finished({r});
   const std::string text = out.str();
   EXPECT_NE(text.find("Assumptions of the description this run could not observe (1;"),
             std::string::npos)
