@@ -20,17 +20,14 @@ bool argument_reader::next() {
   return true;
 }
 
-bool argument_reader::value(std::string& out, std::string& error) {
+core::status argument_reader::value(std::string& out) {
   if (has_inline_value_) {
     out = inline_value_;
-    return true;
+    return {};
   }
-  if (next_ >= args_.size()) {
-    error = "option " + name_ + " needs a value";
-    return false;
-  }
+  if (next_ >= args_.size()) return core::fail("option " + name_ + " needs a value");
   out = args_[next_++];
-  return true;
+  return {};
 }
 
 std::vector<std::string> argument_reader::rest() const {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace conform::cli {
 
 /// Walks a command's arguments one option at a time.
@@ -17,9 +19,9 @@ class argument_reader {
   bool next();
   /// The current option's name, without any "=value" ("--seed").
   const std::string& name() const { return name_; }
-  /// The current option's value: the part after '=', else the next argument.
-  /// False, with `error` set, when there is none.
-  bool value(std::string& out, std::string& error);
+  /// Reads the current option's value into `out`: the part after '=', else
+  /// the next argument. An error when there is none.
+  core::status value(std::string& out);
   /// The arguments after the current one (what follows "--").
   std::vector<std::string> rest() const;
 

@@ -69,11 +69,13 @@ int certificate_command(const std::vector<std::string>& args, std::ostream& out,
       err << "conform certificate keygen: give --private-key FILE and --public-key FILE\n";
       return 2;
     }
-    std::string priv, pub, error;
-    if (!reports::generate_key_pair(priv, pub, error)) {
-      err << "conform certificate keygen: " << error << "\n";
+    const auto keys = reports::generate_key_pair();
+    if (!keys) {
+      err << "conform certificate keygen: " << keys.error() << "\n";
       return 2;
     }
+    const std::string& priv = keys->private_pem;
+    const std::string& pub = keys->public_pem;
     // The private key only ever goes into its file, readable by its owner.
     if (!write_file(private_key, priv, 0600)) {
       err << "conform certificate keygen: cannot create '" << private_key

@@ -49,9 +49,8 @@ std::string resolve(const std::string& name) {
 
 }  // namespace
 
-std::optional<client_run> run_client(const std::vector<std::string>& command,
-                                     const std::vector<std::string>& env, double timeout_seconds,
-                                     std::string& error) {
+core::outcome<client_run> run_client(const std::vector<std::string>& command,
+                                     const std::vector<std::string>& env, double timeout_seconds) {
   std::vector<std::string> envs;
   for (char** e = environ; *e; ++e) {
     const std::string_view kv(*e);
@@ -71,8 +70,7 @@ std::optional<client_run> run_client(const std::vector<std::string>& command,
   const int rc =
       ::posix_spawnp(&pid, command[0].c_str(), nullptr, nullptr, argv.data(), envp.data());
   if (rc != 0) {
-    error = "cannot start the client command '" + command[0] + "': " + std::strerror(rc);
-    return std::nullopt;
+    return core::fail("cannot start the client command '" + command[0] + "': " + std::strerror(rc));
   }
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<long long>(timeout_seconds * 1000));
@@ -82,8 +80,7 @@ std::optional<client_run> run_client(const std::vector<std::string>& command,
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0 && errno != EINTR) {
-      error = "lost the client process: " + std::string(std::strerror(errno));
-      return std::nullopt;
+      return core::fail("lost the client process: " + std::string(std::strerror(errno)));
     }
     if (!timed_out && std::chrono::steady_clock::now() > deadline) {
       timed_out = true;
@@ -107,9 +104,8 @@ std::optional<client_run> run_client(const std::vector<std::string>& command,
   return out;
 }
 
-std::optional<std::vector<std::pair<std::string, std::string>>> client_artifacts(
-    const std::vector<std::string>& command, const std::vector<std::string>& named,
-    std::string& error) {
+core::outcome<std::vector<std::pair<std::string, std::string>>> client_artifacts(
+    const std::vector<std::string>& command, const std::vector<std::string>& named) {
   std::vector<std::string> files = named;
   if (files.empty() && !command.empty()) {
     const std::string exe = resolve(command[0]);
@@ -126,13 +122,11 @@ std::optional<std::vector<std::pair<std::string, std::string>>> client_artifacts
   for (const auto& f : files) {
     // Only a regular file: a FIFO or a device would hang the digest.
     if (!regular_file(f)) {
-      error = "--client-artifact: '" + f + "' is not a regular file";
-      return std::nullopt;
+      return core::fail("--client-artifact: '" + f + "' is not a regular file");
     }
-    auto digest = reports::sha256_of_file(f, error);
+    auto digest = reports::sha256_of_file(f);
     if (!digest) {
-      error = "--client-artifact: " + error;
-      return std::nullopt;
+      return core::fail("--client-artifact: " + digest.error());
     }
     out.emplace_back(f, *digest);
   }

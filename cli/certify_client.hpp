@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace conform::cli {
 
 /// How the client's run ended.
@@ -17,18 +19,16 @@ struct client_run {
 };
 
 /// Runs `command` with `env` added to this process's environment (any
-/// CONFORM_PROFILE* and CONFORM_BASE_URL of ours replaced); nullopt with
-/// `error` when it cannot start.
-std::optional<client_run> run_client(const std::vector<std::string>& command,
-                                     const std::vector<std::string>& env, double timeout_seconds,
-                                     std::string& error);
+/// CONFORM_PROFILE* and CONFORM_BASE_URL of ours replaced), or why it
+/// cannot start.
+core::outcome<client_run> run_client(const std::vector<std::string>& command,
+                                     const std::vector<std::string>& env, double timeout_seconds);
 
 /// The files that identify the client of `command`, each with its sha256:
 /// `named` when given, else the executable it resolves to (through PATH)
-/// and every argument that names a regular file (a script). nullopt with
-/// `error` when a named file cannot be read.
-std::optional<std::vector<std::pair<std::string, std::string>>> client_artifacts(
-    const std::vector<std::string>& command, const std::vector<std::string>& named,
-    std::string& error);
+/// and every argument that names a regular file (a script); or why a named
+/// file cannot be read.
+core::outcome<std::vector<std::pair<std::string, std::string>>> client_artifacts(
+    const std::vector<std::string>& command, const std::vector<std::string>& named);
 
 }  // namespace conform::cli

@@ -21,6 +21,7 @@
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
 #include "core/document.hpp"
+#include "core/outcome.hpp"
 #include "core/parse.hpp"
 #include "core/text.hpp"
 #include "harness/certification.hpp"
@@ -168,9 +169,8 @@ int judge_and_write(const certify_options& opts, certification_run& run,
   out << reports::render_certification_text(report);
   auto write = [&](const std::string& path, const std::string& text, const char* what) {
     if (path.empty()) return;
-    std::string why;
-    if (!reports::detail::write_file(path, text, why)) {
-      err << "conform certify: " << what << ": " << why << "\n";
+    if (auto written = reports::detail::write_file(path, text); !written) {
+      err << "conform certify: " << what << ": " << written.error() << "\n";
       status = 2;
     }
   };
@@ -179,13 +179,15 @@ int judge_and_write(const certify_options& opts, certification_run& run,
     // The traffic as HAR, redacted for the server's own credentials.
     auto server_target =
         profile::parse_profile(run.server_profile, "the certification server's profile");
-    std::string why = "the server's profile does not load";
-    if (!server_target.ok() ||
-        !reports::write_traffic_har(opts.record, run.traffic, report, *server_target.value,
-                                    {CONFORM_VERSION, "certify", run.info.seed, run.info.spec_file,
-                                     run.api->hash, run.info.target, run.info.started_at},
-                                    run.recording_started, why)) {
-      err << "conform certify: --record: " << why << "\n";
+    const core::status written =
+        server_target.ok() ? reports::write_traffic_har(
+                                 opts.record, run.traffic, report, *server_target.value,
+                                 {CONFORM_VERSION, "certify", run.info.seed, run.info.spec_file,
+                                  run.api->hash, run.info.target, run.info.started_at},
+                                 run.recording_started)
+                           : core::status(core::fail("the server's profile does not load"));
+    if (!written) {
+      err << "conform certify: --record: " << written.error() << "\n";
       status = 2;
     }
   }
@@ -208,10 +210,9 @@ int judge_and_write(const certify_options& opts, certification_run& run,
     s.transcript_sha256 = run.transcript_sha256;
     s.date = report.finished_at;
     s.conform_version = CONFORM_VERSION;
-    std::string error;
-    auto text = reports::sign_certificate(s, signing_key, error);
+    auto text = reports::sign_certificate(s, signing_key);
     if (!text) {
-      err << "conform certify: --signing-key " << opts.signing_key << ": " << error << "\n";
+      err << "conform certify: --signing-key " << opts.signing_key << ": " << text.error() << "\n";
       return 2;
     }
     write(opts.certificate, *text, "--certificate");
@@ -241,10 +242,9 @@ int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
     return 2;
   }
   const std::string text(std::istreambuf_iterator<char>(in), {});
-  std::string error;
-  auto read = read_transcript(text, error);
+  auto read = read_transcript(text);
   if (!read) {
-    err << "conform certify: --judge " << opts.judge << ": " << error << "\n";
+    err << "conform certify: --judge " << opts.judge << ": " << read.error() << "\n";
     return 2;
   }
   const transcript_header& h = read->header;
@@ -286,10 +286,9 @@ int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
 }  // namespace
 
 int certify_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  std::string error;
-  auto parsed = parse_certify_options(args, error);
+  auto parsed = parse_certify_options(args);
   if (!parsed) {
-    err << "conform certify: " << error << "\n";
+    err << "conform certify: " << parsed.error() << "\n";
     return 2;
   }
   const certify_options& opts = *parsed;
@@ -332,9 +331,9 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   if (!opts.judge.empty()) {
     return judge_transcript(opts, api, spec_path, rules, signing_key, out, err);
   }
-  auto artifacts = client_artifacts(opts.command, opts.client_artifacts, error);
+  auto artifacts = client_artifacts(opts.command, opts.client_artifacts);
   if (!artifacts) {
-    err << "conform certify: " << error << "\n";
+    err << "conform certify: " << artifacts.error() << "\n";
     return 2;
   }
 
@@ -392,9 +391,9 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     auto ran = run_client(opts.command,
                           {"CONFORM_PROFILE=" + yaml.path, "CONFORM_PROFILE_JSON=" + json.path,
                            "CONFORM_BASE_URL=" + server->base_url()},
-                          opts.client_timeout_seconds, error);
+                          opts.client_timeout_seconds);
     if (!ran) {
-      err << "conform certify: " << error << "\n";
+      err << "conform certify: " << ran.error() << "\n";
       return 2;
     }
     client.known = true;
@@ -449,9 +448,8 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     h.client = client;
     h.adversity_plan = run.plan;
     const std::string text = write_transcript(h, run.traffic, api);
-    std::string why;
-    if (!reports::detail::write_file(opts.transcript, text, why)) {
-      err << "conform certify: --transcript: " << why << "\n";
+    if (auto written = reports::detail::write_file(opts.transcript, text); !written) {
+      err << "conform certify: --transcript: " << written.error() << "\n";
       return 2;
     }
     run.transcript_path = opts.transcript;

@@ -52,8 +52,8 @@ options:
 )";
 }
 
-std::optional<certify_options> parse_certify_options(const std::vector<std::string>& args,
-                                                     std::string& error) {
+core::outcome<certify_options> parse_certify_options(const std::vector<std::string>& args) {
+  std::string error;  // what take() could not read
   certify_options o;
   argument_reader in(args);
   while (in.next()) {
@@ -62,7 +62,11 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
       o.command = in.rest();
       break;
     }
-    auto take = [&](std::string& v) { return in.value(v, error); };
+    auto take = [&](std::string& v) {
+      auto got = in.value(v);
+      if (!got) error = got.error();
+      return got.ok();
+    };
     std::string v;
     if (a == "-h" || a == "--help") {
       o.help = true;
@@ -71,75 +75,69 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
     } else if (a == "--no-adversity") {
       o.adversity = false;
     } else if (a == "--profile-out") {
-      if (!take(o.profile_out)) return std::nullopt;
+      if (!take(o.profile_out)) return core::fail(error);
     } else if (a == "--port") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, o.port) || o.port < 0 || o.port > 65535) {
-        error = "--port must be from 0 to 65535, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--port must be from 0 to 65535, not '" + v + "'");
       }
     } else if (a == "--seed") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, o.seed)) {
-        error = "--seed must be a non-negative integer, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--seed must be a non-negative integer, not '" + v + "'");
       }
       o.seed_given = true;
     } else if (a == "--timeout") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_seconds(v, o.client_timeout_seconds)) {
-        error = "--timeout must be a number of seconds from 0 to 86400, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--timeout must be a number of seconds from 0 to 86400, not '" + v + "'");
       }
     } else if (a == "--spec") {
-      if (!take(o.spec)) return std::nullopt;
+      if (!take(o.spec)) return core::fail(error);
     } else if (a == "--environment") {
-      if (!take(o.environment)) return std::nullopt;
+      if (!take(o.environment)) return core::fail(error);
       if (o.environment != "sandbox" && o.environment != "production") {
-        error = "--environment must be sandbox or production, not '" + o.environment + "'";
-        return std::nullopt;
+        return core::fail("--environment must be sandbox or production, not '" + o.environment +
+                          "'");
       }
     } else if (a == "--client-name") {
-      if (!take(o.client_name)) return std::nullopt;
+      if (!take(o.client_name)) return core::fail(error);
     } else if (a == "--client-artifact") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       o.client_artifacts.push_back(v);
     } else if (a == "--transcript") {
-      if (!take(o.transcript)) return std::nullopt;
+      if (!take(o.transcript)) return core::fail(error);
     } else if (a == "--judge") {
-      if (!take(o.judge)) return std::nullopt;
+      if (!take(o.judge)) return core::fail(error);
     } else if (a == "--level") {
       o.level_given = true;
-      if (!take(o.level)) return std::nullopt;
+      if (!take(o.level)) return core::fail(error);
       if (o.level != "core" && o.level != "extended") {
-        error = "--level must be core or extended, not '" + o.level + "'";
-        return std::nullopt;
+        return core::fail("--level must be core or extended, not '" + o.level + "'");
       }
     } else if (a == "--checks") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       for (auto& c : split_list(v)) o.checks.push_back(std::move(c));
     } else if (a == "--json") {
-      if (!take(o.json)) return std::nullopt;
+      if (!take(o.json)) return core::fail(error);
     } else if (a == "--junit") {
-      if (!take(o.junit)) return std::nullopt;
+      if (!take(o.junit)) return core::fail(error);
     } else if (a == "--record") {
-      if (!take(o.record)) return std::nullopt;
+      if (!take(o.record)) return core::fail(error);
     } else if (a == "--html") {
-      if (!take(o.html)) return std::nullopt;
+      if (!take(o.html)) return core::fail(error);
     } else if (a == "--certificate") {
-      if (!take(o.certificate)) return std::nullopt;
+      if (!take(o.certificate)) return core::fail(error);
     } else if (a == "--signing-key") {
-      if (!take(o.signing_key)) return std::nullopt;
+      if (!take(o.signing_key)) return core::fail(error);
     } else {
-      error = "unknown argument '" + a + "' (the client's command goes after --)";
-      return std::nullopt;
+      return core::fail("unknown argument '" + a + "' (the client's command goes after --)");
     }
   }
   if (o.help) return o;
   if (!o.judge.empty()) {
     if (o.listen || !o.command.empty()) {
-      error = "--judge judges a transcript: no COMMAND, no --listen";
-      return std::nullopt;
+      return core::fail("--judge judges a transcript: no COMMAND, no --listen");
     }
     if (!o.transcript.empty() || o.port != 0 || o.seed_given || !o.adversity ||
         !o.client_name.empty() || !o.client_artifacts.empty() || !o.record.empty()) {
@@ -147,29 +145,26 @@ std::optional<certify_options> parse_certify_options(const std::vector<std::stri
           "--judge takes the seed, the client and the adversity from the transcript; "
           "--transcript, --port, --seed, --no-adversity, --client-name, --client-artifact "
           "and --record do not apply";
-      return std::nullopt;
+      return core::fail(error);
     }
     if (!o.certificate.empty() && o.signing_key.empty()) {
-      error = "--certificate needs --signing-key FILE (conform certificate keygen makes one)";
-      return std::nullopt;
+      return core::fail(
+          "--certificate needs --signing-key FILE (conform certificate keygen makes one)");
     }
     return o;
   }
   if (o.listen && !o.command.empty()) {
-    error = "--listen and a COMMAND exclude each other";
-    return std::nullopt;
+    return core::fail("--listen and a COMMAND exclude each other");
   }
   if (o.listen && o.profile_out.empty()) {
-    error = "--listen needs --profile-out FILE (where the client finds the server)";
-    return std::nullopt;
+    return core::fail("--listen needs --profile-out FILE (where the client finds the server)");
   }
   if (!o.listen && o.command.empty()) {
-    error = "no client command: conform certify [options] -- COMMAND [ARGS...]";
-    return std::nullopt;
+    return core::fail("no client command: conform certify [options] -- COMMAND [ARGS...]");
   }
   if (!o.certificate.empty() && o.signing_key.empty()) {
-    error = "--certificate needs --signing-key FILE (conform certificate keygen makes one)";
-    return std::nullopt;
+    return core::fail(
+        "--certificate needs --signing-key FILE (conform certificate keygen makes one)");
   }
   return o;
 }

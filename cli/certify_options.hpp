@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace conform::cli {
 
 struct certify_options {
@@ -32,9 +34,8 @@ struct certify_options {
   bool help = false;
 };
 
-/// Parses the arguments after `certify`; nullopt with `error` (one line) on a usage error.
-std::optional<certify_options> parse_certify_options(const std::vector<std::string>& args,
-                                                     std::string& error);
+/// Parses the arguments after `certify`; a usage error is one line.
+core::outcome<certify_options> parse_certify_options(const std::vector<std::string>& args);
 
 /// The --help text.
 const char* certify_help();

@@ -240,7 +240,7 @@ std::string write_transcript(const transcript_header& h, const harness::traffic&
   return out;
 }
 
-std::optional<transcript> read_transcript(const std::string& text, std::string& error) {
+core::outcome<transcript> read_transcript(const std::string& text) {
   transcript out;
   std::size_t line_no = 0;
   std::size_t at = 0;
@@ -343,12 +343,10 @@ std::optional<transcript> read_transcript(const std::string& text, std::string& 
       out.traffic.exchanges.push_back(std::move(e));
     }
   } catch (const std::exception& ex) {
-    error = "line " + std::to_string(line_no) + ": " + ex.what();
-    return std::nullopt;
+    return core::fail("line " + std::to_string(line_no) + ": " + ex.what());
   }
   if (line_no == 0) {
-    error = "the transcript is empty";
-    return std::nullopt;
+    return core::fail("the transcript is empty");
   }
   return out;
 }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/certification.hpp"
 #include "openapi/model.hpp"
 
@@ -45,7 +46,7 @@ struct transcript {
 std::string write_transcript(const transcript_header& h, const harness::traffic& t,
                              const openapi::api_spec& spec);
 
-/// Reads a transcript; nullopt with `error` ("line 3: ...") when it is not one.
-std::optional<transcript> read_transcript(const std::string& text, std::string& error);
+/// Reads a transcript, or says why it is not one ("line 3: ...").
+core::outcome<transcript> read_transcript(const std::string& text);
 
 }  // namespace conform::cli

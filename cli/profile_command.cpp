@@ -69,7 +69,7 @@ struct discover_options {
   bool help = false;
 };
 
-std::optional<discover_options> parse(const std::vector<std::string>& args, std::string& error) {
+core::outcome<discover_options> parse(const std::vector<std::string>& args) {
   discover_options o;
   argument_reader in(args);
   std::string* last_scheme = nullptr;  // the --auth-scheme slot of the last --auth-env
@@ -80,7 +80,7 @@ std::optional<discover_options> parse(const std::vector<std::string>& args, std:
       o.help = true;
       continue;
     }
-    if (!in.value(v, error)) return std::nullopt;
+    if (auto got = in.value(v); !got) return core::fail(got.error());
     if (name == "--url") {
       o.target.url = v;
     } else if (name == "--spec") {
@@ -101,8 +101,7 @@ std::optional<discover_options> parse(const std::vector<std::string>& args, std:
       }
     } else if (name == "--auth-scheme") {
       if (!last_scheme || !last_scheme->empty()) {
-        error = "--auth-scheme names the scheme of the --auth-env just before it";
-        return std::nullopt;
+        return core::fail("--auth-scheme names the scheme of the --auth-env just before it");
       }
       *last_scheme = v;
     } else if (name == "-o" || name == "--out") {
@@ -110,23 +109,19 @@ std::optional<discover_options> parse(const std::vector<std::string>& args, std:
     } else if (name == "--seed") {
       std::uint64_t seed = 0;
       if (!parse_number(v, seed)) {
-        error = "--seed: expected a whole number, got '" + v + "'";
-        return std::nullopt;
+        return core::fail("--seed: expected a whole number, got '" + v + "'");
       }
       o.seed = seed;
     } else if (name == "--timeout") {
       if (!parse_seconds(v, o.timeout_seconds)) {
-        error = "--timeout: expected a number of seconds (up to a day), got '" + v + "'";
-        return std::nullopt;
+        return core::fail("--timeout: expected a number of seconds (up to a day), got '" + v + "'");
       }
     } else {
-      error = "unknown option '" + name + "' (see conform profile discover --help)";
-      return std::nullopt;
+      return core::fail("unknown option '" + name + "' (see conform profile discover --help)");
     }
   }
   if (!o.help && o.target.url.empty()) {
-    error = "--url BASE is required";
-    return std::nullopt;
+    return core::fail("--url BASE is required");
   }
   return o;
 }
@@ -220,10 +215,9 @@ int discover(const discover_options& o, std::ostream& out, std::ostream& err) {
     return 2;
   }
   const openapi::api_spec& api = *loaded.spec;
-  std::string why;
-  auto target = url_target(o.target, api, why);
+  auto target = url_target(o.target, api);
   if (!target) {
-    err << "conform profile discover: " << why << "\n";
+    err << "conform profile discover: " << target.error() << "\n";
     return 2;
   }
   // Credentials are named by their variables in the written profile.
@@ -305,10 +299,9 @@ int profile_command(const std::vector<std::string>& args, std::ostream& out, std
     err << "conform profile: the subcommand is 'discover' (conform profile discover --url BASE)\n";
     return 2;
   }
-  std::string error;
-  auto parsed = parse({args.begin() + 1, args.end()}, error);
+  auto parsed = parse({args.begin() + 1, args.end()});
   if (!parsed) {
-    err << "conform profile discover: " << error << "\n";
+    err << "conform profile discover: " << parsed.error() << "\n";
     return 2;
   }
   if (parsed->help) {

@@ -72,86 +72,84 @@ struct replay_options {
   bool help = false;
 };
 
-std::optional<replay_options> parse_replay_options(const std::vector<std::string>& args,
-                                                   std::string& error) {
+core::outcome<replay_options> parse_replay_options(const std::vector<std::string>& args) {
+  std::string error;  // what take() could not read
   replay_options o;
   argument_reader in(args);
   while (in.next()) {
     const std::string& name = in.name();
     std::string v;
-    auto take = [&](std::string& out) { return in.value(out, error); };
+    auto take = [&](std::string& out) {
+      auto got = in.value(out);
+      if (!got) error = got.error();
+      return got.ok();
+    };
     if (name == "-h" || name == "--help") {
       o.help = true;
     } else if (name == "--url") {
-      if (!take(o.url)) return std::nullopt;
+      if (!take(o.url)) return core::fail(error);
     } else if (name == "--profile") {
-      if (!take(o.profile)) return std::nullopt;
+      if (!take(o.profile)) return core::fail(error);
     } else if (name == "--spec") {
-      if (!take(o.spec)) return std::nullopt;
+      if (!take(o.spec)) return core::fail(error);
     } else if (name == "--ref-root") {
-      if (!take(o.ref_root)) return std::nullopt;
+      if (!take(o.ref_root)) return core::fail(error);
     } else if (name == "--auth-env") {
-      if (!take(o.auth_env)) return std::nullopt;
+      if (!take(o.auth_env)) return core::fail(error);
     } else if (name == "--auth-scheme") {
-      if (!take(o.auth_scheme)) return std::nullopt;
+      if (!take(o.auth_scheme)) return core::fail(error);
     } else if (name == "--differences") {
-      if (!take(o.differences)) return std::nullopt;
+      if (!take(o.differences)) return core::fail(error);
     } else if (name == "-H" || name == "--header") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       o.headers.push_back(v);
     } else if (name == "--overlay") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       o.overlays.push_back(v);
     } else if (name == "--fault") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       o.faults.push_back(v);
     } else if (name == "--checks") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       o.checks = split_list(v);
     } else if (name == "--json") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       o.reports.emplace_back("json", v);
     } else if (name == "--report") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       const auto eq = v.find('=');
       if (eq == std::string::npos || !reports::find_report_format(v.substr(0, eq)) ||
           eq + 1 == v.size()) {
-        error = "--report takes FORMAT=FILE with a known format, got '" + v + "'";
-        return std::nullopt;
+        return core::fail("--report takes FORMAT=FILE with a known format, got '" + v + "'");
       }
       o.reports.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (name == "--timeout") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_seconds(v, o.timeout_seconds)) {
-        error = "--timeout takes a number of seconds above 0 and at most 86400, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--timeout takes a number of seconds above 0 and at most 86400, not '" +
+                          v + "'");
       }
     } else if (!name.empty() && name[0] == '-') {
-      error = "unknown option '" + name + "' (see conform replay --help)";
-      return std::nullopt;
+      return core::fail("unknown option '" + name + "' (see conform replay --help)");
     } else if (o.file.empty()) {
       o.file = name;
     } else {
-      error = "one recording at a time ('" + o.file + "', '" + name + "')";
-      return std::nullopt;
+      return core::fail("one recording at a time ('" + o.file + "', '" + name + "')");
     }
   }
   if (o.help) return o;
   if (o.file.empty()) {
-    error = "which recording? (conform replay FILE, FILE from conform run --record)";
-    return std::nullopt;
+    return core::fail("which recording? (conform replay FILE, FILE from conform run --record)");
   }
   if (!o.url.empty() && !o.profile.empty()) {
-    error = "give either --url or --profile, not both";
-    return std::nullopt;
+    return core::fail("give either --url or --profile, not both");
   }
   if (!o.faults.empty() && (!o.url.empty() || !o.profile.empty())) {
-    error = "--fault applies to the in-process reference only, not with --url or --profile";
-    return std::nullopt;
+    return core::fail(
+        "--fault applies to the in-process reference only, not with --url or --profile");
   }
   if (o.url.empty() && (!o.headers.empty() || !o.auth_env.empty() || !o.auth_scheme.empty())) {
-    error = "-H, --auth-env and --auth-scheme go with --url";
-    return std::nullopt;
+    return core::fail("-H, --auth-env and --auth-scheme go with --url");
   }
   return o;
 }
@@ -163,10 +161,9 @@ void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream&
 }  // namespace
 
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  std::string error;
-  auto parsed = parse_replay_options(args, error);
+  auto parsed = parse_replay_options(args);
   if (!parsed) {
-    err << "conform replay: " << error << "\n";
+    err << "conform replay: " << parsed.error() << "\n";
     return 2;
   }
   const replay_options& opts = *parsed;
@@ -219,11 +216,12 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
     }
     target = std::move(*p.value);
   } else if (!opts.url.empty()) {
-    target = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api, error);
-    if (!target) {
-      err << "conform replay: " << error << "\n";
+    auto made = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api);
+    if (!made) {
+      err << "conform replay: " << made.error() << "\n";
       return 2;
     }
+    target = std::move(made).value();
   } else {
     reference::server_config rc;
     rc.faults.insert(opts.faults.begin(), opts.faults.end());
@@ -256,10 +254,9 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
   http::client client(target->base_url, client_opts);
 
   const harness::check_catalogue catalogue = suites::builtin_checks();
-  std::string unknown;
-  auto selection = catalogue.select(opts.checks, unknown);
+  auto selection = catalogue.select(opts.checks);
   if (!selection) {
-    err << "conform replay: --checks: unknown check '" << unknown << "'\n";
+    err << "conform replay: --checks: unknown check '" << selection.error() << "'\n";
     return 2;
   }
   harness::replay_config config;

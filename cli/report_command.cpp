@@ -41,15 +41,14 @@ int diff_command(const std::vector<std::string>& args, std::ostream& out, std::o
         << report_usage << "\n";
     return 2;
   }
-  std::string why;
-  const auto old_report = reports::read_json_report(files[0], why);
+  const auto old_report = reports::read_json_report(files[0]);
   if (!old_report) {
-    err << "conform report diff: " << why << "\n";
+    err << "conform report diff: " << old_report.error() << "\n";
     return 2;
   }
-  const auto new_report = reports::read_json_report(files[1], why);
+  const auto new_report = reports::read_json_report(files[1]);
   if (!new_report) {
-    err << "conform report diff: " << why << "\n";
+    err << "conform report diff: " << new_report.error() << "\n";
     return 2;
   }
   const reports::run_diff d = reports::compare(*old_report, *new_report);

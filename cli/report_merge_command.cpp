@@ -65,12 +65,12 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
       return 0;
     }
     if (name == "-o" || name == "--output") {
-      if (!in.value(output, error)) return fail(error);
+      if (auto got = in.value(output); !got) return fail(got.error());
     } else if (name == "--junit") {
-      if (!in.value(v, error)) return fail(error);
+      if (auto got = in.value(v); !got) return fail(got.error());
       outputs.emplace_back("junit", v);
     } else if (name == "--report") {
-      if (!in.value(v, error)) return fail(error);
+      if (auto got = in.value(v); !got) return fail(got.error());
       const auto eq = v.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size() ||
           !reports::find_report_format(v.substr(0, eq))) {
@@ -78,9 +78,9 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
       }
       outputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (name == "--spec") {
-      if (!in.value(spec, error)) return fail(error);
+      if (auto got = in.value(spec); !got) return fail(got.error());
     } else if (name == "--baseline") {
-      if (!in.value(baseline_file, error)) return fail(error);
+      if (auto got = in.value(baseline_file); !got) return fail(got.error());
     } else if (!name.empty() && name.front() == '-') {
       err << "conform report merge: unknown option '" << name << "'\n"
           << report_merge_usage() << "\n";
@@ -94,14 +94,15 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
 
   std::vector<reports::named_report> shards;
   for (const auto& f : files) {
-    auto r = reports::read_json_report(f, error);
-    if (!r) return fail(error);
+    auto r = reports::read_json_report(f);
+    if (!r) return fail(r.error());
     shards.push_back({f, std::move(*r)});
   }
   std::optional<harness::run_report> baseline;
   if (!baseline_file.empty()) {
-    baseline = reports::read_json_report(baseline_file, error);
-    if (!baseline) return fail("--baseline: " + error);
+    auto read = reports::read_json_report(baseline_file);
+    if (!read) return fail("--baseline: " + read.error());
+    baseline = std::move(read).value();
   }
   // The description the shards ran, for its operations' order: --spec, else
   // the file the reports name (as found from here), if it is still the same.
@@ -115,8 +116,8 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
         << " is not the description the shards ran (sha256 " << ran.spec_hash
         << "); operations are placed in the shards' order (--spec FILE names it)\n";
   }
-  auto merged = reports::merge_reports(shards, operation_order, error);
-  if (!merged) return fail(error);
+  auto merged = reports::merge_reports(shards, operation_order);
+  if (!merged) return fail(merged.error());
 
   // The whole run's end, as the console shows a run's: failures, checks, verdict.
   reports::console_writer console(out, false);
@@ -134,18 +135,18 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
   }
   outputs.insert(outputs.begin(), {"json", output});
   for (const auto& [format, path] : outputs) {
-    std::string why;
-    if (!reports::detail::write_file(path, reports::find_report_format(format)->render(*merged),
-                                     why)) {
-      err << "conform report merge: " << format << ": " << why << "\n";
+    if (auto written =
+            reports::detail::write_file(path, reports::find_report_format(format)->render(*merged));
+        !written) {
+      err << "conform report merge: " << format << ": " << written.error() << "\n";
       status = 2;
     }
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
-    std::string why;
-    if (!reports::append_file(
-            summary, reports::render_markdown(*merged, against ? &*against : nullptr), why)) {
-      err << "conform report merge: GITHUB_STEP_SUMMARY: " << why << "\n";
+    if (auto appended = reports::append_file(
+            summary, reports::render_markdown(*merged, against ? &*against : nullptr));
+        !appended) {
+      err << "conform report merge: GITHUB_STEP_SUMMARY: " << appended.error() << "\n";
       status = 2;
     }
   }

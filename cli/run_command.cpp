@@ -62,10 +62,9 @@ void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream&
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  std::string error;
-  auto parsed = parse_run_options(args, error);
+  auto parsed = parse_run_options(args);
   if (!parsed) {
-    err << "conform run: " << error << "\n";
+    err << "conform run: " << parsed.error() << "\n";
     return 2;
   }
   const run_options& opts = *parsed;
@@ -84,12 +83,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   // The baseline, read first so that a bad one stops the run before it starts.
   std::optional<harness::run_report> baseline;
   if (!opts.baseline.empty()) {
-    std::string why;
-    baseline = reports::read_json_report(opts.baseline, why);
-    if (!baseline) {
-      err << "conform run: --baseline: " << why << "\n";
+    auto read = reports::read_json_report(opts.baseline);
+    if (!read) {
+      err << "conform run: --baseline: " << read.error() << "\n";
       return 2;
     }
+    baseline = std::move(read).value();
   }
 
   // The description.
@@ -137,10 +136,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return 2;
   }
   {
-    std::string unknown;
-    auto selection = catalogue.select(opts.checks, unknown);
+    auto selection = catalogue.select(opts.checks);
     if (!selection) {
-      err << "conform run: --checks: unknown check '" << unknown << "' (see --list-checks)\n";
+      err << "conform run: --checks: unknown check '" << selection.error()
+          << "' (see --list-checks)\n";
       return 2;
     }
     config.checks = std::move(*selection);
@@ -164,12 +163,12 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     // What the profile leaves unstated, a JWT's claims may say (read unverified).
     profile::learn_from_tokens(*target, api);
   } else if (!opts.url.empty()) {
-    std::string why;
-    target = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api, why);
-    if (!target) {
-      err << "conform run: " << why << "\n";
+    auto made = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api);
+    if (!made) {
+      err << "conform run: " << made.error() << "\n";
       return 2;
     }
+    target = std::move(made).value();
   } else {
     // The in-process reference serves the Voice API: another description
     // would be judged against a server that never claimed it.
@@ -367,10 +366,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (status == 0 && skipped_operations > 0) status = 3;
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
-    std::string why;
-    if (!reports::append_file(
-            summary, reports::render_markdown(report, against ? &*against : nullptr), why)) {
-      err << "conform run: GITHUB_STEP_SUMMARY: " << why << "\n";
+    if (auto appended = reports::append_file(
+            summary, reports::render_markdown(report, against ? &*against : nullptr));
+        !appended) {
+      err << "conform run: GITHUB_STEP_SUMMARY: " << appended.error() << "\n";
       status = 2;
     }
   }

@@ -12,18 +12,16 @@
 namespace conform::cli {
 namespace {}  // namespace
 
-bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count,
-                 std::string& error) {
+core::status parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count) {
   const auto slash = text.find('/');
   std::uint32_t k = 0, n = 0;
   if (slash == std::string::npos || !parse_number(text.substr(0, slash), k) ||
       !parse_number(text.substr(slash + 1), n) || n == 0 || n > 1000 || k == 0 || k > n) {
-    error = "--shard takes K/N with 1 <= K <= N <= 1000 (e.g. 2/3), not '" + text + "'";
-    return false;
+    return core::fail("--shard takes K/N with 1 <= K <= N <= 1000 (e.g. 2/3), not '" + text + "'");
   }
   index = k;
   count = n;
-  return true;
+  return {};
 }
 
 std::string run_help() {
@@ -119,13 +117,17 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
-std::optional<run_options> parse_run_options(const std::vector<std::string>& args,
-                                             std::string& error) {
+core::outcome<run_options> parse_run_options(const std::vector<std::string>& args) {
+  std::string error;  // what take() could not read
   run_options opts;
   argument_reader in(args);
   while (in.next()) {
     const std::string& name = in.name();
-    auto take = [&](std::string& out) { return in.value(out, error); };
+    auto take = [&](std::string& out) {
+      auto got = in.value(out);
+      if (!got) error = got.error();
+      return got.ok();
+    };
     std::string v;
     if (name == "-h" || name == "--help") {
       opts.help = true;
@@ -140,105 +142,101 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--list-checks") {
       opts.list_checks = true;
     } else if (name == "--spec") {
-      if (!take(opts.spec)) return std::nullopt;
+      if (!take(opts.spec)) return core::fail(error);
     } else if (name == "--overlay") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       opts.overlays.push_back(v);
     } else if (name == "--ref-root") {
-      if (!take(opts.ref_root)) return std::nullopt;
+      if (!take(opts.ref_root)) return core::fail(error);
     } else if (name == "--permissions") {
-      if (!take(opts.permissions)) return std::nullopt;
+      if (!take(opts.permissions)) return core::fail(error);
     } else if (name == "--profile") {
-      if (!take(opts.profile)) return std::nullopt;
+      if (!take(opts.profile)) return core::fail(error);
     } else if (name == "--url") {
-      if (!take(opts.url)) return std::nullopt;
+      if (!take(opts.url)) return core::fail(error);
     } else if (name == "-H" || name == "--header") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       opts.headers.push_back(v);
     } else if (name == "--auth-env") {
-      if (!take(opts.auth_env)) return std::nullopt;
+      if (!take(opts.auth_env)) return core::fail(error);
     } else if (name == "--auth-scheme") {
-      if (!take(opts.auth_scheme)) return std::nullopt;
+      if (!take(opts.auth_scheme)) return core::fail(error);
     } else if (name == "--baseline") {
-      if (!take(opts.baseline)) return std::nullopt;
+      if (!take(opts.baseline)) return core::fail(error);
     } else if (name == "--update-baseline") {
-      if (!take(opts.update_baseline)) return std::nullopt;
+      if (!take(opts.update_baseline)) return core::fail(error);
     } else if (name == "--record") {
-      if (!take(opts.record)) return std::nullopt;
+      if (!take(opts.record)) return core::fail(error);
     } else if (name == "--junit" || name == "--json" || name == "--html") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       opts.reports.emplace_back(name.substr(2), v);
     } else if (name == "--report") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       const auto eq = v.find('=');
       const std::string formats = reports::report_format_names();
       if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
-        error = "--report takes FORMAT=FILE (formats: " + formats + "), got '" + v + "'";
-        return std::nullopt;
+        return core::fail("--report takes FORMAT=FILE (formats: " + formats + "), got '" + v + "'");
       }
       if (!reports::find_report_format(v.substr(0, eq))) {
-        error = "--report: unknown format '" + v.substr(0, eq) + "' (formats: " + formats + ")";
-        return std::nullopt;
+        return core::fail("--report: unknown format '" + v.substr(0, eq) +
+                          "' (formats: " + formats + ")");
       }
       opts.reports.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (name == "--include") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       opts.include.push_back(v);
     } else if (name == "--exclude") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       opts.exclude.push_back(v);
     } else if (name == "--fault") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       opts.faults.push_back(v);
     } else if (name == "--workflows") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       for (auto& f : split_list(v)) opts.workflows.push_back(f);
     } else if (name == "--checks") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       for (auto& c : split_list(v)) {
         if (std::find(opts.checks.begin(), opts.checks.end(), c) == opts.checks.end()) {
           opts.checks.push_back(c);
         }
       }
       if (opts.checks.empty()) {
-        error = "--checks needs at least one check name";
-        return std::nullopt;
+        return core::fail("--checks needs at least one check name");
       }
     } else if (name == "--seed") {
       std::uint64_t seed = 0;
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, seed)) {
-        error = "--seed takes a non-negative integer, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--seed takes a non-negative integer, not '" + v + "'");
       }
       opts.seed = seed;
     } else if (name == "--shard") {
-      if (!take(v)) return std::nullopt;
-      if (!parse_shard(v, opts.shard_index, opts.shard_count, error)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
+      if (auto shard = parse_shard(v, opts.shard_index, opts.shard_count); !shard) {
+        return core::fail(std::move(shard).error());
+      }
     } else if (name == "--examples") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, opts.examples) || opts.examples == 0 || opts.examples > 100000) {
-        error = "--examples takes an integer from 1 to 100000, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--examples takes an integer from 1 to 100000, not '" + v + "'");
       }
     } else if (name == "--workers") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, opts.workers) || opts.workers == 0 || opts.workers > 256) {
-        error = "--workers takes an integer from 1 to 256, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--workers takes an integer from 1 to 256, not '" + v + "'");
       }
     } else if (name == "--max-shrinks") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, opts.max_shrinks)) {
-        error = "--max-shrinks takes a non-negative integer, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--max-shrinks takes a non-negative integer, not '" + v + "'");
       }
     } else if (name == "--shrink-time" || name == "--shrink-time-per-failure") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       double seconds = 0;
       if (v != "0" && !parse_seconds(v, seconds)) {
-        error = name + " takes a number of seconds from 0 (no bound) to 86400, not '" + v + "'";
-        return std::nullopt;
+        return core::fail(name + " takes a number of seconds from 0 (no bound) to 86400, not '" +
+                          v + "'");
       }
       if (name == "--shrink-time") {
         opts.shrink_seconds = seconds;
@@ -248,46 +246,42 @@ std::optional<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--skip-invalid-operations") {
       opts.skip_invalid_operations = true;
     } else if (name == "--scale") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_number(v, opts.scale) || opts.scale < 1 || opts.scale > 1000) {
-        error = "--scale takes an integer from 1 to 1000, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--scale takes an integer from 1 to 1000, not '" + v + "'");
       }
     } else if (name == "--timeout") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       if (!parse_seconds(v, opts.timeout_seconds)) {
-        error = "--timeout takes a number of seconds above 0 and at most 86400, not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--timeout takes a number of seconds above 0 and at most 86400, not '" +
+                          v + "'");
       }
     } else if (name == "--rate-limit") {
-      if (!take(v)) return std::nullopt;
+      if (!take(v)) return core::fail(error);
       auto rate = http::parse_rate_limit(v);
       if (!rate.per_second || *rate.per_second <= 0) {
-        error = "--rate-limit takes N/s or N/min with N > 0 (e.g. 50/s), not '" + v + "'";
-        return std::nullopt;
+        return core::fail("--rate-limit takes N/s or N/min with N > 0 (e.g. 50/s), not '" + v +
+                          "'");
       }
       opts.rate_limit = *rate.per_second;
     } else {
-      error = "unknown option '" + name + "' (see conform run --help)";
-      return std::nullopt;
+      return core::fail("unknown option '" + name + "' (see conform run --help)");
     }
   }
   if (!opts.profile.empty() && (!opts.faults.empty() || opts.scale != 1)) {
-    error = "--fault and --scale apply to the in-process reference only, not with --profile";
-    return std::nullopt;
+    return core::fail(
+        "--fault and --scale apply to the in-process reference only, not with --profile");
   }
   if (!opts.url.empty() && !opts.profile.empty()) {
-    error = "give either --url or --profile, not both (a profile has its base_url)";
-    return std::nullopt;
+    return core::fail("give either --url or --profile, not both (a profile has its base_url)");
   }
   if (!opts.url.empty() && (!opts.faults.empty() || opts.scale != 1)) {
-    error = "--fault and --scale apply to the in-process reference only, not with --url";
-    return std::nullopt;
+    return core::fail("--fault and --scale apply to the in-process reference only, not with --url");
   }
   if (opts.url.empty() &&
       (!opts.headers.empty() || !opts.auth_env.empty() || !opts.auth_scheme.empty())) {
-    error = "-H, --auth-env and --auth-scheme go with --url (a profile says its credentials)";
-    return std::nullopt;
+    return core::fail(
+        "-H, --auth-env and --auth-scheme go with --url (a profile says its credentials)");
   }
   return opts;
 }

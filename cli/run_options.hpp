@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace conform::cli {
 
 struct run_options {
@@ -51,14 +53,12 @@ struct run_options {
   int scale = 1;                                   // in-process reference only: data multiplier
 };
 
-/// Parses the arguments after `run`. nullopt with `error` set (one line,
-/// naming the option) on a usage error.
-std::optional<run_options> parse_run_options(const std::vector<std::string>& args,
-                                             std::string& error);
+/// Parses the arguments after `run`; a usage error is one line naming the
+/// option.
+core::outcome<run_options> parse_run_options(const std::vector<std::string>& args);
 
-/// Parses "K/N" (1 <= K <= N <= 1000). False, with `error` set, otherwise.
-bool parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count,
-                 std::string& error);
+/// Parses "K/N" (1 <= K <= N <= 1000) into `index` and `count`, or says why not.
+core::status parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count);
 
 /// The help text of `conform run`.
 std::string run_help();

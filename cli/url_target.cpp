@@ -25,22 +25,21 @@ bool tenant_header(const openapi::api_spec& spec, const std::string& name) {
 
 /// The scheme an --auth-env credential is for: --auth-scheme, else the
 /// first scheme an operation accepts, else the description's first.
-const openapi::security_scheme* chosen_scheme(const url_target_options& opts,
-                                              const openapi::api_spec& spec, std::string& error) {
+core::outcome<const openapi::security_scheme*> chosen_scheme(const url_target_options& opts,
+                                                             const openapi::api_spec& spec) {
   if (!opts.auth_scheme.empty()) {
     if (const auto* s = spec.find_scheme(opts.auth_scheme)) return s;
     std::string known;
     for (const auto& s : spec.schemes) known += (known.empty() ? "" : ", ") + s->name;
-    error = "--auth-scheme: the description has no security scheme '" + opts.auth_scheme + "' (" +
-            (known.empty() ? "it has none" : "it has " + known) + ")";
-    return nullptr;
+    return core::fail("--auth-scheme: the description has no security scheme '" + opts.auth_scheme +
+                      "' (" + (known.empty() ? "it has none" : "it has " + known) + ")");
   }
   for (const auto& op : spec.operations) {
     if (auto accepted = op.accepted_schemes(); !accepted.empty()) return accepted.front();
   }
   if (!spec.schemes.empty()) return spec.schemes.front().get();
-  error = "--auth-env: the description declares no security scheme to use the credential with";
-  return nullptr;
+  return core::fail(
+      "--auth-env: the description declares no security scheme to use the credential with");
 }
 
 }  // namespace
@@ -51,21 +50,20 @@ std::optional<std::string> check_identities(const http::client_options& opts) {
     tls.verify = false;  // only the certificate and key are read here
     tls.client_cert_pem = id.cert_pem;
     tls.client_key_pem = id.key_pem;
-    std::string why;
-    if (!http::make_tls_context(tls, why)) return "credential '" + id.name + "': " + why;
+    const auto made = http::make_tls_context(tls);
+    if (!made.ok()) return "credential '" + id.name + "': " + made.error();
   }
   return std::nullopt;
 }
 
-std::optional<profile::target> url_target(const url_target_options& opts,
-                                          const openapi::api_spec& spec, std::string& error,
+core::outcome<profile::target> url_target(const url_target_options& opts,
+                                          const openapi::api_spec& spec,
                                           const profile::env_lookup& env) {
   profile::target t;
   t.file = "--url " + opts.url;
   auto parsed = http::parse_url(opts.url);
   if (!parsed.ok()) {
-    error = "--url: " + parsed.error;
-    return std::nullopt;
+    return core::fail("--url: " + parsed.error);
   }
   t.base_url = std::move(*parsed.value);
 
@@ -90,15 +88,14 @@ std::optional<profile::target> url_target(const url_target_options& opts,
     name.erase(name.find_last_not_of(" \t") + 1);
     value.erase(0, value.find_first_not_of(" \t"));
     if (name.empty() || value.empty()) {
-      error = "-H takes 'Name: value' with a name and a value";  // never echo: it may be a secret
-      return std::nullopt;
+      // Never echo the value: it may be a secret.
+      return core::fail("-H takes 'Name: value' with a name and a value");
     }
     std::string lower = name;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (!seen.insert(lower).second) {
-      error = "-H: header '" + name + "' given twice";
-      return std::nullopt;
+      return core::fail("-H: header '" + name + "' given twice");
     }
     std::string env_name = "CONFORM_HEADER_";
     for (const char c : name)
@@ -139,25 +136,23 @@ std::optional<profile::target> url_target(const url_target_options& opts,
   if (!opts.auth_env.empty()) {
     from_env.emplace_back(opts.auth_env, opts.auth_scheme);
   } else if (!opts.auth_scheme.empty()) {
-    error = "--auth-scheme names the scheme of --auth-env, which is not given";
-    return std::nullopt;
+    return core::fail("--auth-scheme names the scheme of --auth-env, which is not given");
   }
   from_env.insert(from_env.end(), opts.more_auth.begin(), opts.more_auth.end());
   std::set<std::string> variables;
   for (const auto& [variable, scheme_key] : from_env) {
     url_target_options one = opts;
     one.auth_scheme = scheme_key;
-    const auto* s = chosen_scheme(one, spec, error);
-    if (!s) return std::nullopt;
+    const auto chosen = chosen_scheme(one, spec);
+    if (!chosen) return core::fail(chosen.error());
+    const openapi::security_scheme* s = *chosen;
     if (!variables.insert(variable).second) {
-      error = "--auth-env: variable " + variable + " given twice";
-      return std::nullopt;
+      return core::fail("--auth-env: variable " + variable + " given twice");
     }
     const auto found = env ? env(variable) : std::nullopt;
     if (!found || found->empty()) {
-      error =
-          "--auth-env: environment variable " + variable + " is " + (found ? "empty" : "not set");
-      return std::nullopt;
+      return core::fail("--auth-env: environment variable " + variable + " is " +
+                        (found ? "empty" : "not set"));
     }
     add_credential(*s, profile::secret(*found, variable, true), "$" + variable);
   }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "openapi/model.hpp"
 #include "profile/loader.hpp"
 
@@ -29,7 +30,7 @@ struct url_target_options {
 /// its key does not belong to it), naming the credential; nullopt when all can.
 std::optional<std::string> check_identities(const http::client_options& opts);
 
-/// The target, or nullopt with `error` (one line) set. A -H whose name is
+/// The target, or why not (one line). A -H whose name is
 /// the header of one of the description's schemes (Authorization for http
 /// bearer and basic, an apiKey's header) becomes that scheme's credential; a
 /// -H of the header the description takes the tenant from (x-tenant-context)
@@ -37,8 +38,8 @@ std::optional<std::string> check_identities(const http::client_options& opts);
 /// The credential's scopes are not stated (the run learns them from the
 /// answers); a JWT's role and tenants are read from its claims where the
 /// description names them (profile/claims.hpp), unverified.
-std::optional<profile::target> url_target(const url_target_options& opts,
-                                          const openapi::api_spec& spec, std::string& error,
+core::outcome<profile::target> url_target(const url_target_options& opts,
+                                          const openapi::api_spec& spec,
                                           const profile::env_lookup& env = profile::process_env);
 
 }  // namespace conform::cli

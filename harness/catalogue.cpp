@@ -49,8 +49,8 @@ const check_catalogue::entry* check_catalogue::find(std::string_view name) const
   return nullptr;
 }
 
-std::optional<check_selection> check_catalogue::select(const std::vector<std::string>& names,
-                                                       std::string& unknown) const {
+core::outcome<check_selection> check_catalogue::select(
+    const std::vector<std::string>& names) const {
   check_selection out;
   auto take = [&out](const entry& e) {
     if (e.kind == check_kind::per_exchange) {
@@ -72,10 +72,7 @@ std::optional<check_selection> check_catalogue::select(const std::vector<std::st
   }
   for (const auto& name : names) {
     const entry* e = find(name);
-    if (!e) {
-      unknown = name;
-      return std::nullopt;
-    }
+    if (!e) return core::fail(name);
     take(*e);
   }
   // Scenarios run in catalogue order whatever order they were named in.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/check.hpp"
 #include "harness/scenario.hpp"
 #include "harness/traffic.hpp"
@@ -64,9 +65,8 @@ class check_catalogue {
   const entry* find(std::string_view name) const;
 
   /// Every check when `names` is empty, else those named (in that order).
-  /// nullopt with `unknown` set when a name is not in the catalogue.
-  std::optional<check_selection> select(const std::vector<std::string>& names,
-                                        std::string& unknown) const;
+  /// The error is the first name that is not in the catalogue.
+  core::outcome<check_selection> select(const std::vector<std::string>& names) const;
 
  private:
   void refuse_duplicate(const std::string& name) const;

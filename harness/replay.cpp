@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "harness/auth.hpp"
 #include "harness/results.hpp"
@@ -100,10 +101,9 @@ struct replayer::state {
   }
 
   /// `text` with each ${NAME} of the recording's secrets resolved
-  /// (percent-encoded in a URL); nullopt with `missing` set when one is not.
-  std::optional<std::string> resolve(const std::string& text, bool in_url,
-                                     const std::vector<std::string>& names,
-                                     std::string& missing) const {
+  /// (percent-encoded in a URL); the error is the name of one that is not.
+  core::outcome<std::string> resolve(const std::string& text, bool in_url,
+                                     const std::vector<std::string>& names) const {
     std::string out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -118,8 +118,7 @@ struct replayer::state {
       } else if (auto v = value_of(name)) {
         out += in_url ? core::percent_encode(*v) : *v;
       } else {
-        missing = name;
-        return std::nullopt;
+        return core::fail(name);
       }
       i = close + 1;
     }
@@ -166,7 +165,11 @@ std::vector<replay_difference> replayer::replay(const recorded_exchange& recorde
   std::string missing;
   auto fill = [&](std::string& text, bool in_url) {
     if (!missing.empty()) return;
-    if (auto v = st.resolve(text, in_url, recorded.secrets, missing)) text = std::move(*v);
+    if (auto v = st.resolve(text, in_url, recorded.secrets)) {
+      text = std::move(*v);
+    } else {
+      missing = std::move(v).error();
+    }
   };
   fill(req.target, true);
   for (auto& [name, value] : req.headers) fill(value, false);

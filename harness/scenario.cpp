@@ -86,20 +86,17 @@ const openapi::operation* scenario_context::covered(std::string_view operation_i
   return nullptr;
 }
 
-std::optional<generators::generated_request> scenario_context::valid_request(
-    const openapi::operation& op, const auth_choice& auth, std::string_view salt,
-    std::string* why) const {
+core::outcome<generators::generated_request> scenario_context::valid_request(
+    const openapi::operation& op, const auth_choice& auth, std::string_view salt) const {
   auto made = detail::make_generator(spec_, op, auth, request_kind::valid);
   if (!made.gen) {
-    if (why) *why = made.why.empty() ? "no valid request could be generated" : made.why;
-    return std::nullopt;
+    return core::fail(made.why.empty() ? "no valid request could be generated" : made.why);
   }
   const std::uint64_t s = core::fnv1a(salt, core::fnv1a(op.operation_id, seed_ ^ 0x5ce7a710ull));
   try {
     return made.gen->operator()(rc::Random(s), 30).value();
   } catch (const std::exception& ex) {
-    if (why) *why = std::string("the generator gave up: ") + ex.what();
-    return std::nullopt;
+    return core::fail(std::string("the generator gave up: ") + ex.what());
   }
 }
 

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "generators/request.hpp"
 #include "http/client.hpp"
 #include "http/curl.hpp"
@@ -110,11 +111,10 @@ class scenario_context {
   const credential_selector& credentials() const { return credentials_; }
 
   /// A valid request for `op` under `auth`, the same for the same run seed and
-  /// `salt`; nullopt (with `why`) when none can be generated.
-  std::optional<generators::generated_request> valid_request(const openapi::operation& op,
+  /// `salt`, or why none can be generated.
+  core::outcome<generators::generated_request> valid_request(const openapi::operation& op,
                                                              const auth_choice& auth,
-                                                             std::string_view salt,
-                                                             std::string* why = nullptr) const;
+                                                             std::string_view salt) const;
   /// The request on the wire: `g` with the credential, tenant context and
   /// idempotency headers of `auth`. The idempotency key is `key` when given,
   /// else a fresh one.

@@ -11,8 +11,11 @@ namespace conform::http {
 client::client(url base, client_options opts)
     : base_(std::move(base)), opts_(std::move(opts)), limiter_(opts_.rate_limit, opts_.rate_burst) {
   std::shared_ptr<tls_context> tls;
-  std::string tls_error;
-  if (base_.scheme == url_scheme::https) tls = make_tls_context(opts_.connection.tls, tls_error);
+  if (base_.scheme == url_scheme::https) {
+    // A failure leaves tls null: each connection then reports the setup error on send.
+    if (auto made = make_tls_context(opts_.connection.tls); made.ok())
+      tls = std::move(made).value();
+  }
   const unsigned n = std::max(1u, opts_.workers);
   connections_.reserve(n);
   for (unsigned i = 0; i < n; ++i) {
@@ -28,7 +31,9 @@ client::client(url base, client_options opts)
     with.tls.client_cert_pem = id.cert_pem;
     with.tls.client_key_pem = id.key_pem;
     std::shared_ptr<tls_context> own;
-    if (base_.scheme == url_scheme::https) own = make_tls_context(with.tls, tls_error);
+    if (base_.scheme == url_scheme::https) {
+      if (auto made = make_tls_context(with.tls); made.ok()) own = std::move(made).value();
+    }
     auto& pool = identity_connections_.emplace_back();
     pool.reserve(n);
     for (unsigned i = 0; i < n; ++i) {
@@ -63,8 +68,8 @@ namespace {
 
 result no_identity(const std::string& name) {
   result r;
-  r.outcome = transport_error{transport_error::kind::tls,
-                              "no client certificate named '" + name + "' was given"};
+  r.outcome = core::fail(transport_error{transport_error::kind::tls,
+                                         "no client certificate named '" + name + "' was given"});
   return r;
 }
 

@@ -39,7 +39,7 @@ class tls_context {
   bool verify = true;
 };
 
-std::shared_ptr<tls_context> make_tls_context(const tls_options& opts, std::string& error) {
+core::outcome<std::shared_ptr<tls_context>> make_tls_context(const tls_options& opts) {
   auto c = std::make_shared<tls_context>();
   c->verify = opts.verify;
   SSL_CTX_set_min_proto_version(c->ctx.native_handle(), TLS1_2_VERSION);
@@ -48,22 +48,18 @@ std::shared_ptr<tls_context> make_tls_context(const tls_options& opts, std::stri
     // Mutual TLS: presented when the server asks. Never echo the key.
     c->ctx.use_certificate_chain(asio::buffer(opts.client_cert_pem), ec);
     if (ec) {
-      error = "cannot read the client certificate (PEM): " + ec.message();
-      return nullptr;
+      return core::fail("cannot read the client certificate (PEM): " + ec.message());
     }
     c->ctx.use_private_key(asio::buffer(opts.client_key_pem), asio::ssl::context::pem, ec);
     if (ec && ec.category() == asio::error::get_ssl_category() &&
         ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == X509_R_KEY_VALUES_MISMATCH) {
-      error = "the client certificate and its private key do not belong together";
-      return nullptr;
+      return core::fail("the client certificate and its private key do not belong together");
     }
     if (ec) {
-      error = "cannot read the client certificate's private key (PEM): " + ec.message();
-      return nullptr;
+      return core::fail("cannot read the client certificate's private key (PEM): " + ec.message());
     }
     if (SSL_CTX_check_private_key(c->ctx.native_handle()) != 1) {
-      error = "the client certificate and its private key do not belong together";
-      return nullptr;
+      return core::fail("the client certificate and its private key do not belong together");
     }
   }
   if (!opts.verify) {
@@ -73,21 +69,18 @@ std::shared_ptr<tls_context> make_tls_context(const tls_options& opts, std::stri
   c->ctx.set_verify_mode(asio::ssl::verify_peer, ec);
   c->ctx.set_default_verify_paths(ec);
   if (ec) {
-    error = "cannot load the system trust store: " + ec.message();
-    return nullptr;
+    return core::fail("cannot load the system trust store: " + ec.message());
   }
   if (!opts.ca_file.empty()) {
     c->ctx.load_verify_file(opts.ca_file, ec);
     if (ec) {
-      error = "cannot load CA file '" + opts.ca_file + "': " + ec.message();
-      return nullptr;
+      return core::fail("cannot load CA file '" + opts.ca_file + "': " + ec.message());
     }
   }
   if (!opts.ca_pem.empty()) {
     c->ctx.add_certificate_authority(asio::buffer(opts.ca_pem), ec);
     if (ec) {
-      error = "cannot load the given CA certificate: " + ec.message();
-      return nullptr;
+      return core::fail("cannot load the given CA certificate: " + ec.message());
     }
   }
   return c;
@@ -115,7 +108,12 @@ struct connection::impl {
     where = target.authority();
     if (target.default_port()) where += ":" + std::to_string(target.port);
     if (target.scheme == url_scheme::https && !tls) {
-      tls = make_tls_context(opts.tls, tls_error);
+      auto made = make_tls_context(opts.tls);
+      if (made.ok()) {
+        tls = std::move(made).value();
+      } else {
+        tls_error = std::move(made).error();
+      }
     }
     // The name the certificate must carry: the URL's host unless the
     // options name another (a target reached by address).
@@ -335,7 +333,7 @@ struct connection::impl {
       }
     }
     if (auto bad = serialize(req)) {
-      out.outcome = std::move(*bad);
+      out.outcome = core::fail(std::move(*bad));
       return out;
     }
     std::chrono::nanoseconds connect_time{0};
@@ -343,7 +341,7 @@ struct connection::impl {
       if (!open) {
         const auto t0 = steady::now();
         if (auto failed = connect(deadline)) {
-          out.outcome = std::move(*failed);
+          out.outcome = core::fail(std::move(*failed));
           return out;
         }
         connect_time += steady::now() - t0;
@@ -362,14 +360,14 @@ struct connection::impl {
         }
         if (ec == beast::error::timeout) {
           close();
-          out.outcome = classify(ec, false, true);
+          out.outcome = core::fail(classify(ec, false, true));
           return out;
         }
         // A server may answer before it has read the whole request (413,
         // 414, 431: more than it takes) and close: its answer is still to
         // be read, and says more than "closed".
       }
-      response& res = std::get<response>(out.outcome);
+      response& res = out.outcome.value();
       detail::response_parser parser(res);
       parser.body_limit(opts.max_body_bytes);
       parser.header_limit(opts.max_header_bytes);
@@ -378,7 +376,7 @@ struct connection::impl {
       ec = read(parser);
       if (ec && !written) {
         close();
-        out.outcome = classify(write_error, false, true);
+        out.outcome = core::fail(classify(write_error, false, true));
         return out;
       }
       if (!written) close();  // the server stopped reading: the connection is done
@@ -390,7 +388,7 @@ struct connection::impl {
           out.reconnected = true;
           continue;
         }
-        out.outcome = classify(ec, got_some, false);
+        out.outcome = core::fail(classify(ec, got_some, false));
         return out;
       }
       if (!parser.keep_alive()) close();

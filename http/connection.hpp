@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "core/outcome.hpp"
 #include "http/message.hpp"
 #include "http/url.hpp"
 
@@ -44,8 +45,8 @@ struct connection_options {
 /// A TLS client context shared by connections (opaque; see connection.cpp).
 class tls_context;
 
-/// Builds a TLS client context; nullptr with `error` set when it cannot (bad CA file).
-std::shared_ptr<tls_context> make_tls_context(const tls_options& opts, std::string& error);
+/// Builds a TLS client context, or says why it cannot (bad CA file).
+core::outcome<std::shared_ptr<tls_context>> make_tls_context(const tls_options& opts);
 
 /// One keep-alive connection. When the server closed a kept-alive connection
 /// while it was idle, the next send reconnects transparently. When the

@@ -12,9 +12,9 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 
 namespace conform::http {
@@ -116,19 +116,19 @@ std::string_view to_string(transport_error::kind k);
 /// The outcome of a send: a response or a transport error, with what the
 /// client did on the way (429 retries and their waits).
 struct result {
-  std::variant<response, transport_error> outcome;
-  unsigned retries_429 = 0;                 // 429 answers retried after waiting
-  std::chrono::milliseconds waited_429{0};  // total time waited for Retry-After
-  bool reconnected = false;                 // a stale kept-alive connection was replaced
+  core::outcome<response, transport_error> outcome;  // a failure: core::fail(transport_error{...})
+  unsigned retries_429 = 0;                          // 429 answers retried after waiting
+  std::chrono::milliseconds waited_429{0};           // total time waited for Retry-After
+  bool reconnected = false;                          // a stale kept-alive connection was replaced
 
   /// True when a response (of any status) came back.
-  bool ok() const { return std::holds_alternative<response>(outcome); }
+  bool ok() const { return outcome.ok(); }
   /// The response; precondition ok().
-  const response& value() const { return std::get<response>(outcome); }
+  const response& value() const { return outcome.value(); }
   /// The response; precondition ok().
-  response& value() { return std::get<response>(outcome); }
+  response& value() { return outcome.value(); }
   /// The transport error; precondition !ok().
-  const transport_error& error() const { return std::get<transport_error>(outcome); }
+  const transport_error& error() const { return outcome.error(); }
 };
 
 }  // namespace conform::http

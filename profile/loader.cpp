@@ -397,15 +397,14 @@ class builder {
     const auto key_text = scalar(*key, where + ".key");
     if (!cert_text || !key_text) return;
     const std::filesystem::path folder = std::filesystem::path(file_).parent_path();
-    std::string why;
-    auto cert = detail::read_pem(*cert_text, folder, env_, "CERTIFICATE", why);
+    auto cert = detail::read_pem(*cert_text, folder, env_, "CERTIFICATE");
     if (!cert) {
-      error(*certificate, where + ".certificate: " + why);
+      error(*certificate, where + ".certificate: " + cert.error());
       return;
     }
-    auto private_key = detail::read_pem(*key_text, folder, env_, "PRIVATE KEY", why);
+    auto private_key = detail::read_pem(*key_text, folder, env_, "PRIVATE KEY");
     if (!private_key) {
-      error(*key, where + ".key: " + why);
+      error(*key, where + ".key: " + private_key.error());
       return;
     }
     c.certificate_pem = std::move(cert->pem);

@@ -150,16 +150,14 @@ std::string sha256_hex(std::string_view bytes) {
   return out;
 }
 
-std::optional<std::string> sha256_of_file(const std::string& path, std::string& error) {
+core::outcome<std::string> sha256_of_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot read '" + path + "'";
-    return std::nullopt;
+    return core::fail("cannot read '" + path + "'");
   }
   md_ptr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) {
-    error = "OpenSSL could not start a SHA-256";
-    return std::nullopt;
+    return core::fail("OpenSSL could not start a SHA-256");
   }
   char buf[1 << 16];
   while (in) {
@@ -167,8 +165,7 @@ std::optional<std::string> sha256_of_file(const std::string& path, std::string& 
     if (in.gcount() > 0) EVP_DigestUpdate(ctx.get(), buf, static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) {
-    error = "cannot read '" + path + "' to its end";
-    return std::nullopt;
+    return core::fail("cannot read '" + path + "' to its end");
   }
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
@@ -182,35 +179,30 @@ std::optional<std::string> sha256_of_file(const std::string& path, std::string& 
   return out;
 }
 
-bool generate_key_pair(std::string& private_pem, std::string& public_pem, std::string& error) {
+core::outcome<key_pair> generate_key_pair() {
   pkey_ptr key(EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519"), EVP_PKEY_free);
   if (!key) {
-    error = "OpenSSL could not generate an Ed25519 key";
-    return false;
+    return core::fail("OpenSSL could not generate an Ed25519 key");
   }
   bio_ptr priv(BIO_new(BIO_s_mem()), BIO_free), pub(BIO_new(BIO_s_mem()), BIO_free);
   if (!priv || !pub ||
       PEM_write_bio_PrivateKey(priv.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
       PEM_write_bio_PUBKEY(pub.get(), key.get()) != 1) {
-    error = "OpenSSL could not write the key as PEM";
-    return false;
+    return core::fail("OpenSSL could not write the key as PEM");
   }
   auto text = [](BIO* b) {
     char* data = nullptr;
     const long n = BIO_get_mem_data(b, &data);
     return std::string(data, static_cast<std::size_t>(n));
   };
-  private_pem = text(priv.get());
-  public_pem = text(pub.get());
-  return true;
+  return key_pair{text(priv.get()), text(pub.get())};
 }
 
-std::optional<std::string> sign_certificate(const certificate_statement& s,
-                                            std::string_view private_pem, std::string& error) {
+core::outcome<std::string> sign_certificate(const certificate_statement& s,
+                                            std::string_view private_pem) {
   pkey_ptr key = read_key(private_pem, true);
   if (!key) {
-    error = "the signing key is not an Ed25519 private key in PEM";
-    return std::nullopt;
+    return core::fail("the signing key is not an Ed25519 private key in PEM");
   }
   const std::string message = canonical_statement(s);
   md_ptr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
@@ -219,8 +211,7 @@ std::optional<std::string> sign_certificate(const certificate_statement& s,
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||
       EVP_DigestSign(ctx.get(), sig, &sig_len,
                      reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1) {
-    error = "OpenSSL could not sign the certificate";
-    return std::nullopt;
+    return core::fail("OpenSSL could not sign the certificate");
   }
   json::object file{
       {"conform_certificate", s.version},

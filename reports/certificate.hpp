@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace conform::reports {
 
 /// One file that identifies the certified client, and its digest.
@@ -45,20 +47,25 @@ struct certificate_statement {
 /// The SHA-256 of `bytes`, hex.
 std::string sha256_hex(std::string_view bytes);
 
-/// The SHA-256 of a file's bytes, hex; nullopt with `error` when it cannot be read.
-std::optional<std::string> sha256_of_file(const std::string& path, std::string& error);
+/// The SHA-256 of a file's bytes, hex, or why it cannot be read.
+core::outcome<std::string> sha256_of_file(const std::string& path);
 
 /// The statement's canonical bytes (what is signed).
 std::string canonical_statement(const certificate_statement& s);
 
-/// A new Ed25519 key pair as PEM (PKCS#8 private key, SubjectPublicKeyInfo
-/// public key); false with `error` set when OpenSSL refuses.
-bool generate_key_pair(std::string& private_pem, std::string& public_pem, std::string& error);
+/// An Ed25519 key pair as PEM.
+struct key_pair {
+  std::string private_pem;  // PKCS#8
+  std::string public_pem;   // SubjectPublicKeyInfo
+};
 
-/// The certificate file's text for `s`, signed with the PEM private key;
-/// nullopt with `error` set when the key is not an Ed25519 private key.
-std::optional<std::string> sign_certificate(const certificate_statement& s,
-                                            std::string_view private_pem, std::string& error);
+/// A new Ed25519 key pair, or why OpenSSL refused.
+core::outcome<key_pair> generate_key_pair();
+
+/// The certificate file's text for `s`, signed with the PEM private key, or
+/// why not (the key is not an Ed25519 private key).
+core::outcome<std::string> sign_certificate(const certificate_statement& s,
+                                            std::string_view private_pem);
 
 /// The result of verifying a certificate.
 struct certificate_check {

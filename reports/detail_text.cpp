@@ -97,19 +97,17 @@ std::string seconds(std::chrono::nanoseconds d) {
   return buf;
 }
 
-bool write_file(const std::string& path, std::string_view content, std::string& error) {
+core::status write_file(const std::string& path, std::string_view content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    error = "cannot open " + path + " for writing";
-    return false;
+    return core::fail("cannot open " + path + " for writing");
   }
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
   out.close();
   if (!out) {
-    error = "cannot write " + path;
-    return false;
+    return core::fail("cannot write " + path);
   }
-  return true;
+  return {};
 }
 
 std::string reproduce_command(const harness::failure& f, const harness::run_info& info) {

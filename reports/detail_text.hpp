@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/outcome.hpp"
 #include "harness/outcome.hpp"
 
 namespace conform::reports::detail {
@@ -27,8 +28,8 @@ void make_utf8(boost::json::value& v);
 /// Seconds with millisecond precision: "1.234".
 std::string seconds(std::chrono::nanoseconds d);
 
-/// Writes `content` to `path`; false with `error` set on failure.
-bool write_file(const std::string& path, std::string_view content, std::string& error);
+/// Writes `content` to `path`, or says why it could not.
+core::status write_file(const std::string& path, std::string_view content);
 
 /// The `conform run` line that reproduces failure `f` of the run `info`
 /// describes (a scenario's is not narrowed to its operation).

@@ -1,11 +1,15 @@
 #include "reports/file_writer.hpp"
 
+#include <utility>
+
 #include "reports/detail_text.hpp"
 
 namespace conform::reports {
 
 void file_writer::run_finished(const harness::event::run_finished& e) {
-  detail::write_file(path_, render_(e.report), error_);
+  if (auto written = detail::write_file(path_, render_(e.report)); !written) {
+    error_ = std::move(written).error();
+  }
 }
 
 }  // namespace conform::reports

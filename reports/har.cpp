@@ -251,10 +251,10 @@ bool har_file::close(const std::string& comment) {
   return error_.empty();
 }
 
-bool write_traffic_har(const std::string& path, const harness::traffic& t,
-                       const harness::certification_report& report, const profile::target& server,
-                       const har_log_info& info, std::chrono::system_clock::time_point started,
-                       std::string& error) {
+core::status write_traffic_har(const std::string& path, const harness::traffic& t,
+                               const harness::certification_report& report,
+                               const profile::target& server, const har_log_info& info,
+                               std::chrono::system_clock::time_point started) {
   // The rules each exchange broke: a failure's evidence lines start "#<seq> ".
   std::map<std::uint64_t, std::vector<harness::recorded_verdict>> broke;
   for (const auto& f : report.run.failures) {
@@ -272,10 +272,7 @@ bool write_traffic_har(const std::string& path, const harness::traffic& t,
     }
   }
   har_file file(path);
-  if (!file.open(info)) {
-    error = file.error();
-    return false;
-  }
+  if (!file.open(info)) return core::fail(file.error());
   const harness::exchange_recorder recorder(server);
   http::url base;
   if (auto parsed = http::parse_url(info.target); parsed.ok()) base = *parsed.value;
@@ -291,8 +288,9 @@ bool write_traffic_har(const std::string& path, const harness::traffic& t,
       r.time.total = std::chrono::duration_cast<std::chrono::nanoseconds>(e.answered - e.sent);
       result.outcome = std::move(r);
     } else {
-      result.outcome = http::transport_error{http::transport_error::kind::closed,
-                                             "the server closed the connection without answering"};
+      result.outcome =
+          core::fail(http::transport_error{http::transport_error::kind::closed,
+                                           "the server closed the connection without answering"});
     }
     std::string mode = "client traffic";
     if (!e.adversity.empty()) mode += "; scripted " + e.adversity;
@@ -306,11 +304,8 @@ bool write_traffic_har(const std::string& path, const harness::traffic& t,
         recorder.record("traffic", e.op, e.auth_model(), mode, base, sent, result, started + e.sent,
                         it == broke.end() ? std::vector<harness::recorded_verdict>{} : it->second));
   }
-  if (!file.close(report.verdict)) {
-    error = file.error();
-    return false;
-  }
-  return true;
+  if (!file.close(report.verdict)) return core::fail(file.error());
+  return {};
 }
 
 har_writer::har_writer(std::string path, std::string command)

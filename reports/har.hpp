@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/outcome.hpp"
 #include "harness/certification.hpp"
 #include "harness/listener.hpp"
 #include "harness/recorded.hpp"
@@ -56,11 +57,12 @@ std::string har_entry(const harness::recorded_exchange& e, std::uint64_t seq);
 /// `conform certify --record FILE`: the client's traffic `t` as HAR, every
 /// exchange redacted for `server` (the certification server's profile) and
 /// carrying the client rules whose failures cite it. `started` is when the
-/// recording began (the traffic's times count from it).
-bool write_traffic_har(const std::string& path, const harness::traffic& t,
-                       const harness::certification_report& report, const profile::target& server,
-                       const har_log_info& info, std::chrono::system_clock::time_point started,
-                       std::string& error);
+/// recording began (the traffic's times count from it). The error says why
+/// the file could not be written.
+core::status write_traffic_har(const std::string& path, const harness::traffic& t,
+                               const harness::certification_report& report,
+                               const profile::target& server, const har_log_info& info,
+                               std::chrono::system_clock::time_point started);
 
 /// The listener behind `conform run --record FILE`.
 class har_writer final : public harness::listener {

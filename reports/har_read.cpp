@@ -15,8 +15,6 @@ constexpr std::size_t har_max_entry_bytes = 64u << 20;  // a 16 MiB body, base64
 /// Reads one entry's fields, each problem a JSON pointer and what is wrong.
 class har_entry_reader {
  public:
-  explicit har_entry_reader(std::string& error) : error_(error) {}
-
   const json::object* object(const json::object& o, std::string_view key, const std::string& at,
                              bool required) {
     const json::value* v = o.if_contains(key);
@@ -89,9 +87,11 @@ class har_entry_reader {
     if (error_.empty()) error_ = (at.empty() ? "/" : at) + ": " + what;
   }
   bool ok() const { return error_.empty(); }
+  /// The first problem found ("" when none).
+  const std::string& error() const { return error_; }
 
  private:
-  std::string& error_;
+  std::string error_;
 };
 
 /// The path and query of an absolute URL ("/api/v1/items?x=1"), and its origin.
@@ -153,27 +153,20 @@ void har_read_conform(har_entry_reader& r, const json::object& c, harness::recor
 
 }  // namespace
 
-std::optional<harness::recorded_exchange> har_entry_from_json(const std::string& text,
-                                                              std::string& error) {
+core::outcome<harness::recorded_exchange> har_entry_from_json(const std::string& text) {
   boost::system::error_code ec;
   json::value v = json::parse(text, ec);
-  if (ec) {
-    error = "not JSON: " + ec.message();
-    return std::nullopt;
-  }
-  if (!v.is_object()) {
-    error = "/: expected an object";
-    return std::nullopt;
-  }
-  har_entry_reader r(error);
+  if (ec) return core::fail("not JSON: " + ec.message());
+  if (!v.is_object()) return core::fail("/: expected an object");
+  har_entry_reader r;
   const json::object& o = v.get_object();
   harness::recorded_exchange e;
   const json::object* req = r.object(o, "request", "", true);
   const json::object* res = r.object(o, "response", "", true);
-  if (!req || !res) return std::nullopt;
+  if (!req || !res) return core::fail(r.error());
   const auto method = r.text(*req, "method", "/request", true);
   const auto url = r.text(*req, "url", "/request", true);
-  if (!method || !url) return std::nullopt;
+  if (!method || !url) return core::fail(r.error());
   if (auto verb = http::parse_verb(*method); verb && http::method_name(*verb) == *method) {
     e.request.method = *verb;
   } else {
@@ -211,7 +204,7 @@ std::optional<harness::recorded_exchange> har_entry_from_json(const std::string&
   } else {
     e.phase.clear();  // not Conform's: no operation, mode or verdicts known
   }
-  if (!r.ok()) return std::nullopt;
+  if (!r.ok()) return core::fail(r.error());
   return e;
 }
 
@@ -337,15 +330,14 @@ std::optional<harness::recorded_exchange> har_reader::next() {
   if (!error_.empty() || done_) return std::nullopt;
   auto text = next_value();
   if (!text) return std::nullopt;
-  std::string why;
-  auto e = har_entry_from_json(*text, why);
+  auto e = har_entry_from_json(*text);
   if (!e) {
-    error_ = path_ + ": entry " + std::to_string(count_) + ": " + why;
+    error_ = path_ + ": entry " + std::to_string(count_) + ": " + e.error();
     return std::nullopt;
   }
   if (e->phase.empty()) e->seq = count_;
   ++count_;
-  return e;
+  return std::move(e).value();
 }
 
 }  // namespace conform::reports

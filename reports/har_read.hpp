@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/recorded.hpp"
 
 namespace conform::reports {
@@ -60,9 +61,8 @@ class har_reader {
   std::string error_;
 };
 
-/// Converts one HAR entry's JSON to a recorded exchange; nullopt with
-/// `error` (a JSON pointer and what is wrong) when it is not one.
-std::optional<harness::recorded_exchange> har_entry_from_json(const std::string& text,
-                                                              std::string& error);
+/// Converts one HAR entry's JSON to a recorded exchange, or says why it is
+/// not one (a JSON pointer and what is wrong).
+core::outcome<harness::recorded_exchange> har_entry_from_json(const std::string& text);
 
 }  // namespace conform::reports

@@ -226,15 +226,11 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
 
 }  // namespace
 
-std::optional<harness::run_report> parse_json_report(std::string_view text,
-                                                     const std::string& source,
-                                                     std::string& error) {
+core::outcome<harness::run_report> parse_json_report(std::string_view text,
+                                                     const std::string& source) {
   boost::system::error_code ec;
   const json::value doc_v = json::parse(text, ec);
-  if (ec) {
-    error = source + ": not JSON: " + ec.message();
-    return std::nullopt;
-  }
+  if (ec) return core::fail(source + ": not JSON: " + ec.message());
   walker w(source);
   harness::run_report report;
   const auto* doc = w.object(doc_v, "");
@@ -351,22 +347,16 @@ std::optional<harness::run_report> parse_json_report(std::string_view text,
       report.aborted = std::string(aborted->as_string());
     }
   }
-  if (!w.error().empty()) {
-    error = w.error();
-    return std::nullopt;
-  }
+  if (!w.error().empty()) return core::fail(w.error());
   return report;
 }
 
-std::optional<harness::run_report> read_json_report(const std::string& path, std::string& error) {
+core::outcome<harness::run_report> read_json_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot open the file";
-    return std::nullopt;
-  }
+  if (!in) return core::fail(path + ": cannot open the file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_json_report(text.str(), path, error);
+  return parse_json_report(text.str(), path);
 }
 
 }  // namespace conform::reports

@@ -8,19 +8,20 @@
 #include <string>
 #include <string_view>
 
+#include "core/outcome.hpp"
 #include "harness/outcome.hpp"
 
 namespace conform::reports {
 
-/// Parses the text of a JSON report; `source` names it in errors. nullopt with
-/// `error` set ("<source>: <pointer>: <what>") when it is not a report.
+/// Parses the text of a JSON report; `source` names it in errors. The error
+/// says why ("<source>: <pointer>: <what>") when it is not a report.
 /// Reads the run's facts (with the enabled checks and the shard), the cells
 /// (with their time), the failures, the not-run list, the counts and the
 /// timings: everything `conform report merge` adds up.
-std::optional<harness::run_report> parse_json_report(std::string_view text,
-                                                     const std::string& source, std::string& error);
+core::outcome<harness::run_report> parse_json_report(std::string_view text,
+                                                     const std::string& source);
 
 /// Reads and parses the JSON report in file `path`.
-std::optional<harness::run_report> read_json_report(const std::string& path, std::string& error);
+core::outcome<harness::run_report> read_json_report(const std::string& path);
 
 }  // namespace conform::reports

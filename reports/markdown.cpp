@@ -136,14 +136,11 @@ std::string render_markdown(const harness::run_report& report) {
   return render_markdown(report, nullptr);
 }
 
-bool append_file(const std::string& path, const std::string& text, std::string& error) {
+core::status append_file(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::app | std::ios::binary);
   if (f) f << text;
-  if (!f) {
-    error = "cannot append to " + path;
-    return false;
-  }
-  return true;
+  if (!f) return core::fail("cannot append to " + path);
+  return {};
 }
 
 }  // namespace conform::reports

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "core/outcome.hpp"
 #include "harness/outcome.hpp"
 #include "reports/diff.hpp"
 
@@ -18,7 +19,7 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
 /// The summary without a baseline (the "markdown" format of --report).
 std::string render_markdown(const harness::run_report& report);
 
-/// Appends `text` to the file `path` (creating it); false with `error` set.
-bool append_file(const std::string& path, const std::string& text, std::string& error);
+/// Appends `text` to the file `path` (creating it), or says why it could not.
+core::status append_file(const std::string& path, const std::string& text);
 
 }  // namespace conform::reports

@@ -111,36 +111,31 @@ using failure_identity = std::tuple<std::string, std::string, std::string, std::
 
 }  // namespace
 
-std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
-                                        const std::vector<std::string>& operation_order,
-                                        std::string& error) {
+core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
+                                        const std::vector<std::string>& operation_order) {
   if (shards.empty()) {
-    error = "no report to merge";
-    return std::nullopt;
+    return core::fail("no report to merge");
   }
   // One run, each shard once, none missing.
   std::map<std::uint32_t, std::string> holder;
   for (const auto& s : shards) {
     const run_info& info = s.report.info;
     if (info.shard_count == 0) {
-      error = s.name + " is not a shard's report (it has no run.shard: run with --shard K/N)";
-      return std::nullopt;
+      return core::fail(s.name +
+                        " is not a shard's report (it has no run.shard: run with --shard K/N)");
     }
     if (auto why = mismatch(shards.front().report.info, info); !why.empty()) {
-      error = shards.front().name + " and " + s.name + " are not of one run: " + why;
-      return std::nullopt;
+      return core::fail(shards.front().name + " and " + s.name + " are not of one run: " + why);
     }
     for (auto k : shards_of(info)) {
       if (k == 0 || k > info.shard_count) {
-        error = s.name + ": shard " + std::to_string(k) + " of " +
-                std::to_string(info.shard_count) + " does not exist";
-        return std::nullopt;
+        return core::fail(s.name + ": shard " + std::to_string(k) + " of " +
+                          std::to_string(info.shard_count) + " does not exist");
       }
       auto [it, fresh] = holder.emplace(k, s.name);
       if (!fresh) {
-        error = it->second + " and " + s.name + " both hold shard " + std::to_string(k) + "/" +
-                std::to_string(info.shard_count);
-        return std::nullopt;
+        return core::fail(it->second + " and " + s.name + " both hold shard " + std::to_string(k) +
+                          "/" + std::to_string(info.shard_count));
       }
     }
   }
@@ -150,9 +145,8 @@ std::optional<run_report> merge_reports(const std::vector<named_report>& shards,
     if (!holder.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
   }
   if (!missing.empty()) {
-    error = "no report of shard " + missing + " of " + std::to_string(count) +
-            ": a merge without it would leave that part of the run unproved";
-    return std::nullopt;
+    return core::fail("no report of shard " + missing + " of " + std::to_string(count) +
+                      ": a merge without it would leave that part of the run unproved");
   }
 
   run_report out;

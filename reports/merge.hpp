@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/outcome.hpp"
 
 namespace conform::reports {
@@ -30,8 +31,8 @@ struct named_report {
 /// `operation_order`: the description's operationIds in order (empty when
 /// it could not be read; then the shards' orders alone place operations, and
 /// two that no shard orders keep the order they were first met in).
-std::optional<harness::run_report> merge_reports(const std::vector<named_report>& shards,
-                                                 const std::vector<std::string>& operation_order,
-                                                 std::string& error);
+/// The error says why the reports are not the shards of one run.
+core::outcome<harness::run_report> merge_reports(const std::vector<named_report>& shards,
+                                                 const std::vector<std::string>& operation_order);
 
 }  // namespace conform::reports

@@ -22,6 +22,7 @@
 #include <thread>
 #include <tuple>
 
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "generators/request.hpp"
 #include "harness/detail/build.hpp"
@@ -138,11 +139,10 @@ class engine {
     rc::Shrinkable<generators::generated_request> tree;
     generators::generated_request value;
   };
-  /// Generates item `item` of the plan (coverage items first); nullopt and
-  /// `error` when the generator gave up.
-  std::optional<generated> generate(std::uint64_t item, std::size_t& cell_index,
-                                    std::uint32_t& example, std::uint64_t& seed,
-                                    std::string& error) const;
+  /// Generates item `item` of the plan (coverage items first), or says why
+  /// the generator gave up.
+  core::outcome<generated> generate(std::uint64_t item, std::size_t& cell_index,
+                                    std::uint32_t& example, std::uint64_t& seed) const;
   void judge(std::uint64_t item, std::size_t cell_index, std::uint32_t example, std::uint64_t seed,
              const rc::Shrinkable<generators::generated_request>& value,
              const generators::generated_request& g, const sent& s);

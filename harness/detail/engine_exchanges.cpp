@@ -52,9 +52,9 @@ check_verdict engine::evaluate(const cell& c, const exchange_check& k,
   return k.run(e);
 }
 
-std::optional<engine::generated> engine::generate(std::uint64_t item, std::size_t& cell_index,
-                                                  std::uint32_t& example, std::uint64_t& seed,
-                                                  std::string& error) const {
+core::outcome<engine::generated> engine::generate(std::uint64_t item, std::size_t& cell_index,
+                                                  std::uint32_t& example,
+                                                  std::uint64_t& seed) const {
   const std::uint64_t covering = coverage_.size();
   if (item < covering) {
     // A coverage case: small (size 0 first) and fixed; a few seeds before
@@ -64,6 +64,7 @@ std::optional<engine::generated> engine::generate(std::uint64_t item, std::size_
     const cell& c = cells_[ci.cell_index];
     cell_index = ci.cell_index;
     example = ci.case_index;
+    std::string error;
     for (std::uint32_t attempt = 0; attempt < 4; ++attempt) {
       seed = example_seed(config_.seed, c.op->operation_id, c.auth->model.label(), c.kind,
                           0x80000000u + ci.case_index * 4 + attempt);
@@ -74,7 +75,7 @@ std::optional<engine::generated> engine::generate(std::uint64_t item, std::size_
         error = ex.what();
       }
     }
-    return std::nullopt;
+    return core::fail(std::move(error));
   }
   const auto examples = config_.examples;
   const std::uint64_t random = item - covering;
@@ -90,9 +91,8 @@ std::optional<engine::generated> engine::generate(std::uint64_t item, std::size_
     auto value = tree.value();  // a generator that gave up throws here
     return generated{std::move(tree), std::move(value)};
   } catch (const std::exception& ex) {
-    error = ex.what();
+    return core::fail(std::string(ex.what()));
   }
-  return std::nullopt;
 }
 
 void engine::worker_main(unsigned worker) {
@@ -103,12 +103,12 @@ void engine::worker_main(unsigned worker) {
     std::size_t cell_index = 0;
     std::uint32_t example = 0;
     std::uint64_t seed = 0;
-    std::string gen_error;
     const auto g0 = clock::now();
-    auto made = generate(item, cell_index, example, seed, gen_error);
+    auto made = generate(item, cell_index, example, seed);
     add_time(&run_timings::generation, clock::now() - g0);
     const cell& c = cells_[cell_index];
     if (!made) {
+      const std::string& gen_error = made.error();
       if (item < covering) {
         coverage_outcomes_[item].why = "no value could be made: " + gen_error;
       } else {

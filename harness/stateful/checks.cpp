@@ -104,10 +104,9 @@ chain_verdict find_listed(session& s, const actor& a, const openapi::operation& 
       if (paging->kind == openapi::pagination::style::cursor && page > 1)
         pin(paging->cursor_param, cursor);
     }
-    std::string why;
-    auto sent = send_step(s, a, plan, why, 1, "listed");
+    auto sent = send_step(s, a, plan, 1, "listed");
     if (!sent) {
-      v.why = "the list could not be read: " + why;
+      v.why = "the list could not be read: " + sent.error();
       return v;
     }
     extra.push_back(sent->exchange);
@@ -445,8 +444,7 @@ void chain_checks::judge_deleted(session& s, const actor& a, std::vector<step>& 
     b.where = slot{false, openapi::param_location::path, param};
     b.value = boost::json::value(which);
     plan.bindings.push_back(std::move(b));
-    std::string why;
-    auto sent = send_step(s2, a2, plan, why, 1, "gone");
+    auto sent = send_step(s2, a2, plan, 1, "gone");
     if (!sent) return nullptr;
     more.push_back(sent->exchange);
     return sent->exchange;

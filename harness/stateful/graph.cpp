@@ -196,7 +196,7 @@ std::optional<source> produces(const operation& producer, const std::string& nam
 
 }  // namespace
 
-std::optional<source> parse_expression(const std::string& text, std::string& why) {
+core::outcome<source> parse_expression(const std::string& text) {
   source s;
   if (text.empty() || text.front() != '$') {
     s.where = source::from::constant;
@@ -240,10 +240,10 @@ std::optional<source> parse_expression(const std::string& text, std::string& why
     s.key = *rh;
     return s;
   }
-  why = "the expression '" + text +
-        "' is not one Conform evaluates ($response.body#/..., "
-        "$response.header.X, $request.path|query|header.X, $request.body#/..., $statusCode)";
-  return std::nullopt;
+  return core::fail("the expression '" + text +
+                    "' is not one Conform evaluates ($response.body#/..., "
+                    "$response.header.X, $request.path|query|header.X, $request.body#/..., "
+                    "$statusCode)");
 }
 
 std::vector<std::size_t> graph::out_of(const openapi::operation& op) const {
@@ -345,8 +345,11 @@ graph build_graph(const openapi::api_spec& spec,
             why = "it sets parameter '" + name + "', which " + to->operation_id + " does not have";
             break;
           }
-          auto src = parse_expression(expression, why);
-          if (!src) break;
+          auto src = parse_expression(expression);
+          if (!src) {
+            why = std::move(src).error();
+            break;
+          }
           slot sl;
           sl.in = p->in;
           sl.name = p->name;
@@ -354,12 +357,14 @@ graph build_graph(const openapi::api_spec& spec,
           linked.emplace_back(to, sl);
         }
         if (why.empty() && !l.request_body.empty()) {
-          auto src = parse_expression(l.request_body, why);
+          auto src = parse_expression(l.request_body);
           if (src) {
             slot sl;
             sl.body = true;
             sl.name = "";
             e.values.emplace_back(sl, *src);
+          } else {
+            why = std::move(src).error();
           }
         }
         if (!why.empty()) {

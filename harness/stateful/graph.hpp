@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/outcome.hpp"
 #include "openapi/model.hpp"
 
@@ -47,8 +48,8 @@ struct source {
 };
 
 /// Parses a Link Object value: a whole runtime expression, else a constant.
-/// nullopt for an expression Conform cannot evaluate (`why` says which).
-std::optional<source> parse_expression(const std::string& text, std::string& why);
+/// An expression Conform cannot evaluate is an error that says which.
+core::outcome<source> parse_expression(const std::string& text);
 
 /// One edge: an answer of `producer` feeds `consumer`.
 struct edge {

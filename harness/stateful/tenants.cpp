@@ -49,8 +49,7 @@ void probe_tenants(session& s, const std::vector<actor>& actors) {
         continue;
       }
       auth_choice auth = s.ctx.credentials().auth_for(*op, *c, &t);
-      std::string why;
-      auto made = s.ctx.valid_request(*op, auth, "tenant-probe/" + t.id, &why);
+      auto made = s.ctx.valid_request(*op, auth, "tenant-probe/" + t.id);
       if (!made) {
         unknown.push_back(t.id);
         continue;

@@ -161,13 +161,10 @@ std::optional<auth_choice> auth_of(session& s, const actor& a, const openapi::op
   return choice;
 }
 
-std::optional<step> send_step(session& s, const actor& a, const step_plan& plan, std::string& why,
+core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
                               std::uint32_t attempts, const char* salt) {
   const auto auth = auth_of(s, a, *plan.op);
-  if (!auth) {
-    why = a.label + " cannot call " + plan.op->operation_id;
-    return std::nullopt;
-  }
+  if (!auth) return core::fail(a.label + " cannot call " + plan.op->operation_id);
   harness::detail::pinned_values pinned;
   for (const auto& b : plan.bindings) {
     if (b.where.body) {
@@ -179,6 +176,7 @@ std::optional<step> send_step(session& s, const actor& a, const step_plan& plan,
   step out;
   out.plan = plan;
   out.auth = *auth;
+  std::string why;  // why the last attempt made no request
   for (std::uint32_t attempt = 0; attempt < std::max(1u, attempts); ++attempt) {
     pinned.examples = attempt == 0;
     // The first attempt of a step sends what the description names and no
@@ -214,7 +212,7 @@ std::optional<step> send_step(session& s, const actor& a, const step_plan& plan,
     }
     if (out.exchange->succeeded() || !walk_refused_as_invalid(s.spec, *out.exchange)) break;
   }
-  if (!out.exchange) return std::nullopt;
+  if (!out.exchange) return core::fail(std::move(why));
   learn(s, a, out);
   return out;
 }
@@ -270,8 +268,7 @@ std::optional<std::vector<step>> replay(session& s, const actor& a,
       if (values.empty()) return std::nullopt;
       b.value = values.front();
     }
-    std::string why;
-    auto sent = send_step(s, a, p, why, 3, "replay");
+    auto sent = send_step(s, a, p, 3, "replay");
     if (!sent) return std::nullopt;
     out.push_back(std::move(*sent));
   }
@@ -323,10 +320,9 @@ std::vector<step> walk(session& s, const actor& a, observer* hooks) {
       s.withheld[plan.op->operation_id] = refused;
       continue;
     }
-    std::string why;
-    auto sent = send_step(s, a, plan, why);
+    auto sent = send_step(s, a, plan);
     if (!sent) {
-      if (link != walk_npos && s.followed[link] == 0) s.not_followed[link] = why;
+      if (link != walk_npos && s.followed[link] == 0) s.not_followed[link] = sent.error();
       continue;
     }
     ++per_op[plan.op];

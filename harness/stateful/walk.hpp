@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/reach.hpp"
 #include "harness/results.hpp"
 #include "harness/scenario.hpp"
@@ -113,8 +114,8 @@ class observer {
 
 /// Sends `plan` as `a` (the first of a few attempts that is not refused as
 /// invalid: the description's examples first), learns from the answer and
-/// returns the step; nullopt (with `why`) when no request could be made.
-std::optional<step> send_step(session& s, const actor& a, const step_plan& plan, std::string& why,
+/// returns the step, or why no request could be made.
+core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
                               std::uint32_t attempts = 3, const char* salt = "walk");
 
 /// Walks every operation `a` may call, in producer-consumer order; `hooks`

@@ -4,31 +4,29 @@
 
 #include <set>
 
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 
 namespace conform::openapi::detail {
 namespace {
 
-/// `n` after local `$ref`s ("#/..."), or nullptr (with `why`) when one
-/// dangles, loops or leaves the document.
-const node* follow_local(const source_doc& doc, const node& n, std::string& why) {
+/// `n` after local `$ref`s ("#/..."), or why not when one dangles, loops or
+/// leaves the document.
+core::outcome<const node*> follow_local(const source_doc& doc, const node& n) {
   const node* at = &n;
   std::set<std::string> seen;
   while (at->is_map() && doc_reader::child(*at, "$ref").defined()) {
     const node& ref = doc_reader::child(*at, "$ref");
     const std::string text = ref.is_scalar() ? ref.text() : std::string();
     if (text.rfind("#", 0) != 0) {
-      why = "$ref '" + text + "' is not a reference inside this document";
-      return nullptr;
+      return core::fail("$ref '" + text + "' is not a reference inside this document");
     }
     if (!seen.insert(text).second) {
-      why = "$ref cycle at '" + text + "'";
-      return nullptr;
+      return core::fail("$ref cycle at '" + text + "'");
     }
     const node& next = at_pointer(doc.root, text.substr(1));
     if (!next.defined()) {
-      why = "dangling $ref '" + text + "'";
-      return nullptr;
+      return core::fail("dangling $ref '" + text + "'");
     }
     at = &next;
   }
@@ -65,14 +63,15 @@ std::vector<link> parse_links(doc_reader& r, const source_doc& doc, const node& 
     return out;
   }
   for (const auto& e : n.entries()) {
-    std::string why;
-    const node* at = follow_local(doc, e.value, why);
+    const auto followed = follow_local(doc, e.value);
     const source_pos where = doc_reader::pos(doc, e);
-    if (at == nullptr || !at->is_map()) {
-      r.warning(where, "link '" + e.key + "': " + (why.empty() ? "not a mapping" : why) +
+    if (!followed.ok() || !(*followed)->is_map()) {
+      r.warning(where, "link '" + e.key +
+                           "': " + (followed.ok() ? "not a mapping" : followed.error()) +
                            "; it is not followed");
       continue;
     }
+    const node* at = *followed;
     link l;
     l.name = e.key;
     l.pos = where;
@@ -106,10 +105,9 @@ std::vector<boost::json::value> parse_examples(const source_doc& doc, const node
   const node& many = doc_reader::child(owner, "examples");
   if (many.is_map()) {
     for (const auto& e : many.entries()) {
-      std::string why;
-      const node* at = follow_local(doc, e.value, why);
-      if (at == nullptr || !at->is_map()) continue;
-      const node& value = doc_reader::child(*at, "value");
+      const auto at = follow_local(doc, e.value);
+      if (!at.ok() || !(*at)->is_map()) continue;
+      const node& value = doc_reader::child(**at, "value");
       if (value.defined()) out.push_back(doc_reader::to_json(value));
     }
   }

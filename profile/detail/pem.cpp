@@ -24,55 +24,51 @@ bool pem_has_block(const std::string& text, std::string_view kind) {
   return false;
 }
 
-std::optional<std::string> pem_read_file(const std::filesystem::path& file, std::string& error) {
+core::outcome<std::string> pem_read_file(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {
-    error = "'" + file.string() + "' is not a readable file";
-    return std::nullopt;
+    return core::fail("'" + file.string() + "' is not a readable file");
   }
   const auto size = std::filesystem::file_size(file, ec);
   if (ec || size > core::limits::max_file_bytes) {
-    error = "'" + file.string() + "' is too large for a PEM file";
-    return std::nullopt;
+    return core::fail("'" + file.string() + "' is too large for a PEM file");
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    error = "cannot read '" + file.string() + "'";
-    return std::nullopt;
+    return core::fail("cannot read '" + file.string() + "'");
   }
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
 
-std::optional<pem_text> read_pem(const std::string& written, const std::filesystem::path& folder,
-                                 const env_lookup& env, std::string_view kind, std::string& error) {
+core::outcome<pem_text> read_pem(const std::string& written, const std::filesystem::path& folder,
+                                 const env_lookup& env, std::string_view kind) {
   pem_text out;
   std::string text;
   if (written.size() > 3 && written.rfind("${", 0) == 0 && written.back() == '}') {
     out.env_name = written.substr(2, written.size() - 3);
     const auto found = env ? env(out.env_name) : std::nullopt;
     if (!found || found->empty()) {
-      error = "environment variable " + out.env_name + " is " + (found ? "empty" : "not set");
-      return std::nullopt;
+      return core::fail("environment variable " + out.env_name + " is " +
+                        (found ? "empty" : "not set"));
     }
     if (found->find("-----BEGIN ") != std::string::npos) {
       text = *found;
     } else {
       // The variable names a file (a path never is a secret; the PEM may be).
-      auto bytes = pem_read_file(folder / *found, error);
-      if (!bytes) return std::nullopt;
+      auto bytes = pem_read_file(folder / *found);
+      if (!bytes) return core::fail(std::move(bytes).error());
       text = std::move(*bytes);
     }
   } else {
-    auto bytes = pem_read_file(folder / written, error);
-    if (!bytes) return std::nullopt;
+    auto bytes = pem_read_file(folder / written);
+    if (!bytes) return core::fail(std::move(bytes).error());
     text = std::move(*bytes);
   }
   if (!pem_has_block(text, kind)) {
-    error = "no PEM block '" + std::string(kind) + "' in " +
-            (out.env_name.empty() ? "'" + written + "'" : "${" + out.env_name + "}");
-    return std::nullopt;
+    return core::fail("no PEM block '" + std::string(kind) + "' in " +
+                      (out.env_name.empty() ? "'" + written + "'" : "${" + out.env_name + "}"));
   }
   out.pem = std::move(text);
   return out;

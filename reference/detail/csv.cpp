@@ -2,7 +2,7 @@
 
 namespace conform::reference::detail {
 
-std::optional<csv_rows> parse_csv(std::string_view text, std::string& why) {
+core::outcome<csv_rows> parse_csv(std::string_view text) {
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   csv_rows rows;
   std::vector<std::string> row;
@@ -24,8 +24,7 @@ std::optional<csv_rows> parse_csv(std::string_view text, std::string& why) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (c == '\0') {
-      why = "NUL byte on line " + std::to_string(line);
-      return std::nullopt;
+      return core::fail("NUL byte on line " + std::to_string(line));
     }
     if (in_quotes) {
       if (c == '"') {
@@ -44,8 +43,7 @@ std::optional<csv_rows> parse_csv(std::string_view text, std::string& why) {
     switch (c) {
       case '"':
         if (!field.empty() || field_quoted) {
-          why = "stray quote on line " + std::to_string(line);
-          return std::nullopt;
+          return core::fail("stray quote on line " + std::to_string(line));
         }
         in_quotes = true;
         field_quoted = true;
@@ -66,21 +64,18 @@ std::optional<csv_rows> parse_csv(std::string_view text, std::string& why) {
         break;
       default:
         if (field_quoted) {
-          why = "text after a closing quote on line " + std::to_string(line);
-          return std::nullopt;
+          return core::fail("text after a closing quote on line " + std::to_string(line));
         }
         field += c;
         row_has_content = true;
     }
   }
   if (in_quotes) {
-    why = "unterminated quoted field";
-    return std::nullopt;
+    return core::fail("unterminated quoted field");
   }
   if (!field.empty() || !row.empty() || row_has_content) end_row();
   if (rows.empty()) {
-    why = "the file has no header row";
-    return std::nullopt;
+    return core::fail("the file has no header row");
   }
   return rows;
 }

@@ -1,10 +1,11 @@
 #pragma once
 // A small RFC 4180 reader for contact imports.
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/outcome.hpp"
 
 namespace conform::reference::detail {
 
@@ -12,8 +13,8 @@ namespace conform::reference::detail {
 using csv_rows = std::vector<std::vector<std::string>>;
 
 /// Parses CSV text (quoted fields, "" escapes, CRLF or LF; blank lines
-/// skipped). Returns nullopt and sets `why` when the text is unreadable
-/// (unterminated quote, NUL byte, stray quote, no header row).
-std::optional<csv_rows> parse_csv(std::string_view text, std::string& why);
+/// skipped), or says why the text is unreadable (unterminated quote, NUL
+/// byte, stray quote, no header row).
+core::outcome<csv_rows> parse_csv(std::string_view text);
 
 }  // namespace conform::reference::detail

@@ -58,9 +58,9 @@ reply import_contacts(request_ctx& ctx) {
     }
   }
   if (target_to_column.count("phone_e164") == 0) return bad_mapping("phone_e164 must be mapped");
-  std::string why;
-  auto rows = parse_csv(files.find("file")->second.content, why);
+  auto rows = parse_csv(files.find("file")->second.content);
   if (!rows) {
+    const std::string& why = rows.error();
     return error(422, "INVALID_CSV", "the CSV file cannot be read: " + why, nullptr,
                  json::object{{"file", json::array{json::string(why)}}});
   }

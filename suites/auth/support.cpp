@@ -155,7 +155,12 @@ safe_request make_safe_request(const harness::scenario_context& ctx, const opena
       out.auth.tenant = out.tenant_copy.get();
     }
   }
-  out.request = ctx.valid_request(op, out.auth, salt, &out.why);
+  auto made = ctx.valid_request(op, out.auth, salt);
+  if (made) {
+    out.request = std::move(made).value();
+  } else {
+    out.why = std::move(made).error();
+  }
   return out;
 }
 

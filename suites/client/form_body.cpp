@@ -103,13 +103,12 @@ std::string boundary_of(std::string_view content_type) {
   return param_of(content_type, "boundary").value_or("");
 }
 
-std::optional<std::vector<form_part>> parse_multipart(std::string_view body,
-                                                      std::string_view boundary, std::string& why) {
+core::outcome<std::vector<form_part>> parse_multipart(std::string_view body,
+                                                      std::string_view boundary) {
   const std::string delimiter = "--" + std::string(boundary);
   std::size_t at = body.find(delimiter);
   if (boundary.empty() || at == std::string_view::npos) {
-    why = "no boundary line";
-    return std::nullopt;
+    return core::fail("no boundary line");
   }
   std::vector<form_part> parts;
   at += delimiter.size();
@@ -117,20 +116,18 @@ std::optional<std::vector<form_part>> parse_multipart(std::string_view body,
     if (body.substr(at, 2) == "--") return parts;  // the close delimiter
     while (at < body.size() && (body[at] == ' ' || body[at] == '\t')) ++at;
     if (body.substr(at, 2) != "\r\n") {
-      why = "a boundary line is not followed by CRLF";
-      return std::nullopt;
+      return core::fail("a boundary line is not followed by CRLF");
     }
     at += 2;
     const std::size_t end = body.find("\r\n" + delimiter, at);
     if (end == std::string_view::npos) {
-      why = "part " + std::to_string(parts.size() + 1) + " has no closing boundary";
-      return std::nullopt;
+      return core::fail("part " + std::to_string(parts.size() + 1) + " has no closing boundary");
     }
     const std::string_view part = body.substr(at, end - at);
     std::size_t head_end = part.starts_with("\r\n") ? 0 : part.find("\r\n\r\n");
     if (head_end == std::string_view::npos) {
-      why = "part " + std::to_string(parts.size() + 1) + " has no blank line after its headers";
-      return std::nullopt;
+      return core::fail("part " + std::to_string(parts.size() + 1) +
+                        " has no blank line after its headers");
     }
     form_part p;
     std::string_view head = part.substr(0, head_end);
@@ -154,8 +151,8 @@ std::optional<std::vector<form_part>> parse_multipart(std::string_view body,
       }
     }
     if (!named) {
-      why = "part " + std::to_string(parts.size() + 1) + " has no Content-Disposition with a name";
-      return std::nullopt;
+      return core::fail("part " + std::to_string(parts.size() + 1) +
+                        " has no Content-Disposition with a name");
     }
     p.content = std::string(part.substr(head_end + (head_end == 0 ? 2 : 4)));
     parts.push_back(std::move(p));
@@ -170,9 +167,8 @@ std::string form_problem(std::string_view media, std::string_view content_type,
   if (media == "multipart/form-data") {
     const std::string boundary = boundary_of(content_type);
     if (boundary.empty()) return "the multipart body's Content-Type has no boundary";
-    std::string why;
-    auto parts = parse_multipart(body, boundary, why);
-    if (!parts) return "the multipart body cannot be read: " + why;
+    auto parts = parse_multipart(body, boundary);
+    if (!parts) return "the multipart body cannot be read: " + parts.error();
     for (auto& p : *parts) {
       // A part without a Content-Type is text/plain (RFC 7578, 4.4).
       const std::string part_media =

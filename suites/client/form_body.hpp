@@ -9,16 +9,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "generators/detail/wire.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::suites::client {
 
-/// The parts of a multipart body with `boundary`; nullopt with `why` when
-/// the body cannot be read as one.
-std::optional<std::vector<generators::detail::form_part>> parse_multipart(std::string_view body,
-                                                                          std::string_view boundary,
-                                                                          std::string& why);
+/// The parts of a multipart body with `boundary`, or why the body cannot be
+/// read as one.
+core::outcome<std::vector<generators::detail::form_part>> parse_multipart(
+    std::string_view body, std::string_view boundary);
 
 /// The `boundary` parameter of a multipart Content-Type ("" when absent).
 std::string boundary_of(std::string_view content_type);

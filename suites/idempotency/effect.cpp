@@ -120,16 +120,13 @@ std::string format_change(micros change) {
          (fraction.empty() ? "" : "." + fraction);
 }
 
-std::unique_ptr<effect_reader> effect_reader::make(harness::scenario_context& ctx,
-                                                   const openapi::operation& op,
-                                                   const harness::auth_choice& auth,
-                                                   std::string_view body, std::string* why) {
+core::outcome<std::unique_ptr<effect_reader>> effect_reader::make(harness::scenario_context& ctx,
+                                                                  const openapi::operation& op,
+                                                                  const harness::auth_choice& auth,
+                                                                  std::string_view body) {
   const auto& effect = op.idempotent->effect;
   if (effect.operation_id.empty()) return nullptr;
-  auto fail = [why](std::string text) -> std::unique_ptr<effect_reader> {
-    if (why) *why = std::move(text);
-    return nullptr;
-  };
+  auto fail = [](std::string text) { return core::fail(std::move(text)); };
   const openapi::operation* list = ctx.covered(effect.operation_id);
   if (!list) {
     return fail("the effect is read through " + effect.operation_id +
@@ -163,9 +160,8 @@ std::unique_ptr<effect_reader> effect_reader::make(harness::scenario_context& ct
     return fail("no credential of the profile is sufficient for " + effect.operation_id +
                 " and sees the request's tenant; add one to read the effect");
   }
-  std::string generated_why;
-  auto g = ctx.valid_request(*list, *reader_auth, "idempotency-effect", &generated_why);
-  if (!g) return fail("no valid request for " + effect.operation_id + ": " + generated_why);
+  auto g = ctx.valid_request(*list, *reader_auth, "idempotency-effect");
+  if (!g) return fail("no valid request for " + effect.operation_id + ": " + g.error());
   const auto& paging = *list->paging;
   std::set<std::string> dropped(paging.filter_params.begin(), paging.filter_params.end());
   for (const auto* name :

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/outcome.hpp"
 #include "harness/scenario.hpp"
 
 namespace conform::suites::idempotency_detail {
@@ -39,12 +40,12 @@ struct reading {
 /// operation with a credential that sees the same tenant.
 class effect_reader {
  public:
-  /// A reader for `op`'s effect of request `body` sent under `auth`; nullptr
-  /// with `why` when it cannot be read (not declared: nullptr, `why` empty).
-  static std::unique_ptr<effect_reader> make(harness::scenario_context& ctx,
-                                             const openapi::operation& op,
-                                             const harness::auth_choice& auth,
-                                             std::string_view body, std::string* why);
+  /// A reader for `op`'s effect of request `body` sent under `auth` (nullptr
+  /// when the operation declares no effect), or why it cannot be read.
+  static core::outcome<std::unique_ptr<effect_reader>> make(harness::scenario_context& ctx,
+                                                            const openapi::operation& op,
+                                                            const harness::auth_choice& auth,
+                                                            std::string_view body);
 
   /// The field's value now. The probes it sent live as long as the reader.
   reading read(harness::scenario_context& ctx);

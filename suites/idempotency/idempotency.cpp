@@ -93,22 +93,17 @@ struct first_exchange {
 };
 
 /// Sends valid requests with fresh keys until one is answered 2xx (or the
-/// tries run out; the last answer the store keeps is kept). nullopt with
-/// `why` when the store kept none (no answer, 5xx, or an answer given
-/// before the store: 401, 403, rate limited, tenant context, 415) or none
-/// could be generated.
-std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, bool with_effect,
-                                            std::string& why) {
+/// tries run out; the last answer the store keeps is kept), or why not: the
+/// store kept none (no answer, 5xx, or an answer given before the store:
+/// 401, 403, rate limited, tenant context, 415) or none could be generated.
+core::outcome<first_exchange> first_request(scenario_context& ctx, subject& s, bool with_effect) {
   std::optional<first_exchange> kept;
   std::string last_summary;
   for (int i = 0; i < max_tries; ++i) {
-    std::string gen_why;
-    auto g = ctx.valid_request(*s.op, s.auth, "idempotency-" + std::to_string(i), &gen_why);
+    auto g = ctx.valid_request(*s.op, s.auth, "idempotency-" + std::to_string(i));
     if (!g) {
-      if (i == 0) {
-        why = "no valid request could be generated: " + gen_why;
-        return std::nullopt;
-      }
+      const std::string& gen_why = g.error();
+      if (i == 0) return core::fail("no valid request could be generated: " + gen_why);
       break;
     }
     first_exchange fx;
@@ -116,7 +111,12 @@ std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, b
     fx.key = ctx.fresh_key();
     fx.req = ctx.build(*s.op, s.auth, fx.g, fx.key);
     if (with_effect) {
-      fx.reader = effect_reader::make(ctx, *s.op, s.auth, fx.req.body, &fx.reader_why);
+      auto made = effect_reader::make(ctx, *s.op, s.auth, fx.req.body);
+      if (made) {
+        fx.reader = std::move(made).value();
+      } else {
+        fx.reader_why = std::move(made).error();
+      }
       if (fx.reader) fx.before = fx.reader->read(ctx);
     }
     fx.answer = &s.send(ctx, fx.req);
@@ -127,13 +127,13 @@ std::optional<first_exchange> first_request(scenario_context& ctx, subject& s, b
     if (success) break;
   }
   if (!kept) {
-    why = "the first request was answered " + last_summary +
-          " on every try; the idempotency store keeps only answers below 500 given after the " +
-          "credential, rate limit, tenant context and media type are accepted (x-idempotency)";
-    return std::nullopt;
+    return core::fail(
+        "the first request was answered " + last_summary +
+        " on every try; the idempotency store keeps only answers below 500 given after the " +
+        "credential, rate limit, tenant context and media type are accepted (x-idempotency)");
   }
   if (kept->reader) kept->after = kept->reader->read(ctx);
-  return kept;
+  return std::move(*kept);
 }
 
 void judge_replay(scenario_context& ctx, results_sink& results, subject& s,
@@ -458,9 +458,9 @@ void run_key_required(scenario_context& ctx, results_sink& results, subject& s) 
                     "x-idempotency says the key is required but declares no `missing` answer");
     return;
   }
-  std::string why;
-  auto g = ctx.valid_request(*s.op, s.auth, "idempotency-required", &why);
+  auto g = ctx.valid_request(*s.op, s.auth, "idempotency-required");
   if (!g) {
+    const std::string& why = g.error();
     results.not_run(s.op, s.label, required_check, "no valid request could be generated: " + why);
     return;
   }
@@ -497,10 +497,9 @@ void run_subject(scenario_context& ctx, results_sink& results,
   }
   if (needs_first.empty()) return;
   const bool with_effect = declared_effect && (enabled(effect_check) || enabled(concurrency_check));
-  std::string why;
-  auto fx = first_request(ctx, s, with_effect, why);
+  auto fx = first_request(ctx, s, with_effect);
   if (!fx) {
-    for (auto check : needs_first) results.not_run(s.op, s.label, check, why);
+    for (auto check : needs_first) results.not_run(s.op, s.label, check, fx.error());
     return;
   }
   const probe& replay = s.send(ctx, fx->req);

@@ -111,9 +111,9 @@ std::vector<list_target> targets_for(scenario_context& ctx, results_sink& result
       for (auto check : checks) results.not_run(&op, label, check, *choice.not_run_why);
       continue;
     }
-    std::string why;
-    auto g = ctx.valid_request(op, choice, "pagination", &why);
+    auto g = ctx.valid_request(op, choice, "pagination");
     if (!g) {
+      const std::string& why = g.error();
       for (auto check : checks) {
         results.not_run(&op, label, check, "no valid request to page through: " + why);
       }

@@ -91,9 +91,9 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
     auth_choice auth;
     auth.model.name = "none";
     if (auto sufficient = first_sufficient(ctx, *op)) auth = *sufficient;
-    std::string why;
-    auto g = ctx.valid_request(*op, auth, "405", &why);
+    auto g = ctx.valid_request(*op, auth, "405");
     if (!g) {
+      const std::string& why = g.error();
       results.not_run(op, "none", k_method_not_allowed, "no path could be built: " + why);
       continue;
     }
@@ -170,9 +170,9 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
     auth_choice none;
     none.model.name = "none";
     const auth_choice& a = auth ? *auth : none;
-    std::string why;
-    auto g = ctx.valid_request(*op, a, "413", &why);
+    auto g = ctx.valid_request(*op, a, "413");
     if (!g) {
+      const std::string& why = g.error();
       results.not_run(op, label, k_payload_too_large, "no request could be built: " + why);
       continue;
     }
@@ -290,9 +290,9 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
       continue;
     }
     auto auth = ctx.credentials().auth_for(*chosen, c);
-    std::string why;
-    auto g = ctx.valid_request(*chosen, auth, "429", &why);
+    auto g = ctx.valid_request(*chosen, auth, "429");
     if (!g) {
+      const std::string& why = g.error();
       results.not_run(chosen, label, k_rate_limit, "no request could be built: " + why);
       continue;
     }
@@ -415,9 +415,9 @@ void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
       auth = *sufficient;
     }
     const std::string label = auth.model.label();
-    std::string why;
-    auto g = ctx.valid_request(*op, auth, "repeat", &why);
+    auto g = ctx.valid_request(*op, auth, "repeat");
     if (!g) {
+      const std::string& why = g.error();
       results.not_run(op, label, k_repeat, "no request could be built: " + why);
       continue;
     }

@@ -116,14 +116,13 @@ harness::auth_choice machine_access::auth(const openapi::operation& op) const {
   return ctx_.credentials().auth_for(op, credential_, &tenant_);
 }
 
-std::optional<http::request> machine_access::request_on(const openapi::operation& op,
+core::outcome<http::request> machine_access::request_on(const openapi::operation& op,
                                                         const std::string& id,
-                                                        std::string_view salt, std::string& why) {
+                                                        std::string_view salt) {
   const openapi::parameter* param = resource_parameter(op, machine_);
   if (!param || !param->resource) {
-    why = "operation " + op.operation_id + " has no path parameter with x-resource '" +
-          machine_.resource + "' (x-transition names it)";
-    return std::nullopt;
+    return core::fail("operation " + op.operation_id + " has no path parameter with x-resource '" +
+                      machine_.resource + "' (x-transition names it)");
   }
   // The generator takes path ids from the tenant's fixtures: a copy of the
   // tenant whose fixture for this parameter is the resource under test.
@@ -131,12 +130,12 @@ std::optional<http::request> machine_access::request_on(const openapi::operation
   with_resource.fixtures[param->resource->fixture] = id;
   harness::auth_choice choice = auth(op);
   choice.tenant = &with_resource;
-  auto g = ctx_.valid_request(op, choice, salt, &why);
-  if (!g) return std::nullopt;
+  auto g = ctx_.valid_request(op, choice, salt);
+  if (!g) return core::fail(std::move(g).error());
   const auto used = std::make_pair(param->name, id);
   if (std::find(g->fixtures_used.begin(), g->fixtures_used.end(), used) == g->fixtures_used.end()) {
-    why = "the request generated for " + op.operation_id + " does not carry the resource id";
-    return std::nullopt;
+    return core::fail("the request generated for " + op.operation_id +
+                      " does not carry the resource id");
   }
   return ctx_.build(op, auth(op), *g);
 }
@@ -166,10 +165,9 @@ state_read machine_access::read_from_list(const std::string& id) {
     out.why = "the x-pagination of " + op_id + " does not say where items and their ids are";
     return out;
   }
-  std::string why;
-  auto g =
-      ctx_.valid_request(read_op_, auth(read_op_), "states/read/" + std::to_string(reads_), &why);
+  auto g = ctx_.valid_request(read_op_, auth(read_op_), "states/read/" + std::to_string(reads_));
   if (!g) {
+    const std::string& why = g.error();
     out.why = "no request for " + op_id + " could be generated: " + why;
     return out;
   }
@@ -232,10 +230,9 @@ state_read machine_access::read_one(const std::string& id) {
         "no 2xx JSON answer of " + op_id + " documents an object with '" + machine_.field + "'";
     return out;
   }
-  std::string why;
-  auto req = request_on(read_op_, id, "states/read/" + std::to_string(reads_), why);
+  auto req = request_on(read_op_, id, "states/read/" + std::to_string(reads_));
   if (!req) {
-    out.why = why;
+    out.why = req.error();
     return out;
   }
   const harness::probe& p = send(*req);

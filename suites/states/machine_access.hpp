@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/outcome.hpp"
 #include "harness/scenario.hpp"
 
 namespace conform::suites::states {
@@ -35,10 +36,10 @@ class machine_access {
   /// The auth model `op` gets here (the credential acting for the tenant).
   harness::auth_choice auth(const openapi::operation& op) const;
 
-  /// A valid request for `op` on resource `id`; nullopt with `why` when the
-  /// operation names no such resource or no request can be generated.
-  std::optional<http::request> request_on(const openapi::operation& op, const std::string& id,
-                                          std::string_view salt, std::string& why);
+  /// A valid request for `op` on resource `id`, or why not: the operation
+  /// names no such resource or no request can be generated.
+  core::outcome<http::request> request_on(const openapi::operation& op, const std::string& id,
+                                          std::string_view salt);
   /// Sends `req` and keeps what came back.
   const harness::probe& send(const http::request& req);
   /// The state of resource `id` now.

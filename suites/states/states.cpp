@@ -89,10 +89,9 @@ class machine_test {
                        [&](const auto* op) { return op->operation_id == operation_id; });
   }
   /// The id of the fixture of `state` in the tenant, or why there is none.
-  std::optional<std::string> fixture_id(const std::string& state, std::string& why) const;
-  /// Reads the fixture of `state` and checks it is there; nullopt with why.
-  std::optional<std::string> usable_fixture(const std::string& state, state_read& read,
-                                            std::string& why);
+  core::outcome<std::string> fixture_id(const std::string& state) const;
+  /// Reads the fixture of `state` and checks it is there, or says why not.
+  core::outcome<std::string> usable_fixture(const std::string& state, state_read& read);
   void not_run_all(const std::vector<const openapi::operation*>& ops, std::string_view check,
                    const std::string& why);
   /// False (and a not-run of the cell) when `p` (a move, or the read after
@@ -140,38 +139,33 @@ class machine_test {
   }
 };
 
-std::optional<std::string> machine_test::fixture_id(const std::string& state,
-                                                    std::string& why) const {
+core::outcome<std::string> machine_test::fixture_id(const std::string& state) const {
   auto named = m_.fixtures.find(state);
   if (named == m_.fixtures.end()) {
-    why = "state machine " + m_.name + " declares no fixture for state " + state +
-          " (x-state-machines." + m_.name + ".fixtures)";
-    return std::nullopt;
+    return core::fail("state machine " + m_.name + " declares no fixture for state " + state +
+                      " (x-state-machines." + m_.name + ".fixtures)");
   }
   auto it = access_.tenant().fixtures.find(named->second);
   if (it == access_.tenant().fixtures.end()) {
-    why = "tenant " + access_.tenant().name + " of the profile has no fixture " + named->second +
-          " (a " + m_.resource + " in state " + state + ")";
-    return std::nullopt;
+    return core::fail("tenant " + access_.tenant().name + " of the profile has no fixture " +
+                      named->second + " (a " + m_.resource + " in state " + state + ")");
   }
   return it->second;
 }
 
-std::optional<std::string> machine_test::usable_fixture(const std::string& state, state_read& read,
-                                                        std::string& why) {
-  auto id = fixture_id(state, why);
-  if (!id) return std::nullopt;
+core::outcome<std::string> machine_test::usable_fixture(const std::string& state,
+                                                        state_read& read) {
+  auto id = fixture_id(state);
+  if (!id) return id;
   const std::string& fixture = m_.fixtures.at(state);
   read = access_.read(*id);
   if (!read.state) {
-    why = "the state of fixture " + fixture + " could not be read through " +
-          read_op_.operation_id + ": " + read.why;
-    return std::nullopt;
+    return core::fail("the state of fixture " + fixture + " could not be read through " +
+                      read_op_.operation_id + ": " + read.why);
   }
   if (*read.state != state) {
-    why = "fixture " + fixture + " is in state " + *read.state + ", not " + state +
-          ": an earlier run against this target may have moved it";
-    return std::nullopt;
+    return core::fail("fixture " + fixture + " is in state " + *read.state + ", not " + state +
+                      ": an earlier run against this target may have moved it");
   }
   return id;
 }
@@ -223,10 +217,9 @@ bool machine_test::refused_moves(const std::string& state, const std::string& id
     for (const auto& p : m_.preconditions) {
       if (p.operation_id == op->operation_id) codes.push_back(p.error_code);
     }
-    std::string why;
-    auto req = access_.request_on(*op, id, "states/refused/" + state, why);
+    auto req = access_.request_on(*op, id, "states/refused/" + state);
     if (!req) {
-      results_.not_run(op, label(*op), transitions_check, why);
+      results_.not_run(op, label(*op), transitions_check, req.error());
       continue;
     }
     const probe& move = access_.send(*req);
@@ -277,10 +270,9 @@ bool machine_test::allowed_move(const openapi::state_machine::transition& t, con
   }
   if (!op) return false;
   moved_.emplace(t.from, t.operation_id);
-  std::string why;
-  auto req = access_.request_on(*op, id, "states/move/" + t.from, why);
+  auto req = access_.request_on(*op, id, "states/move/" + t.from);
   if (!req) {
-    results_.not_run(op, label(*op), transitions_check, why);
+    results_.not_run(op, label(*op), transitions_check, req.error());
     return false;
   }
   const probe& move = access_.send(*req);
@@ -352,11 +344,10 @@ void machine_test::transitions() {
       }
     }
     if (would_test.empty()) continue;
-    std::string why;
     state_read read;
-    auto id = usable_fixture(start, read, why);
+    auto id = usable_fixture(start, read);
     if (!id) {
-      skipped_.emplace_back(start, why);
+      skipped_.emplace_back(start, id.error());
       continue;
     }
     const std::string& fixture = m_.fixtures.at(start);
@@ -451,10 +442,9 @@ void machine_test::preconditions() {
                            " cannot be told from a refused move");
       continue;
     }
-    std::string why;
-    auto req = access_.request_on(*op, id, "states/precondition/" + pre.error_code, why);
+    auto req = access_.request_on(*op, id, "states/precondition/" + pre.error_code);
     if (!req) {
-      results_.not_run(op, label(*op), preconditions_check, why);
+      results_.not_run(op, label(*op), preconditions_check, req.error());
       continue;
     }
     const probe& move = access_.send(*req);

@@ -100,9 +100,9 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
     for (std::size_t w = 0; w < walkers.size(); ++w) {
       const auto& walk = walkers[w];
       auto& st = state[w];
-      std::string why;
-      auto g = ctx.valid_request(*op, walk.auth, "tenant-list", &why);
+      auto g = ctx.valid_request(*op, walk.auth, "tenant-list");
       if (!g) {
+        const std::string& why = g.error();
         results.not_run(op, walk.label, list_isolation, "no valid request: " + why);
         continue;
       }

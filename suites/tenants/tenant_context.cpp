@@ -228,9 +228,9 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
           copy->fixtures[ref.fixture] = id;
           auth_choice swapped = choice;
           swapped.tenant = copy.get();
-          std::string why;
-          auto g = ctx.valid_request(*op, swapped, salt, &why);
+          auto g = ctx.valid_request(*op, swapped, salt);
           if (!g) {
+            const std::string& why = g.error();
             results.not_run(op, label, foreign_resource, "no valid request: " + why);
             return std::nullopt;
           }

@@ -317,10 +317,9 @@ class loader {
         const node& t = n.get("type");
         type = t.is_scalar() ? t.text() : t.get("type").text();
       }
-      std::string why;
-      auto c = parse_criterion(condition, type, context, &why);
+      auto c = parse_criterion(condition, type, context);
       if (!c) {
-        w.errors.push_back(at(n) + ": " + why);
+        w.errors.push_back(at(n) + ": " + c.error());
         continue;
       }
       std::vector<const expression*> used;
@@ -343,11 +342,13 @@ class loader {
       return;
     }
     for (const auto& o : map.entries()) {
-      std::string why;
-      auto e = o.value.is_scalar() ? parse_expression(o.value.text(), &why) : std::nullopt;
+      if (!o.value.is_scalar()) {
+        w.errors.push_back(at(o.value) + ": output '" + o.key + "': must be a runtime expression");
+        continue;
+      }
+      auto e = parse_expression(o.value.text());
       if (!e) {
-        w.errors.push_back(at(o.value) + ": output '" + o.key +
-                           "': " + (why.empty() ? "must be a runtime expression" : why));
+        w.errors.push_back(at(o.value) + ": output '" + o.key + "': " + e.error());
         continue;
       }
       check_reference(*e, o.value, w, true);
@@ -439,17 +440,16 @@ class loader {
       if (auto value = plain_value(n)) return *value;
     }
     const std::string& v = n.text();
-    std::string why;
     std::vector<expression> used;
     if (!v.empty() && v.front() == '$') {
-      auto e = parse_expression(v, &why);
+      auto e = parse_expression(v);
       if (e) {
         used.push_back(std::move(*e));
       } else {
-        w.errors.push_back(at(n) + ": " + why);
+        w.errors.push_back(at(n) + ": " + e.error());
       }
-    } else if (!embedded_expressions(v, used, &why)) {
-      w.errors.push_back(at(n) + ": " + why);
+    } else if (auto embeds = embedded_expressions(v, used); !embeds) {
+      w.errors.push_back(at(n) + ": " + embeds.error());
     }
     for (const auto& e : used) check_reference(e, n, w, response_allowed);
     return json::string(v);
@@ -493,12 +493,12 @@ document load_file(const std::string& path, const openapi::api_spec& spec) {
   return load_document(*text, path, spec);
 }
 
-std::optional<json::value> instantiate(const template_value& t, const scope& s, std::string* why) {
+core::outcome<json::value> instantiate(const template_value& t, const scope& s) {
   if (const json::object* o = t.if_object()) {
     json::object out;
     for (const auto& kv : *o) {
-      auto v = instantiate(kv.value(), s, why);
-      if (!v) return std::nullopt;
+      auto v = instantiate(kv.value(), s);
+      if (!v) return v;
       out[kv.key()] = std::move(*v);
     }
     return json::value(std::move(out));
@@ -506,20 +506,20 @@ std::optional<json::value> instantiate(const template_value& t, const scope& s, 
   if (const json::array* a = t.if_array()) {
     json::array out;
     for (const auto& item : *a) {
-      auto v = instantiate(item, s, why);
-      if (!v) return std::nullopt;
+      auto v = instantiate(item, s);
+      if (!v) return v;
       out.push_back(std::move(*v));
     }
     return json::value(std::move(out));
   }
   if (const json::string* str = t.if_string(); str && !str->empty()) {
     if (str->front() == '$') {
-      auto e = parse_expression(*str, why);
-      if (!e) return std::nullopt;
-      return evaluate(*e, s, why);
+      auto e = parse_expression(*str);
+      if (!e) return core::fail(std::move(e).error());
+      return evaluate(*e, s);
     }
-    auto text = expand(*str, s, why);
-    if (!text) return std::nullopt;
+    auto text = expand(*str, s);
+    if (!text) return core::fail(std::move(text).error());
     return json::value(json::string(*text));
   }
   return t;

@@ -95,8 +95,7 @@ std::vector<std::string> source_urls(const std::string& path);
 document load_file(const std::string& path, const openapi::api_spec& spec);
 
 /// `t` with its expressions evaluated: a string that is one expression takes
-/// its value, one that embeds `{$...}` takes their text; nullopt with `why`.
-std::optional<boost::json::value> instantiate(const template_value& t, const scope& s,
-                                              std::string* why);
+/// its value, one that embeds `{$...}` takes their text; or why it cannot.
+core::outcome<boost::json::value> instantiate(const template_value& t, const scope& s);
 
 }  // namespace conform::suites::workflows

@@ -58,36 +58,36 @@ std::size_t find_operator(std::string_view s) {
   return std::string_view::npos;
 }
 
-std::optional<operand> parse_operand(std::string_view text, std::string* why) {
+core::outcome<operand> parse_operand(std::string_view text) {
   text = trim(text);
   operand out;
   if (text.empty()) {
-    *why = "a comparison lacks an operand";
-    return std::nullopt;
+    return core::fail("a comparison lacks an operand");
   }
   if (text.front() == '$') {
-    out.expr = parse_expression(text, why);
-    if (!out.expr) return std::nullopt;
+    auto e = parse_expression(text);
+    if (!e) return core::fail(std::move(e).error());
+    out.expr = std::move(e).value();
     return out;
   }
   if (text.front() == '\'') {
     if (text.size() < 2 || text.back() != '\'') {
-      *why = "unterminated string literal " + std::string(text);
-      return std::nullopt;
+      return core::fail("unterminated string literal " + std::string(text));
     }
     std::string value;
     const std::string_view inner = text.substr(1, text.size() - 2);
     for (std::size_t i = 0; i < inner.size(); ++i) {
       if (inner[i] == '\'') {
         if (i + 1 >= inner.size() || inner[i + 1] != '\'') {
-          *why = "a single quote inside " + std::string(text) + " must be doubled";
-          return std::nullopt;
+          return core::fail("a single quote inside " + std::string(text) + " must be doubled");
         }
         ++i;
       }
       value += inner[i];
     }
-    if (!embedded_expressions(value, out.embeds, why)) return std::nullopt;
+    if (auto embeds = embedded_expressions(value, out.embeds); !embeds) {
+      return core::fail(std::move(embeds).error());
+    }
     out.literal = json::string(value);
     return out;
   }
@@ -98,44 +98,41 @@ std::optional<operand> parse_operand(std::string_view text, std::string* why) {
   json::error_code ec;
   auto number = json::parse(text, ec);
   if (ec || !number.is_number()) {
-    *why = "'" + std::string(text) +
-           "' is neither a runtime expression nor a literal (strings take single quotes)";
-    return std::nullopt;
+    return core::fail(
+        "'" + std::string(text) +
+        "' is neither a runtime expression nor a literal (strings take single quotes)");
   }
   out.literal = std::move(number);
   return out;
 }
 
-std::optional<std::vector<comparison>> parse_comparisons(std::string_view text, bool member_left,
-                                                         std::string* why) {
+core::outcome<std::vector<comparison>> parse_comparisons(std::string_view text, bool member_left) {
   std::vector<comparison> out;
   if (text.find("||") != std::string_view::npos) {
-    *why = "'||' is not supported: write one criterion per alternative that must hold";
-    return std::nullopt;
+    return core::fail("'||' is not supported: write one criterion per alternative that must hold");
   }
   for (auto clause : split_outside_quotes(text, "&&")) {
     clause = trim(clause);
     const std::size_t at = find_operator(clause);
     if (at == std::string_view::npos) {
-      *why = "'" + std::string(clause) + "' is not a comparison (== or !=)";
-      return std::nullopt;
+      return core::fail("'" + std::string(clause) + "' is not a comparison (== or !=)");
     }
     comparison c;
     c.equal = clause[at] == '=';
     const std::string_view left = trim(clause.substr(0, at));
     if (member_left) {
       if (!starts_with(left, "@.") || !is_name(left.substr(2), false)) {
-        *why = "a filter compares '@.<member>' with a value, not '" + std::string(left) + "'";
-        return std::nullopt;
+        return core::fail("a filter compares '@.<member>' with a value, not '" + std::string(left) +
+                          "'");
       }
       c.left.literal = json::string(left.substr(2));
     } else {
-      auto l = parse_operand(left, why);
-      if (!l) return std::nullopt;
+      auto l = parse_operand(left);
+      if (!l) return core::fail(std::move(l).error());
       c.left = std::move(*l);
     }
-    auto r = parse_operand(clause.substr(at + 2), why);
-    if (!r) return std::nullopt;
+    auto r = parse_operand(clause.substr(at + 2));
+    if (!r) return core::fail(std::move(r).error());
     c.right = std::move(*r);
     out.push_back(std::move(c));
   }
@@ -155,11 +152,11 @@ bool same(const json::value& a, const json::value& b) {
   return a == b;
 }
 
-std::optional<json::value> operand_value(const operand& o, const scope& s, std::string* why) {
-  if (o.expr) return evaluate(*o.expr, s, why);
+core::outcome<json::value> operand_value(const operand& o, const scope& s) {
+  if (o.expr) return evaluate(*o.expr, s);
   if (!o.embeds.empty()) {
-    auto text = expand(o.literal.get_string(), s, why);
-    if (!text) return std::nullopt;
+    auto text = expand(o.literal.get_string(), s);
+    if (!text) return core::fail(std::move(text).error());
     return json::value(json::string(*text));
   }
   return o.literal;
@@ -175,12 +172,16 @@ bool holds_simple(const criterion& c, const scope& s, std::string* seen) {
   std::string out;
   bool ok = true;
   for (const auto& cmp : c.all) {
-    std::string why;
-    auto left = operand_value(cmp.left, s, &why);
-    auto right = left ? operand_value(cmp.right, s, &why) : std::nullopt;
+    auto left = operand_value(cmp.left, s);
     if (!out.empty()) out += ", ";
-    if (!left || !right) {
-      out += why;
+    if (!left) {
+      out += left.error();
+      ok = false;
+      continue;
+    }
+    auto right = operand_value(cmp.right, s);
+    if (!right) {
+      out += right.error();
       ok = false;
       continue;
     }
@@ -198,10 +199,9 @@ bool holds_simple(const criterion& c, const scope& s, std::string* seen) {
 }
 
 bool holds_jsonpath(const criterion& c, const scope& s, std::string* seen) {
-  std::string why;
-  auto root = evaluate(*c.context, s, &why);
+  auto root = evaluate(*c.context, s);
   if (!root) {
-    *seen = why;
+    *seen = root.error();
     return false;
   }
   const json::value* at = &*root;
@@ -227,9 +227,9 @@ bool holds_jsonpath(const criterion& c, const scope& s, std::string* seen) {
   }
   std::vector<json::value> wanted;
   for (const auto& cmp : c.all) {
-    auto v = operand_value(cmp.right, s, &why);
+    auto v = operand_value(cmp.right, s);
     if (!v) {
-      *seen = why;
+      *seen = v.error();
       return false;
     }
     wanted.push_back(std::move(*v));
@@ -266,12 +266,11 @@ bool holds_jsonpath(const criterion& c, const scope& s, std::string* seen) {
 
 }  // namespace
 
-std::optional<expression> parse_expression(std::string_view text, std::string* why) {
+core::outcome<expression> parse_expression(std::string_view text) {
   expression e;
   e.text = std::string(text);
-  auto fail = [&](std::string message) -> std::optional<expression> {
-    *why = "cannot evaluate runtime expression '" + std::string(text) + "': " + message;
-    return std::nullopt;
+  auto fail = [&](std::string message) {
+    return core::fail("cannot evaluate runtime expression '" + std::string(text) + "': " + message);
   };
   if (text == "$statusCode") {
     e.what = expression::kind::status_code;
@@ -320,83 +319,78 @@ std::optional<expression> parse_expression(std::string_view text, std::string* w
       "$inputs.<name> and $steps.<step>.outputs.<name>");
 }
 
-bool embedded_expressions(std::string_view text, std::vector<expression>& out, std::string* why) {
+core::status embedded_expressions(std::string_view text, std::vector<expression>& out) {
   for (std::size_t open = text.find("{$"); open != std::string_view::npos;
        open = text.find("{$", open + 1)) {
     const std::size_t close = text.find('}', open);
     if (close == std::string_view::npos) {
-      *why = "unterminated embedded expression in '" + std::string(text) + "'";
-      return false;
+      return core::fail("unterminated embedded expression in '" + std::string(text) + "'");
     }
-    auto e = parse_expression(text.substr(open + 1, close - open - 1), why);
-    if (!e) return false;
+    auto e = parse_expression(text.substr(open + 1, close - open - 1));
+    if (!e) return core::fail(std::move(e).error());
     out.push_back(std::move(*e));
   }
-  return true;
+  return {};
 }
 
-std::optional<criterion> parse_criterion(std::string_view condition, std::string_view type,
-                                         std::string_view context, std::string* why) {
+core::outcome<criterion> parse_criterion(std::string_view condition, std::string_view type,
+                                         std::string_view context) {
   criterion c;
   c.text = std::string(trim(condition));
   if (type.empty() || type == "simple") {
     if (!context.empty()) {
-      *why = "a simple condition names its values itself: drop 'context'";
-      return std::nullopt;
+      return core::fail("a simple condition names its values itself: drop 'context'");
     }
-    auto all = parse_comparisons(c.text, false, why);
-    if (!all) return std::nullopt;
+    auto all = parse_comparisons(c.text, false);
+    if (!all) return core::fail(std::move(all).error());
     c.all = std::move(*all);
     return c;
   }
   if (type != "jsonpath") {
-    *why = "criterion type '" + std::string(type) + "' is not supported (simple, jsonpath)";
-    return std::nullopt;
+    return core::fail("criterion type '" + std::string(type) +
+                      "' is not supported (simple, jsonpath)");
   }
   c.jsonpath = true;
   if (context.empty()) {
-    *why = "a jsonpath criterion needs a 'context' (e.g. $response.body)";
-    return std::nullopt;
+    return core::fail("a jsonpath criterion needs a 'context' (e.g. $response.body)");
   }
-  c.context = parse_expression(context, why);
-  if (!c.context) return std::nullopt;
+  auto parsed_context = parse_expression(context);
+  if (!parsed_context) return core::fail(std::move(parsed_context).error());
+  c.context = std::move(parsed_context).value();
   std::string_view rest = c.text;
   if (!starts_with(rest, "$")) {
-    *why = "a JSONPath starts with '$'";
-    return std::nullopt;
+    return core::fail("a JSONPath starts with '$'");
   }
   rest.remove_prefix(1);
   while (starts_with(rest, ".")) {
     std::size_t end = 1;
     while (end < rest.size() && name_char(rest[end]) && rest[end] != '.') ++end;
     if (end == 1) {
-      *why = "expected a member name after '.' in '" + c.text + "'";
-      return std::nullopt;
+      return core::fail("expected a member name after '.' in '" + c.text + "'");
     }
     c.path.emplace_back(rest.substr(1, end - 1));
     rest.remove_prefix(end);
   }
   if (rest.empty()) return c;
   if (!starts_with(rest, "[?(") || rest.size() < 5 || rest.substr(rest.size() - 2) != ")]") {
-    *why = "supported JSONPath: $.member.member or $.member[?(@.m == value && ...)], not '" +
-           c.text + "'";
-    return std::nullopt;
+    return core::fail(
+        "supported JSONPath: $.member.member or $.member[?(@.m == value && ...)], not '" + c.text +
+        "'");
   }
   c.filter = true;
-  auto all = parse_comparisons(rest.substr(3, rest.size() - 5), true, why);
-  if (!all) return std::nullopt;
+  auto all = parse_comparisons(rest.substr(3, rest.size() - 5), true);
+  if (!all) return core::fail(std::move(all).error());
   c.all = std::move(*all);
   return c;
 }
 
-std::optional<json::value> evaluate(const expression& e, const scope& s, std::string* why) {
+core::outcome<json::value> evaluate(const expression& e, const scope& s) {
   using kind = expression::kind;
   const harness::probe* r = s.response;
   const bool needs_response = e.what == kind::status_code || e.what == kind::response_body ||
                               e.what == kind::response_header;
   if (needs_response && (!r || !r->answered())) {
-    *why = "no response";
-    return std::nullopt;
+    return core::fail("no response");
   }
   switch (e.what) {
     case kind::status_code:
@@ -404,36 +398,30 @@ std::optional<json::value> evaluate(const expression& e, const scope& s, std::st
     case kind::response_body:
       if (!r->json) {
         if (e.pointer.empty()) return json::value(json::string(r->body()));
-        *why = "the response body is not JSON";
-        return std::nullopt;
+        return core::fail("the response body is not JSON");
       }
       if (const json::value* v = r->at(e.pointer)) return *v;
-      *why = "the response has no " + e.pointer;
-      return std::nullopt;
+      return core::fail("the response has no " + e.pointer);
     case kind::response_header:
       if (const std::string* v = r->header(e.name)) return json::value(json::string(*v));
-      *why = "the response has no header " + e.name;
-      return std::nullopt;
+      return core::fail("the response has no header " + e.name);
     case kind::input:
       if (s.inputs) {
         if (auto it = s.inputs->find(e.name); it != s.inputs->end()) return it->second;
       }
-      *why = "no input " + e.name;
-      return std::nullopt;
+      return core::fail("no input " + e.name);
     case kind::step_output:
       if (s.outputs) {
         if (auto step = s.outputs->find(e.step); step != s.outputs->end()) {
           if (auto it = step->second.find(e.name); it != step->second.end()) return it->second;
         }
       }
-      *why = "step " + e.step + " has no output " + e.name;
-      return std::nullopt;
+      return core::fail("step " + e.step + " has no output " + e.name);
   }
-  *why = "unknown expression";
-  return std::nullopt;
+  return core::fail("unknown expression");
 }
 
-std::optional<std::string> expand(std::string_view text, const scope& s, std::string* why) {
+core::outcome<std::string> expand(std::string_view text, const scope& s) {
   std::string out;
   std::size_t from = 0;
   for (std::size_t open = text.find("{$"); open != std::string_view::npos;
@@ -441,10 +429,10 @@ std::optional<std::string> expand(std::string_view text, const scope& s, std::st
     const std::size_t close = text.find('}', open);
     if (close == std::string_view::npos) break;
     out += text.substr(from, open - from);
-    auto e = parse_expression(text.substr(open + 1, close - open - 1), why);
-    if (!e) return std::nullopt;
-    auto v = evaluate(*e, s, why);
-    if (!v) return std::nullopt;
+    auto e = parse_expression(text.substr(open + 1, close - open - 1));
+    if (!e) return core::fail(std::move(e).error());
+    auto v = evaluate(*e, s);
+    if (!v) return core::fail(std::move(v).error());
     out += scalar_text(*v);
     from = close + 1;
   }

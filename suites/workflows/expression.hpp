@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "harness/scenario.hpp"
 
 namespace conform::suites::workflows {
@@ -29,8 +30,8 @@ struct expression {
   std::string text;     // as written
 };
 
-/// Parses `text` ("$response.body#/data/id"); nullopt with `why` when it is not one.
-std::optional<expression> parse_expression(std::string_view text, std::string* why);
+/// Parses `text` ("$response.body#/data/id"), or says why it is not one.
+core::outcome<expression> parse_expression(std::string_view text);
 
 /// A literal or a runtime expression, one side of a comparison.
 struct operand {
@@ -58,9 +59,9 @@ struct criterion {
   bool filter = false;
 };
 
-/// Parses a criterion; nullopt with `why` when it is outside the subset.
-std::optional<criterion> parse_criterion(std::string_view condition, std::string_view type,
-                                         std::string_view context, std::string* why);
+/// Parses a criterion, or says why it is outside the subset.
+core::outcome<criterion> parse_criterion(std::string_view condition, std::string_view type,
+                                         std::string_view context);
 
 /// What expressions read from while a workflow runs.
 struct scope {
@@ -69,14 +70,15 @@ struct scope {
   const std::map<std::string, std::map<std::string, boost::json::value>>* outputs = nullptr;
 };
 
-/// The value of `e`, or nullopt with `why` ("the response has no /data/id").
-std::optional<boost::json::value> evaluate(const expression& e, const scope& s, std::string* why);
+/// The value of `e`, or why there is none ("the response has no /data/id").
+core::outcome<boost::json::value> evaluate(const expression& e, const scope& s);
 
 /// `text` with every embedded `{$...}` replaced by its value's text.
-std::optional<std::string> expand(std::string_view text, const scope& s, std::string* why);
+core::outcome<std::string> expand(std::string_view text, const scope& s);
 
-/// The expressions `text` embeds in braces; false with `why` when one does not parse.
-bool embedded_expressions(std::string_view text, std::vector<expression>& out, std::string* why);
+/// Appends to `out` the expressions `text` embeds in braces, or says which
+/// one does not parse.
+core::status embedded_expressions(std::string_view text, std::vector<expression>& out);
 
 /// Whether `c` holds; `seen` says what came back either way (for reports).
 bool holds(const criterion& c, const scope& s, std::string* seen);

@@ -8,7 +8,6 @@
 #include <deque>
 #include <map>
 #include <filesystem>
-#include <variant>
 
 #include "core/text.hpp"
 #include "generators/detail/style.hpp"
@@ -80,8 +79,7 @@ std::optional<json::value> typed_input(const input_def& in, const std::string& t
   return json::value(json::string(text));
 }
 
-std::optional<plan> plan_for(const harness::scenario_context& ctx, const workflow& w,
-                             std::string* why) {
+core::outcome<plan> plan_for(const harness::scenario_context& ctx, const workflow& w) {
   std::vector<std::string> reasons;
   for (const auto& t : ctx.target().tenants) {
     plan p;
@@ -113,28 +111,25 @@ std::optional<plan> plan_for(const harness::scenario_context& ctx, const workflo
     if (reason.empty()) return p;
     reasons.push_back("tenant " + t.name + ": " + reason);
   }
-  *why = reasons.empty() ? "the profile has no tenant"
-                         : "no profile tenant can run every step (" + core::join(reasons, "; ") +
-                               "): add the fixtures and a credential with the scopes the steps "
-                               "need to one tenant";
-  return std::nullopt;
+  return core::fail(reasons.empty()
+                        ? "the profile has no tenant"
+                        : "no profile tenant can run every step (" + core::join(reasons, "; ") +
+                              "): add the fixtures and a credential with the scopes the steps "
+                              "need to one tenant");
 }
 
-/// Why a request part could not be made (a value the workflow cannot give).
-struct build_error {
-  std::string why;
-};
-
-std::variant<generators::generated_request, build_error> make_request(
-    const harness::scenario_context& ctx, const workflow& w, const step& s, const scope& sc) {
+/// The request of step `s`, or why a part of it could not be made (a value
+/// the workflow cannot give).
+core::outcome<generators::generated_request> make_request(const harness::scenario_context& ctx,
+                                                          const workflow& w, const step& s,
+                                                          const scope& sc) {
   generators::generated_request g;
   g.op = s.op;
   g.method = s.op->method;
   g.path = s.op->path;
-  std::string why;
   for (const auto& p : s.parameters) {
-    auto v = instantiate(p.value, sc, &why);
-    if (!v) return build_error{"parameter " + p.name + ": " + why};
+    auto v = instantiate(p.value, sc);
+    if (!v) return core::fail("parameter " + p.name + ": " + v.error());
     // Written as the description's parameter says (style, explode, content).
     generators::detail::param_format f;
     f.in = p.in;
@@ -145,8 +140,8 @@ std::variant<generators::generated_request, build_error> make_request(
     if (declared != nullptr) f = generators::detail::format_of(*declared);
     auto written = generators::detail::write_param(f, *v);
     if (!written || written->empty()) {
-      return build_error{"parameter " + p.name + ": its style (" +
-                         std::string(openapi::to_string(f.style)) + ") cannot carry the value"};
+      return core::fail("parameter " + p.name + ": its style (" +
+                        std::string(openapi::to_string(f.style)) + ") cannot carry the value");
     }
     switch (p.in) {
       case openapi::param_location::path: {
@@ -174,11 +169,11 @@ std::variant<generators::generated_request, build_error> make_request(
     }
   }
   if (!s.body) return g;
-  auto payload = instantiate(s.body->payload, sc, &why);
-  if (!payload) return build_error{"requestBody: " + why};
+  auto payload = instantiate(s.body->payload, sc);
+  if (!payload) return core::fail("requestBody: " + payload.error());
   const openapi::media_type& media = *s.body->media;
   if (media.name == "multipart/form-data") {
-    if (!payload->is_object()) return build_error{"requestBody: a multipart payload is a mapping"};
+    if (!payload->is_object()) return core::fail("requestBody: a multipart payload is a mapping");
     auto parts =
         media.schema != nullptr
             ? generators::detail::form_parts(payload->get_object(), media.part_content_types,
@@ -198,7 +193,7 @@ std::variant<generators::generated_request, build_error> make_request(
       g.content_type = "multipart/form-data; boundary=" + std::string(boundary);
       return g;
     }
-    return build_error{"requestBody: no multipart boundary avoids the parts' content"};
+    return core::fail("requestBody: no multipart boundary avoids the parts' content");
   }
   const bool json_media = media.name.find("json") != std::string::npos;
   g.body = !json_media && payload->is_string() ? std::string(payload->get_string())
@@ -221,10 +216,9 @@ class workflow_run {
         return;
       }
     }
-    std::string why;
-    auto p = plan_for(ctx_, w_, &why);
+    auto p = plan_for(ctx_, w_);
     if (!p) {
-      results_.not_run(&first_, label_, check_name, why);
+      results_.not_run(&first_, label_, check_name, p.error());
       return;
     }
     plan_ = std::move(*p);
@@ -239,12 +233,12 @@ class workflow_run {
     const step& s = w_.steps[i];
     scope sc{nullptr, &plan_.inputs, &outputs_};
     auto made = make_request(ctx_, w_, s, sc);
-    if (auto* error = std::get_if<build_error>(&made)) {
+    if (!made) {
       results_.not_run(&first_, label_, check_name,
-                       "step " + s.id + " cannot build its request: " + error->why);
+                       "step " + s.id + " cannot build its request: " + made.error());
       return false;
     }
-    const auto& g = std::get<generators::generated_request>(made);
+    const auto& g = made.value();
     probes_.push_back(ctx_.send(ctx_.build(*s.op, plan_.auths[i], g)));
     done_.push_back(s.id);
     const harness::probe& answer = probes_.back();
@@ -287,12 +281,11 @@ class workflow_run {
     }
     if (!ok) return false;
     for (const auto& o : s.outputs) {
-      std::string why;
-      auto v = evaluate(o.value, sc, &why);
+      auto v = evaluate(o.value, sc);
       if (!v) {
         fail(s, "output " + o.name + " = " + o.value.text,
              o.value.text + " to have a value (the step's output " + o.name + ")",
-             why + " (answer: " + answer.summary() + ")");
+             v.error() + " (answer: " + answer.summary() + ")");
         return false;
       }
       outputs_[s.id][o.name] = std::move(*v);

@@ -25,11 +25,15 @@ certificate_statement statement() {
 }
 
 TEST(certificate, signed_verifies_tampered_or_other_key_does_not) {
-  std::string priv, pub, priv2, pub2, error;
-  ASSERT_TRUE(generate_key_pair(priv, pub, error)) << error;
-  ASSERT_TRUE(generate_key_pair(priv2, pub2, error)) << error;
-  const auto text = sign_certificate(statement(), priv, error);
-  ASSERT_TRUE(text) << error;
+  const auto first = generate_key_pair();
+  ASSERT_TRUE(first) << first.error();
+  const auto second = generate_key_pair();
+  ASSERT_TRUE(second) << second.error();
+  const std::string& priv = first->private_pem;
+  const std::string& pub = first->public_pem;
+  const std::string& pub2 = second->public_pem;
+  const auto text = sign_certificate(statement(), priv);
+  ASSERT_TRUE(text) << text.error();
   EXPECT_EQ(text->find("PRIVATE"), std::string::npos);
   const auto ok = verify_certificate(*text, pub);
   ASSERT_TRUE(ok.valid) << ok.why;
@@ -60,17 +64,18 @@ TEST(certificate, signed_verifies_tampered_or_other_key_does_not) {
     EXPECT_FALSE(verify_certificate(tampered, pub).valid) << from;
   }
   EXPECT_FALSE(verify_certificate("not json", pub).valid);
-  EXPECT_FALSE(sign_certificate(statement(), pub, error));  // a public key cannot sign
+  EXPECT_FALSE(sign_certificate(statement(), pub).ok());  // a public key cannot sign
 }
 
 TEST(certificate, a_version_1_certificate_still_verifies_and_says_what_it_lacks) {
-  std::string priv, pub, error;
-  ASSERT_TRUE(generate_key_pair(priv, pub, error)) << error;
+  const auto keys = generate_key_pair();
+  ASSERT_TRUE(keys) << keys.error();
+  const std::string& pub = keys->public_pem;
   certificate_statement s = statement();
   s.version = 1;
   s.client = "./partner-client";
-  const auto text = sign_certificate(s, priv, error);
-  ASSERT_TRUE(text) << error;
+  const auto text = sign_certificate(s, keys->private_pem);
+  ASSERT_TRUE(text) << text.error();
   EXPECT_NE(text->find("\"conform_certificate\":1"), std::string::npos);
   EXPECT_NE(text->find("\"client\":\"./partner-client\""), std::string::npos);
   const auto ok = verify_certificate(*text, pub);
@@ -83,9 +88,9 @@ TEST(certificate, a_version_1_certificate_still_verifies_and_says_what_it_lacks)
 
 TEST(certificate, sha256_of_bytes_and_files) {
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  std::string error;
-  EXPECT_FALSE(sha256_of_file("/no/such/file", error));
-  EXPECT_NE(error.find("/no/such/file"), std::string::npos);
+  const auto missing = sha256_of_file("/no/such/file");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("/no/such/file"), std::string::npos);
 }
 
 }  // namespace

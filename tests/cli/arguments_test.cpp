@@ -11,14 +11,14 @@ namespace {
 TEST(arguments, reads_both_spellings_of_a_value_and_flags) {
   const std::vector<std::string> args = {"--seed", "5", "--checks=a,,b", "--no-progress"};
   argument_reader in(args);
-  std::string value, error;
+  std::string value;
   ASSERT_TRUE(in.next());
   EXPECT_EQ(in.name(), "--seed");
-  ASSERT_TRUE(in.value(value, error));
+  ASSERT_TRUE(in.value(value).ok());
   EXPECT_EQ(value, "5");
   ASSERT_TRUE(in.next());
   EXPECT_EQ(in.name(), "--checks");
-  ASSERT_TRUE(in.value(value, error));
+  ASSERT_TRUE(in.value(value).ok());
   EXPECT_EQ(split_list(value), (std::vector<std::string>{"a", "b"}));
   ASSERT_TRUE(in.next());
   EXPECT_EQ(in.name(), "--no-progress");
@@ -28,10 +28,11 @@ TEST(arguments, reads_both_spellings_of_a_value_and_flags) {
 TEST(arguments, a_missing_value_is_named_and_the_rest_after_dashes_is_kept) {
   const std::vector<std::string> missing = {"--timeout"};
   argument_reader a(missing);
-  std::string value, error;
+  std::string value;
   ASSERT_TRUE(a.next());
-  EXPECT_FALSE(a.value(value, error));
-  EXPECT_EQ(error, "option --timeout needs a value");
+  const auto got = a.value(value);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error(), "option --timeout needs a value");
 
   const std::vector<std::string> command = {"--seed=1", "--", "client", "--flag=x"};
   argument_reader b(command);

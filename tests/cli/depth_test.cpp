@@ -47,9 +47,8 @@ result conform_run(std::vector<std::string> args, const std::string& name) {
   r.status = cli::main_command(args, out, err);
   r.out = out.str();
   r.err = err.str();
-  std::string why;
-  auto report = reports::read_json_report(json, why);
-  EXPECT_TRUE(report) << why << "\n" << r.err;
+  auto report = reports::read_json_report(json);
+  EXPECT_TRUE(report) << report.error() << "\n" << r.err;
   if (report) r.report = std::move(*report);
   fs::remove(json);
   return r;

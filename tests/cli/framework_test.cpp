@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "tests/support/framework_server.hpp"
 #include "tests/cli/support.hpp"
@@ -193,22 +194,20 @@ TEST(FrameworkStub, ATimeoutIsNeitherReSentNorShrunk) {
   EXPECT_EQ(report.at("counts").at("requests").as_int64(), 4) << r.out;
 }
 
-bool well_formed_xml(const std::string& text, std::string& why) {
+core::status well_formed_xml(const std::string& text) {
   std::istringstream in(text);
   boost::property_tree::ptree tree;
   try {
     boost::property_tree::read_xml(in, tree);
   } catch (const std::exception& ex) {
-    why = ex.what();
-    return false;
+    return core::fail(std::string(ex.what()));
   }
   for (unsigned char c : text) {
     if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') {
-      why = "a control character XML 1.0 forbids";
-      return false;
+      return core::fail("a control character XML 1.0 forbids");
     }
   }
-  return true;
+  return {};
 }
 
 // Every report stays valid UTF-8 and valid in its format, whatever the
@@ -238,8 +237,8 @@ TEST(FrameworkStub, EveryReportStaysValidWithBinaryAndNonUtf8Answers) {
     } else {
       EXPECT_EQ(excerpt, "caf\\xe9 \\xff\\xfe broken \\xc3");
     }
-    std::string why;
-    EXPECT_TRUE(well_formed_xml(read(files.file("r.xml")), why)) << why;
+    const auto xml = well_formed_xml(read(files.file("r.xml")));
+    EXPECT_TRUE(xml) << xml.error();
     EXPECT_TRUE(contains(read(files.file("r.html")), "</html>"));
   }
 }

@@ -78,8 +78,7 @@ recorded_run run_recorded(std::uint32_t k, std::uint32_t n) {
 
   harness::run_config config;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
-  std::string unknown;
-  config.checks = *catalogue.select({}, unknown);
+  config.checks = *catalogue.select({});
   config.workflow_files = suites::shipped_workflows(spec_file);
   config.seed = 17;
   config.examples = 2;
@@ -200,9 +199,8 @@ class Merge : public ::testing::Test {
   static std::string whole() { return temp("whole.json"); }
   static std::string part(int k) { return temp("part" + std::to_string(k) + ".json"); }
   static harness::run_report read(const std::string& file) {
-    std::string why;
-    auto r = reports::read_json_report(file, why);
-    EXPECT_TRUE(r) << why;
+    auto r = reports::read_json_report(file);
+    EXPECT_TRUE(r) << r.error();
     return r ? *r : harness::run_report{};
   }
 };

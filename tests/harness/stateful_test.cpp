@@ -44,11 +44,10 @@ harness::run_report run_stateful(const std::string& spec_file, const std::string
   config.stateful = true;
   config.max_shrinks = 32;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
-  std::string unknown;
   std::vector<std::string> names;
   for (const auto& c : harness::stateful::check_infos()) names.push_back(c.name);
   names.push_back("response_schema_conformance");
-  config.checks = *catalogue.select(names, unknown);
+  config.checks = *catalogue.select(names);
   http::client_options opts;
   opts.workers = 2;
   http::client client(p.value->base_url, opts);

@@ -40,7 +40,7 @@ TEST(message, result_holds_a_response_or_an_error) {
   ok.outcome = response{};
   EXPECT_TRUE(ok.ok());
   result bad;
-  bad.outcome = transport_error{transport_error::kind::timeout, "late"};
+  bad.outcome = core::fail(transport_error{transport_error::kind::timeout, "late"});
   EXPECT_FALSE(bad.ok());
   EXPECT_EQ(to_string(bad.error().what), "timeout");
 }

@@ -193,11 +193,14 @@ TEST_F(mutual_tls, AKeyOfAnotherCertificateIsRefusedBeforeAnyConnection) {
   tls_options t;
   t.client_cert_pem = client_.cert_pem;
   t.client_key_pem = other.key_pem;
-  std::string why;
-  EXPECT_EQ(make_tls_context(t, why), nullptr);
-  EXPECT_EQ(why, "the client certificate and its private key do not belong together");
+  const auto mismatched = make_tls_context(t);
+  ASSERT_FALSE(mismatched.ok());
+  EXPECT_EQ(mismatched.error(),
+            "the client certificate and its private key do not belong together");
   t.client_key_pem = "not a key";
-  EXPECT_EQ(make_tls_context(t, why), nullptr);
+  const auto unreadable = make_tls_context(t);
+  ASSERT_FALSE(unreadable.ok());
+  const std::string& why = unreadable.error();
   EXPECT_NE(why.find("private key"), std::string::npos);
   EXPECT_EQ(why.find("not a key"), std::string::npos);  // never the key's text
 }

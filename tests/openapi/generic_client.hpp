@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
 #include "reference/server.hpp"
 
 namespace conform::test_support::generic {
@@ -277,15 +278,14 @@ class generic_client {
     return {};
   }
 
-  /// Sends one attempt; nullopt (with the reason) when it cannot be built.
-  std::optional<exchange> send(const attempt& a, bool use_examples, std::string& why,
+  /// Sends one attempt, or says why it cannot be built or sent.
+  core::outcome<exchange> send(const attempt& a, bool use_examples,
                                std::optional<std::vector<std::pair<std::string, std::string>>>
                                    credential_override = std::nullopt) {
     const operation& op = ops_[a.op];
     auto cred = credential_override ? credential_override : credential_for(op);
     if (!cred) {
-      why = "no credential of a scheme it accepts";
-      return std::nullopt;
+      return core::fail("no credential of a scheme it accepts");
     }
     exchange x;
     x.op = &op;
@@ -297,8 +297,7 @@ class generic_client {
       if (!v && p.required && use_examples) v = example_of(root_, p);
       if (!v) {
         if (p.required) {
-          why = "no value for required " + p.in + " parameter " + p.name;
-          return std::nullopt;
+          return core::fail("no value for required " + p.in + " parameter " + p.name);
         }
         continue;
       }
@@ -325,8 +324,7 @@ class generic_client {
       auto ex = body_example(root_, op.body);
       if (!ex) {
         if (op.body["required"] && op.body["required"].as<bool>()) {
-          why = "no example of its request body";
-          return std::nullopt;
+          return core::fail("no example of its request body");
         }
       } else if (ex->first == "multipart/form-data") {
         encode_multipart(op, ex->second, req);
@@ -340,8 +338,7 @@ class generic_client {
     httplib::Response res;
     httplib::Error err = httplib::Error::Success;
     if (!cli.send(req, res, err)) {
-      why = "transport: " + httplib::to_string(err);
-      return std::nullopt;
+      return core::fail("transport: " + httplib::to_string(err));
     }
     x.status = res.status;
     x.response_headers = res.headers;
@@ -515,10 +512,9 @@ inline std::set<std::string> explore(generic_client& c, bool use_examples,
     attempt a = queue.front();
     queue.pop_front();
     const operation& op = c.operations()[a.op];
-    std::string why;
-    auto x = c.send(a, use_examples, why);
+    auto x = c.send(a, use_examples);
     if (!x) {
-      if (!reached.count(op.id)) not_reached[op.id] = why;
+      if (!reached.count(op.id)) not_reached[op.id] = x.error();
       continue;
     }
     ++sent;

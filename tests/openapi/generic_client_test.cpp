@@ -108,11 +108,10 @@ TEST_F(generic_client_test, error_answers_carry_request_ids_and_documented_codes
   for (std::size_t i = 0; i < c.operations().size(); ++i) {
     const operation& op = c.operations()[i];
     if (!c.credential_for(op) || c.credential_for(op)->empty()) continue;  // public
-    std::string why;
     // No credential at all: 401.
-    auto none = c.send({i, {}, "no credential"}, true, why,
-                       std::vector<std::pair<std::string, std::string>>{});
-    ASSERT_TRUE(none) << op.id << ": " << why;
+    auto none =
+        c.send({i, {}, "no credential"}, true, std::vector<std::pair<std::string, std::string>>{});
+    ASSERT_TRUE(none) << op.id << ": " << none.error();
     EXPECT_EQ(none->status, 401) << op.id;
     // Every security scheme's credential at once (what a tool does that sends
     // all alternatives together): 401, the one-credential rule (C23).
@@ -120,8 +119,8 @@ TEST_F(generic_client_test, error_answers_carry_request_ids_and_documented_codes
     for (const auto& [scheme, secret] : credentials(srv))
       for (auto& h : c.scheme_headers(scheme, secret)) all.push_back(h);
     for (auto& h : c.scheme_headers("tenantApiKey", srv.credential("t1-all"))) all.push_back(h);
-    auto every = c.send({i, {}, "every credential at once"}, true, why, all);
-    ASSERT_TRUE(every) << op.id << ": " << why;
+    auto every = c.send({i, {}, "every credential at once"}, true, all);
+    ASSERT_TRUE(every) << op.id << ": " << every.error();
     EXPECT_EQ(every->status, 401) << op.id;
     // Unknown ids in the path: the operation's documented refusal.
     std::map<std::string, json::value> unknown;
@@ -129,8 +128,8 @@ TEST_F(generic_client_test, error_answers_carry_request_ids_and_documented_codes
       if (p.in == "path") unknown[p.name] = json::string("999999999");
     }
     if (!unknown.empty()) {
-      auto bad = c.send({i, unknown, "unknown ids"}, true, why);
-      ASSERT_TRUE(bad) << op.id << ": " << why;
+      auto bad = c.send({i, unknown, "unknown ids"}, true);
+      ASSERT_TRUE(bad) << op.id << ": " << bad.error();
       EXPECT_GE(bad->status, 400) << op.id;
     }
     sent += 1;

@@ -108,9 +108,8 @@ TEST(assumption_class, json_carries_it_and_reads_it_back) {
   EXPECT_EQ(o.at("run").at("strict_assumptions"), true);
   EXPECT_EQ(o.at("assumptions_contradicted").as_array()[0].at("assumption").as_string(),
             assumed_text);
-  std::string error;
-  const auto back = reports::parse_json_report(boost::json::serialize(value), "r.json", error);
-  ASSERT_TRUE(back) << error;
+  const auto back = reports::parse_json_report(boost::json::serialize(value), "r.json");
+  ASSERT_TRUE(back) << back.error();
   ASSERT_EQ(back->failures.size(), 1u);
   EXPECT_EQ(back->failures[0].assumptions, std::vector<std::string>{assumed_text});
   EXPECT_EQ(back->tallies[0].contradicted, 2u);
@@ -135,9 +134,9 @@ TEST(assumption_class, the_reader_refuses_malformed_assumptions_with_their_point
   const auto at = text.find("\"assumptions\":[");
   ASSERT_NE(at, std::string::npos);
   text.replace(at, std::string("\"assumptions\":[").size(), "\"assumptions\":[7,");
-  std::string error;
-  EXPECT_FALSE(reports::parse_json_report(text, "bad.json", error));
-  EXPECT_EQ(error, "bad.json: /failures/0/assumptions/0: expected a non-empty string");
+  const auto bad = reports::parse_json_report(text, "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "bad.json: /failures/0/assumptions/0: expected a non-empty string");
 }
 
 TEST(assumption_class, console_shows_it_apart_and_lists_the_assumptions) {
@@ -289,18 +288,18 @@ TEST(assumption_class, shards_merge_their_contradictions_and_refuse_mixed_strict
     if (k == 2) r.failures.clear();
     return reports::named_report{"s" + std::to_string(k) + ".json", r};
   };
-  std::string error;
-  const auto merged = reports::merge_reports({shard(1, false), shard(2, false)}, {}, error);
-  ASSERT_TRUE(merged) << error;
+  const auto merged = reports::merge_reports({shard(1, false), shard(2, false)}, {});
+  ASSERT_TRUE(merged) << merged.error();
   EXPECT_EQ(merged->tallies[0].contradicted, 4u);
   EXPECT_EQ(merged->counts.checks_contradicted, 4u);
   ASSERT_EQ(merged->failures.size(), 1u);
   EXPECT_EQ(merged->failures[0].assumptions, std::vector<std::string>{assumed_text});
   EXPECT_EQ(merged->exit_code(), 0);
-  EXPECT_FALSE(reports::merge_reports({shard(1, false), shard(2, true)}, {}, error));
-  EXPECT_NE(error.find("one ran with --strict-assumptions and the other without"),
+  const auto mixed = reports::merge_reports({shard(1, false), shard(2, true)}, {});
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.error().find("one ran with --strict-assumptions and the other without"),
             std::string::npos)
-      << error;
+      << mixed.error();
 }
 
 }  // namespace

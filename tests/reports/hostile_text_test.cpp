@@ -10,6 +10,7 @@
 
 #include <sstream>
 
+#include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "reports/console.hpp"
 #include "reports/json.hpp"
@@ -65,14 +66,13 @@ harness::run_report hostile_report() {
   return r;
 }
 
-bool no_raw_controls(const std::string& text, std::string& why) {
+core::status no_raw_controls(const std::string& text) {
   for (unsigned char c : text) {
     if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) {
-      why = "a raw control character " + std::to_string(c);
-      return false;
+      return core::fail("a raw control character " + std::to_string(c));
     }
   }
-  return true;
+  return {};
 }
 
 TEST(HostileText, EveryFileFormatStaysValidUtf8AndValidInItsFormat) {
@@ -81,8 +81,8 @@ TEST(HostileText, EveryFileFormatStaysValidUtf8AndValidInItsFormat) {
     const std::string text = format.render(report);
     SCOPED_TRACE(std::string(format.name));
     EXPECT_TRUE(core::is_utf8(text));
-    std::string why;
-    EXPECT_TRUE(no_raw_controls(text, why)) << why;
+    const auto controls = no_raw_controls(text);
+    EXPECT_TRUE(controls) << controls.error();
     // The note, with the bytes escaped (and in JSON, the escape's backslash too).
     const std::string note = format.name == "json"
                                  ? "refused a schema-valid request: 400 caf\\\\xe9"
@@ -110,8 +110,8 @@ TEST(HostileText, TheConsoleStaysUtf8WithoutControlCharacters) {
   console.run_finished({hostile_report()});
   const std::string text = out.str();
   EXPECT_TRUE(core::is_utf8(text));
-  std::string why;
-  EXPECT_TRUE(no_raw_controls(text, why)) << why << "\n" << text;  // no ESC reaches a terminal
+  const auto controls = no_raw_controls(text);
+  EXPECT_TRUE(controls) << controls.error() << "\n" << text;  // no ESC reaches a terminal
   EXPECT_NE(text.find("Notes (worth reading; not failures)"), std::string::npos) << text;
   EXPECT_NE(text.find("1 notes"), std::string::npos) << text;
 }
@@ -121,9 +121,8 @@ TEST(HostileText, NotesAndSkippedOperationsSurviveTheJsonRoundTrip) {
   report.info.skipped_operations = 2;
   const std::string path = ::testing::TempDir() + "conform-hostile-report.json";
   { std::ofstream(path, std::ios::binary) << reports::render_json(report); }
-  std::string why;
-  const auto back = reports::read_json_report(path, why);
-  ASSERT_TRUE(back) << why;
+  const auto back = reports::read_json_report(path);
+  ASSERT_TRUE(back) << back.error();
   ASSERT_EQ(back->notes.size(), 1u);
   EXPECT_EQ(back->notes[0].cause, "refused 400");
   EXPECT_EQ(back->notes[0].occurrences, 3u);

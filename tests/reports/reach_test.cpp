@@ -95,10 +95,9 @@ TEST(Reach, TheJsonReportKeepsItAndReadsItBack) {
     std::ofstream f(path);
     f << reports::render_json(r);
   }
-  std::string why;
-  auto back = reports::read_json_report(path, why);
+  auto back = reports::read_json_report(path);
   std::remove(path.c_str());
-  ASSERT_TRUE(back) << why;
+  ASSERT_TRUE(back) << back.error();
   ASSERT_EQ(back->reach.size(), 2u);
   EXPECT_EQ(back->reach[1].operation_id, "deleteItem");
   EXPECT_EQ(back->reach[1].forbidden, 3u);

@@ -36,16 +36,15 @@ std::string report_with(const std::vector<std::string>& failures) {
 }
 
 harness::run_report parse(const std::string& text) {
-  std::string error;
-  auto r = reports::parse_json_report(text, "test.json", error);
-  EXPECT_TRUE(r) << error;
+  auto r = reports::parse_json_report(text, "test.json");
+  EXPECT_TRUE(r) << r.error();
   return r ? *r : harness::run_report{};
 }
 
 std::string parse_error(const std::string& text) {
-  std::string error;
-  EXPECT_FALSE(reports::parse_json_report(text, "bad.json", error));
-  return error;
+  const auto r = reports::parse_json_report(text, "bad.json");
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? std::string() : r.error();
 }
 
 TEST(FailureKey, NormalisesWhatChangesBetweenRuns) {
@@ -149,9 +148,9 @@ TEST(JsonRead, BadInputSaysWhatAndWhere) {
             "bad.json: /run/seed: expected a non-negative integer");
   EXPECT_EQ(parse_error(R"j({"format_version":1,"kind":"certification","run":{}})j"),
             "bad.json: /kind: a certification report, not a run report");
-  std::string error;
-  EXPECT_FALSE(reports::read_json_report("/nonexistent/conform.json", error));
-  EXPECT_EQ(error, "/nonexistent/conform.json: cannot open the file");
+  const auto missing = reports::read_json_report("/nonexistent/conform.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), "/nonexistent/conform.json: cannot open the file");
 }
 
 TEST(Markdown, SummaryHasVerdictCountsAndReproductions) {

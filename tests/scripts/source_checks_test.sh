@@ -38,5 +38,17 @@ expect pass $c hex.cpp 'if (code >= 0xD800 && code <= 0xDBFF) {'
 expect pass $c names.cpp 'EVP_PKEY_ED25519; int kD1 = D_MAX;'
 expect pass $c sections.cpp '"section 8.2; x-pagination"'
 
+o=check-outcome.sh
+expect fail $o optional_ref.hpp 'std::optional<int> parse(std::string_view text, std::string& why);'
+expect fail $o optional_ptr.cpp $'std::optional<int> parse(std::string_view text,\n                         std::string* why) {'
+expect fail $o bool_error.hpp 'bool write_file(const std::string& path, std::string& error);'
+expect fail $o defaulted.hpp 'int f(std::string *reason = nullptr);'
+expect fail $o lambda.cpp '  auto take = [&](std::string& message) { return false; };'
+expect pass $o outcome.hpp 'core::outcome<int> parse(std::string_view text);'
+expect pass $o const_input.hpp 'void not_run(const std::string& why, const std::string& error);'
+expect pass $o value_out.hpp 'core::status value(std::string& out);'
+expect pass $o member.cpp $'  std::string error_;\n  std::string& why = out.why;'
+expect pass $o comment.hpp '/// Formerly bool f(std::string& error), before core::outcome.'
+
 if [ "$failures" -ne 0 ]; then exit 1; fi
 echo "source checks: every planted defect caught, every correct variant passed"

@@ -143,7 +143,7 @@ TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
     EXPECT_FALSE(idempotency_detail::stored(answered(status), op, api)) << status;
   }
   harness::probe unanswered;
-  unanswered.result.outcome = http::transport_error{};
+  unanswered.result.outcome = core::fail(http::transport_error{});
   EXPECT_FALSE(idempotency_detail::stored(unanswered, op, api));
   EXPECT_FALSE(
       idempotency_detail::stored(answered(422, R"({"error_code":"TENANT_REQUIRED"})"), op, api));
