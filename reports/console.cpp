@@ -60,6 +60,9 @@ void console_writer::exchange_done(std::uint64_t done, std::uint64_t planned) {
   bar_drawn_ = true;
 }
 
+// Over the function-size limit (.clang-tidy): every section of the summary in
+// one body, to be split by section (issue 24, item 1).
+// NOLINTNEXTLINE(readability-function-size)
 void console_writer::run_finished(const harness::run_report& report) {
   if (bar_drawn_) out_ << "\r" << std::string(72, ' ') << "\r";
   if (report.aborted) out_ << "run aborted: " << detail::shown(*report.aborted) << "\n";
