@@ -5,7 +5,7 @@
 #include <array>
 #include <cstdint>
 
-namespace conform::suites::jwt {
+namespace conform::suites::auth::jwt {
 namespace {
 
 constexpr std::string_view alphabet =
@@ -145,4 +145,4 @@ std::string shown_without_signature(const compact_token& t, std::string_view env
   return t.header + "." + t.payload + ".SIGNATURE-OF-" + std::string(env_reference);
 }
 
-}  // namespace conform::suites::jwt
+}  // namespace conform::suites::auth::jwt

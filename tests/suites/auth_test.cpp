@@ -21,7 +21,7 @@ namespace {
 using conform::suites::testing::fault_case;
 using conform::suites::testing::run_conform;
 using conform::suites::testing::run_under_other_concerns_faults;
-namespace jwt = conform::suites::jwt;
+namespace jwt = conform::suites::auth::jwt;
 
 const std::string auth_checks =
     "auth_unauthenticated,auth_credential_rejected,auth_jwt_tampering,auth_jwt_only,"

@@ -96,23 +96,23 @@ TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly
   http::request b = a;
   b.set_header("Authorization", "Bearer two").set_header("X-Trace", "b");
   b.remove_header("Idempotency-Key");
-  EXPECT_TRUE(idempotency_detail::same_request(op, a, b));
+  EXPECT_TRUE(idempotency::same_request(op, a, b));
   b.set_header("x-tenant", "t2");
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
   b.set_header("X-Tenant", "t1");
   b.body = R"({"n":2})";
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
   b.body = a.body;
   b.target = "/things?x=2";
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
   // A tenant from the path: the header still read beside it counts.
   op.tenant.from = openapi::tenant_context::source::path;
   op.tenant.name = "tenant_id";
   op.tenant.header_name = "X-Tenant";
   b.target = a.target;
-  EXPECT_TRUE(idempotency_detail::same_request(op, a, b));
+  EXPECT_TRUE(idempotency::same_request(op, a, b));
   b.remove_header("X-Tenant");
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
 }
 
 harness::probe answered(unsigned status, std::string body = "") {
@@ -137,18 +137,16 @@ TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
   op.tenant.missing_status = 422;
   op.tenant.missing_code = "TENANT_REQUIRED";
   for (unsigned status : {200u, 201u, 404u, 409u, 422u}) {
-    EXPECT_TRUE(idempotency_detail::stored(answered(status), op, api)) << status;
+    EXPECT_TRUE(idempotency::stored(answered(status), op, api)) << status;
   }
   for (unsigned status : {401u, 403u, 415u, 429u, 500u, 503u}) {
-    EXPECT_FALSE(idempotency_detail::stored(answered(status), op, api)) << status;
+    EXPECT_FALSE(idempotency::stored(answered(status), op, api)) << status;
   }
   harness::probe unanswered;
   unanswered.result.outcome = http::transport_error{};
-  EXPECT_FALSE(idempotency_detail::stored(unanswered, op, api));
-  EXPECT_FALSE(
-      idempotency_detail::stored(answered(422, R"({"error_code":"TENANT_REQUIRED"})"), op, api));
-  EXPECT_TRUE(
-      idempotency_detail::stored(answered(422, R"({"error_code":"INSUFFICIENT"})"), op, api));
+  EXPECT_FALSE(idempotency::stored(unanswered, op, api));
+  EXPECT_FALSE(idempotency::stored(answered(422, R"({"error_code":"TENANT_REQUIRED"})"), op, api));
+  EXPECT_TRUE(idempotency::stored(answered(422, R"({"error_code":"INSUFFICIENT"})"), op, api));
 }
 
 }  // namespace
