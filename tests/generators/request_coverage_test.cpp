@@ -24,7 +24,7 @@ using testing::fixture_of;
 using testing::problems;
 using testing::report;
 
-TEST(Coverage, EachCaseBreaksExactlyItsConstraintOrNothing) {
+TEST(coverage, each_case_breaks_exactly_its_constraint_or_nothing) {
   const api a;
   for (const openapi::operation* op : a.all()) {
     SCOPED_TRACE(op->operation_id);
@@ -51,7 +51,7 @@ TEST(Coverage, EachCaseBreaksExactlyItsConstraintOrNothing) {
   }
 }
 
-TEST(Coverage, EveryConstraintOfAParameterIsBrokenOnceAndItsBoundsSent) {
+TEST(coverage, every_constraint_of_a_parameter_is_broken_once_and_its_bounds_sent) {
   const api a;
   std::set<std::string> names;
   for (const auto& c : coverage_cases(a.list, fixture_of)) names.insert(c.constraint);
@@ -79,7 +79,7 @@ TEST(Coverage, EveryConstraintOfAParameterIsBrokenOnceAndItsBoundsSent) {
   }
 }
 
-TEST(Coverage, BodyConstraintsAndBoundariesAreCoveredOneByOne) {
+TEST(coverage, body_constraints_and_boundaries_are_covered_one_by_one) {
   const api a;
   std::map<std::string, generated_request> by_name;
   for (const auto& c : coverage_cases(a.create, fixture_of)) {
@@ -98,7 +98,7 @@ TEST(Coverage, BodyConstraintsAndBoundariesAreCoveredOneByOne) {
   EXPECT_TRUE(by_name.count("wrong_content_type body"));
 }
 
-TEST(Coverage, CasesAreDeterministic) {
+TEST(coverage, cases_are_deterministic) {
   const api a;
   const auto one = coverage_cases(a.create, fixture_of);
   const auto two = coverage_cases(a.create, fixture_of);

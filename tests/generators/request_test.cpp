@@ -24,7 +24,7 @@ using testing::problems;
 using testing::report;
 using testing::split;
 
-TEST(Request, ValidRequestsAreValidInEveryPart) {
+TEST(request, valid_requests_are_valid_in_every_part) {
   const api a;
   for (const openapi::operation* op : a.all()) {
     SCOPED_TRACE(op->operation_id);
@@ -40,7 +40,7 @@ TEST(Request, ValidRequestsAreValidInEveryPart) {
   }
 }
 
-TEST(Request, InvalidRequestsHaveExactlyTheNamedPartWrong) {
+TEST(request, invalid_requests_have_exactly_the_named_part_wrong) {
   const api a;
   for (const openapi::operation* op : a.all()) {
     SCOPED_TRACE(op->operation_id);
@@ -86,7 +86,7 @@ TEST(Request, InvalidRequestsHaveExactlyTheNamedPartWrong) {
   }
 }
 
-TEST(Request, ThePropertyCatchesARequestCheckedAgainstAStricterOperation) {
+TEST(request, the_property_catches_a_request_checked_against_a_stricter_operation) {
   api a;
   const auto g = valid_request(a.list, fixture_of);
   openapi::operation stricter = a.list;
@@ -98,7 +98,7 @@ TEST(Request, ThePropertyCatchesARequestCheckedAgainstAStricterOperation) {
   EXPECT_TRUE(result.is<rc::detail::FailureResult>());
 }
 
-TEST(Request, PathIdsComeFromFixtures) {
+TEST(request, path_ids_come_from_fixtures) {
   const api a;
   const auto g = valid_request(a.cancel, fixture_of);
   for (std::uint64_t seed = 0; seed < 20; ++seed) {
@@ -109,7 +109,7 @@ TEST(Request, PathIdsComeFromFixtures) {
   }
 }
 
-TEST(Request, PathValuesArePercentEncodedAndNeverEmpty) {
+TEST(request, path_values_are_percent_encoded_and_never_empty) {
   const api a;
   const auto g = valid_request(a.answer, nullptr);
   bool encoded = false;
@@ -124,7 +124,7 @@ TEST(Request, PathValuesArePercentEncodedAndNeverEmpty) {
   EXPECT_TRUE(encoded);
 }
 
-TEST(Request, RunnerHeadersAreLeftToTheRunner) {
+TEST(request, runner_headers_are_left_to_the_runner) {
   const api a;
   request_options options;
   options.runner_headers = {"x-tenant-id"};
@@ -141,7 +141,7 @@ TEST(Request, RunnerHeadersAreLeftToTheRunner) {
   EXPECT_NE(std::find(with.begin(), with.end(), "missing_param header X-Tenant-Id"), with.end());
 }
 
-TEST(Request, MutationsListWhatCanBeBroken) {
+TEST(request, mutations_list_what_can_be_broken) {
   const api a;
   const auto create = request_mutations(a.create, fixture_of);
   for (const char* expected :
@@ -166,7 +166,7 @@ TEST(Request, MutationsListWhatCanBeBroken) {
   EXPECT_FALSE(invalid_request(a.health, fixture_of).has_value());
 }
 
-TEST(Request, MultipartBodiesUseEncodingAndExamples) {
+TEST(request, multipart_bodies_use_encoding_and_examples) {
   const api a;
   const auto g = valid_request(a.import, fixture_of);
   int examples = 0, generated = 0;
@@ -188,7 +188,7 @@ TEST(Request, MultipartBodiesUseEncodingAndExamples) {
   EXPECT_GT(generated, 0);
 }
 
-TEST(Request, BodyFixturesComeFromTheValueOptions) {
+TEST(request, body_fixtures_come_from_the_value_options) {
   const api a;
   request_options options;
   options.values.fixture = [](std::string_view name) -> std::optional<std::string> {
@@ -201,7 +201,7 @@ TEST(Request, BodyFixturesComeFromTheValueOptions) {
   }
 }
 
-TEST(Request, GenerationFromSeveralThreadsMatchesOneThread) {
+TEST(request, generation_from_several_threads_matches_one_thread) {
   const api a;
   const auto valid = valid_request(a.import, fixture_of);
   const auto invalid = invalid_request(a.create, fixture_of);
@@ -225,7 +225,7 @@ TEST(Request, GenerationFromSeveralThreadsMatchesOneThread) {
   for (const auto& g : got) EXPECT_EQ(g, expected);
 }
 
-TEST(SameAs, ValidRequestsKeepTheBodyIdEqualToThePath) {
+TEST(same_as, valid_requests_keep_the_body_id_equal_to_the_path) {
   const api a;
   const auto g = valid_request(a.memory, fixture_of);
   int carried = 0;
@@ -242,7 +242,7 @@ TEST(SameAs, ValidRequestsKeepTheBodyIdEqualToThePath) {
   EXPECT_GT(carried, 0);
 }
 
-TEST(SameAs, TheMismatchIsASiteOfItsOwnAndTheOnlyThingWrong) {
+TEST(same_as, the_mismatch_is_a_site_of_its_own_and_the_only_thing_wrong) {
   const api a;
   // A case of the coverage phase, not a random site (request_mutations).
   const auto sites = request_mutations(a.memory, fixture_of);
@@ -259,7 +259,7 @@ TEST(SameAs, TheMismatchIsASiteOfItsOwnAndTheOnlyThingWrong) {
   EXPECT_TRUE(found);
 }
 
-TEST(Request, QueryEncoding) {
+TEST(request, query_encoding) {
   EXPECT_EQ(encode_query({{"a", "1"}, {"b c", "x y&z=/é"}}), "a=1&b%20c=x%20y%26z%3D%2F%C3%A9");
   generated_request r;
   r.path = "/x";
