@@ -61,6 +61,9 @@ void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream&
 
 }  // namespace
 
+// Over the function-size limit (.clang-tidy): loading, target, listeners and
+// baseline in one body; its split is issue 24, item 1.
+// NOLINTNEXTLINE(readability-function-size)
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   auto parsed = parse_run_options(args);
   if (!parsed) {

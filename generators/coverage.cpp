@@ -1,6 +1,7 @@
 // The coverage cases of an operation: one request generator per constraint
 // (docs/checks.md, "the coverage phase").
 
+#include "generators/detail/body_gen.hpp"
 #include "generators/detail/request_builder.hpp"
 
 namespace conform::generators {

@@ -5,6 +5,7 @@
 
 #include "generators/request.hpp"
 
+#include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
 #include "generators/detail/request_builder.hpp"
 

@@ -1,5 +1,7 @@
 #pragma once
 // The builder behind valid_value: one generator per schema node and keyword.
+// Composition and the choice by type are in value.cpp, the scalars in
+// value_scalars.cpp, the arrays and objects in value_containers.cpp.
 
 #include <boost/json/value.hpp>
 #include <rapidcheck.h>
@@ -11,6 +13,9 @@
 #include "schema/schema.hpp"
 
 namespace conform::generators::detail {
+
+/// A generator that fails: the schema admits no value.
+rc::Gen<boost::json::value> failing(std::string why);
 
 /// Builds generators for schema nodes; synthesized nodes (allOf folds,
 /// branches) live in a scratch arena that every generator keeps alive.

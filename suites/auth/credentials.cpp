@@ -11,10 +11,9 @@
 #include "suites/auth/jwt.hpp"
 #include "suites/auth/support.hpp"
 
-namespace conform::suites::auth_checks {
+namespace conform::suites::auth {
 namespace {
 
-namespace as = auth_support;
 using harness::auth_choice;
 using harness::probe;
 using harness::results_sink;
@@ -33,10 +32,10 @@ std::vector<const openapi::operation*> authenticated(const scenario_context& ctx
 /// The refusal of a missing or bad credential (401 where x-auth-refusals
 /// says so, else 401 or 403) with a documented code, never the JWT-only one
 /// (that answers a valid credential of the wrong kind).
-as::expected_refusal unauthorized(const openapi::api_spec& spec, const openapi::operation& op) {
+expected_refusal unauthorized(const openapi::api_spec& spec, const openapi::operation& op) {
   std::vector<std::string> excluded;
   if (op.jwt_only && !op.jwt_only_code.empty()) excluded.push_back(op.jwt_only_code);
-  return as::auth_refusal(spec, op, as::refusal_kind::unauthenticated, excluded);
+  return auth_refusal(spec, op, refusal_kind::unauthenticated, excluded);
 }
 
 /// `target` without the query parameter `name`.
@@ -108,7 +107,7 @@ auth_choice base_choice(const scenario_context& ctx, const openapi::operation& o
 /// Passes the cell when `p` is `want`, else reports it; an unanswered probe
 /// makes the cell not run (a refusal cannot be judged without an answer).
 void judge(scenario_context& ctx, results_sink& results, const openapi::operation& op,
-           const std::string& label, std::string_view check, const as::expected_refusal& want,
+           const std::string& label, std::string_view check, const expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
            const std::string& steps) {
   if (auto why = p.unjudgeable(ctx.spec())) {
@@ -122,7 +121,7 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
   scenario_failure f;
   f.expected = want.text() + " for " + what + " (" + rule + ")";
   f.seen = p.summary();
-  f.cause = what + ": answered " + as::outcome_class(p);
+  f.cause = what + ": answered " + outcome_class(p);
   f.steps = steps;
   f.evidence = {&shown};
   results.fail(op, label, check, f, ctx);
@@ -185,9 +184,9 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   for (const auto* op : authenticated(ctx)) {
     const auth_choice base = base_choice(ctx, *op);
-    auto made = as::make_safe_request(ctx, *op, base, "auth-unauthenticated");
+    auto made = make_safe_request(ctx, *op, base, "auth-unauthenticated");
     if (!made.request) {
-      results.not_run(op, "none", unauthenticated, "no valid request: " + made.why);
+      results.not_run(op, "none", unauthenticated_check, "no valid request: " + made.why);
       continue;
     }
     const auto want = unauthorized(ctx.spec(), *op);
@@ -197,20 +196,20 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
     put_credential(bare, spec, nullptr, "");
     bare.client_identity.clear();
     const probe none = ctx.send(bare);
-    judge(ctx, results, *op, "none", unauthenticated, want, "no credential", "OpenAPI security",
-          none, none, "sent a valid request without any credential");
+    judge(ctx, results, *op, "none", unauthenticated_check, want, "no credential",
+          "OpenAPI security", none, none, "sent a valid request without any credential");
 
     for (const auto* scheme : op->accepted_schemes()) {
       const std::string label = scheme->label();
       const std::string salt = op->operation_id + ":" + scheme->name;
       std::string unknown, malformed, form = "a JWT signed with another key";
       if (scheme->kind == openapi::security_scheme::type::http_digest) {
-        results.not_run(op, scheme->label(), unauthenticated,
+        results.not_run(op, scheme->label(), unauthenticated_check,
                         "http digest needs a challenge round trip, which Conform does not do");
         continue;
       }
       if (scheme->kind == openapi::security_scheme::type::mutual_tls) {
-        results.not_run(op, scheme->label(), unauthenticated,
+        results.not_run(op, scheme->label(), unauthenticated_check,
                         "a client certificate travels in the TLS handshake; Conform presents "
                         "no unknown or malformed one");
         continue;
@@ -223,37 +222,37 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
               core::base64url_encode(R"({"alg":"HS256","typ":"JWT"})"),
               core::base64url_encode(R"({"sub":"conform","exp":4102444800})"), ""};
         }
-        unknown = jwt::wrong_signature(*token, as::seeded_hex(ctx.seed(), salt, 64)).text();
-        malformed = as::seeded_hex(ctx.seed(), salt + ":malformed", 40);
+        unknown = jwt::wrong_signature(*token, seeded_hex(ctx.seed(), salt, 64)).text();
+        malformed = seeded_hex(ctx.seed(), salt + ":malformed", 40);
       } else if (scheme->kind == openapi::security_scheme::type::http_bearer) {
         // An opaque bearer token: the description does not say it is a JWT.
-        unknown = as::seeded_hex(ctx.seed(), salt, 40);
+        unknown = seeded_hex(ctx.seed(), salt, 40);
         form = "an unknown bearer token";
-        malformed = "conform malformed " + as::seeded_hex(ctx.seed(), salt + ":malformed", 8);
+        malformed = "conform malformed " + seeded_hex(ctx.seed(), salt + ":malformed", 8);
       } else if (scheme->kind == openapi::security_scheme::type::http_basic) {
-        unknown = harness::basic_token("conform-" + as::seeded_hex(ctx.seed(), salt, 8) + ":" +
-                                       as::seeded_hex(ctx.seed(), salt + ":password", 16));
+        unknown = harness::basic_token("conform-" + seeded_hex(ctx.seed(), salt, 8) + ":" +
+                                       seeded_hex(ctx.seed(), salt + ":password", 16));
         form = "an unknown user and password";
-        malformed = "conform malformed " + as::seeded_hex(ctx.seed(), salt + ":malformed", 8);
+        malformed = "conform malformed " + seeded_hex(ctx.seed(), salt + ":malformed", 8);
       } else {
         auto prefix = scheme->key_prefixes.find(std::string(profile::to_string(ctx.target().env)));
         const std::string p = prefix == scheme->key_prefixes.end() ? "" : prefix->second;
-        unknown = p + as::seeded_hex(ctx.seed(), salt, 32);
+        unknown = p + seeded_hex(ctx.seed(), salt, 32);
         form = p.empty() ? "an unknown key (no prefix declared for this environment)"
                          : "an unknown key with this environment's prefix";
         // No prefix of any environment and a character no key holds.
-        malformed = "conform malformed " + as::seeded_hex(ctx.seed(), salt + ":malformed", 8);
+        malformed = "conform malformed " + seeded_hex(ctx.seed(), salt + ":malformed", 8);
       }
       http::request unknown_req = template_req;
       put_credential(unknown_req, spec, scheme, unknown);
       const probe u = ctx.send(unknown_req);
-      judge(ctx, results, *op, label, unauthenticated, want, "unknown credential",
+      judge(ctx, results, *op, label, unauthenticated_check, want, "unknown credential",
             "OpenAPI security", u, u, "sent a valid request with " + form);
 
       http::request malformed_req = template_req;
       put_credential(malformed_req, spec, scheme, malformed);
       const probe m = ctx.send(malformed_req);
-      judge(ctx, results, *op, label, unauthenticated, want, "malformed credential",
+      judge(ctx, results, *op, label, unauthenticated_check, want, "malformed credential",
             "OpenAPI security", m, m,
             "sent a valid request with a credential not of the scheme's form");
     }
@@ -266,7 +265,7 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
     if (c.expired || c.other_environment) rejected.push_back(&c);
   }
   if (rejected.empty()) {
-    results.not_run(nullptr, "", credential_rejected,
+    results.not_run(nullptr, "", credential_rejected_check,
                     "the profile has no credential marked expired and none of the other "
                     "environment: add one (expired: true, or a key of the other environment) to "
                     "test that such credentials are refused");
@@ -274,19 +273,19 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
   }
   for (const auto* op : authenticated(ctx)) {
     for (const auto* c : rejected) {
-      if (!as::accepted_scheme(*op, *c)) continue;
+      if (!accepted_scheme(*op, *c)) continue;
       const auth_choice choice = ctx.credentials().auth_for(*op, *c);
       const std::string label = choice.model.label();
-      auto made = as::make_safe_request(ctx, *op, choice, "auth-rejected");
+      auto made = make_safe_request(ctx, *op, choice, "auth-rejected");
       if (!made.request) {
-        results.not_run(op, label, credential_rejected, "no valid request: " + made.why);
+        results.not_run(op, label, credential_rejected_check, "no valid request: " + made.why);
         continue;
       }
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
       const std::string what =
           c->expired ? "an expired credential" : "a credential of the other environment";
-      judge(ctx, results, *op, label, credential_rejected, unauthorized(ctx.spec(), *op), what,
-            c->expired ? "RFC 7519 section 4.1.4 (exp)" : "x-key-prefixes", p, p,
+      judge(ctx, results, *op, label, credential_rejected_check, unauthorized(ctx.spec(), *op),
+            what, c->expired ? "RFC 7519 section 4.1.4 (exp)" : "x-key-prefixes", p, p,
             "sent a valid request with " + what);
     }
   }
@@ -295,32 +294,32 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
 void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   const auto& schemes = ctx.spec().schemes;
   if (std::none_of(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); })) {
-    results.not_run(nullptr, "", jwt_tampering,
+    results.not_run(nullptr, "", jwt_tampering_check,
                     "the description declares no JWT (bearerFormat: JWT or x-credential: jwt); "
                     "a bearer token is not taken for one");
     return;
   }
   if (!usable_jwt(ctx, nullptr, nullptr)) {
-    results.not_run(nullptr, "jwt", jwt_tampering,
+    results.not_run(nullptr, "jwt", jwt_tampering_check,
                     "the profile has no usable JWT (compact form, not expired, of this "
                     "environment, not rate-limited) to tamper with: add one");
     return;
   }
   for (const auto* op : authenticated(ctx)) {
-    const auto* scheme = as::accepted_scheme(*op, openapi::credential_kind::jwt);
+    const auto* scheme = accepted_scheme(*op, openapi::credential_kind::jwt);
     if (!scheme) continue;
     const profile::credential* c = usable_jwt(ctx, op, scheme);
     const auth_choice choice = ctx.credentials().auth_for(*op, *c);
     const std::string label = choice.model.label();
-    auto made = as::make_safe_request(ctx, *op, choice, "auth-tampering");
+    auto made = make_safe_request(ctx, *op, choice, "auth-tampering");
     if (!made.request) {
-      results.not_run(op, label, jwt_tampering, "no valid request: " + made.why);
+      results.not_run(op, label, jwt_tampering_check, "no valid request: " + made.why);
       continue;
     }
     const http::request real = ctx.build(*op, made.auth, *made.request);
     const probe baseline = ctx.send(real);
     if (!baseline.answered() || baseline.status() == 401) {
-      results.not_run(op, label, jwt_tampering,
+      results.not_run(op, label, jwt_tampering_check,
                       "the untampered token of " + c->name + " is refused too (" +
                           baseline.summary() + "), so a refusal of a tampered one shows nothing");
       continue;
@@ -334,8 +333,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
     };
     const std::vector<variant> variants = {
         {"a JWT whose signature was replaced",
-         jwt::wrong_signature(token, as::seeded_hex(ctx.seed(), op->operation_id + ":sig", 64)),
-         false},
+         jwt::wrong_signature(token, seeded_hex(ctx.seed(), op->operation_id + ":sig", 64)), false},
         {"a JWT whose signature was stripped", jwt::signature_stripped(token), false},
         {"a JWT with alg none and no signature", jwt::alg_none(token), false},
         {claim.empty() ? "a JWT whose claims were changed under the old signature"
@@ -346,7 +344,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
       // A forgery that is the token itself (an unsigned token has nothing
       // to strip; a claim "changed" to the value it holds) proves nothing.
       if (auto why = not_forged(token, v.forged, v.keeps_signature)) {
-        results.not_run(op, label, jwt_tampering, v.what + ": " + *why);
+        results.not_run(op, label, jwt_tampering_check, v.what + ": " + *why);
         continue;
       }
       http::request req = real;
@@ -357,7 +355,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
         put_credential(shown.request, ctx.spec(), scheme,
                        jwt::shown_without_signature(v.forged, c->value.env_name()));
       }
-      judge(ctx, results, *op, label, jwt_tampering, unauthorized(ctx.spec(), *op), v.what,
+      judge(ctx, results, *op, label, jwt_tampering_check, unauthorized(ctx.spec(), *op), v.what,
             "RFC 7515 (JWS signatures)", shown, p,
             "sent a valid request with " + v.what + " (from " + c->name + ")");
     }
@@ -368,14 +366,14 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
   for (const auto* op : ctx.operations()) {
     if (!op->jwt_only) continue;
     if (op->jwt_only_status == 0) {
-      results.not_run(op, "", jwt_only,
+      results.not_run(op, "", jwt_only_check,
                       "x-jwt-only declares no status for what other credentials get");
       continue;
     }
-    const as::expected_refusal want{op->jwt_only_status,
-                                    op->jwt_only_code.empty()
-                                        ? std::vector<std::string>{}
-                                        : std::vector<std::string>{op->jwt_only_code}};
+    const expected_refusal want{op->jwt_only_status,
+                                op->jwt_only_code.empty()
+                                    ? std::vector<std::string>{}
+                                    : std::vector<std::string>{op->jwt_only_code}};
     bool any = false;
     for (const auto& c : ctx.target().credentials) {
       if (c.kind == openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
@@ -384,22 +382,22 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
       if (!choice.model.scheme) continue;
       any = true;
       const std::string label = choice.model.label();
-      auto made = as::make_safe_request(ctx, *op, choice, "auth-jwt-only");
+      auto made = make_safe_request(ctx, *op, choice, "auth-jwt-only");
       if (!made.request) {
-        results.not_run(op, label, jwt_only, "no valid request: " + made.why);
+        results.not_run(op, label, jwt_only_check, "no valid request: " + made.why);
         continue;
       }
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
-      judge(ctx, results, *op, label, jwt_only, want,
+      judge(ctx, results, *op, label, jwt_only_check, want,
             "a " + choice.model.name + " on a JWT-only operation", "x-jwt-only", p, p,
             "sent a valid request with " + c.name);
     }
     if (!any) {
-      results.not_run(op, "", jwt_only,
+      results.not_run(op, "", jwt_only_check,
                       "the profile has no usable non-JWT credential (not expired, of this "
                       "environment, not rate-limited) whose kind the description has a scheme for");
     }
   }
 }
 
-}  // namespace conform::suites::auth_checks
+}  // namespace conform::suites::auth

@@ -7,7 +7,7 @@
 
 #include "core/base64.hpp"
 
-namespace conform::suites::jwt {
+namespace conform::suites::auth::jwt {
 namespace {
 
 std::optional<boost::json::object> decode_object(std::string_view segment) {
@@ -104,4 +104,4 @@ std::string shown_without_signature(const compact_token& t, std::string_view env
   return t.header + "." + t.payload + ".SIGNATURE-OF-" + std::string(env_reference);
 }
 
-}  // namespace conform::suites::jwt
+}  // namespace conform::suites::auth::jwt

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace conform::suites::jwt {
+namespace conform::suites::auth::jwt {
 
 /// A compact token split into its three encoded segments.
 struct compact_token {
@@ -43,4 +43,4 @@ bool payload_differs(const compact_token& a, const compact_token& b);
 /// it is named, not written ("header.payload.SIGNATURE-OF-<env_reference>").
 std::string shown_without_signature(const compact_token& t, std::string_view env_reference);
 
-}  // namespace conform::suites::jwt
+}  // namespace conform::suites::auth::jwt

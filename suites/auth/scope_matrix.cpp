@@ -9,10 +9,9 @@
 #include "suites/auth/support.hpp"
 #include "suites/idempotency/requests.hpp"
 
-namespace conform::suites::auth_checks {
+namespace conform::suites::auth {
 namespace {
 
-namespace as = auth_support;
 using harness::probe;
 using harness::results_sink;
 using harness::scenario_context;
@@ -22,8 +21,8 @@ using profile::credential;
 /// What the description says `c` gets on `op`: a refusal and why, that it is
 /// let through, or that the profile does not say enough to tell.
 struct expectation {
-  std::optional<as::expected_refusal> refused;  // nullopt: neither 401 nor 403
-  std::string reason;                           // why; stable (no ids)
+  std::optional<expected_refusal> refused;  // nullopt: neither 401 nor 403
+  std::string reason;                       // why; stable (no ids)
   std::string rule;
   std::optional<std::string> cannot_tell;  // the cell cannot run: why
 };
@@ -31,17 +30,17 @@ struct expectation {
 expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
                    const profile::credential& c) {
   expectation e;
-  const auto* scheme = as::accepted_scheme(op, c.kind);
+  const auto* scheme = accepted_scheme(op, c.kind);
   const std::string kind(openapi::to_string(c.kind));
   if (!scheme) {
     if (op.jwt_only && c.kind != openapi::credential_kind::jwt && op.jwt_only_status != 0) {
-      e.refused = as::expected_refusal{op.jwt_only_status, {}};
+      e.refused = expected_refusal{op.jwt_only_status, {}};
       if (!op.jwt_only_code.empty()) e.refused->codes.push_back(op.jwt_only_code);
       e.reason = "a " + kind + " on a JWT-only operation";
       e.rule = "x-jwt-only";
       return e;
     }
-    e.refused = as::auth_refusal(spec, op, as::refusal_kind::forbidden);
+    e.refused = auth_refusal(spec, op, refusal_kind::forbidden);
     e.reason = "a " + kind + ", a credential type the operation does not accept";
     e.rule = "OpenAPI security";
     return e;
@@ -50,7 +49,7 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
   if (!needed.empty()) {
     if (!c.scopes) {
       e.cannot_tell = "the profile does not state the scopes of " + c.name +
-                      " (the operation needs " + as::join(needed) + "): add its scopes";
+                      " (the operation needs " + join(needed) + "): add its scopes";
       return e;
     }
     std::vector<std::string> missing;
@@ -60,9 +59,9 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
       }
     }
     if (!missing.empty()) {
-      e.refused = as::auth_refusal(spec, op, as::refusal_kind::forbidden);
-      e.reason = c.scopes->empty() ? "a credential without scopes (needs " + as::join(needed) + ")"
-                                   : "scope " + as::join(missing) + " missing";
+      e.refused = auth_refusal(spec, op, refusal_kind::forbidden);
+      e.reason = c.scopes->empty() ? "a credential without scopes (needs " + join(needed) + ")"
+                                   : "scope " + join(missing) + " missing";
       e.rule = "OpenAPI security scopes";
       return e;
     }
@@ -75,7 +74,7 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
     }
     const auto& ro = scheme->read_only_roles;
     if (std::find(ro.begin(), ro.end(), c.role) != ro.end()) {
-      e.refused = as::auth_refusal(spec, op, as::refusal_kind::forbidden);
+      e.refused = auth_refusal(spec, op, refusal_kind::forbidden);
       e.reason = "the read-only role " + c.role + " on a write operation";
       e.rule = "x-roles";
       return e;
@@ -96,22 +95,22 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
            const std::string& steps) {
   // A 429 may come before the scope check (docs/checks.md): it says nothing either way.
   if (auto why = p.unjudgeable(ctx.spec())) {
-    results.not_run(&op, label, scope_matrix, *why);
+    results.not_run(&op, label, scope_matrix_check, *why);
     return;
   }
   const bool held = e.refused ? e.refused->matches(p) : p.status() != 401 && p.status() != 403;
   if (held) {
-    results.pass(op, label, scope_matrix);
+    results.pass(op, label, scope_matrix_check);
     return;
   }
   scenario_failure f;
   f.expected = (e.refused ? e.refused->text() : std::string("neither 401 nor 403")) + " for " +
                e.reason + " (" + e.rule + ")";
   f.seen = p.summary();
-  f.cause = e.reason + ": answered " + as::outcome_class(p);
+  f.cause = e.reason + ": answered " + outcome_class(p);
   f.steps = steps;
   f.evidence = {&p};
-  results.fail(op, label, scope_matrix, f, ctx);
+  results.fail(op, label, scope_matrix_check, f, ctx);
 }
 
 }  // namespace
@@ -121,7 +120,7 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
   for (const auto& c : ctx.target().credentials)
     any_credential = any_credential || harness::credential_selector::usable(c);
   if (!any_credential) {
-    results.not_run(nullptr, "", scope_matrix,
+    results.not_run(nullptr, "", scope_matrix_check,
                     "the profile has no usable credential (not expired, of this environment, not "
                     "rate-limited)");
     return;
@@ -135,25 +134,25 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
       const auto choice = ctx.credentials().auth_for(*op, c);
       const std::string label = choice.model.label();
       if (!choice.model.scheme) {
-        results.not_run(op, label, scope_matrix,
+        results.not_run(op, label, scope_matrix_check,
                         "the description has no security scheme for " +
                             std::string(openapi::to_string(c.kind)) + " credentials");
         continue;
       }
       const expectation e = expect(ctx.spec(), *op, c);
       if (e.cannot_tell) {
-        results.not_run(op, label, scope_matrix, *e.cannot_tell);
+        results.not_run(op, label, scope_matrix_check, *e.cannot_tell);
         continue;
       }
-      auto made = as::make_safe_request(ctx, *op, choice, "auth-matrix");
+      auto made = make_safe_request(ctx, *op, choice, "auth-matrix");
       if (!made.request) {
-        results.not_run(op, label, scope_matrix, "no valid request: " + made.why);
+        results.not_run(op, label, scope_matrix_check, "no valid request: " + made.why);
         continue;
       }
       // A sufficient credential's request is processed: where x-idempotency
       // declares an effect it moves something real, so it moves little.
       if (op->idempotent && !op->idempotent->effect.operation_id.empty()) {
-        made.request = idempotency_detail::with_small_numbers(*op, std::move(*made.request), 0);
+        made.request = idempotency::with_small_numbers(*op, std::move(*made.request), 0);
       }
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
       judge(ctx, results, *op, label, e, p, "sent a valid request with " + c.name);
@@ -161,4 +160,4 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
   }
 }
 
-}  // namespace conform::suites::auth_checks
+}  // namespace conform::suites::auth

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace conform::suites::auth_support {
+namespace conform::suites::auth {
 
 using core::fnv1a;
 
@@ -169,4 +169,4 @@ std::string tenant_header(const openapi::operation& op) {
   return op.tenant.header_name;
 }
 
-}  // namespace conform::suites::auth_support
+}  // namespace conform::suites::auth

@@ -13,7 +13,7 @@
 #include "core/text.hpp"
 #include "harness/scenario.hpp"
 
-namespace conform::suites::auth_support {
+namespace conform::suites::auth {
 
 /// The scheme of `op` that takes credentials of `kind`, or nullptr.
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
@@ -88,4 +88,4 @@ std::string tenant_header(const openapi::operation& op);
 
 using core::join;
 
-}  // namespace conform::suites::auth_support
+}  // namespace conform::suites::auth

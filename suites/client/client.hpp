@@ -11,12 +11,14 @@ namespace conform::suites {
 /// Adds every client rule to `catalogue`.
 void register_client_rules(harness::check_catalogue& catalogue);
 
-namespace client {
+}  // namespace conform::suites
+
+namespace conform::suites::client {
+
 // One function per concern, each adding its rules (client.cpp calls them).
 void add_idempotency_rules(harness::check_catalogue& catalogue);
 void add_retry_rules(harness::check_catalogue& catalogue);
 void add_traversal_rules(harness::check_catalogue& catalogue);
 void add_request_rules(harness::check_catalogue& catalogue);
-}  // namespace client
 
-}  // namespace conform::suites
+}  // namespace conform::suites::client

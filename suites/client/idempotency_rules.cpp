@@ -16,9 +16,9 @@ namespace {
 using harness::traffic_judgement;
 using harness::traffic_violation;
 
-constexpr const char* present_name = "client_idempotency_key_present";
-constexpr const char* per_intent_name = "client_idempotency_key_per_intent";
-constexpr const char* retry_name = "client_idempotency_key_on_retry";
+constexpr std::string_view present_check = "client_idempotency_key_present";
+constexpr std::string_view per_intent_check = "client_idempotency_key_per_intent";
+constexpr std::string_view retry_check = "client_idempotency_key_on_retry";
 constexpr const char* dropped_kind = "connection_dropped";
 
 /// The key `e` carries under its operation's x-idempotency header, or nullopt.
@@ -69,7 +69,7 @@ void judge_per_intent(const traffic& t, traffic_judgement& j) {
     v.evidence = {it->second, &e};
     v.expected = "one " + e.op->idempotent->header +
                  " per business intent, never the same key for two different requests (" +
-                 cited(t, per_intent_name, "x-idempotency") + ": the server answers 422 " +
+                 cited(t, per_intent_check, "x-idempotency") + ": the server answers 422 " +
                  e.op->idempotent->reused_code + ")";
     v.seen = "key '" + *key + "' was sent with request #" + std::to_string(it->second->seq) +
              " and again with the different request #" + std::to_string(e.seq);
@@ -162,21 +162,21 @@ void judge_on_retry(const traffic& t, traffic_judgement& j) {
 
 void add_idempotency_rules(harness::check_catalogue& catalogue) {
   catalogue.add(harness::traffic_check{
-      {present_name,
+      {std::string(present_check),
        "every call to an operation whose x-idempotency is required carries the key header",
        "x-idempotency required"},
       harness::rule_level::core,
       "call to an operation whose x-idempotency says required",
       judge_present});
   catalogue.add(harness::traffic_check{
-      {per_intent_name,
+      {std::string(per_intent_check),
        "a key is never sent with two different requests (method, target, tenant, body)",
        "x-idempotency"},
       harness::rule_level::core,
       "request with an Idempotency-Key",
       judge_per_intent});
   catalogue.add(harness::traffic_check{
-      {retry_name,
+      {std::string(retry_check),
        "a keyed request whose answer was lost (closed connection, 5xx, 429, 409) is retried "
        "with the same key",
        "x-idempotency"},

@@ -23,10 +23,10 @@ namespace {
 using harness::traffic_judgement;
 using harness::traffic_violation;
 
-constexpr const char* valid_name = "client_request_valid";
-constexpr const char* one_credential_name = "client_one_credential";
-constexpr const char* tenant_name = "client_tenant_header";
-constexpr const char* environment_name = "client_key_environment";
+constexpr std::string_view valid_check = "client_request_valid";
+constexpr std::string_view one_credential_check = "client_one_credential";
+constexpr std::string_view tenant_check = "client_tenant_header";
+constexpr std::string_view environment_check = "client_key_environment";
 
 std::string first_error(const schema::validation_result& r) {
   if (r.errors.empty()) return "";
@@ -143,7 +143,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
     traffic_violation v;
     v.evidence = {&e};
     v.expected = "a partner-key call to " + e.op->operation_id + " names the tenant with " +
-                 tc.header_name + " (" + cited(t, tenant_name, "x-tenant-context") + "), else " +
+                 tc.header_name + " (" + cited(t, tenant_check, "x-tenant-context") + "), else " +
                  std::to_string(tc.missing_status) + " " + tc.missing_code;
     v.seen = "request #" + std::to_string(e.seq) + " has no " + tc.header_name;
     v.cause = "no tenant header";
@@ -170,7 +170,7 @@ void judge_environment(const traffic& t, traffic_judgement& j) {
     v.evidence = {&e};
     v.expected = "only " + own->second + " keys against the " + t.environment +
                  " server; sandbox and production keys are kept apart (" +
-                 cited(t, environment_name, "x-key-prefixes") + ")";
+                 cited(t, environment_check, "x-key-prefixes") + ")";
     v.seen = "request #" + std::to_string(e.seq) + " sent " +
              (other.empty() ? std::string("a key with no known environment prefix")
                             : "a " + other + " key (" + e.credential_prefix + "...)");
@@ -227,7 +227,7 @@ void judge_one_credential(const traffic& t, traffic_judgement& j) {
 
 void add_request_rules(harness::check_catalogue& catalogue) {
   catalogue.add(harness::traffic_check{
-      {valid_name,
+      {std::string(valid_check),
        "every request is an operation of the description with valid parameters, media type and "
        "body (the harness's validator)",
        "OpenAPI parameters and requestBody"},
@@ -235,20 +235,21 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       "request",
       judge_valid});
   catalogue.add(harness::traffic_check{
-      {one_credential_name,
+      {std::string(one_credential_check),
        "every request carries exactly one credential header (a repeated or empty one counts)",
        "x-one-credential; C23"},
       harness::rule_level::core,
       "request with a credential header",
       judge_one_credential});
   catalogue.add(harness::traffic_check{
-      {tenant_name, "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
+      {std::string(tenant_check),
+       "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
        "x-tenant-context"},
       harness::rule_level::core,
       "partner-key call to a route that takes the tenant from a header",
       judge_tenant});
   catalogue.add(harness::traffic_check{
-      {environment_name,
+      {std::string(environment_check),
        "every key sent carries the prefix of the server's environment (x-key-prefixes)",
        "x-key-prefixes"},
       harness::rule_level::core,

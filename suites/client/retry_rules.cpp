@@ -19,10 +19,10 @@ using harness::traffic_violation;
 using std::chrono::microseconds;
 using std::chrono::milliseconds;
 
-constexpr const char* blind_name = "client_no_blind_retry";
-constexpr const char* retry_after_name = "client_retry_after";
-constexpr const char* backoff_name = "client_retry_backoff";
-constexpr const char* bound_name = "client_retry_bound";
+constexpr std::string_view blind_check = "client_no_blind_retry";
+constexpr std::string_view retry_after_check = "client_retry_after";
+constexpr std::string_view backoff_check = "client_retry_backoff";
+constexpr std::string_view bound_check = "client_retry_bound";
 
 std::string margin_text() {
   char margin[16];
@@ -110,7 +110,7 @@ void judge_retry_after(const traffic& t, traffic_judgement& j) {
     v.expected = "after " + std::to_string(limited) +
                  " with Retry-After: " + std::to_string(*wait) +
                  ", the credential sends nothing for " + std::to_string(*wait) +
-                 " s, then retries (" + cited(t, retry_after_name, "x-rate-limit") +
+                 " s, then retries (" + cited(t, retry_after_check, "x-rate-limit") +
                  "; kept within a slack of " + seconds(slack(needed)) + ")";
     // Limits are per credential: the next request of that credential.
     const traffic_exchange* next = next_of_credential(t, i);
@@ -338,7 +338,7 @@ void judge_bound(const traffic& t, traffic_judgement& j) {
 
 void add_retry_rules(harness::check_catalogue& catalogue) {
   catalogue.add(harness::traffic_check{
-      {blind_name,
+      {std::string(blind_check),
        "a request refused with a status of x-retry never_retry_unchanged (401, 403, 404, 422) "
        "is not sent again unchanged",
        "x-retry never_retry_unchanged"},
@@ -346,7 +346,7 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       "answer of 401, 403, 404 or 422",
       judge_blind});
   catalogue.add(harness::traffic_check{
-      {retry_after_name,
+      {std::string(retry_after_check),
        "after 429, the credential's next request waits at least Retry-After seconds, and the "
        "request is retried",
        "x-rate-limit; Retry-After (RFC 9110)"},
@@ -355,7 +355,7 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       judge_retry_after,
       {"rate_limited"}});
   catalogue.add(harness::traffic_check{
-      {backoff_name,
+      {std::string(backoff_check),
        "retries of network failures and retryable 5xx wait at least x-retry min_backoff_ms, "
        "grow, and stay under max_backoff_ms; a slow answer is waited for",
        "x-retry"},
@@ -364,7 +364,8 @@ void add_retry_rules(harness::check_catalogue& catalogue) {
       judge_backoff,
       {"server_error", "slow"}});
   catalogue.add(harness::traffic_check{
-      {bound_name, "one request is retried at most x-retry max_retries times, then given up",
+      {std::string(bound_check),
+       "one request is retried at most x-retry max_retries times, then given up",
        "x-retry max_retries"},
       harness::rule_level::core,
       "failure that lasted until the client gave up (an outage)",

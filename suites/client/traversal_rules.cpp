@@ -17,8 +17,8 @@ namespace {
 using harness::traffic_judgement;
 using harness::traffic_violation;
 
-constexpr const char* cursor_name = "client_cursor_traversal";
-constexpr const char* page_name = "client_page_traversal";
+constexpr std::string_view cursor_check = "client_cursor_traversal";
+constexpr std::string_view page_check = "client_page_traversal";
 
 /// The value at JSON pointer `ptr` of `e`'s answer, or null.
 boost::json::value answer_at(const traffic_exchange& e, const std::string& ptr) {
@@ -193,7 +193,7 @@ void judge_page(const traffic& t, traffic_judgement& j) {
       fail(j, {&e},
            p.page_param + " is an integer from 1 and " + p.size_param + " an integer from " +
                std::to_string(p.min_size) + " to " + std::to_string(p.max_size) + " (" +
-               cited(t, page_name, "x-pagination") + ")",
+               cited(t, page_check, "x-pagination") + ")",
            "request #" + std::to_string(e.seq) + " sent " + p.page_param + "=" +
                (e.query_value(p.page_param) ? *e.query_value(p.page_param)
                                             : std::string("(absent)")) +
@@ -216,12 +216,12 @@ void judge_page(const traffic& t, traffic_judgement& j) {
       w = walk{&e, kept, -1};
       continue;
     } else if (w.pages >= 0 && *page > std::max(w.pages, 1LL)) {
-      fail(
-          j, {w.first, &e},
-          "a page traversal stops at " + p.pages + " (" + cited(t, page_name, "x-pagination") + ")",
-          "request #" + std::to_string(e.seq) + " asked for page " + std::to_string(*page) +
-              " of a list whose " + p.pages + " was " + std::to_string(w.pages),
-          "page past the last");
+      fail(j, {w.first, &e},
+           "a page traversal stops at " + p.pages + " (" + cited(t, page_check, "x-pagination") +
+               ")",
+           "request #" + std::to_string(e.seq) + " asked for page " + std::to_string(*page) +
+               " of a list whose " + p.pages + " was " + std::to_string(w.pages),
+           "page past the last");
       continue;
     }
     if (e.succeeded()) {
@@ -236,7 +236,7 @@ void judge_page(const traffic& t, traffic_judgement& j) {
 
 void add_traversal_rules(harness::check_catalogue& catalogue) {
   catalogue.add(harness::traffic_check{
-      {cursor_name,
+      {std::string(cursor_check),
        "a cursor traversal keeps filters, sort and page size, sends each next_cursor, goes to "
        "the end, and sends no page counters",
        "x-pagination style cursor"},
@@ -244,7 +244,7 @@ void add_traversal_rules(harness::check_catalogue& catalogue) {
       "call to a cursor list (x-pagination style cursor)",
       judge_cursor});
   catalogue.add(harness::traffic_check{
-      {page_name,
+      {std::string(page_check),
        "a page traversal sends page >= 1 and a size within x-pagination's bounds, keeps "
        "filters, sort and size, and asks for no page past meta.pages",
        "x-pagination style page"},

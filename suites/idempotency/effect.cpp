@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace conform::suites::idempotency_detail {
+namespace conform::suites::idempotency {
 namespace {
 
 /// The JSON pointer of member `name`.
@@ -237,4 +237,4 @@ reading effect_reader::read(harness::scenario_context& ctx) {
   return out;
 }
 
-}  // namespace conform::suites::idempotency_detail
+}  // namespace conform::suites::idempotency

@@ -16,7 +16,7 @@
 #include "core/outcome.hpp"
 #include "harness/scenario.hpp"
 
-namespace conform::suites::idempotency_detail {
+namespace conform::suites::idempotency {
 
 /// A decimal amount in millionths: exact for the decimal strings and
 /// integers an amount is written as.
@@ -63,4 +63,4 @@ class effect_reader {
   std::deque<harness::probe> probes_;
 };
 
-}  // namespace conform::suites::idempotency_detail
+}  // namespace conform::suites::idempotency

@@ -21,12 +21,12 @@ using harness::probe;
 using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
-using idempotency_detail::effect_reader;
-using idempotency_detail::format_change;
-using idempotency_detail::reading;
-using idempotency_detail::same_request;
-using idempotency_detail::stored;
-using idempotency_detail::with_small_numbers;
+using idempotency::effect_reader;
+using idempotency::format_change;
+using idempotency::reading;
+using idempotency::same_request;
+using idempotency::stored;
+using idempotency::with_small_numbers;
 
 constexpr std::string_view replay_check = "idempotency_replay";
 constexpr std::string_view effect_check = "idempotency_effect";

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-namespace conform::suites::idempotency_detail {
+namespace conform::suites::idempotency {
 namespace {
 
 /// A small multiple of the property's step within its bounds, as JSON text
@@ -116,4 +116,4 @@ bool stored(const harness::probe& p, const openapi::operation& op, const openapi
   return true;
 }
 
-}  // namespace conform::suites::idempotency_detail
+}  // namespace conform::suites::idempotency

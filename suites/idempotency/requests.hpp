@@ -11,7 +11,7 @@
 #include "harness/scenario.hpp"
 #include "openapi/model.hpp"
 
-namespace conform::suites::idempotency_detail {
+namespace conform::suites::idempotency {
 
 /// `g` with every top-level number of its JSON body that is neither a
 /// fixture nor an enum set to a small valid value (`variant` picks one of a
@@ -33,4 +33,4 @@ bool same_request(const openapi::operation& op, const http::request& a, const ht
 /// tenant context answer of `op`).
 bool stored(const harness::probe& p, const openapi::operation& op, const openapi::api_spec& spec);
 
-}  // namespace conform::suites::idempotency_detail
+}  // namespace conform::suites::idempotency

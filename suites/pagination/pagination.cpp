@@ -14,10 +14,10 @@
 #include "core/text.hpp"
 #include "suites/pagination/walk.hpp"
 
-// The suite's body lives beside its helpers (walk.hpp) in pagination_detail, so
+// The suite's body lives beside its helpers (walk.hpp) in pagination, so
 // that it names them without a using-directive, which a unity batch would
 // spread to its neighbours.
-namespace conform::suites::pagination_detail {
+namespace conform::suites::pagination {
 namespace {
 
 using harness::probe;
@@ -499,7 +499,7 @@ void run_pagination(scenario_context& ctx, results_sink& results,
 }
 
 }  // namespace
-}  // namespace conform::suites::pagination_detail
+}  // namespace conform::suites::pagination
 
 namespace conform::suites {
 
@@ -507,26 +507,26 @@ void register_pagination_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "pagination";
   s.checks = {
-      {std::string(pagination_detail::page_walk_check),
+      {std::string(pagination::page_walk_check),
        "walks pages 1..pages with a small and with the largest page size, then one past the "
        "last: count, pages and page agree with the walk, every page but the last is full, no "
        "item twice, both sizes yield the same items, past the last is 2xx and empty",
        "x-pagination (page style)"},
-      {std::string(pagination_detail::page_bounds_check),
+      {std::string(pagination::page_bounds_check),
        "asks for page sizes just outside and at the bounds: outside is 422 with a documented "
        "code, the bounds themselves are 2xx",
        "x-pagination (page style)"},
-      {std::string(pagination_detail::cursor_walk_check),
+      {std::string(pagination::cursor_walk_check),
        "follows next cursors to the end with a small and with the largest page size: pages "
        "within the size, no cursor twice, no item twice, both sizes yield the same items",
        "x-pagination (cursor style)"},
-      {std::string(pagination_detail::cursor_integrity_check),
+      {std::string(pagination::cursor_integrity_check),
        "sends a tampered cursor, a cursor for another tenant and a cursor reused with another "
        "filter or sort value: the invalid-cursor answer; parameters the route ignores leave the "
        "items unchanged",
        "x-pagination (cursor style)"},
   };
-  s.run = pagination_detail::run_pagination;
+  s.run = pagination::run_pagination;
   catalogue.add(std::move(s));
 }
 

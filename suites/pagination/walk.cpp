@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace conform::suites::pagination_detail {
+namespace conform::suites::pagination {
 
 using harness::probe;
 using harness::results_sink;
@@ -322,4 +322,4 @@ walk walk_cursor(scenario_context& ctx, const list_target& t, std::int64_t size,
   return w;
 }
 
-}  // namespace conform::suites::pagination_detail
+}  // namespace conform::suites::pagination

@@ -16,7 +16,7 @@
 
 #include "harness/scenario.hpp"
 
-namespace conform::suites::pagination_detail {
+namespace conform::suites::pagination {
 
 /// A walk stops here even when the list says there is more, so that a server
 /// that never ends a list cannot hold the run.
@@ -103,4 +103,4 @@ walk walk_cursor(harness::scenario_context& ctx, const list_target& t, std::int6
 /// The ids one walk saw and the other did not, for a message.
 std::string difference(const walk& a, const walk& b);
 
-}  // namespace conform::suites::pagination_detail
+}  // namespace conform::suites::pagination

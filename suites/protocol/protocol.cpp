@@ -22,15 +22,15 @@ using harness::results_sink;
 using harness::scenario_context;
 using harness::scenario_failure;
 
-constexpr std::string_view k_method_not_allowed = "method_not_allowed";
-constexpr std::string_view k_payload_too_large = "payload_too_large";
-constexpr std::string_view k_rate_limit = "rate_limit_conformance";
-constexpr std::string_view k_repeat = "repeat_delivery";
+constexpr std::string_view method_not_allowed_check = "method_not_allowed";
+constexpr std::string_view payload_too_large_check = "payload_too_large";
+constexpr std::string_view rate_limit_check = "rate_limit_conformance";
+constexpr std::string_view repeat_check = "repeat_delivery";
 
 /// Requests spent looking for a 429 at most.
-constexpr unsigned k_rate_limit_budget = 400;
+constexpr unsigned rate_limit_budget = 400;
 /// Longest Retry-After the check waits for before asking again.
-constexpr std::chrono::seconds k_max_retry_after{10};
+constexpr std::chrono::seconds max_retry_after{10};
 
 const openapi::api_rules::generic_error* generic_error(const openapi::api_spec& spec, int status,
                                                        bool route_level) {
@@ -74,7 +74,7 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   const auto* expected = generic_error(spec, 405, true);
   if (!expected) {
-    results.not_run(nullptr, "", k_method_not_allowed,
+    results.not_run(nullptr, "", method_not_allowed_check,
                     "the description declares no route-level 405 in x-errors");
     return;
   }
@@ -94,7 +94,7 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
     auto g = ctx.valid_request(*op, auth, "405");
     if (!g) {
       const std::string& why = g.error();
-      results.not_run(op, "none", k_method_not_allowed, "no path could be built: " + why);
+      results.not_run(op, "none", method_not_allowed_check, "no path could be built: " + why);
       continue;
     }
     static constexpr std::array<http::verb, 5> methods = {
@@ -116,7 +116,7 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
       f.evidence = {&p};
       f.expected = status_and_code(405, expected->code) + " with the error envelope";
       if (auto why_not = p.unjudgeable(spec)) {
-        results.not_run(op, "none", k_method_not_allowed, method + ": " + *why_not);
+        results.not_run(op, "none", method_not_allowed_check, method + ": " + *why_not);
         continue;
       }
       if (p.status() != 405 || (!expected->code.empty() && p.error_code() != expected->code)) {
@@ -124,16 +124,16 @@ void check_method_not_allowed(scenario_context& ctx, results_sink& results) {
         f.cause = "undocumented method: " + p.summary();
       } else if (auto problem = envelope_problem(spec, p)) {
         if (problem->starts_with("not run: ")) {
-          results.not_run(op, "none", k_method_not_allowed, method + ": " + problem->substr(9));
+          results.not_run(op, "none", method_not_allowed_check, method + ": " + problem->substr(9));
           continue;
         }
         f.seen = *problem;
         f.cause = "undocumented method: not the error envelope";
       } else {
-        results.pass(*op, "none", k_method_not_allowed);
+        results.pass(*op, "none", method_not_allowed_check);
         continue;
       }
-      results.fail(*op, "none", k_method_not_allowed, f, ctx);
+      results.fail(*op, "none", method_not_allowed_check, f, ctx);
     }
   }
 }
@@ -145,7 +145,7 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   const auto* expected = generic_error(spec, 413, false);
   if (!expected) {
-    results.not_run(nullptr, "", k_payload_too_large,
+    results.not_run(nullptr, "", payload_too_large_check,
                     "the description declares no 413 in x-errors");
     return;
   }
@@ -158,12 +158,12 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
     auto auth = first_sufficient(ctx, *op);
     const std::string label = auth ? auth->model.label() : "none";
     if (limit == 0) {
-      results.not_run(op, label, k_payload_too_large,
+      results.not_run(op, label, payload_too_large_check,
                       "x-limits declares no size limit for " + media + " bodies");
       continue;
     }
     if (!auth && op->needs_credentials()) {
-      results.not_run(op, label, k_payload_too_large,
+      results.not_run(op, label, payload_too_large_check,
                       "the profile has no sufficient credential for this operation");
       continue;
     }
@@ -173,7 +173,7 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
     auto g = ctx.valid_request(*op, a, "413");
     if (!g) {
       const std::string& why = g.error();
-      results.not_run(op, label, k_payload_too_large, "no request could be built: " + why);
+      results.not_run(op, label, payload_too_large_check, "no request could be built: " + why);
       continue;
     }
     // A body just over the limit, of the operation's media type: a head, a
@@ -202,12 +202,12 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
     if (auto why_not = p.unjudgeable(spec)) {
       // A server may answer 413 and close while the body is still going
       // out; the client then has no answer to read. Not a verdict either way.
-      results.not_run(op, label, k_payload_too_large, *why_not);
+      results.not_run(op, label, payload_too_large_check, *why_not);
       continue;
     }
     const auto status = static_cast<int>(p.status());
     if (status == 413 && (expected->code.empty() || p.error_code() == expected->code)) {
-      results.pass(*op, label, k_payload_too_large);
+      results.pass(*op, label, payload_too_large_check);
       continue;
     }
     scenario_failure f;
@@ -237,7 +237,7 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
     f.reproduce = "{ printf '" + escaped(head) + "'; head -c " + std::to_string(run) +
                   " /dev/zero | tr '\\0' x; printf '" + escaped(tail) + "'; } | " +
                   ctx.curl(shown) + " --data-binary @-";
-    results.fail(*op, label, k_payload_too_large, f, ctx);
+    results.fail(*op, label, payload_too_large_check, f, ctx);
   }
 }
 
@@ -263,7 +263,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
   const auto& spec = ctx.spec();
   const auto& rules = spec.rules;
   if (rules.rate_limited_status == 0) {
-    results.not_run(nullptr, "", k_rate_limit, "the description declares no x-rate-limit");
+    results.not_run(nullptr, "", rate_limit_check, "the description declares no x-rate-limit");
     return;
   }
   bool any = false;
@@ -285,7 +285,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
     }
     const std::string label = std::string(openapi::to_string(c.kind)) + " (" + c.name + ")";
     if (!chosen) {
-      results.not_run(nullptr, label, k_rate_limit,
+      results.not_run(nullptr, label, rate_limit_check,
                       "no covered read operation accepts the rate-limited credential " + c.name);
       continue;
     }
@@ -293,21 +293,21 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
     auto g = ctx.valid_request(*chosen, auth, "429");
     if (!g) {
       const std::string& why = g.error();
-      results.not_run(chosen, label, k_rate_limit, "no request could be built: " + why);
+      results.not_run(chosen, label, rate_limit_check, "no request could be built: " + why);
       continue;
     }
     std::optional<probe> limited;
     probe last;
-    for (unsigned i = 0; i < k_rate_limit_budget && !limited; ++i) {
+    for (unsigned i = 0; i < rate_limit_budget && !limited; ++i) {
       last = ctx.send(ctx.build(*chosen, auth, *g), 0, /*once=*/true);
       if (!last.answered()) break;
       if (static_cast<int>(last.status()) == rules.rate_limited_status) limited = last;
     }
     if (!limited) {
-      results.not_run(chosen, label, k_rate_limit,
+      results.not_run(chosen, label, rate_limit_check,
                       last.answered()
                           ? "no " + std::to_string(rules.rate_limited_status) + " within " +
-                                std::to_string(k_rate_limit_budget) +
+                                std::to_string(rate_limit_budget) +
                                 " requests, though the profile marks " + c.name + " rate_limited"
                           : "the target stopped answering: " + last.summary());
       continue;
@@ -334,23 +334,23 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
       f.cause = "429 with an unusable " + rules.retry_after_header;
     } else if (auto problem = envelope_problem(spec, p)) {
       if (problem->starts_with("not run: ")) {
-        results.not_run(chosen, label, k_rate_limit, problem->substr(9));
+        results.not_run(chosen, label, rate_limit_check, problem->substr(9));
         continue;
       }
       f.seen = *problem;
       f.cause = "429 not the error envelope";
     }
     if (!f.cause.empty()) {
-      results.fail(*chosen, label, k_rate_limit, f, ctx);
+      results.fail(*chosen, label, rate_limit_check, f, ctx);
       continue;
     }
     // The 429 itself conforms.
-    results.pass(*chosen, label, k_rate_limit);
+    results.pass(*chosen, label, rate_limit_check);
     // Served again once the promised time has passed: with some slack (a
     // server may round its window), and a second try before concluding.
-    if (!wait || *wait > k_max_retry_after) {
+    if (!wait || *wait > max_retry_after) {
       results.not_run(
-          chosen, label, k_rate_limit,
+          chosen, label, rate_limit_check,
           !retry_after
               ? std::string("not checked that the credential is served again: the "
                             "description declares no Retry-After header")
@@ -370,7 +370,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
       }
     }
     if (!again->answered()) {
-      results.not_run(chosen, label, k_rate_limit,
+      results.not_run(chosen, label, rate_limit_check,
                       "not checked that the credential is served again: " + again->summary());
     } else if (static_cast<int>(again->status()) == rules.rate_limited_status) {
       scenario_failure g2;
@@ -379,11 +379,11 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
       g2.seen = again->summary();
       g2.cause = "still rate-limited after " + rules.retry_after_header;
       g2.evidence = {&p, &*again};
-      results.fail(*chosen, label, k_rate_limit, g2, ctx);
+      results.fail(*chosen, label, rate_limit_check, g2, ctx);
     }
   }
   if (!any) {
-    results.not_run(nullptr, "", k_rate_limit,
+    results.not_run(nullptr, "", rate_limit_check,
                     "the profile marks no usable credential rate_limited: true");
   }
 }
@@ -408,7 +408,7 @@ void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
     if (op->needs_credentials()) {
       auto sufficient = first_sufficient(ctx, *op);
       if (!sufficient) {
-        results.not_run(op, "none", k_repeat,
+        results.not_run(op, "none", repeat_check,
                         "the profile has no sufficient credential for this operation");
         continue;
       }
@@ -418,7 +418,7 @@ void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
     auto g = ctx.valid_request(*op, auth, "repeat");
     if (!g) {
       const std::string& why = g.error();
-      results.not_run(op, label, k_repeat, "no request could be built: " + why);
+      results.not_run(op, label, repeat_check, "no request could be built: " + why);
       continue;
     }
     const std::string key = ctx.fresh_key();
@@ -430,7 +430,7 @@ void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
     f.expected = "the same answer: " + first.summary();
     if (auto why_not = first.unjudgeable(ctx.spec()) ? first.unjudgeable(ctx.spec())
                                                      : second.unjudgeable(ctx.spec())) {
-      results.not_run(op, label, k_repeat, *why_not);
+      results.not_run(op, label, repeat_check, *why_not);
       continue;
     }
     if (first.status() != second.status()) {
@@ -440,10 +440,10 @@ void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
       f.seen = "another body: " + second.body().substr(0, 200);
       f.cause = "body changed";
     } else {
-      results.pass(*op, label, k_repeat);
+      results.pass(*op, label, repeat_check);
       continue;
     }
-    results.fail(*op, label, k_repeat, f, ctx);
+    results.fail(*op, label, repeat_check, f, ctx);
   }
 }
 
@@ -453,28 +453,28 @@ void register_protocol_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "protocol";
   s.checks = {
-      {std::string(k_method_not_allowed),
+      {std::string(method_not_allowed_check),
        "every method a path does not document, without credentials: 405 with the declared code "
        "and the error envelope",
        "x-errors (scope: route); RFC 9110 section 15.5.6 (405)"},
-      {std::string(k_payload_too_large),
+      {std::string(payload_too_large_check),
        "a body one byte over x-limits (JSON and multipart limits apart): 413 with the declared "
        "code",
        "x-limits; RFC 9110 section 15.5.14 (413)"},
-      {std::string(k_rate_limit),
+      {std::string(rate_limit_check),
        "requests with a credential the profile marks rate_limited until refused: 429 with the "
        "declared code, Retry-After and the error envelope; served again after Retry-After",
        "x-rate-limit; RFC 6585 section 4 (429); RFC 9110 section 10.2.3 (Retry-After)"},
-      {std::string(k_repeat),
+      {std::string(repeat_check),
        "an operation marked x-repeatable sent twice: the same status and body (request ids aside)",
        "x-repeatable"},
   };
   s.run = [](scenario_context& ctx, results_sink& results, const harness::check_enabled& enabled) {
-    if (enabled(k_method_not_allowed)) check_method_not_allowed(ctx, results);
-    if (enabled(k_payload_too_large)) check_payload_too_large(ctx, results);
-    if (enabled(k_repeat)) check_repeat_delivery(ctx, results);
+    if (enabled(method_not_allowed_check)) check_method_not_allowed(ctx, results);
+    if (enabled(payload_too_large_check)) check_payload_too_large(ctx, results);
+    if (enabled(repeat_check)) check_repeat_delivery(ctx, results);
     // Last: it leaves its credential throttled for a while.
-    if (enabled(k_rate_limit)) check_rate_limit(ctx, results);
+    if (enabled(rate_limit_check)) check_rate_limit(ctx, results);
   };
   catalogue.add(std::move(s));
 }

@@ -10,7 +10,7 @@
 #include "generators/detail/wire.hpp"
 #include "schema/validator.hpp"
 
-namespace conform::suites {
+namespace conform::suites::response {
 
 namespace {
 
@@ -227,4 +227,4 @@ std::string response_assumption(const openapi::response& r) {
   return out;
 }
 
-}  // namespace conform::suites
+}  // namespace conform::suites::response

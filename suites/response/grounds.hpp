@@ -11,7 +11,7 @@
 
 #include "harness/check.hpp"
 
-namespace conform::suites {
+namespace conform::suites::response {
 
 /// The assumptions an invalid request is invalid by, when it is invalid by
 /// nothing else: every part it sent (parameters, a JSON body) validates with
@@ -45,4 +45,4 @@ std::vector<std::string> response_only_breaks_assumptions(const schema::schema& 
 /// as one text; empty when it is sourced or says nothing.
 std::string response_assumption(const openapi::response& r);
 
-}  // namespace conform::suites
+}  // namespace conform::suites::response

@@ -154,7 +154,7 @@ check_verdict error_code_conformance(const exchange& e) {
       "error_code " + seen, std::to_string(status) + " " + seen);
   // Codes of a response that is an assumption of the description as a whole.
   const auto* doc = documented_response(e.op, status);
-  if (const std::string whole = doc ? response_assumption(*doc) : ""; !whole.empty()) {
+  if (const std::string whole = doc ? response::response_assumption(*doc) : ""; !whole.empty()) {
     v.assumed({whole});
   }
   return v;
@@ -196,10 +196,10 @@ check_verdict content_type_conformance(const exchange& e) {
 /// assumption, when the body keeps the description's envelope (if any).
 std::vector<std::string> assumptions_broken(const exchange& e, const schema::schema& s,
                                             int status) {
-  auto texts = response_only_breaks_assumptions(s, *e.json);
+  auto texts = response::response_only_breaks_assumptions(s, *e.json);
   if (!texts.empty()) return texts;
   const auto* doc = documented_response(e.op, status);
-  const std::string whole = doc ? response_assumption(*doc) : std::string();
+  const std::string whole = doc ? response::response_assumption(*doc) : std::string();
   if (whole.empty()) return {};
   const schema::schema* envelope = status >= 400                   ? e.spec.rules.error_envelope
                                    : status >= 200 && status < 300 ? e.spec.rules.success_envelope
@@ -416,12 +416,13 @@ check_verdict negative_data_rejection(const exchange& e) {
     const bool says_invalid =
         status == 413 || status == 414 || status == 431 ||
         ((want != 0 ? status == want : status == 400 || status == 422) && validation_code_ok(e));
-    return says_invalid ? check_verdict::pass() : assumptions_not_observed(e, answer_of(e, status));
+    return says_invalid ? check_verdict::pass()
+                        : response::assumptions_not_observed(e, answer_of(e, status));
   }
   check_verdict v = check_verdict::violation(
       "a 4xx refusal of the invalid request (" + e.mode.key() + ")",
       "status " + std::to_string(r->status), "accepted invalid: " + e.mode.key());
-  return v.assumed(invalid_only_by_assumptions(e));
+  return v.assumed(response::invalid_only_by_assumptions(e));
 }
 
 /// A request whose x-same-as property differs from its parameter gets the
@@ -557,7 +558,7 @@ check_verdict positive_data_acceptance(const exchange& e) {
       std::to_string(status) + (code.empty() ? "" : " " + code));
   // A value on a bound the description assumed: the target may draw the
   // line elsewhere, and only the assumption says it may not.
-  if (invalid_refusal) v.assumed(assumed_edges(e));
+  if (invalid_refusal) v.assumed(response::assumed_edges(e));
   return v;
 }
 

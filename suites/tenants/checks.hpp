@@ -3,12 +3,12 @@
 
 #include "harness/scenario.hpp"
 
-namespace conform::suites::tenant_checks {
+namespace conform::suites::tenants {
 
-inline constexpr std::string_view header_enforcement = "tenant_header_enforcement";
-inline constexpr std::string_view context_required = "tenant_context_required";
-inline constexpr std::string_view foreign_resource = "tenant_foreign_resource";
-inline constexpr std::string_view list_isolation = "tenant_list_isolation";
+inline constexpr std::string_view header_enforcement_check = "tenant_header_enforcement";
+inline constexpr std::string_view context_required_check = "tenant_context_required";
+inline constexpr std::string_view foreign_resource_check = "tenant_foreign_resource";
+inline constexpr std::string_view list_isolation_check = "tenant_list_isolation";
 
 /// The tenant header naming an unreachable tenant or no tenant: 403.
 void run_header_enforcement(harness::scenario_context& ctx, harness::results_sink& results);
@@ -19,4 +19,4 @@ void run_foreign_resource(harness::scenario_context& ctx, harness::results_sink&
 /// No item of one tenant's list appears in another tenant's.
 void run_list_isolation(harness::scenario_context& ctx, harness::results_sink& results);
 
-}  // namespace conform::suites::tenant_checks
+}  // namespace conform::suites::tenants

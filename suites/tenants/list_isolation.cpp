@@ -12,10 +12,10 @@
 #include "suites/pagination/walk.hpp"
 #include "suites/tenants/checks.hpp"
 
-namespace conform::suites::tenant_checks {
+namespace conform::suites::tenants {
 namespace {
 
-namespace as = auth_support;
+namespace as = auth;
 using harness::auth_choice;
 using harness::probe;
 using harness::results_sink;
@@ -77,14 +77,14 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
     const auto& paging = *op->paging;
     const auto walkers = walkers_for(ctx, *op);
     if (walkers.size() < 2) {
-      results.not_run(op, "", list_isolation,
+      results.not_run(op, "", list_isolation_check,
                       "needs two tenants of the profile, each with a usable credential sufficient "
                       "for this list (found " +
                           std::to_string(walkers.size()) + ")");
       continue;
     }
     if (paging.items.empty() || paging.item_id.empty()) {
-      results.not_run(op, "", list_isolation,
+      results.not_run(op, "", list_isolation_check,
                       "x-pagination declares no items or item_id pointer to tell items apart");
       continue;
     }
@@ -103,7 +103,7 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
       auto g = ctx.valid_request(*op, walk.auth, "tenant-list");
       if (!g) {
         const std::string& why = g.error();
-        results.not_run(op, walk.label, list_isolation, "no valid request: " + why);
+        results.not_run(op, walk.label, list_isolation_check, "no valid request: " + why);
         continue;
       }
       // Only what the walk needs: no optional filter narrows the list.
@@ -132,7 +132,7 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
           if (st.walked) {
             st.truncated = "page " + std::to_string(n + 1) + ": " + *unjudged;
           } else {
-            results.not_run(op, walk.label, list_isolation, "the first page: " + *unjudged);
+            results.not_run(op, walk.label, list_isolation_check, "the first page: " + *unjudged);
           }
           break;
         }
@@ -142,7 +142,7 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
                            " did not answer 2xx with an items array (" + p.summary() + ")";
           } else {
             results.not_run(
-                op, walk.label, list_isolation,
+                op, walk.label, list_isolation_check,
                 "the first page did not answer 2xx with an items array (" + p.summary() + ")");
           }
           break;
@@ -162,7 +162,7 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
           f.cause = "an item of another tenant's list appears in this tenant's list";
           f.steps = "walked the list as " + first.label + ", then as " + walk.label;
           f.evidence = {it->second.page, &p};
-          results.fail(*op, walk.label, list_isolation, f, ctx);
+          results.fail(*op, walk.label, list_isolation_check, f, ctx);
         }
         if (items->as_array().empty()) {
           ended = true;
@@ -175,7 +175,7 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
           }
         } else if (!paging.pages.empty()) {
           // Without a page count the walk goes on until an empty page.
-          const auto total = pagination_detail::as_integer(p.at(paging.pages));
+          const auto total = pagination::as_integer(p.at(paging.pages));
           if (!total || page_number >= *total) {
             ended = true;
           } else {
@@ -198,18 +198,18 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
       const auto& st = state[w];
       if (!st.walked || st.leaked) continue;
       if (walked < 2) {
-        results.not_run(op, walkers[w].label, list_isolation,
+        results.not_run(op, walkers[w].label, list_isolation_check,
                         "only this tenant's list could be walked, so there was no other tenant's "
                         "list to compare it with");
       } else if (!st.truncated.empty()) {
-        results.not_run(op, walkers[w].label, list_isolation,
+        results.not_run(op, walkers[w].label, list_isolation_check,
                         "the walk was cut short (" + st.truncated +
                             "), so the items past it were not compared");
       } else {
-        results.pass(*op, walkers[w].label, list_isolation);
+        results.pass(*op, walkers[w].label, list_isolation_check);
       }
     }
   }
 }
 
-}  // namespace conform::suites::tenant_checks
+}  // namespace conform::suites::tenants

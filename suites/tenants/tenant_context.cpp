@@ -8,10 +8,10 @@
 #include "suites/auth/support.hpp"
 #include "suites/tenants/checks.hpp"
 
-namespace conform::suites::tenant_checks {
+namespace conform::suites::tenants {
 namespace {
 
-namespace as = auth_support;
+namespace as = auth;
 using harness::auth_choice;
 using harness::probe;
 using harness::results_sink;
@@ -60,12 +60,12 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
     const std::string header = as::tenant_header(*op);
     if (header.empty() || !op->needs_credentials()) continue;
     const auto want = as::refusal(*op, 403);
-    for (const auto& choice : sufficient_or_not_run(ctx, results, *op, header_enforcement)) {
+    for (const auto& choice : sufficient_or_not_run(ctx, results, *op, header_enforcement_check)) {
       const profile::credential& c = *choice.credential;
       const std::string label = choice.model.label();
       auto made = as::make_safe_request(ctx, *op, choice, "tenant-header");
       if (!made.request) {
-        results.not_run(op, label, header_enforcement, "no valid request: " + made.why);
+        results.not_run(op, label, header_enforcement_check, "no valid request: " + made.why);
         continue;
       }
       const http::request base = ctx.build(*op, made.auth, *made.request);
@@ -88,7 +88,7 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
         probes.push_back(
             {"the tenant header naming a tenant the credential cannot reach", other->id});
       } else {
-        results.not_run(op, label, header_enforcement,
+        results.not_run(op, label, header_enforcement_check,
                         "every tenant of the profile is reachable by " + c.name +
                             ": add a tenant it cannot reach to test that the header never widens "
                             "its rights");
@@ -99,14 +99,14 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
         req.set_header(header, n.id);
         const probe p = ctx.send(req);
         if (auto why = p.unjudgeable(ctx.spec())) {
-          results.not_run(op, label, header_enforcement, n.what + ": " + *why);
+          results.not_run(op, label, header_enforcement_check, n.what + ": " + *why);
           continue;
         }
         if (want.matches(p)) {
-          results.pass(*op, label, header_enforcement);
+          results.pass(*op, label, header_enforcement_check);
           continue;
         }
-        report(ctx, results, *op, label, header_enforcement,
+        report(ctx, results, *op, label, header_enforcement_check,
                want.text() + " for " + n.what +
                    ", never 2xx: the header never widens rights (x-tenant-context)",
                p, n.what + ": answered " + as::outcome_class(p),
@@ -144,7 +144,7 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
         break;
       }
       if (!caller) {
-        results.not_run(op, kind_name, context_required,
+        results.not_run(op, kind_name, context_required_check,
                         "the profile has no usable, sufficient " + kind_name +
                             (claimed ? " with several tenants" : "") +
                             " for this operation: add one");
@@ -154,7 +154,7 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
       const std::string label = choice.model.label();
       if (op->tenant.missing_status == 0) {
         results.not_run(
-            op, label, context_required,
+            op, label, context_required_check,
             "x-tenant-context declares no answer for a missing tenant (its missing status "
             "and code)");
         continue;
@@ -165,18 +165,18 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
                                           : std::vector<std::string>{op->tenant.missing_code}};
       auto made = as::make_safe_request(ctx, *op, choice, "tenant-missing");
       if (!made.request) {
-        results.not_run(op, label, context_required, "no valid request: " + made.why);
+        results.not_run(op, label, context_required_check, "no valid request: " + made.why);
         continue;
       }
       http::request req = ctx.build(*op, made.auth, *made.request);
       req.remove_header(op->tenant.name);
       const probe p = ctx.send(req);
       if (auto why = p.unjudgeable(ctx.spec())) {
-        results.not_run(op, label, context_required, *why);
+        results.not_run(op, label, context_required_check, *why);
       } else if (want.matches(p)) {
-        results.pass(*op, label, context_required);
+        results.pass(*op, label, context_required_check);
       } else {
-        report(ctx, results, *op, label, context_required,
+        report(ctx, results, *op, label, context_required_check,
                want.text() + " for a " + kind_name +
                    " that must name its tenant and did not (x-tenant-context)",
                p, "tenant header left out: answered " + as::outcome_class(p),
@@ -193,18 +193,19 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
       if (p.in == openapi::param_location::path && p.resource) ids.push_back(&p);
     }
     if (ids.empty() || !op->needs_credentials()) continue;
-    for (const auto& choice : sufficient_or_not_run(ctx, results, *op, foreign_resource)) {
+    for (const auto& choice : sufficient_or_not_run(ctx, results, *op, foreign_resource_check)) {
       const profile::credential& c = *choice.credential;
       const std::string label = choice.model.label();
       if (!choice.tenant) {
-        results.not_run(op, label, foreign_resource, "the credential " + c.name + " has no tenant");
+        results.not_run(op, label, foreign_resource_check,
+                        "the credential " + c.name + " has no tenant");
         continue;
       }
       for (const auto* param : ids) {
         const auto& ref = *param->resource;
         const auto mine = choice.tenant->fixtures.find(ref.fixture);
         if (mine == choice.tenant->fixtures.end()) {
-          results.not_run(op, label, foreign_resource,
+          results.not_run(op, label, foreign_resource_check,
                           "tenant " + choice.tenant->name + " has no fixture " + ref.fixture);
           continue;
         }
@@ -217,7 +218,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
           }
         }
         if (!other) {
-          results.not_run(op, label, foreign_resource,
+          results.not_run(op, label, foreign_resource_check,
                           "no tenant of the profile outside the reach of " + c.name +
                               " has its own fixture " + ref.fixture + ": add one");
           continue;
@@ -231,7 +232,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
           auto g = ctx.valid_request(*op, swapped, salt);
           if (!g) {
             const std::string& why = g.error();
-            results.not_run(op, label, foreign_resource, "no valid request: " + why);
+            results.not_run(op, label, foreign_resource_check, "no valid request: " + why);
             return std::nullopt;
           }
           return ctx.send(ctx.build(*op, swapped, *g));
@@ -244,7 +245,7 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
         if (!unknown) continue;
         if (auto why = foreign->unjudgeable(ctx.spec()) ? foreign->unjudgeable(ctx.spec())
                                                         : unknown->unjudgeable(ctx.spec())) {
-          results.not_run(op, label, foreign_resource, *why);
+          results.not_run(op, label, foreign_resource_check, *why);
           continue;
         }
         const as::expected_refusal want{404, ref.not_found_code.empty()
@@ -256,20 +257,20 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
         const std::string expected =
             want.text() + " for " + what + ", exactly as for an unknown id (x-resource)";
         if (!want.matches(*foreign)) {
-          report(ctx, results, *op, label, foreign_resource, expected, *foreign,
+          report(ctx, results, *op, label, foreign_resource_check, expected, *foreign,
                  what + ": answered " + as::outcome_class(*foreign), steps, {&*foreign});
         } else if (unknown->status() != foreign->status() ||
                    unknown->error_code() != foreign->error_code()) {
-          report(ctx, results, *op, label, foreign_resource, expected, *unknown,
+          report(ctx, results, *op, label, foreign_resource_check, expected, *unknown,
                  "an unknown " + ref.name + " id answered unlike " + what + ": " +
                      as::outcome_class(*unknown),
                  steps, {&*foreign, &*unknown});
         } else {
-          results.pass(*op, label, foreign_resource);
+          results.pass(*op, label, foreign_resource_check);
         }
       }
     }
   }
 }
 
-}  // namespace conform::suites::tenant_checks
+}  // namespace conform::suites::tenants

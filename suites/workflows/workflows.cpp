@@ -25,7 +25,7 @@ using core::join;
 
 namespace json = boost::json;
 
-constexpr std::string_view check_name = "workflow_conformance";
+constexpr std::string_view conformance_check = "workflow_conformance";
 
 /// A sufficient auth model of `op` acting for `t`: the run's own choice when
 /// it acts for `t`, else the first sufficient credential that may act for it.
@@ -210,7 +210,7 @@ class workflow_run {
   void run() {
     for (const auto& s : w_.steps) {
       if (!ctx_.covers(*s.op)) {
-        results_.not_run(&first_, label_, check_name,
+        results_.not_run(&first_, label_, conformance_check,
                          "step " + s.id + " calls " + s.op->operation_id +
                              ", which this run does not cover (--include/--exclude)");
         return;
@@ -218,7 +218,7 @@ class workflow_run {
     }
     auto p = plan_for(ctx_, w_);
     if (!p) {
-      results_.not_run(&first_, label_, check_name, p.error());
+      results_.not_run(&first_, label_, conformance_check, p.error());
       return;
     }
     plan_ = std::move(*p);
@@ -234,7 +234,7 @@ class workflow_run {
     scope sc{nullptr, &plan_.inputs, &outputs_};
     auto made = make_request(ctx_, w_, s, sc);
     if (!made) {
-      results_.not_run(&first_, label_, check_name,
+      results_.not_run(&first_, label_, conformance_check,
                        "step " + s.id + " cannot build its request: " + made.error());
       return false;
     }
@@ -245,7 +245,7 @@ class workflow_run {
     if (auto why = answer.unjudgeable(ctx_.spec())) {
       // No answer, or rate limited past the client's retries: the step's
       // criteria would judge the transport, not the target's contract.
-      results_.not_run(&first_, label_, check_name,
+      results_.not_run(&first_, label_, conformance_check,
                        "step " + s.id + " (" + s.op->operation_id +
                            ") could not be judged: " + *why + "; the workflow stopped there");
       return false;
@@ -257,7 +257,7 @@ class workflow_run {
       for (const auto& c : s.criteria) {
         std::string seen;
         if (holds(c.what, sc, &seen)) continue;
-        results_.not_run(&first_, label_, check_name,
+        results_.not_run(&first_, label_, conformance_check,
                          "precondition step " + s.id + " does not hold: " + c.what.text +
                              " (seen " + seen + ", answer " + answer.summary() +
                              "): a fixture the workflow needs is not in the state it needs; an "
@@ -270,7 +270,7 @@ class workflow_run {
     for (const auto& c : s.criteria) {
       std::string seen;
       if (holds(c.what, sc, &seen)) {
-        results_.pass(first_, label_, check_name);
+        results_.pass(first_, label_, conformance_check);
         continue;
       }
       ok = false;
@@ -302,7 +302,7 @@ class workflow_run {
     f.steps = "ran workflow " + w_.id + " as tenant " + plan_.tenant->name + ": " +
               core::join(done_, " -> ") + " (stopped at " + s.id + ")";
     for (const auto& p : probes_) f.evidence.push_back(&p);
-    results_.fail(first_, label_, check_name, f, ctx_);
+    results_.fail(first_, label_, conformance_check, f, ctx_);
   }
 
   harness::scenario_context& ctx_;
@@ -321,7 +321,7 @@ class workflow_run {
 void run_document(harness::scenario_context& ctx, harness::results_sink& results,
                   const document& doc, std::map<std::string, std::string>& ids) {
   if (!doc.errors.empty()) {
-    results.not_run(nullptr, "workflow " + doc.file, check_name,
+    results.not_run(nullptr, "workflow " + doc.file, conformance_check,
                     "the workflow document cannot be loaded: " + core::join(doc.errors, "; "));
     return;
   }
@@ -329,12 +329,12 @@ void run_document(harness::scenario_context& ctx, harness::results_sink& results
     const openapi::operation* first = w.steps.empty() ? nullptr : w.steps.front().op;
     const std::string label = "workflow " + (w.id.empty() ? core::to_string(w.pos) : w.id);
     if (!w.errors.empty() || !first) {
-      results.not_run(first, label, check_name,
+      results.not_run(first, label, conformance_check,
                       "the workflow cannot be loaded: " + core::join(w.errors, "; "));
       continue;
     }
     if (auto [it, fresh] = ids.emplace(w.id, doc.file); !fresh) {
-      results.not_run(first, label + " (" + doc.file + ")", check_name,
+      results.not_run(first, label + " (" + doc.file + ")", conformance_check,
                       core::to_string(w.pos) + ": workflowId '" + w.id + "' is already used in " +
                           it->second + ": give it another id");
       continue;
@@ -345,9 +345,9 @@ void run_document(harness::scenario_context& ctx, harness::results_sink& results
 
 void run_workflows(harness::scenario_context& ctx, harness::results_sink& results,
                    const harness::check_enabled& enabled) {
-  if (!enabled(check_name)) return;
+  if (!enabled(conformance_check)) return;
   if (ctx.workflow_files().empty()) {
-    results.not_run(nullptr, "", check_name,
+    results.not_run(nullptr, "", conformance_check,
                     "the run has no workflow document (none ships beside the description; "
                     "add one with --workflows FILE)");
     return;
@@ -367,7 +367,7 @@ void register_workflows_scenarios(harness::check_catalogue& catalogue) {
   harness::scenario s;
   s.name = "workflows";
   s.checks.push_back(
-      {std::string(workflows::check_name),
+      {std::string(workflows::conformance_check),
        "runs each Arazzo 1.0 workflow (those beside the description, specs/workflows/, and the "
        "user's) as one "
        "profile tenant, step by step with sufficient credentials; expects every successCriteria "

@@ -22,7 +22,7 @@ using test_support::petstore_server;
 const std::string examples = std::string(CONFORM_OAI_EXAMPLES_DIR) + "/";
 const std::string petstore = examples + "v3.0/petstore-expanded.yaml";
 
-TEST(AnySpec, PetstoreRunsWithNoProfileAndNoFalseAlarm) {
+TEST(any_spec, petstore_runs_with_no_profile_and_no_false_alarm) {
   petstore_server server;
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
                       "5", "--no-progress"});
@@ -30,7 +30,7 @@ TEST(AnySpec, PetstoreRunsWithNoProfileAndNoFalseAlarm) {
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
-TEST(AnySpec, TheSwagger2PetstoreIsConvertedAndRunsWithNoFalseAlarm) {
+TEST(any_spec, the_swagger2_petstore_is_converted_and_runs_with_no_false_alarm) {
   petstore_server server;
   const auto r = run({"--spec", examples + "v2.0/yaml/petstore-expanded.yaml", "--url",
                       server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
@@ -38,7 +38,7 @@ TEST(AnySpec, TheSwagger2PetstoreIsConvertedAndRunsWithNoFalseAlarm) {
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
 }
 
-TEST(AnySpec, APlantedDeviationIsFound) {
+TEST(any_spec, a_planted_deviation_is_found) {
   petstore_server server(petstore_fault::pet_id_as_text);
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
                       "5", "--no-progress"});
@@ -48,7 +48,7 @@ TEST(AnySpec, APlantedDeviationIsFound) {
   EXPECT_TRUE(contains(r.out, "/id")) << r.out;
 }
 
-TEST(AnySpec, HeaderValuesAreSecrets) {
+TEST(any_spec, header_values_are_secrets) {
   petstore_server server(petstore_fault::pet_id_as_text);
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "-H",
                       "X-Trace-Secret: s3cr3t-header-value", "--seed", "7", "--examples", "3",
@@ -58,7 +58,7 @@ TEST(AnySpec, HeaderValuesAreSecrets) {
   EXPECT_TRUE(contains(r.out, "CONFORM_HEADER_X_TRACE_SECRET")) << r.out;
 }
 
-TEST(AnySpec, ABearerTokenGivenWithHIsACredentialAndNeverPrinted) {
+TEST(any_spec, a_bearer_token_given_with_h_is_a_credential_and_never_printed) {
   const std::string overlay = std::string(CONFORM_TEST_DATA_DIR) + "/petstore-bearer.overlay.yaml";
   petstore_server server(petstore_fault::none, "opaque-token-123");
   const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
@@ -71,7 +71,7 @@ TEST(AnySpec, ABearerTokenGivenWithHIsACredentialAndNeverPrinted) {
   EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
 }
 
-TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
+TEST(any_spec, a_finding_behind_a_token_names_its_variable_in_the_rerun) {
   const std::string overlay = std::string(CONFORM_TEST_DATA_DIR) + "/petstore-bearer.overlay.yaml";
   petstore_server server(petstore_fault::pet_id_as_text, "opaque-token-123");
   const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
@@ -84,7 +84,7 @@ TEST(AnySpec, AFindingBehindATokenNamesItsVariableInTheRerun) {
   EXPECT_FALSE(contains(r.out + r.err, "opaque-token-123")) << r.out;
 }
 
-TEST(AnySpec, TheStatefulPhaseReachesThePetAPostReturned) {
+TEST(any_spec, the_stateful_phase_reaches_the_pet_a_post_returned) {
   // Petstore-expanded has no links: the walk infers POST /pets -> GET and
   // DELETE /pets/{id}, so both answer 2xx with an id the run created. With
   // random ids alone (--no-stateful) both answered 404 (seed 7).
@@ -107,20 +107,20 @@ TEST(AnySpec, TheStatefulPhaseReachesThePetAPostReturned) {
   }
 }
 
-TEST(AnySpec, AnotherDescriptionWithoutTargetIsRefused) {
+TEST(any_spec, another_description_without_target_is_refused) {
   const auto r = run({"--spec", petstore, "--no-progress"});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "give --url BASE or --profile FILE")) << r.err;
 }
 
-TEST(AnySpec, AWebhooksOnlyDescriptionHasNothingToRun) {
+TEST(any_spec, a_webhooks_only_description_has_nothing_to_run) {
   const auto r = run({"--spec", examples + "v3.1/webhook-example.yaml", "--url",
                       "http://127.0.0.1:1", "--no-progress"});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "has no operations; nothing to run")) << r.err;
 }
 
-TEST(AnySpec, UrlOptionsAreCheckedAtTheEdge) {
+TEST(any_spec, url_options_are_checked_at_the_edge) {
   EXPECT_EQ(run({"--url", "http://127.0.0.1:1", "--profile", "p.yaml"}).status, 2);
   EXPECT_EQ(run({"-H", "A: b"}).status, 2);
   const auto r = run({"--spec", petstore, "--url", "http://127.0.0.1:1", "-H", "nocolon"});

@@ -204,7 +204,7 @@ std::string failures_of(const stub_run& r, const std::string& check = "") {
   return out;
 }
 
-TEST(AsWritten, AStubAnsweringAsTheTextAllowsHasNoFailure) {
+TEST(as_written, a_stub_answering_as_the_text_allows_has_no_failure) {
   const as_written_stub stub(deviation::none);
   const auto r = run_against(stub);
   EXPECT_EQ(failures_of(r), "") << r.out << r.err;
@@ -217,7 +217,7 @@ TEST(AsWritten, AStubAnsweringAsTheTextAllowsHasNoFailure) {
   }
 }
 
-TEST(AsWritten, ABrokenHeaderTheTargetSetsWithHIsNotRunNeverFailed) {
+TEST(as_written, a_broken_header_the_target_sets_with_h_is_not_run_never_failed) {
   // -H puts a valid X-Page-Size on every request: a case that broke the
   // header would reach the server valid. It is "not sent: why", never a
   // failure of negative_data_rejection.
@@ -244,9 +244,9 @@ struct planted {
   const char* check;
 };
 
-class AsWrittenDeviation : public ::testing::TestWithParam<planted> {};
+class as_written_deviation : public ::testing::TestWithParam<planted> {};
 
-TEST_P(AsWrittenDeviation, IsCaughtByItsCheck) {
+TEST_P(as_written_deviation, is_caught_by_its_check) {
   const as_written_stub stub(GetParam().d);
   const auto r = run_against(stub);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
@@ -254,7 +254,7 @@ TEST_P(AsWrittenDeviation, IsCaughtByItsCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    every_rule, AsWrittenDeviation,
+    every_rule, as_written_deviation,
     ::testing::Values(planted{deviation::accepts_text_limit, "negative_data_rejection"},
                       planted{deviation::accepts_other_kind, "negative_data_rejection"},
                       planted{deviation::requires_read_only, "positive_data_acceptance"},

@@ -41,7 +41,7 @@ command_result run(bool fault, std::vector<std::string> extra) {
   return conform_cmd(args);
 }
 
-class Baseline : public ::testing::Test {
+class baseline : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     ::unsetenv("GITHUB_STEP_SUMMARY");
@@ -58,7 +58,7 @@ class Baseline : public ::testing::Test {
   static std::string faulty() { return temp("faulty.json"); }
 };
 
-TEST_F(Baseline, NewFailuresFailTheRun) {
+TEST_F(baseline, new_failures_fail_the_run) {
   const auto r = run(true, {"--baseline", clean()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("Against the baseline"), std::string::npos) << r.out;
@@ -66,7 +66,7 @@ TEST_F(Baseline, NewFailuresFailTheRun) {
   EXPECT_NE(r.out.find("| error_code_conformance | 404 NOT_FOUND"), std::string::npos) << r.out;
 }
 
-TEST_F(Baseline, KnownFailuresDoNotFailTheRun) {
+TEST_F(baseline, known_failures_do_not_fail_the_run) {
   const auto r = run(true, {"--baseline", faulty()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("known ("), std::string::npos) << r.out;
@@ -74,14 +74,14 @@ TEST_F(Baseline, KnownFailuresDoNotFailTheRun) {
   EXPECT_NE(r.out.find("FAILED"), std::string::npos);  // the console still shows them
 }
 
-TEST_F(Baseline, FailuresThatNoLongerOccurAreFixed) {
+TEST_F(baseline, failures_that_no_longer_occur_are_fixed) {
   const auto r = run(false, {"--baseline", faulty()});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("fixed ("), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0 new, "), std::string::npos) << r.out;
 }
 
-TEST_F(Baseline, ABadBaselineIsAUsageError) {
+TEST_F(baseline, a_bad_baseline_is_a_usage_error) {
   const std::string bad = temp("bad.json");
   std::ofstream(bad) << R"({"format_version":1,"run":{},"cells":[],"failures":[{"check":1}]})";
   const auto r = conform_cmd({"run", "--no-progress", "--baseline", bad});
@@ -94,7 +94,7 @@ TEST_F(Baseline, ABadBaselineIsAUsageError) {
   EXPECT_NE(missing.err.find("cannot open the file"), std::string::npos) << missing.err;
 }
 
-TEST_F(Baseline, ReportDiffClassesAndExitStatus) {
+TEST_F(baseline, report_diff_classes_and_exit_status) {
   auto r = conform_cmd({"report", "diff", clean(), faulty()});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("new ("), std::string::npos) << r.out;
@@ -107,7 +107,7 @@ TEST_F(Baseline, ReportDiffClassesAndExitStatus) {
   EXPECT_NE(r.out.find(R"("still_failing":[{)"), std::string::npos) << r.out;
 }
 
-TEST_F(Baseline, ReportDiffBadInput) {
+TEST_F(baseline, report_diff_bad_input) {
   auto r = conform_cmd({"report", "diff", clean()});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("needs two JSON reports"), std::string::npos) << r.err;
@@ -121,7 +121,7 @@ TEST_F(Baseline, ReportDiffBadInput) {
   EXPECT_EQ(conform_cmd({"report"}).status, 2);
 }
 
-TEST_F(Baseline, StepSummaryListsNewFailuresWithReproductions) {
+TEST_F(baseline, step_summary_lists_new_failures_with_reproductions) {
   const std::string summary = temp("summary.md");
   std::ofstream(summary) << "earlier step\n";
   ::setenv("GITHUB_STEP_SUMMARY", summary.c_str(), 1);
@@ -137,7 +137,7 @@ TEST_F(Baseline, StepSummaryListsNewFailuresWithReproductions) {
   fs::remove(summary);
 }
 
-TEST_F(Baseline, MarkdownIsAReportFormat) {
+TEST_F(baseline, markdown_is_a_report_format) {
   const std::string file = temp("report.md");
   const auto r = run(false, {"--report", "markdown=" + file});
   EXPECT_EQ(r.status, 0) << r.err;

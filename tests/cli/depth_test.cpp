@@ -78,7 +78,7 @@ std::set<std::string> reached(const harness::run_report& r) {
   return out;
 }
 
-class Depth : public ::testing::Test {
+class depth : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = std::make_unique<reference::server>(reference::server_config{});
@@ -91,7 +91,7 @@ class Depth : public ::testing::Test {
   std::string url_;
 };
 
-TEST_F(Depth, TheAdminJwtAloneReachesEveryOperationItMayCall) {
+TEST_F(depth, the_admin_jwt_alone_reaches_every_operation_it_may_call) {
   use("DEPTH_JWT", "jwt-admin");
   auto r = conform_run({"--url", url_, "--auth-env", "DEPTH_JWT", "-H", "X-Tenant-Id: 101"}, "jwt");
   for (const auto& f : r.report.failures)
@@ -123,7 +123,7 @@ TEST_F(Depth, TheAdminJwtAloneReachesEveryOperationItMayCall) {
   }
 }
 
-TEST_F(Depth, APartnerKeyAndATenantKeyReachWhatTheMatrixAllowsAndTogetherEveryLink) {
+TEST_F(depth, a_partner_key_and_a_tenant_key_reach_what_the_matrix_allows_and_together_every_link) {
   use("DEPTH_PARTNER", "partner-allocate");
   use("DEPTH_TENANT", "t1-all");
   use("DEPTH_JWT", "jwt-admin");
@@ -150,7 +150,7 @@ TEST_F(Depth, APartnerKeyAndATenantKeyReachWhatTheMatrixAllowsAndTogetherEveryLi
   EXPECT_EQ(followed.size(), 25u);
 }
 
-TEST_F(Depth, ADiscoveredProfileRunsTheDeepSuites) {
+TEST_F(depth, a_discovered_profile_runs_the_deep_suites) {
   use("DEPTH_JWT", "jwt-admin");
   use("DEPTH_PARTNER", "partner-allocate");
   use("DEPTH_TENANT", "t1-all");

@@ -72,7 +72,7 @@ std::vector<std::string> args_for(const framework_server& server, const std::str
 
 // Done when: "a run against a stub that refuses schema-valid but meaningless
 // input with its documented 400 reports 0 failures".
-TEST(FrameworkStub, RefusalsOfMeaninglessInputAreNotesAndTheRunPasses) {
+TEST(framework_stub, refusals_of_meaningless_input_are_notes_and_the_run_passes) {
   framework_server server;
   scratch files;
   const auto r = run(args_for(server, "3", {"--json", files.file("r.json")}));
@@ -108,7 +108,7 @@ TEST(FrameworkStub, RefusalsOfMeaninglessInputAreNotesAndTheRunPasses) {
 }
 
 // Swagger 2.0 formData without consumes: urlencoded, multipart with a file.
-TEST(FrameworkStub, FormParametersTravelAsFormsAndAFileAsMultipart) {
+TEST(framework_stub, form_parameters_travel_as_forms_and_a_file_as_multipart) {
   framework_server server;
   const auto r = run(args_for(server, "5", {"--include", "postForm", "--include", "upload"}));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -120,7 +120,7 @@ TEST(FrameworkStub, FormParametersTravelAsFormsAndAFileAsMultipart) {
 
 // An overlay written against the 2.0 document as given (its `definitions`)
 // applies: the rule the server enforces, written in, leaves nothing to refuse.
-TEST(FrameworkStub, AnOverlayOnTheSwagger2DescriptionApplies) {
+TEST(framework_stub, an_overlay_on_the_swagger2_description_applies) {
   framework_server server;
   scratch files;
   const std::string overlay =
@@ -138,7 +138,7 @@ TEST(FrameworkStub, AnOverlayOnTheSwagger2DescriptionApplies) {
 }
 
 // A documented example request (a 2xx documented) is a promise: refused, it fails.
-TEST(FrameworkStub, ARefusedDocumentedExampleFails) {
+TEST(framework_stub, a_refused_documented_example_fails) {
   framework_server server(framework_fault::rejects_example);
   const auto r = run(args_for(server, "3", {"--include", "createLabel"}));
   EXPECT_EQ(r.status, 1) << r.out << r.err;
@@ -147,7 +147,7 @@ TEST(FrameworkStub, ARefusedDocumentedExampleFails) {
 
 // Generated header values and URLs stay within what servers take: a schema
 // that allows 32 KiB headers and 100 KB query values gets neither.
-TEST(FrameworkStub, SizesStayWithinWhatServersTake) {
+TEST(framework_stub, sizes_stay_within_what_servers_take) {
   framework_server server;
   scratch files;
   const auto r =
@@ -167,7 +167,7 @@ TEST(FrameworkStub, SizesStayWithinWhatServersTake) {
 }
 
 // 414 and 431 are refusals any server may give: never a failure.
-TEST(FrameworkStub, A431IsARefusalNotAFailure) {
+TEST(framework_stub, a431_is_a_refusal_not_a_failure) {
   framework_server server(framework_fault::refuses_sizes);
   const auto r = run(args_for(server, "9", {"--include", "echoHeaders"}));
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -176,7 +176,7 @@ TEST(FrameworkStub, A431IsARefusalNotAFailure) {
 
 // A slow endpoint: its timeouts are reported as first seen, never re-sent
 // (each re-send would wait the whole timeout again).
-TEST(FrameworkStub, ATimeoutIsNeitherReSentNorShrunk) {
+TEST(framework_stub, a_timeout_is_neither_re_sent_nor_shrunk) {
   framework_server server(framework_fault::slow_image);
   scratch files;
   const auto r = run(args_for(server, "4",
@@ -212,7 +212,7 @@ core::status well_formed_xml(const std::string& text) {
 
 // Every report stays valid UTF-8 and valid in its format, whatever the
 // server sent: a binary body, text that is not UTF-8.
-TEST(FrameworkStub, EveryReportStaysValidWithBinaryAndNonUtf8Answers) {
+TEST(framework_stub, every_report_stays_valid_with_binary_and_non_utf8_answers) {
   for (const auto fault : {framework_fault::binary_500, framework_fault::invalid_utf8_500}) {
     framework_server server(fault);
     scratch files;
@@ -244,7 +244,7 @@ TEST(FrameworkStub, EveryReportStaysValidWithBinaryAndNonUtf8Answers) {
 }
 
 // Done when: "a description with one broken operation" runs the rest.
-TEST(FrameworkStub, ABrokenOperationIsSkippedAndSaidWhenAsked) {
+TEST(framework_stub, a_broken_operation_is_skipped_and_said_when_asked) {
   framework_server server;
   scratch files;
   const std::string spec = test_support::framework_broken_description();

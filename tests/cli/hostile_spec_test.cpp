@@ -310,15 +310,15 @@ void lint_and_run(const std::string& text, const std::string& name) {
   RC_ASSERT(run == 0 || run == 1 || run == 2);
 }
 
-RC_GTEST_PROP(HostileSpec, LintAndRunEndInOrder, ()) {
+RC_GTEST_PROP(hostile_spec, lint_and_run_end_in_order, ()) {
   lint_and_run(damaged(), "voice-api.yaml");
 }
 
-RC_GTEST_PROP(HostileSpec, JsonLintAndRunEndInOrder, ()) {
+RC_GTEST_PROP(hostile_spec, json_lint_and_run_end_in_order, ()) {
   lint_and_run(damaged_json(), "voice-api.json");
 }
 
-TEST(HostileSpec, TheShippedDescriptionAsJsonLoadsAsItDoesAsYaml) {
+TEST(hostile_spec, the_shipped_description_as_json_loads_as_it_does_as_yaml) {
   const fs::path file = workspace() / "as-json.json";
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
@@ -339,7 +339,7 @@ TEST(HostileSpec, TheShippedDescriptionAsJsonLoadsAsItDoesAsYaml) {
   EXPECT_EQ(json.spec->arena->size(), yaml.spec->arena->size());
 }
 
-TEST(HostileSpec, IncludesTwoOperations) {
+TEST(hostile_spec, includes_two_operations) {
   EXPECT_GE(includes().size(), 4u);
 }
 

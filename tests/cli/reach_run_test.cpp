@@ -70,7 +70,7 @@ std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> cells_of(const st
 
 // ---------------------------------------------------------------- OpenAPI 3.2
 
-TEST(OpenApi32Run, TheFixtureRunsAgainstItsStubWithNoFalseAlarm) {
+TEST(open_api32_run, the_fixture_runs_against_its_stub_with_no_false_alarm) {
   report_server server;
   scratch dir;
   const auto profile = dir.write("p.yaml", server.profile_yaml());
@@ -88,7 +88,7 @@ TEST(OpenApi32Run, TheFixtureRunsAgainstItsStubWithNoFalseAlarm) {
   }
 }
 
-TEST(OpenApi32Run, TheFixtureRunsWithUrlAndAHeaderToo) {
+TEST(open_api32_run, the_fixture_runs_with_url_and_a_header_too) {
   report_server server;
   const auto r = run({"--spec", reports_yaml, "--url", server.base_url(), "-H",
                       std::string("X-Api-Key: ") + test_support::report_key, "--seed", "3",
@@ -97,7 +97,7 @@ TEST(OpenApi32Run, TheFixtureRunsWithUrlAndAHeaderToo) {
   EXPECT_FALSE(contains(r.out + r.err, test_support::report_key));
 }
 
-TEST(OpenApi32Run, AnItemThatBreaksTheItemSchemaIsFound) {
+TEST(open_api32_run, an_item_that_breaks_the_item_schema_is_found) {
   report_server server(report_fault::bad_item);
   scratch dir;
   const auto r =
@@ -108,7 +108,7 @@ TEST(OpenApi32Run, AnItemThatBreaksTheItemSchemaIsFound) {
   EXPECT_TRUE(contains(r.out, "item 2: missing required property \"title\"")) << r.out;
 }
 
-TEST(OpenApi32Run, AQuerystringTheFormDoesNotAdmitMustBeRefused) {
+TEST(open_api32_run, a_querystring_the_form_does_not_admit_must_be_refused) {
   report_server server(report_fault::takes_any_filter);
   scratch dir;
   const auto r =
@@ -209,7 +209,7 @@ class mutual_tls : public ::testing::Test {
   std::string spec_;
 };
 
-TEST_F(mutual_tls, ARunPassesPresentingTheClientCertificate) {
+TEST_F(mutual_tls, a_run_passes_presenting_the_client_certificate) {
   const auto p = profile(
       "credentials:\n  - name: bank-client\n    scheme: mutual_tls\n"
       "    certificate: client.pem\n    key: client-key.pem\n");
@@ -220,7 +220,7 @@ TEST_F(mutual_tls, ARunPassesPresentingTheClientCertificate) {
   EXPECT_FALSE(contains(r.out + r.err, "PRIVATE KEY")) << r.out << r.err;
 }
 
-TEST_F(mutual_tls, TheCertificateMayComeFromTheEnvironment) {
+TEST_F(mutual_tls, the_certificate_may_come_from_the_environment) {
   ::setenv("CONFORM_TEST_CLIENT_CERT", client_cert_.cert_pem.c_str(), 1);
   ::setenv("CONFORM_TEST_CLIENT_KEY", client_cert_.key_pem.c_str(), 1);
   const auto p = profile(
@@ -233,7 +233,7 @@ TEST_F(mutual_tls, TheCertificateMayComeFromTheEnvironment) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
-TEST_F(mutual_tls, WithoutACertificateTheOperationIsNotRun) {
+TEST_F(mutual_tls, without_a_certificate_the_operation_is_not_run) {
   const auto r = run({"--spec", spec_, "--profile", profile("credentials: []\n"), "--seed", "5",
                       "--examples", "2", "--no-progress"});
   // Nothing could be judged: said, and the run proves nothing (exit 2).
@@ -241,7 +241,7 @@ TEST_F(mutual_tls, WithoutACertificateTheOperationIsNotRun) {
   EXPECT_TRUE(contains(r.out, "no client certificate")) << r.out;
 }
 
-TEST_F(mutual_tls, ACertificateTheServerDoesNotTrustStopsTheRunSayingSo) {
+TEST_F(mutual_tls, a_certificate_the_server_does_not_trust_stops_the_run_saying_so) {
   const auto stranger = test_support::make_self_signed_certificate("DNS:stranger.test");
   dir_.write("stranger.pem", stranger.cert_pem);
   dir_.write("stranger-key.pem", stranger.key_pem);  // made for this test only
@@ -258,7 +258,7 @@ TEST_F(mutual_tls, ACertificateTheServerDoesNotTrustStopsTheRunSayingSo) {
       << r.err;
 }
 
-TEST_F(mutual_tls, AKeyOfAnotherCertificateStopsTheRunBeforeItStarts) {
+TEST_F(mutual_tls, a_key_of_another_certificate_stops_the_run_before_it_starts) {
   const auto other = test_support::make_self_signed_certificate("DNS:other.test");
   dir_.write("other-key.pem", other.key_pem);
   const auto p = profile(

@@ -30,15 +30,15 @@ using conform::test_support::slurp;
 namespace fs = std::filesystem;
 using conform::cli::main_command;
 
-class Record : public ::testing::Test {
+class record : public ::testing::Test {
  protected:
-  Record() {
+  record() {
     dir_ = fs::temp_directory_path() /
            ("conform-record-" + std::to_string(::getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
-  ~Record() override { fs::remove_all(dir_); }
+  ~record() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   fs::path dir_;
@@ -108,7 +108,7 @@ std::vector<answer> answers_of(const std::string& har) {
   return out;
 }
 
-TEST_F(Record, ARecordedRunReplaysAgainstTheReferenceWithNoDifference) {
+TEST_F(record, a_recorded_run_replays_against_the_reference_with_no_difference) {
   // The whole run, its scenarios too.
   const auto har = path("all.har");
   const auto rec = conform_cmd({"run", "--no-progress", "--seed", "3", "--examples", "2",
@@ -131,7 +131,7 @@ TEST_F(Record, ARecordedRunReplaysAgainstTheReferenceWithNoDifference) {
   EXPECT_EQ(slurp(path("d.jsonl")), "");
 }
 
-TEST_F(Record, AgainstAFaultyReferenceEveryChangedAnswerIsReported) {
+TEST_F(record, against_a_faulty_reference_every_changed_answer_is_reported) {
   const std::pair<const char*, const char*> faults[] = {{"validation_500", "*contacts*"},
                                                         {"missing_envelope_field", "*contacts*"},
                                                         {"wrong_error_code", "*voice_sessions*"}};
@@ -174,7 +174,7 @@ TEST_F(Record, AgainstAFaultyReferenceEveryChangedAnswerIsReported) {
   }
 }
 
-TEST_F(Record, TheRecordingHoldsNoSecret) {
+TEST_F(record, the_recording_holds_no_secret) {
   using conform::test_support::fault;
   conform::test_support::mini_server server(fault::echoes_key);
   const auto profile = path("p.yaml");
@@ -198,7 +198,7 @@ TEST_F(Record, TheRecordingHoldsNoSecret) {
   }
 }
 
-TEST_F(Record, AReplayTakesSecretsFromTheEnvironmentAndSaysWhenItCannot) {
+TEST_F(record, a_replay_takes_secrets_from_the_environment_and_says_when_it_cannot) {
   using conform::test_support::fault;
   conform::test_support::mini_server server(fault::none);
   const auto profile = path("p.yaml");
@@ -226,7 +226,7 @@ TEST_F(Record, AReplayTakesSecretsFromTheEnvironmentAndSaysWhenItCannot) {
   EXPECT_TRUE(contains(with.out, "every answer as recorded")) << with.out;
 }
 
-TEST_F(Record, BadRecordingsAndOptionsExitTwoWithOneLine) {
+TEST_F(record, bad_recordings_and_options_exit_two_with_one_line) {
   std::ofstream(path("bad.har"))
       << R"({"log":{"version":"1.2","entries":[{"request":{"method":7},"response":{}}]}})";
   auto r = conform_cmd({"replay", path("bad.har")});

@@ -181,7 +181,7 @@ command_result faulty_run(const std::string& shard, const std::string& json, std
   return conform_cmd(args);
 }
 
-class Merge : public ::testing::Test {
+class merge : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     ::unsetenv("GITHUB_STEP_SUMMARY");
@@ -205,7 +205,7 @@ class Merge : public ::testing::Test {
   }
 };
 
-TEST_F(Merge, TheMergedReportIsTheWholeRuns) {
+TEST_F(merge, the_merged_report_is_the_whole_runs) {
   const std::string all = temp("all.json"), junit = temp("all.xml");
   const auto r =
       conform_cmd({"report", "merge", part(3), part(1), part(2), "-o", all, "--junit", junit});
@@ -283,7 +283,7 @@ TEST_F(Merge, TheMergedReportIsTheWholeRuns) {
   fs::remove(junit);
 }
 
-TEST_F(Merge, ReportsOfAnotherRunAreRefused) {
+TEST_F(merge, reports_of_another_run_are_refused) {
   const std::string other = temp("other-seed.json"), all = temp("refused.json");
   ASSERT_LE(faulty_run("2/3", other, 2).status, 1);
   auto r = conform_cmd({"report", "merge", part(1), other, part(3), "-o", all});
@@ -317,7 +317,7 @@ TEST_F(Merge, ReportsOfAnotherRunAreRefused) {
   fs::remove(other);
 }
 
-TEST_F(Merge, AgainstABaselineOnlyNewFailuresFail) {
+TEST_F(merge, against_a_baseline_only_new_failures_fail) {
   const std::string all = temp("baselined.json");
   // The whole run's failures are all known: the merged run passes.
   auto r =

@@ -7,7 +7,7 @@
 namespace conform::core {
 namespace {
 
-TEST(Node, ADefaultNodeIsNullAndTheUndefinedOneIsNot) {
+TEST(node, a_default_node_is_null_and_the_undefined_one_is_not) {
   const node n;
   EXPECT_TRUE(n.defined());
   EXPECT_TRUE(n.is_null());
@@ -17,7 +17,7 @@ TEST(Node, ADefaultNodeIsNullAndTheUndefinedOneIsNot) {
   EXPECT_EQ(node::undefined().text(), "");
 }
 
-TEST(Node, ALookupThatFindsNothingGivesTheUndefinedNodeAndInsertsNothing) {
+TEST(node, a_lookup_that_finds_nothing_gives_the_undefined_node_and_inserts_nothing) {
   node m = node::map();
   m.set("a", node::scalar("1", false));
   EXPECT_FALSE(m.get("b").defined());
@@ -27,7 +27,7 @@ TEST(Node, ALookupThatFindsNothingGivesTheUndefinedNodeAndInsertsNothing) {
   EXPECT_FALSE(node::scalar("x").get("x").defined());
 }
 
-TEST(Node, SetReplacesInPlaceAndAppendsOtherwiseKeepingOrder) {
+TEST(node, set_replaces_in_place_and_appends_otherwise_keeping_order) {
   node m = node::map();
   m.set("b", node::scalar("1"));
   m.set("a", node::scalar("2"));
@@ -42,7 +42,7 @@ TEST(Node, SetReplacesInPlaceAndAppendsOtherwiseKeepingOrder) {
   EXPECT_EQ(m.entries()[0].key, "a");
 }
 
-TEST(Node, ANullNodeBecomesTheContainerItIsFilledAs) {
+TEST(node, a_null_node_becomes_the_container_it_is_filled_as) {
   node m;
   m.set("k", node());
   EXPECT_TRUE(m.is_map());
@@ -52,7 +52,7 @@ TEST(Node, ANullNodeBecomesTheContainerItIsFilledAs) {
   EXPECT_EQ(s.item(0).text(), "x");
 }
 
-TEST(Node, CloneIsDeepAndKeepsPositions) {
+TEST(node, clone_is_deep_and_keeps_positions) {
   node m = node::map();
   node inner = node::sequence();
   inner.push_back(node::scalar("v", false));

@@ -22,7 +22,7 @@ status must_be_positive(int n) {
   return {};
 }
 
-TEST(Outcome, HoldsTheValueOrTheErrorNeverBoth) {
+TEST(outcome, holds_the_value_or_the_error_never_both) {
   const auto good = half(8);
   ASSERT_TRUE(good.ok());
   EXPECT_TRUE(static_cast<bool>(good));
@@ -35,7 +35,7 @@ TEST(Outcome, HoldsTheValueOrTheErrorNeverBoth) {
   EXPECT_EQ(bad.error(), "odd: 7");
 }
 
-TEST(Outcome, AStringValueIsNotTakenForAnError) {
+TEST(outcome, a_string_value_is_not_taken_for_an_error) {
   const outcome<std::string> text = std::string("a value");
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "a value");
@@ -49,14 +49,14 @@ TEST(Outcome, AStringValueIsNotTakenForAnError) {
   EXPECT_EQ(error.error(), "an error");
 }
 
-TEST(Outcome, MovesAValueThatCannotBeCopied) {
+TEST(outcome, moves_a_value_that_cannot_be_copied) {
   outcome<std::unique_ptr<int>> held = std::make_unique<int>(3);
   ASSERT_TRUE(held.ok());
   const std::unique_ptr<int> taken = std::move(held).value();
   EXPECT_EQ(*taken, 3);
 }
 
-TEST(Outcome, DefaultsToAValueInitialisedValue) {
+TEST(outcome, defaults_to_a_value_initialised_value) {
   outcome<int> filled_later;  // as http::result's member, set once the send is done
   ASSERT_TRUE(filled_later.ok());
   EXPECT_EQ(*filled_later, 0);
@@ -67,7 +67,7 @@ TEST(Outcome, DefaultsToAValueInitialisedValue) {
   EXPECT_EQ(*filled_later, 5);
 }
 
-TEST(Outcome, CarriesAnErrorOfAnyType) {
+TEST(outcome, carries_an_error_of_any_type) {
   struct refused {
     int code = 0;
   };
@@ -76,7 +76,7 @@ TEST(Outcome, CarriesAnErrorOfAnyType) {
   EXPECT_EQ(r.error().code, 7);
 }
 
-TEST(Status, IsSuccessOrWhyNot) {
+TEST(status, is_success_or_why_not) {
   EXPECT_TRUE(must_be_positive(1).ok());
   const status s = must_be_positive(0);
   ASSERT_FALSE(s.ok());
@@ -85,7 +85,7 @@ TEST(Status, IsSuccessOrWhyNot) {
   EXPECT_TRUE(fine.ok());
 }
 
-RC_GTEST_PROP(Outcome, OkExactlyWhenAValueWasMade, (int n)) {
+RC_GTEST_PROP(outcome, ok_exactly_when_a_value_was_made, (int n)) {
   const auto r = half(n);
   RC_ASSERT(r.ok() == (n % 2 == 0));
   if (r.ok()) {

@@ -118,7 +118,7 @@ bool same(const boost::json::value& a, const boost::json::value& b) {
   return a == b;
 }
 
-RC_GTEST_PROP(ParseJson, ReadsWhatBoostJsonReads, ()) {
+RC_GTEST_PROP(parse_json, reads_what_boost_json_reads, ()) {
   const auto v = *json_value(3);
   const std::string text = boost::json::serialize(v);
   const parsed_document d = parse_json(text, "t.json");
@@ -196,7 +196,7 @@ std::string pretty(const boost::json::value& v, int indent = 0) {
   return boost::json::serialize(v);
 }
 
-RC_GTEST_PROP(ParseJson, EveryPositionNamesTheFirstCharacterOfItsValue, ()) {
+RC_GTEST_PROP(parse_json, every_position_names_the_first_character_of_its_value, ()) {
   const auto v = *json_value(3);
   for (const std::string& text : {boost::json::serialize(v), pretty(v)}) {
     const parsed_document d = parse_json(text, "t.json");
@@ -220,7 +220,7 @@ bool finite(const boost::json::value& v) {
   return true;
 }
 
-RC_GTEST_PROP(ParseJson, AcceptsExactlyWhatBoostJsonAccepts, ()) {
+RC_GTEST_PROP(parse_json, accepts_exactly_what_boost_json_accepts, ()) {
   const auto v = *json_value(2);
   std::string text = boost::json::serialize(v);
   // One edit: a byte deleted, replaced or inserted (the JSON punctuation and
@@ -260,7 +260,7 @@ std::string nested(std::size_t depth) {
   return std::string(depth, '[') + std::string(depth, ']');
 }
 
-TEST(ParseJson, NestingIsBoundedAtItsLimit) {
+TEST(parse_json, nesting_is_bounded_at_its_limit) {
   EXPECT_FALSE(parse_json(nested(limits::max_depth), "t.json").error.has_value());
   const auto d = parse_json(nested(limits::max_depth + 1), "t.json");
   ASSERT_TRUE(d.error.has_value());
@@ -271,7 +271,7 @@ TEST(ParseJson, NestingIsBoundedAtItsLimit) {
   EXPECT_TRUE(parse_json(nested(1'000'000), "t.json").error.has_value());
 }
 
-TEST(ParseJson, ADuplicateKeyIsRefusedAtItsSecondOccurrence) {
+TEST(parse_json, a_duplicate_key_is_refused_at_its_second_occurrence) {
   const auto d = parse_json("{\n  \"a\": 1,\n  \"b\": 2,\n  \"a\": 3\n}", "t.json");
   ASSERT_TRUE(d.error.has_value());
   EXPECT_EQ(to_string(*d.error),
@@ -286,7 +286,7 @@ TEST(ParseJson, ADuplicateKeyIsRefusedAtItsSecondOccurrence) {
   EXPECT_NE(b.error->message.find("'k17'"), std::string::npos);
 }
 
-TEST(ParseJson, ScalarsPastTheLimitAreRefused) {
+TEST(parse_json, scalars_past_the_limit_are_refused) {
   const std::string digits(limits::max_scalar_bytes + 1, '7');
   const auto n = parse_json("[" + digits + "]", "t.json");
   ASSERT_TRUE(n.error.has_value());
@@ -297,7 +297,7 @@ TEST(ParseJson, ScalarsPastTheLimitAreRefused) {
   EXPECT_NE(s.error->message.find("a scalar of"), std::string::npos);
 }
 
-TEST(ParseJson, ErrorsSayWhatAndWhere) {
+TEST(parse_json, errors_say_what_and_where) {
   const auto cases = std::vector<std::pair<std::string, std::string>>{
       {"{\"a\": tru}", "t.json:1:7: error: expected a value, found 't'"},
       {"{\"a\" 1}", "t.json:1:6: error: expected ':' after the key, found '1'"},
@@ -318,7 +318,7 @@ TEST(ParseJson, ErrorsSayWhatAndWhere) {
   }
 }
 
-TEST(ParseJson, StringsAreQuotedAndEverythingElsePlain) {
+TEST(parse_json, strings_are_quoted_and_everything_else_plain) {
   const auto d = parse_json(
       "\xEF\xBB\xBF{\"s\": \"12\", \"n\": 12, \"t\": true, \"z\": null, \"u\": "
       "\"\\u00e9\\ud83d\\ude00\"}",
@@ -334,7 +334,7 @@ TEST(ParseJson, StringsAreQuotedAndEverythingElsePlain) {
   EXPECT_EQ(d.root.column(), 1u);  // after the byte order mark
 }
 
-TEST(ParseDocument, JsonFirstThenYamlForFlowStyle) {
+TEST(parse_document, json_first_then_yaml_for_flow_style) {
   EXPECT_TRUE(parse_document("{\"a\": [1, 2]}", "t").root.get("a").is_sequence());
   // Flow YAML that is not JSON still reads.
   const auto y = parse_document("{a: [1, 2], b: x}", "t.yaml");

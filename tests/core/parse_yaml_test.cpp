@@ -20,7 +20,7 @@ std::string error_of(const std::string& text) {
   return d.error ? to_string(*d.error) : std::string("no error");
 }
 
-TEST(ParseYaml, ScalarsKeepHowTheyWereWritten) {
+TEST(parse_yaml, scalars_keep_how_they_were_written) {
   const auto d = parse_yaml("a: 12\nb: '12'\nc: !!str 12\nd: ~\ne:\nf: true\n", "t.yaml");
   ASSERT_FALSE(d.error.has_value()) << to_string(*d.error);
   const node& r = d.root;
@@ -34,7 +34,7 @@ TEST(ParseYaml, ScalarsKeepHowTheyWereWritten) {
             boost::json::parse(R"({"a":12,"b":"12","c":"12","d":null,"e":null,"f":true})"));
 }
 
-TEST(ParseYaml, NodesAndKeysKeepTheirPositions) {
+TEST(parse_yaml, nodes_and_keys_keep_their_positions) {
   const auto d = parse_yaml("paths:\n  /pets:\n    get: {operationId: x}\n", "t.yaml");
   ASSERT_FALSE(d.error.has_value());
   const node& paths = d.root.get("paths");
@@ -49,14 +49,14 @@ TEST(ParseYaml, NodesAndKeysKeepTheirPositions) {
   EXPECT_EQ(get.get("operationId").column(), 24u);
 }
 
-TEST(ParseYaml, AnAliasIsACopyOfItsAnchor) {
+TEST(parse_yaml, an_alias_is_a_copy_of_its_anchor) {
   const auto d = parse_yaml("a: &x {k: [1, 2]}\nb: *x\n", "t.yaml");
   ASSERT_FALSE(d.error.has_value());
   EXPECT_EQ(to_json(d.root.get("b")), to_json(d.root.get("a")));
   EXPECT_EQ(d.root.get("b").get("k").size(), 2u);
 }
 
-TEST(ParseYaml, EveryBoundIsAnErrorAtItsPosition) {
+TEST(parse_yaml, every_bound_is_an_error_at_its_position) {
   EXPECT_EQ(error_of("a: 1\nb: 2\na: 3\n"),
             "t.yaml:3:1: error: duplicate key 'a' in a mapping (each key may appear once)");
   EXPECT_EQ(error_of("a: 1\n---\nb: 2\n"),

@@ -13,7 +13,7 @@
 namespace conform::core {
 namespace {
 
-TEST(Utf8, WellFormedSequencesAreAcceptedAndMalformedOnesRefused) {
+TEST(utf8, well_formed_sequences_are_accepted_and_malformed_ones_refused) {
   EXPECT_TRUE(is_utf8(""));
   EXPECT_TRUE(is_utf8("plain ascii"));
   EXPECT_TRUE(is_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x93\x9e"));  // é € 📞
@@ -28,7 +28,7 @@ TEST(Utf8, WellFormedSequencesAreAcceptedAndMalformedOnesRefused) {
   EXPECT_EQ(utf8_sequence_length("a\xe2\x82", 1), 0u);
 }
 
-TEST(Utf8, InvalidBytesAreEscapedAndValidTextKept) {
+TEST(utf8, invalid_bytes_are_escaped_and_valid_text_kept) {
   EXPECT_EQ(escape_invalid_utf8("ok \xc3\xa9"), "ok \xc3\xa9");
   EXPECT_EQ(escape_invalid_utf8("a\xff"
                                 "b\xc3"),
@@ -37,14 +37,15 @@ TEST(Utf8, InvalidBytesAreEscapedAndValidTextKept) {
   EXPECT_EQ(escape_invalid_utf8("bell\x07\ttab\n\x1b[2J\r", true), "bell\\x07\ttab\n\\x1b[2J\\x0d");
 }
 
-RC_GTEST_PROP(Utf8, EscapingAlwaysGivesUtf8AndKeepsUtf8Unchanged, (const std::string& bytes)) {
+RC_GTEST_PROP(utf8, escaping_always_gives_utf8_and_keeps_utf8_unchanged,
+              (const std::string& bytes)) {
   const std::string out = escape_invalid_utf8(bytes);
   RC_ASSERT(is_utf8(out));
   RC_ASSERT(is_utf8(escape_invalid_utf8(bytes, true)));
   if (is_utf8(bytes)) RC_ASSERT(out == bytes);
 }
 
-TEST(BodyExcerpt, BinaryIsSummarisedAndTextIsCut) {
+TEST(body_excerpt, binary_is_summarised_and_text_is_cut) {
   const std::string png = std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) + std::string(1218, 'x');
   EXPECT_EQ(body_excerpt(png, "image/png", 300), "1,234 bytes of image/png");
   EXPECT_EQ(body_excerpt(std::string("\0\x01\x02", 3), "", 300), "3 bytes of an undeclared type");
@@ -57,12 +58,12 @@ TEST(BodyExcerpt, BinaryIsSummarisedAndTextIsCut) {
             "\\x80\\x80\\x80\\x80\\x80\\x80\\x80...");
 }
 
-RC_GTEST_PROP(BodyExcerpt, IsAlwaysUtf8, (const std::string& bytes, bool typed)) {
+RC_GTEST_PROP(body_excerpt, is_always_utf8, (const std::string& bytes, bool typed)) {
   const std::string out = body_excerpt(bytes, typed ? "text/plain" : "", 40);
   RC_ASSERT(is_utf8(out));
 }
 
-TEST(Join, PutsTheSeparatorBetweenEveryTwoItemsEmptyOnesToo) {
+TEST(join, puts_the_separator_between_every_two_items_empty_ones_too) {
   EXPECT_EQ(core::join({}), "");
   EXPECT_EQ(core::join({"a"}), "a");
   EXPECT_EQ(core::join({"a", "b", "c"}), "a, b, c");
@@ -73,7 +74,7 @@ TEST(Join, PutsTheSeparatorBetweenEveryTwoItemsEmptyOnesToo) {
   EXPECT_EQ(core::join({"x", "y"}, ""), "xy");
 }
 
-RC_GTEST_PROP(Join, HasOneSeparatorFewerThanItems, (const std::vector<std::string>& raw)) {
+RC_GTEST_PROP(join, has_one_separator_fewer_than_items, (const std::vector<std::string>& raw)) {
   // Items without the separator's character, so counting it counts separators.
   std::vector<std::string> items;
   for (auto s : raw) {
@@ -85,7 +86,7 @@ RC_GTEST_PROP(Join, HasOneSeparatorFewerThanItems, (const std::vector<std::strin
   RC_ASSERT(seps == (items.empty() ? 0 : items.size() - 1));
 }
 
-TEST(NumberText, ShortestRoundTripFormAndWholeNumbersInFull) {
+TEST(number_text, shortest_round_trip_form_and_whole_numbers_in_full) {
   EXPECT_EQ(core::number_text(0.01), "0.01");
   EXPECT_EQ(core::number_text(5.0), "5");
   EXPECT_EQ(core::number_text(-2.5), "-2.5");
@@ -97,13 +98,13 @@ TEST(NumberText, ShortestRoundTripFormAndWholeNumbersInFull) {
   EXPECT_EQ(core::whole_number_text(1e15), "1e+15");
 }
 
-RC_GTEST_PROP(NumberText, ReadsBackAsTheSameNumber, (double d)) {
+RC_GTEST_PROP(number_text, reads_back_as_the_same_number, (double d)) {
   RC_PRE(std::isfinite(d));
   RC_ASSERT(std::stod(core::number_text(d)) == d);
   RC_ASSERT(std::stod(core::whole_number_text(d)) == d);
 }
 
-TEST(PercentDecode, DecodesHexPairsAndKeepsAStrayPercent) {
+TEST(percent_decode, decodes_hex_pairs_and_keeps_a_stray_percent) {
   EXPECT_EQ(percent_decode("a%20b%2Fc%2f"), "a b/c/");
   EXPECT_EQ(percent_decode("%zz%4"), "%zz%4");  // not two hex digits: kept
   EXPECT_EQ(percent_decode("100%"), "100%");
@@ -112,11 +113,12 @@ TEST(PercentDecode, DecodesHexPairsAndKeepsAStrayPercent) {
   EXPECT_EQ(percent_decode("a+b%2B", true), "a b+");  // a query value: + is a space
 }
 
-RC_GTEST_PROP(PercentDecode, UndoesPercentEncode, (const std::string& text, bool plus_is_space)) {
+RC_GTEST_PROP(percent_decode, undoes_percent_encode,
+              (const std::string& text, bool plus_is_space)) {
   RC_ASSERT(percent_decode(percent_encode(text), plus_is_space) == text);
 }
 
-TEST(Iequals, IgnoresTheCaseOfAsciiLettersOnly) {
+TEST(iequals, ignores_the_case_of_ascii_letters_only) {
   EXPECT_TRUE(core::iequals("Content-Type", "content-TYPE"));
   EXPECT_TRUE(core::iequals("", ""));
   EXPECT_FALSE(core::iequals("Content-Type", "Content-Typ"));
@@ -127,7 +129,7 @@ TEST(Iequals, IgnoresTheCaseOfAsciiLettersOnly) {
   EXPECT_EQ(core::ascii_lower("BeArEr-1\xC3\x89"), "bearer-1\xC3\x89");
 }
 
-TEST(MediaTypeOf, LowerCasedWithoutParametersOrSpaces) {
+TEST(media_type_of, lower_cased_without_parameters_or_spaces) {
   EXPECT_EQ(core::media_type_of("Application/JSON; charset=utf-8"), "application/json");
   EXPECT_EQ(core::media_type_of(" \ttext/plain\t ;q=1"), "text/plain");
   EXPECT_EQ(core::media_type_of("multipart/form-data;boundary=x"), "multipart/form-data");

@@ -91,7 +91,7 @@ class typed_api {
   testing::schemas make;
 };
 
-TEST(CoverageCases, EachWrongTypeIsSentOncePerTypedField) {
+TEST(coverage_cases, each_wrong_type_is_sent_once_per_typed_field) {
   const typed_api a;
   // Property -> the JSON types sent where it does not admit them.
   std::map<std::string, std::multiset<std::string>> sent;
@@ -132,7 +132,7 @@ TEST(CoverageCases, EachWrongTypeIsSentOncePerTypedField) {
   }
 }
 
-TEST(CoverageCases, AParameterGetsTheWrongTypeItCanCarryAsText) {
+TEST(coverage_cases, a_parameter_gets_the_wrong_type_it_can_carry_as_text) {
   const typed_api a;
   std::vector<std::string> limit;
   for (const auto& c : coverage_cases(a.op, nullptr)) {
@@ -149,7 +149,7 @@ TEST(CoverageCases, AParameterGetsTheWrongTypeItCanCarryAsText) {
   EXPECT_EQ(limit.size(), 1u);
 }
 
-TEST(CoverageCases, EnumAndConstSendANearMissFirst) {
+TEST(coverage_cases, enum_and_const_send_a_near_miss_first) {
   const typed_api a;
   std::map<std::string, value> first;
   for (const auto& c : coverage_cases(a.op, nullptr)) {
@@ -170,7 +170,7 @@ TEST(CoverageCases, EnumAndConstSendANearMissFirst) {
   EXPECT_EQ(first.at("cookie flavour"), value("MILD"));  // a cookie is broken too
 }
 
-TEST(CoverageCases, EachEndOfARangeIsACaseJustPastIt) {
+TEST(coverage_cases, each_end_of_a_range_is_a_case_just_past_it) {
   const typed_api a;
   std::map<std::string, std::string> target;
   for (const auto& c : coverage_cases(a.op, nullptr)) {

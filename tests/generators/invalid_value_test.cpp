@@ -22,7 +22,7 @@ bool has(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-TEST(InvalidValue, EveryInvalidValueIsRejected) {
+TEST(invalid_value, every_invalid_value_is_rejected) {
   testing::schemas make;
   int with_mutations = 0;
   for (const std::string& text : testing::keyword_schemas()) {
@@ -41,7 +41,7 @@ TEST(InvalidValue, EveryInvalidValueIsRejected) {
   EXPECT_GE(with_mutations, 50);
 }
 
-TEST(InvalidValue, ThePropertyCatchesAMutationCheckedAgainstTheWrongSchema) {
+TEST(invalid_value, the_property_catches_a_mutation_checked_against_the_wrong_schema) {
   testing::schemas make;
   const auto& strict = make(R"({"type": "integer", "maximum": 10})");
   const auto& loose = make(R"({"type": "integer", "maximum": 100000})");
@@ -54,7 +54,7 @@ TEST(InvalidValue, ThePropertyCatchesAMutationCheckedAgainstTheWrongSchema) {
   EXPECT_TRUE(result.is<rc::detail::FailureResult>());
 }
 
-TEST(InvalidValue, ASchemaThatAdmitsEverythingYieldsNothing) {
+TEST(invalid_value, a_schema_that_admits_everything_yields_nothing) {
   testing::schemas make;
   for (const char* text :
        {"true", "{}", R"({"description": "anything", "readOnly": true})",
@@ -66,7 +66,7 @@ TEST(InvalidValue, ASchemaThatAdmitsEverythingYieldsNothing) {
   }
 }
 
-TEST(InvalidValue, MutationsCoverTheKeywords) {
+TEST(invalid_value, mutations_cover_the_keywords) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "required": ["name", "agent_id", "timezone"],
     "additionalProperties": false, "maxProperties": 4,
@@ -99,7 +99,7 @@ TEST(InvalidValue, MutationsCoverTheKeywords) {
   EXPECT_GE(kinds.size(), 10u);
 }
 
-TEST(InvalidValue, DescriptionsSayWhatAndWhere) {
+TEST(invalid_value, descriptions_say_what_and_where) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "properties": {
                             "name": {"type": "string", "maxLength": 3}}, "required": ["name"]})");
@@ -113,7 +113,7 @@ TEST(InvalidValue, DescriptionsSayWhatAndWhere) {
   EXPECT_TRUE(descriptions.count("/: the required property \"name\" left out"));
 }
 
-TEST(InvalidValue, MalformedJsonIsNotJson) {
+TEST(invalid_value, malformed_json_is_not_json) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "properties": {"a": {"type": "integer"}}})");
   invalid_options options;
@@ -136,7 +136,7 @@ TEST(InvalidValue, MalformedJsonIsNotJson) {
   EXPECT_GT(malformed, 0);
 }
 
-TEST(InvalidValue, OneOfIsBrokenOnlyWhereNoBranchAccepts) {
+TEST(invalid_value, one_of_is_broken_only_where_no_branch_accepts) {
   testing::schemas make;
   const auto& all = testing::keyword_schemas();
   const auto it = std::find_if(all.begin(), all.end(),
@@ -151,7 +151,7 @@ TEST(InvalidValue, OneOfIsBrokenOnlyWhereNoBranchAccepts) {
   }));
 }
 
-TEST(InvalidValue, KindsHaveNames) {
+TEST(invalid_value, kinds_have_names) {
   EXPECT_EQ(to_string(mutation_kind::pattern_violated), "pattern_violated");
   EXPECT_EQ(to_string(mutation_kind::malformed_json), "malformed_json");
 }

@@ -9,7 +9,7 @@
 namespace conform::generators {
 namespace {
 
-TEST(PatternGenerator, GeneratedStringsMatch) {
+TEST(pattern_generator, generated_strings_match) {
   for (const char* p :
        {"^[0-9]+$", "^-?[0-9]+\\.[0-9]{2,6}$", "^[A-Za-z0-9._-]{1,128}$", "^[!-~]+$",
         "^\\+[1-9][0-9]{1,14}$", "^(a|bc)*d?$", "x{3}y{2,}", "^(?:ab|cd){2}$", "^[^0-9]\\D\\W\\S$",
@@ -26,14 +26,14 @@ TEST(PatternGenerator, GeneratedStringsMatch) {
   }
 }
 
-TEST(PatternGenerator, UnboundedQuantifiersAreBounded) {
+TEST(pattern_generator, unbounded_quantifiers_are_bounded) {
   const auto gen = std::get<rc::Gen<std::string>>(detail::pattern_generator("^a*$", 3));
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
     EXPECT_LE(gen(rc::Random(seed), 100).value().size(), 3u);
   }
 }
 
-TEST(PatternGenerator, OutsideTheSubsetSaysWhy) {
+TEST(pattern_generator, outside_the_subset_says_why) {
   struct refused {
     const char* pattern;
     const char* why;

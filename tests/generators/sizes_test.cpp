@@ -49,7 +49,7 @@ struct sized_api {
   }
 };
 
-TEST(Sizes, ValidAndInvalidValuesStayWithinWhatServersTakeUnlessForced) {
+TEST(sizes, valid_and_invalid_values_stay_within_what_servers_take_unless_forced) {
   sized_api a;
   request_options opts;
   opts.optional_param_percent = 100;
@@ -79,7 +79,7 @@ TEST(Sizes, ValidAndInvalidValuesStayWithinWhatServersTakeUnlessForced) {
   }
 }
 
-TEST(Sizes, ABoundaryBeyondWhatServersTakeIsNotCoveredAndSaysWhy) {
+TEST(sizes, a_boundary_beyond_what_servers_take_is_not_covered_and_says_why) {
   sized_api a;
   std::map<std::string, std::string> why;
   for (const auto& c : coverage_cases(a.op, nullptr)) {
@@ -100,7 +100,7 @@ TEST(Sizes, ABoundaryBeyondWhatServersTakeIsNotCoveredAndSaysWhy) {
   EXPECT_FALSE(why.count("boundary query big /: a string of exactly maxLength 5010"));
 }
 
-TEST(Sizes, OversizedSaysWhereAndHowMuch) {
+TEST(sizes, oversized_says_where_and_how_much) {
   using detail::oversized;
   EXPECT_FALSE(oversized(param_location::header, {{"X-A", std::string(4000, 'a')}}));
   const auto big = oversized(param_location::header, {{"X-A", std::string(5000, 'a')}});
@@ -112,7 +112,7 @@ TEST(Sizes, OversizedSaysWhereAndHowMuch) {
 }
 
 // A documented request: every value an example or a fixture.
-TEST(Documented, ARequestOfDocumentedValuesOnlyIsMarked) {
+TEST(documented, a_request_of_documented_values_only_is_marked) {
   testing::schemas make;
   openapi::operation op;
   op.operation_id = "create";

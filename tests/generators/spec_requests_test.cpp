@@ -29,7 +29,7 @@ std::optional<std::string> any_fixture(const openapi::parameter& p) {
   return std::nullopt;
 }
 
-class ShippedSpec : public ::testing::Test {
+class shipped_spec : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!loaded().ok()) {
@@ -40,7 +40,7 @@ class ShippedSpec : public ::testing::Test {
   }
 };
 
-TEST_F(ShippedSpec, EveryOperationYieldsRequests) {
+TEST_F(shipped_spec, every_operation_yields_requests) {
   const auto& api = shipped();
   ASSERT_FALSE(api.operations.empty());
   for (const auto& op : api.operations) {
@@ -65,7 +65,7 @@ TEST_F(ShippedSpec, EveryOperationYieldsRequests) {
   }
 }
 
-TEST_F(ShippedSpec, EveryPatternIsInTheGeneratorSubset) {
+TEST_F(shipped_spec, every_pattern_is_in_the_generator_subset) {
   const auto& api = shipped();
   for (const auto& op : api.operations) {
     for (const auto& p : op.parameters) {
@@ -83,7 +83,7 @@ TEST_F(ShippedSpec, EveryPatternIsInTheGeneratorSubset) {
   }
 }
 
-TEST_F(ShippedSpec, GeneratedResponsesConformToTheirSchemaAndEnvelope) {
+TEST_F(shipped_spec, generated_responses_conform_to_their_schema_and_envelope) {
   const auto& api = shipped();
   ASSERT_NE(api.rules.success_envelope, nullptr);
   ASSERT_NE(api.rules.error_envelope, nullptr);

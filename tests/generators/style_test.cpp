@@ -72,7 +72,7 @@ std::string sent(const param_format& f, const wire_pairs& w) {
   return encode_query(w);
 }
 
-class StyleTable : public ::testing::Test {
+class style_table : public ::testing::Test {
  protected:
   testing::schemas make;
   const schema::schema& string_s = make(R"({"type": "string"})");
@@ -81,7 +81,7 @@ class StyleTable : public ::testing::Test {
       "R": {"type": "integer"}, "G": {"type": "integer"}, "B": {"type": "integer"}}})");
 };
 
-TEST_F(StyleTable, EveryCombinationWritesTheSpecificationsExampleAndReadsItBack) {
+TEST_F(style_table, every_combination_writes_the_specifications_example_and_reads_it_back) {
   const value primitive = "blue";
   const value array = parse(R"(["blue", "black", "brown"])");
   const value object = parse(R"({"R": 100, "G": 200, "B": 150})");
@@ -104,7 +104,7 @@ TEST_F(StyleTable, EveryCombinationWritesTheSpecificationsExampleAndReadsItBack)
   }
 }
 
-TEST_F(StyleTable, DeepObjectCarriesObjectsOnly) {
+TEST_F(style_table, deep_object_carries_objects_only) {
   const param_format f{param_location::query, param_style::deep_object, true, "color", ""};
   EXPECT_FALSE(detail::write_param(f, value("blue")));
   EXPECT_FALSE(detail::write_param(f, parse(R"(["a"])")));
@@ -113,7 +113,7 @@ TEST_F(StyleTable, DeepObjectCarriesObjectsOnly) {
   EXPECT_EQ(*w, (wire_pairs{{"color[R]", "100"}}));
 }
 
-TEST_F(StyleTable, AContentParameterIsSentAsJsonText) {
+TEST_F(style_table, a_content_parameter_is_sent_as_json_text) {
   const param_format f{param_location::query, param_style::form, true, "filter",
                        "application/json"};
   const value v = parse(R"({"name": "a b", "ids": [1, 2]})");
@@ -123,7 +123,7 @@ TEST_F(StyleTable, AContentParameterIsSentAsJsonText) {
   EXPECT_EQ(detail::read_param(f, object_s, *w), v);
 }
 
-TEST(StyleValues, PathValuesArePercentEncodedAsSegments) {
+TEST(style_values, path_values_are_percent_encoded_as_segments) {
   const param_format f{param_location::path, param_style::simple, false, "id", ""};
   auto w = detail::write_param(f, value("a/b?c#d e"));
   ASSERT_TRUE(w);
@@ -131,14 +131,14 @@ TEST(StyleValues, PathValuesArePercentEncodedAsSegments) {
   EXPECT_EQ(core::percent_decode(w->front().second), "a/b?c#d e");
 }
 
-TEST(StyleValues, AllowReservedKeepsReservedCharactersInTheQuery) {
+TEST(style_values, allow_reserved_keeps_reserved_characters_in_the_query) {
   EXPECT_EQ(encode_query({{"p", "a/b:c?d,e=f"}}, {"p"}), "p=a/b:c%3Fd,e%3Df");
   EXPECT_EQ(encode_query({{"p", "a/b:c?d,e"}}), "p=a%2Fb%3Ac%3Fd,e");
   // Characters that would change the query's meaning stay encoded.
   EXPECT_EQ(encode_query({{"p", "a&b+c#d"}}, {"p"}), "p=a%26b%2Bc%23d");
 }
 
-TEST(StyleValues, ATemplateWithAQuestionMarkBuildsOneQuery) {
+TEST(style_values, a_template_with_a_question_mark_builds_one_query) {
   testing::schemas make;
   const auto& s = make(R"({"type": "string", "enum": ["x1"]})");
   openapi::operation op;
@@ -160,7 +160,7 @@ TEST(StyleValues, ATemplateWithAQuestionMarkBuildsOneQuery) {
 
 /// Requests generated for parameters of every style: each valid one reads
 /// back valid, as a server following the style would read it.
-TEST(StyleRequests, ValidRequestsReadBackValidInEveryStyle) {
+TEST(style_requests, valid_requests_read_back_valid_in_every_style) {
   testing::schemas make;
   const auto& arr = make(R"({"type": "array", "minItems": 1, "maxItems": 4,
                              "items": {"type": "integer", "minimum": 0}})");
@@ -224,7 +224,7 @@ TEST(StyleRequests, ValidRequestsReadBackValidInEveryStyle) {
   }
 }
 
-TEST(StyleRequests, AllowEmptyValueSendsAnEmptyValueSometimes) {
+TEST(style_requests, allow_empty_value_sends_an_empty_value_sometimes) {
   testing::schemas make;
   const auto& s = make(R"({"type": "integer"})");
   openapi::operation op;
@@ -269,7 +269,7 @@ wire_pairs split_query(const std::string& text) {
   return out;
 }
 
-TEST(Bodies, MultipartPartsFollowTheEncodingObjectsDefaults) {
+TEST(bodies, multipart_parts_follow_the_encoding_objects_defaults) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "properties": {
       "tags": {"type": "array", "items": {"type": "string"}},
@@ -294,7 +294,7 @@ TEST(Bodies, MultipartPartsFollowTheEncodingObjectsDefaults) {
   EXPECT_EQ(detail::from_parts(s, parts), v);
 }
 
-TEST(Bodies, UrlencodedPropertiesFollowTheirEncoding) {
+TEST(bodies, urlencoded_properties_follow_their_encoding) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "properties": {
       "tags": {"type": "array", "items": {"type": "string"}},
@@ -319,7 +319,7 @@ TEST(Bodies, UrlencodedPropertiesFollowTheirEncoding) {
   EXPECT_EQ(detail::read_form_body(s, w, enc), v);
 }
 
-TEST(Bodies, UrlencodedRequestsAreValidAsReadAndOneCanBeBroken) {
+TEST(bodies, urlencoded_requests_are_valid_as_read_and_one_can_be_broken) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "required": ["n", "tags"],
       "additionalProperties": false, "properties": {

@@ -22,7 +22,7 @@ std::string first_error(const schema::schema& s, const value& v) {
          r.errors[0].message;
 }
 
-TEST(ValidValue, EveryGeneratedValueValidates) {
+TEST(valid_value, every_generated_value_validates) {
   testing::schemas make;
   for (const std::string& text : testing::keyword_schemas()) {
     SCOPED_TRACE(text);
@@ -35,7 +35,7 @@ TEST(ValidValue, EveryGeneratedValueValidates) {
   }
 }
 
-TEST(ValidValue, ShrinksOfValidValuesStayValid) {
+TEST(valid_value, shrinks_of_valid_values_stay_valid) {
   testing::schemas make;
   for (const std::string& text : testing::keyword_schemas()) {
     SCOPED_TRACE(text);
@@ -63,7 +63,7 @@ TEST(ValidValue, ShrinksOfValidValuesStayValid) {
   }
 }
 
-TEST(ValidValue, GeneratedValuesVary) {
+TEST(valid_value, generated_values_vary) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "required": ["a"],
                           "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})");
@@ -80,7 +80,7 @@ TEST(ValidValue, GeneratedValuesVary) {
   EXPECT_TRUE(without_b);
 }
 
-TEST(ValidValue, GenerationIsDeterministicForASeed) {
+TEST(valid_value, generation_is_deterministic_for_a_seed) {
   testing::schemas make;
   const auto& all = testing::keyword_schemas();
   const auto it = std::find_if(all.begin(), all.end(), [](const std::string& t) {
@@ -93,7 +93,7 @@ TEST(ValidValue, GenerationIsDeterministicForASeed) {
   EXPECT_EQ(boost::json::serialize(a), boost::json::serialize(b));
 }
 
-TEST(ValidValue, ThePropertyCatchesAGeneratorForTheWrongSchema) {
+TEST(valid_value, the_property_catches_a_generator_for_the_wrong_schema) {
   testing::schemas make;
   const auto& loose = make(R"({"type": "integer", "minimum": 0, "maximum": 100})");
   const auto& strict = make(R"({"type": "integer", "minimum": 0, "maximum": 10})");
@@ -105,7 +105,7 @@ TEST(ValidValue, ThePropertyCatchesAGeneratorForTheWrongSchema) {
   EXPECT_TRUE(result.is<rc::detail::FailureResult>());
 }
 
-TEST(ValidValue, RecursiveSchemasStopAtTheDepthLimit) {
+TEST(valid_value, recursive_schemas_stop_at_the_depth_limit) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "required": ["name", "children"],
                           "properties": {"name": {"type": "string"},
@@ -125,7 +125,7 @@ TEST(ValidValue, RecursiveSchemasStopAtTheDepthLimit) {
   }
 }
 
-TEST(ValidValue, BranchingRecursionStaysSmall) {
+TEST(valid_value, branching_recursion_stays_small) {
   testing::schemas make;
   // Two required recursive arrays per node: a generator per node down to the
   // hard depth limit would be 2^20 generators.
@@ -139,7 +139,7 @@ TEST(ValidValue, BranchingRecursionStaysSmall) {
   }));
 }
 
-TEST(ValidValue, ASchemaThatAdmitsNothingFailsGeneration) {
+TEST(valid_value, a_schema_that_admits_nothing_fails_generation) {
   testing::schemas make;
   for (const char* text : {"false", R"({"type": "integer", "minimum": 5, "maximum": 4})",
                            R"({"type": "string", "minLength": 5, "maxLength": 2})",
@@ -151,7 +151,7 @@ TEST(ValidValue, ASchemaThatAdmitsNothingFailsGeneration) {
   }
 }
 
-TEST(ValidValue, FixturesFillXFixtureNodes) {
+TEST(valid_value, fixtures_fill_x_fixture_nodes) {
   testing::schemas make;
   const auto& s = make(R"({"type": "object", "required": ["agent_id", "kb"],
                           "properties": {"agent_id": {"type": "integer", "minimum": 1,
@@ -175,7 +175,7 @@ TEST(ValidValue, FixturesFillXFixtureNodes) {
   }
 }
 
-TEST(ValidValue, ExamplesAreUsedWhenAsked) {
+TEST(valid_value, examples_are_used_when_asked) {
   testing::schemas make;
   const auto& s = make(R"({"type": "string", "minLength": 3, "examples": ["hello", "x"]})");
   gen_options options;
@@ -186,7 +186,7 @@ TEST(ValidValue, ExamplesAreUsedWhenAsked) {
   }
 }
 
-TEST(ValidValue, UnsupportedPatternsAreReportedAndFiltered) {
+TEST(valid_value, unsupported_patterns_are_reported_and_filtered) {
   testing::schemas make;
   const auto& s = make(R"js({"properties": {"a": {"type": "string", "pattern": "^(?!x)"},
                                            "b": {"type": "string", "pattern": "^[a-z]+$"}}})js");

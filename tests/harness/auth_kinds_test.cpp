@@ -43,7 +43,7 @@ const profile::credential& named(const profile::target& t, const std::string& na
   throw std::out_of_range(name);
 }
 
-TEST(AuthKinds, EachSchemeTypeCarriesItsCredentialItsOwnWay) {
+TEST(auth_kinds, each_scheme_type_carries_its_credential_its_own_way) {
   const fixture f = make();
   http::request req;
   req.target = "/pets/1";
@@ -61,7 +61,7 @@ TEST(AuthKinds, EachSchemeTypeCarriesItsCredentialItsOwnWay) {
   EXPECT_EQ(*req.find_header("Cookie"), "session=cookie-secret");
 }
 
-TEST(AuthKinds, NoFormOfASecretIsPrinted) {
+TEST(auth_kinds, no_form_of_a_secret_is_printed) {
   const fixture f = make();
   http::request req;
   req.target = "/pets/1";
@@ -75,7 +75,7 @@ TEST(AuthKinds, NoFormOfASecretIsPrinted) {
   EXPECT_EQ(echoed.find("q%20k"), std::string::npos) << echoed;
 }
 
-TEST(AuthKinds, ACredentialNamingASchemeIsChosenForItOnly) {
+TEST(auth_kinds, a_credential_naming_a_scheme_is_chosen_for_it_only) {
   const fixture f = make();
   const credential_selector selector(f.spec, f.target);
   const auto* op = f.spec.find_operation("get_pets_id");

@@ -39,7 +39,7 @@ const edge* find_edge(const graph& g, const std::string& from, const std::string
   return nullptr;
 }
 
-TEST(Graph, EveryLinkOfTheShippedDescriptionIsAnEdge) {
+TEST(graph, every_link_of_the_shipped_description_is_an_edge) {
   auto l = build(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   ASSERT_EQ(l.g.links.size(), 25u);
   for (const auto& use : l.g.links) EXPECT_TRUE(use.why.empty()) << use.name << ": " << use.why;
@@ -54,7 +54,7 @@ TEST(Graph, EveryLinkOfTheShippedDescriptionIsAnEdge) {
   EXPECT_EQ(launch->status, 201);
 }
 
-TEST(Graph, IdsNoLinkFeedsAreInferred) {
+TEST(graph, ids_no_link_feeds_are_inferred) {
   auto l = build(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   // A created campaign's id feeds the import's body member bulk_call_campaign_id.
   const auto* import = find_edge(l.g, "createCampaign", "importContacts", true);
@@ -74,7 +74,7 @@ TEST(Graph, IdsNoLinkFeedsAreInferred) {
                            [](const edge& e) { return e.consumer->operation_id == "getInvoice"; }));
 }
 
-TEST(Graph, APublishedDescriptionWithoutLinksGetsItsCrudEdges) {
+TEST(graph, a_published_description_without_links_gets_its_crud_edges) {
   auto l = build(std::string(CONFORM_OAI_EXAMPLES_DIR) + "/v3.0/petstore-expanded.yaml");
   EXPECT_TRUE(l.g.links.empty());
   for (const char* consumer : {"find pet by id", "deletePet"}) {
@@ -88,7 +88,7 @@ TEST(Graph, APublishedDescriptionWithoutLinksGetsItsCrudEdges) {
   EXPECT_EQ(shape->item_id, "/id");
 }
 
-TEST(Graph, ExpressionsThatCannotBeEvaluatedSaySo) {
+TEST(graph, expressions_that_cannot_be_evaluated_say_so) {
   EXPECT_TRUE(parse_expression("$response.body#/a/0/b").ok());
   EXPECT_TRUE(parse_expression("$request.path.id").ok());
   EXPECT_TRUE(parse_expression("a constant").ok());

@@ -168,7 +168,7 @@ class mutual_tls : public ::testing::Test {
   test_support::httplib_runner runner_;
 };
 
-TEST_F(mutual_tls, ARequestNamingTheIdentityPresentsItsCertificate) {
+TEST_F(mutual_tls, a_request_naming_the_identity_presents_its_certificate) {
   client_options o = options();
   o.identities.push_back({"bank", client_.cert_pem, client_.key_pem});
   client c(base(), o);
@@ -180,7 +180,7 @@ TEST_F(mutual_tls, ARequestNamingTheIdentityPresentsItsCertificate) {
   ASSERT_FALSE(bare.ok());
 }
 
-TEST_F(mutual_tls, AnUnknownIdentityIsATlsErrorValue) {
+TEST_F(mutual_tls, an_unknown_identity_is_a_tls_error_value) {
   client c(base(), options());
   const result r = c.send(0, whoami("nobody"));
   ASSERT_FALSE(r.ok());
@@ -188,7 +188,7 @@ TEST_F(mutual_tls, AnUnknownIdentityIsATlsErrorValue) {
   EXPECT_NE(r.error().message.find("no client certificate named 'nobody'"), std::string::npos);
 }
 
-TEST_F(mutual_tls, AKeyOfAnotherCertificateIsRefusedBeforeAnyConnection) {
+TEST_F(mutual_tls, a_key_of_another_certificate_is_refused_before_any_connection) {
   const auto other = test_support::make_self_signed_certificate();
   tls_options t;
   t.client_cert_pem = client_.cert_pem;

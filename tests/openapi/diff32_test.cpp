@@ -79,26 +79,26 @@ void expect(const std::vector<spec_change>& cs, const std::string& rule, change_
   EXPECT_EQ(hits, 1u) << "rule " << rule << " in:\n" << dump(cs);
 }
 
-TEST(SpecDiff32, TheFixtureAgainstItselfHasNoChanges) {
+TEST(spec_diff32, the_fixture_against_itself_has_no_changes) {
   const auto cs = after("version: 1.0.0", "version: 1.0.0");
   EXPECT_TRUE(cs.empty()) << dump(cs);
 }
 
-TEST(SpecDiff32, AQueryOperationRemovedIsBreakingAndMatchedByItsMethod) {
+TEST(spec_diff32, a_query_operation_removed_is_breaking_and_matched_by_its_method) {
   // QUERY becomes POST: one operation removed, another added.
   const auto cs = after("  /reports/search:\n    query:", "  /reports/search:\n    post:");
   expect(cs, "api-removed", change_level::breaking, "QUERY /reports/search");
   expect(cs, "endpoint-added", change_level::info, "POST /reports/search");
 }
 
-TEST(SpecDiff32, AnAdditionalOperationRemovedIsBreaking) {
+TEST(spec_diff32, an_additional_operation_removed_is_breaking) {
   const auto cs =
       after("    additionalOperations:\n      LINK:", "    additionalOperations:\n      UNLINK:");
   expect(cs, "api-removed", change_level::breaking, "LINK /reports/{id}");
   expect(cs, "endpoint-added", change_level::info, "UNLINK /reports/{id}");
 }
 
-TEST(SpecDiff32, AQuerystringIsMatchedWhateverItsNameAndItsMediaTypeChangeBreaks) {
+TEST(spec_diff32, a_querystring_is_matched_whatever_its_name_and_its_media_type_change_breaks) {
   auto cs = after("        - name: filter\n          in: querystring",
                   "        - name: criteria\n          in: querystring");
   EXPECT_TRUE(cs.empty()) << dump(cs);  // the name never travels
@@ -110,13 +110,13 @@ TEST(SpecDiff32, AQuerystringIsMatchedWhateverItsNameAndItsMediaTypeChangeBreaks
   expect(cs, "request-querystring-media-type-changed", change_level::breaking, "GET /reports");
 }
 
-TEST(SpecDiff32, AQuerystringSchemaIsComparedAsARequestValue) {
+TEST(spec_diff32, a_querystring_schema_is_compared_as_a_request_value) {
   const auto cs = after("                  limit: { type: integer, minimum: 1, maximum: 50 }",
                         "                  limit: { type: integer, minimum: 1, maximum: 20 }");
   expect(cs, "request-property-max-decreased", change_level::breaking, "GET /reports");
 }
 
-TEST(SpecDiff32, ItemSchemasAreComparedOnTheirSide) {
+TEST(spec_diff32, item_schemas_are_compared_on_their_side) {
   // A response item's field may now be longer: a reader may break.
   std::vector<spec_change> cs = after(
       "            application/x-ndjson:\n              itemSchema: { $ref: "
@@ -140,13 +140,13 @@ TEST(SpecDiff32, ItemSchemasAreComparedOnTheirSide) {
   expect(cs, "request-body-item-schema-removed", change_level::info, "POST /reports/import");
 }
 
-TEST(SpecDiff32, ASchemeMadeDeprecatedIsAWarning) {
+TEST(spec_diff32, a_scheme_made_deprecated_is_a_warning) {
   const auto cs = after("    apiKey:\n      type: apiKey\n",
                         "    apiKey:\n      deprecated: true\n      type: apiKey\n");
   expect(cs, "security-scheme-deprecated", change_level::warning);
 }
 
-TEST(SpecDiff32, TheOauth2MetadataUrlAndSelfChanges) {
+TEST(spec_diff32, the_oauth2_metadata_url_and_self_changes) {
   auto cs = after("oauth2MetadataUrl: https://auth.example.test/.well-known/",
                   "oauth2MetadataUrl: https://login.example.test/.well-known/");
   expect(cs, "security-scheme-oauth2-metadata-url-changed", change_level::info);

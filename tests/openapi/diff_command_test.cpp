@@ -31,7 +31,7 @@ bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
 }
 
-TEST(SpecDiffCommand, CompatibleChangesExitZero) {
+TEST(spec_diff_command, compatible_changes_exit_zero) {
   const run_result r = spec({"spec", "diff", data + "base.yaml", data + "compatible.yaml"});
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
@@ -42,7 +42,7 @@ TEST(SpecDiffCommand, CompatibleChangesExitZero) {
   EXPECT_TRUE(contains(r.out, " 0 breaking, 0 warnings, ")) << r.out;
 }
 
-TEST(SpecDiffCommand, ABreakingChangeExitsOne) {
+TEST(spec_diff_command, a_breaking_change_exits_one) {
   const run_result r = spec({"spec", "diff", data + "base.yaml", data + "breaking.yaml"});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_EQ(r.out,
@@ -51,7 +51,7 @@ TEST(SpecDiffCommand, ABreakingChangeExitsOne) {
             "1 changes: 1 breaking, 0 warnings, 0 info\n");
 }
 
-TEST(SpecDiffCommand, JsonSaysEveryChange) {
+TEST(spec_diff_command, json_says_every_change) {
   const run_result r = spec({"spec", "diff", "--json", data + "base.yaml", data + "breaking.yaml"});
   EXPECT_EQ(r.code, 1) << r.err;
   const auto doc = boost::json::parse(r.out).as_object();
@@ -69,7 +69,7 @@ TEST(SpecDiffCommand, JsonSaysEveryChange) {
   EXPECT_EQ(c.at("what").as_string(), "changed from maxLength 100 to maxLength 50");
 }
 
-TEST(SpecDiffCommand, JsonOfCompatibleChangesExitsZero) {
+TEST(spec_diff_command, json_of_compatible_changes_exits_zero) {
   const run_result r =
       spec({"spec", "diff", data + "base.yaml", data + "compatible.yaml", "--json"});
   EXPECT_EQ(r.code, 0) << r.err;
@@ -78,7 +78,7 @@ TEST(SpecDiffCommand, JsonOfCompatibleChangesExitsZero) {
   EXPECT_FALSE(doc.at("changes").as_array().empty());
 }
 
-TEST(SpecDiffCommand, WarningsFailOnlyWhenAsked) {
+TEST(spec_diff_command, warnings_fail_only_when_asked) {
   // compatible.yaml -> base.yaml removes an optional request property: a warning.
   const run_result plain = spec({"spec", "diff", data + "compatible.yaml", data + "base.yaml"});
   EXPECT_EQ(plain.code, 0) << plain.out;
@@ -89,7 +89,7 @@ TEST(SpecDiffCommand, WarningsFailOnlyWhenAsked) {
   EXPECT_EQ(strict.code, 1) << strict.out;
 }
 
-TEST(SpecDiffCommand, ABadDescriptionExitsTwoWithWhere) {
+TEST(spec_diff_command, a_bad_description_exits_two_with_where) {
   const run_result r = spec({"spec", "diff", data + "base.yaml", data + "bad.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
@@ -98,7 +98,7 @@ TEST(SpecDiffCommand, ABadDescriptionExitsTwoWithWhere) {
   EXPECT_TRUE(contains(r.err, "conform spec diff: cannot load '" + data + "bad.yaml'")) << r.err;
 }
 
-TEST(SpecDiffCommand, AnOverlayAppliesToBothSides) {
+TEST(spec_diff_command, an_overlay_applies_to_both_sides) {
   const std::string overlay = data + "overlay.yaml";
   const run_result plain = spec({"spec", "diff", data + "base.yaml", data + "base.yaml"});
   const run_result both =
@@ -111,13 +111,13 @@ TEST(SpecDiffCommand, AnOverlayAppliesToBothSides) {
   EXPECT_TRUE(contains(missing.err, "no.yaml")) << missing.err;
 }
 
-TEST(SpecDiffCommand, AMissingFileExitsTwo) {
+TEST(spec_diff_command, a_missing_file_exits_two) {
   const run_result r = spec({"spec", "diff", data + "base.yaml", data + "none.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, "none.yaml")) << r.err;
 }
 
-TEST(SpecDiffCommand, UsageErrorsExitTwo) {
+TEST(spec_diff_command, usage_errors_exit_two) {
   EXPECT_EQ(spec({"spec", "diff", data + "base.yaml"}).code, 2);
   EXPECT_EQ(spec({"spec", "diff", data + "base.yaml", data + "base.yaml", "--color"}).code, 2);
   EXPECT_EQ(spec({"spec", "frob"}).code, 2);

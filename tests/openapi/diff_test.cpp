@@ -122,11 +122,11 @@ const std::string state_param =
 
 // --- the description as a whole -------------------------------------------------
 
-TEST(SpecDiff, TheSameDescriptionHasNoChanges) {
+TEST(spec_diff, the_same_description_has_no_changes) {
   EXPECT_TRUE(changes(base(), base()).empty()) << dump(changes(base(), base()));
 }
 
-TEST(SpecDiff, RenamingAPathParameterIsNoChange) {
+TEST(spec_diff, renaming_a_path_parameter_is_no_change) {
   std::string n = edit(base(), "  /items/{id}:", "  /items/{item_id}:");
   n = edit(n, "        - {name: id, in: path,", "        - {name: item_id, in: path,");
   const auto cs = changes(base(), n);
@@ -134,7 +134,7 @@ TEST(SpecDiff, RenamingAPathParameterIsNoChange) {
   for (const auto& c : cs) EXPECT_NE(c.rule, "api-removed") << dump(cs);
 }
 
-TEST(SpecDiff, RemovedOperationIsBreaking) {
+TEST(spec_diff, removed_operation_is_breaking) {
   const auto cs = after("  /items/{id}:\n    get:", "  /things/{id}:\n    get:");
   const spec_change c = the(cs, "api-removed");
   EXPECT_EQ(c.level, breaking);
@@ -143,82 +143,82 @@ TEST(SpecDiff, RemovedOperationIsBreaking) {
   expect(cs, "endpoint-added", info);
 }
 
-TEST(SpecDiff, ChangedOperationIdIsInfo) {
+TEST(spec_diff, changed_operation_id_is_info) {
   expect(after("operationId: getItem", "operationId: fetchItem"), "api-operation-id-changed", info);
 }
 
 // --- parameters ------------------------------------------------------------------
 
-TEST(SpecDiff, RemovedParameterIsAWarning) {
+TEST(spec_diff, removed_parameter_is_a_warning) {
   expect(after(state_param, ""), "request-parameter-removed", warning, "query parameter 'state'");
 }
 
-TEST(SpecDiff, NewRequiredParameterIsBreaking) {
+TEST(spec_diff, new_required_parameter_is_breaking) {
   expect(after(state_param, state_param + "        - {name: q, in: query, required: true, "
                                           "schema: {type: string}}\n"),
          "new-required-request-parameter", breaking, "query parameter 'q'");
 }
 
-TEST(SpecDiff, NewOptionalParameterIsInfo) {
+TEST(spec_diff, new_optional_parameter_is_info) {
   expect(
       after(state_param, state_param + "        - {name: q, in: query, schema: {type: string}}\n"),
       "new-optional-request-parameter", info);
 }
 
-TEST(SpecDiff, ParameterBecomingRequiredIsBreaking) {
+TEST(spec_diff, parameter_becoming_required_is_breaking) {
   expect(
       after("{name: state, in: query, schema", "{name: state, in: query, required: true, schema"),
       "request-parameter-became-required", breaking);
 }
 
-TEST(SpecDiff, ParameterEnumValueRemovedIsBreaking) {
+TEST(spec_diff, parameter_enum_value_removed_is_breaking) {
   expect(after("{name: state, in: query, schema: {type: string, enum: [open, closed]}}",
                "{name: state, in: query, schema: {type: string, enum: [open]}}"),
          "request-parameter-enum-value-removed", breaking);
 }
 
-TEST(SpecDiff, ParameterEnumValueAddedIsInfo) {
+TEST(spec_diff, parameter_enum_value_added_is_info) {
   expect(after("{name: state, in: query, schema: {type: string, enum: [open, closed]}}",
                "{name: state, in: query, schema: {type: string, enum: [open, closed, gone]}}"),
          "request-parameter-enum-value-added", info);
 }
 
-TEST(SpecDiff, ParameterMaximumLoweredIsBreaking) {
+TEST(spec_diff, parameter_maximum_lowered_is_breaking) {
   expect(after("minimum: 1, maximum: 100}}", "minimum: 1, maximum: 50}}"),
          "request-parameter-max-decreased", breaking, "query parameter 'per_page'");
 }
 
-TEST(SpecDiff, ParameterMaximumRaisedIsInfo) {
+TEST(spec_diff, parameter_maximum_raised_is_info) {
   expect(after("minimum: 1, maximum: 100}}", "minimum: 1, maximum: 500}}"),
          "request-parameter-max-increased", info);
 }
 
-TEST(SpecDiff, ParameterMinLengthSetIsBreaking) {
+TEST(spec_diff, parameter_min_length_set_is_breaking) {
   expect(
       after("{name: state, in: query, schema: {type: string, enum: [open, closed]}}",
             "{name: state, in: query, schema: {type: string, enum: [open, closed], minLength: 2}}"),
       "request-parameter-min-length-set", breaking);
 }
 
-TEST(SpecDiff, ParameterTypeChangedIsBreaking) {
+TEST(spec_diff, parameter_type_changed_is_breaking) {
   expect(after("{name: page, in: query, schema: {type: integer, minimum: 1}}",
                "{name: page, in: query, schema: {type: string, minimum: 1}}"),
          "request-parameter-type-changed", breaking);
 }
 
-TEST(SpecDiff, ParameterDefaultChangedIsBreaking) {
+TEST(spec_diff, parameter_default_changed_is_breaking) {
   expect(after("default: asc}", "default: desc}"), "request-parameter-default-value-changed",
          breaking);
 }
 
 // --- request bodies ----------------------------------------------------------------
 
-TEST(SpecDiff, RemovedRequestPropertyIsAWarning) {
+TEST(spec_diff, removed_request_property_is_a_warning) {
   expect(after("                note: {type: string}\n", ""), "request-property-removed", warning,
          "request body application/json /note");
 }
 
-TEST(SpecDiff, NewRequiredRequestPropertyIsBreaking) {
+TEST(spec_diff, new_required_request_property_is_breaking) {
   std::string n =
       edit(base(), "              required: [name]\n", "              required: [name, owner]\n");
   n = edit(n, item_request_name, item_request_name + "                owner: {type: string}\n");
@@ -226,17 +226,17 @@ TEST(SpecDiff, NewRequiredRequestPropertyIsBreaking) {
          "request body application/json /owner");
 }
 
-TEST(SpecDiff, NewOptionalRequestPropertyIsInfo) {
+TEST(spec_diff, new_optional_request_property_is_info) {
   expect(after(item_request_name, item_request_name + "                owner: {type: string}\n"),
          "new-optional-request-property", info);
 }
 
-TEST(SpecDiff, RequestPropertyBecomingRequiredIsBreaking) {
+TEST(spec_diff, request_property_becoming_required_is_breaking) {
   expect(after("              required: [name]\n", "              required: [name, note]\n"),
          "request-property-became-required", breaking);
 }
 
-TEST(SpecDiff, RequestPropertyBecomingRequiredWithADefaultIsInfo) {
+TEST(spec_diff, request_property_becoming_required_with_a_default_is_info) {
   std::string n =
       edit(base(), "              required: [name]\n", "              required: [name, note]\n");
   n = edit(n, "                note: {type: string}\n",
@@ -244,49 +244,49 @@ TEST(SpecDiff, RequestPropertyBecomingRequiredWithADefaultIsInfo) {
   expect(changes(base(), n), "request-property-became-required-with-default", info);
 }
 
-TEST(SpecDiff, RequestPropertyTypeChangedIsBreaking) {
+TEST(spec_diff, request_property_type_changed_is_breaking) {
   expect(after("                note: {type: string}\n", "                note: {type: integer}\n"),
          "request-property-type-changed", breaking);
 }
 
-TEST(SpecDiff, RequestPropertyTypeGeneralizedIsInfo) {
+TEST(spec_diff, request_property_type_generalized_is_info) {
   expect(after("size: {type: number, minimum: 1", "size: {type: [number, string], minimum: 1"),
          "request-property-type-generalized", info);
 }
 
-TEST(SpecDiff, RequestPropertyNoLongerNullableIsBreaking) {
+TEST(spec_diff, request_property_no_longer_nullable_is_breaking) {
   const std::string o = edit(base(), "                note: {type: string}\n",
                              "                note: {type: [string, 'null']}\n");
   expect(changes(o, base()), "request-property-became-not-nullable", breaking);
 }
 
-TEST(SpecDiff, RequestMaxLengthLoweredIsBreaking) {
+TEST(spec_diff, request_max_length_lowered_is_breaking) {
   expect(after(item_request_name, "                name: {type: string, maxLength: 50}\n"),
          "request-property-max-length-decreased", breaking, "request body application/json /name");
 }
 
-TEST(SpecDiff, RequestMaxItemsLoweredIsBreaking) {
+TEST(spec_diff, request_max_items_lowered_is_breaking) {
   expect(after("maxItems: 5}", "maxItems: 3}"), "request-property-max-items-decreased", breaking,
          "request body application/json /tags");
 }
 
-TEST(SpecDiff, RequestMinimumRaisedIsBreaking) {
+TEST(spec_diff, request_minimum_raised_is_breaking) {
   expect(after("size: {type: number, minimum: 1,", "size: {type: number, minimum: 2,"),
          "request-property-min-increased", breaking);
 }
 
-TEST(SpecDiff, RequestExclusiveMaximumAtTheSameValueIsBreaking) {
+TEST(spec_diff, request_exclusive_maximum_at_the_same_value_is_breaking) {
   expect(after("minimum: 1, maximum: 50}", "minimum: 1, exclusiveMaximum: 50}"),
          "request-property-max-decreased", breaking);
 }
 
-TEST(SpecDiff, RequestPatternAddedIsBreaking) {
+TEST(spec_diff, request_pattern_added_is_breaking) {
   expect(after("                note: {type: string}\n",
                "                note: {type: string, pattern: '^[a-z]+$'}\n"),
          "request-property-pattern-added", breaking);
 }
 
-TEST(SpecDiff, RequestPatternChangedIsAWarning) {
+TEST(spec_diff, request_pattern_changed_is_a_warning) {
   const std::string o = edit(base(), "                note: {type: string}\n",
                              "                note: {type: string, pattern: '^[a-z]+$'}\n");
   const std::string n = edit(base(), "                note: {type: string}\n",
@@ -294,35 +294,35 @@ TEST(SpecDiff, RequestPatternChangedIsAWarning) {
   expect(changes(o, n), "request-property-pattern-changed", warning);
 }
 
-TEST(SpecDiff, RequestFormatAddedIsBreaking) {
+TEST(spec_diff, request_format_added_is_breaking) {
   expect(after("                note: {type: string}\n",
                "                note: {type: string, format: email}\n"),
          "request-property-format-added", breaking);
 }
 
-TEST(SpecDiff, RequestEnumValueRemovedIsBreaking) {
+TEST(spec_diff, request_enum_value_removed_is_breaking) {
   expect(after("kind: {type: string, enum: [a, b]}", "kind: {type: string, enum: [a]}"),
          "request-property-enum-value-removed", breaking);
 }
 
-TEST(SpecDiff, RequestEnumValueAddedIsInfo) {
+TEST(spec_diff, request_enum_value_added_is_info) {
   expect(after("kind: {type: string, enum: [a, b]}", "kind: {type: string, enum: [a, b, c]}"),
          "request-property-enum-value-added", info);
 }
 
-TEST(SpecDiff, RequestPropertyBecomingAnEnumIsBreaking) {
+TEST(spec_diff, request_property_becoming_an_enum_is_breaking) {
   expect(after("                note: {type: string}\n",
                "                note: {type: string, enum: [x]}\n"),
          "request-property-became-enum", breaking);
 }
 
-TEST(SpecDiff, ReadOnlyRequestPropertiesAreNotJudged) {
+TEST(spec_diff, read_only_request_properties_are_not_judged) {
   const auto cs = after("id: {type: string, readOnly: true}",
                         "id: {type: integer, readOnly: true, maxLength: 1}");
   EXPECT_TRUE(cs.empty()) << dump(cs);
 }
 
-TEST(SpecDiff, RequestMediaTypeRemovedIsBreaking) {
+TEST(spec_diff, request_media_type_removed_is_breaking) {
   const std::string o = edit(base(),
                              "        content:\n          application/json:\n            schema:\n "
                              "             type: object\n              required: [name]",
@@ -333,7 +333,7 @@ TEST(SpecDiff, RequestMediaTypeRemovedIsBreaking) {
          "request body text/plain");
 }
 
-TEST(SpecDiff, RequestBodyBecomingRequiredIsBreaking) {
+TEST(spec_diff, request_body_becoming_required_is_breaking) {
   const std::string o = edit(base(), "      requestBody:\n        required: true\n",
                              "      requestBody:\n        required: false\n");
   expect(changes(o, base()), "request-body-became-required", breaking);
@@ -341,7 +341,7 @@ TEST(SpecDiff, RequestBodyBecomingRequiredIsBreaking) {
 
 // --- responses -----------------------------------------------------------------------
 
-TEST(SpecDiff, RemovedRequiredResponsePropertyIsBreaking) {
+TEST(spec_diff, removed_required_response_property_is_breaking) {
   std::string n = edit(base(), "      required: [id, name]\n", "      required: [id]\n");
   n = edit(n, "        id: {type: string}\n        name: {type: string, maxLength: 100}\n",
            "        id: {type: string}\n");
@@ -350,17 +350,17 @@ TEST(SpecDiff, RemovedRequiredResponsePropertyIsBreaking) {
   EXPECT_EQ(cs.front().where, "response 200 application/json /data[]/name");
 }
 
-TEST(SpecDiff, RemovedOptionalResponsePropertyIsAWarning) {
+TEST(spec_diff, removed_optional_response_property_is_a_warning) {
   all_are(after("        label: {type: string}\n", ""), "response-optional-property-removed",
           warning);
 }
 
-TEST(SpecDiff, ResponsePropertyBecomingOptionalIsBreaking) {
+TEST(spec_diff, response_property_becoming_optional_is_breaking) {
   all_are(after("      required: [id, name]\n", "      required: [id]\n"),
           "response-property-became-optional", breaking);
 }
 
-TEST(SpecDiff, ResponseEnumValueAddedIsAWarning) {
+TEST(spec_diff, response_enum_value_added_is_a_warning) {
   // Items are answered by two operations: each reports its own.
   const auto cs = after("state: {type: string, enum: [open, closed]}",
                         "state: {type: string, enum: [open, closed, archived]}");
@@ -373,46 +373,46 @@ TEST(SpecDiff, ResponseEnumValueAddedIsAWarning) {
   EXPECT_EQ(hits, 3u) << dump(cs);  // listItems, createItem, getItem
 }
 
-TEST(SpecDiff, ResponseEnumValueRemovedIsInfo) {
+TEST(spec_diff, response_enum_value_removed_is_info) {
   all_are(
       after("state: {type: string, enum: [open, closed]}", "state: {type: string, enum: [open]}"),
       "response-property-enum-value-removed", info);
 }
 
-TEST(SpecDiff, ResponseMaximumRaisedIsBreaking) {
+TEST(spec_diff, response_maximum_raised_is_breaking) {
   all_are(after("count: {type: integer, minimum: 0, maximum: 10}",
                 "count: {type: integer, minimum: 0, maximum: 20}"),
           "response-property-max-increased", breaking);
 }
 
-TEST(SpecDiff, ResponseMaxLengthRemovedIsBreaking) {
+TEST(spec_diff, response_max_length_removed_is_breaking) {
   all_are(after("        id: {type: string}\n        name: {type: string, maxLength: 100}\n",
                 "        id: {type: string}\n        name: {type: string}\n"),
           "response-property-max-length-unset", breaking);
 }
 
-TEST(SpecDiff, ResponsePropertyBecomingNullableIsBreaking) {
+TEST(spec_diff, response_property_becoming_nullable_is_breaking) {
   all_are(after("        label: {type: string}\n", "        label: {type: [string, 'null']}\n"),
           "response-property-became-nullable", breaking);
 }
 
-TEST(SpecDiff, ResponseTypeNarrowedIsInfo) {
+TEST(spec_diff, response_type_narrowed_is_info) {
   all_are(after("        label: {type: string}\n", "        label: {type: string, enum: [x]}\n"),
           "response-property-became-enum", info);
 }
 
-TEST(SpecDiff, RemovedSuccessStatusIsBreaking) {
+TEST(spec_diff, removed_success_status_is_breaking) {
   expect(after("        '201':\n          description: Created\n",
                "        '202':\n          description: Created\n"),
          "response-success-status-removed", breaking, "response 201");
 }
 
-TEST(SpecDiff, RemovedErrorStatusIsInfo) {
+TEST(spec_diff, removed_error_status_is_info) {
   expect(after("        '422':\n          description: Refused\n", ""),
          "response-non-success-status-removed", info, "response 422");
 }
 
-TEST(SpecDiff, RemovedResponseMediaTypeIsBreaking) {
+TEST(spec_diff, removed_response_media_type_is_breaking) {
   expect(after("          content:\n            application/json:\n              schema: {$ref: "
                "'#/components/schemas/Item'}\n        '422'",
                "          content:\n            application/xml:\n              schema: {$ref: "
@@ -420,27 +420,27 @@ TEST(SpecDiff, RemovedResponseMediaTypeIsBreaking) {
          "response-media-type-removed", breaking, "response 201 application/json");
 }
 
-TEST(SpecDiff, RemovedRequiredResponseHeaderIsBreaking) {
+TEST(spec_diff, removed_required_response_header_is_breaking) {
   expect(after("            Location: {required: true, schema: {type: string}}\n",
                "            X-Other: {schema: {type: string}}\n"),
          "required-response-header-removed", breaking, "response 201 header 'Location'");
 }
 
-TEST(SpecDiff, NewErrorCodeIsAWarning) {
+TEST(spec_diff, new_error_code_is_a_warning) {
   expect(after("x-error-codes: [NOT_FOUND]", "x-error-codes: [NOT_FOUND, GONE]"),
          "response-error-code-added", warning, "response 404 x-error-codes");
 }
 
 // --- security and extensions --------------------------------------------------------
 
-TEST(SpecDiff, SchemeNoLongerAcceptedIsBreaking) {
+TEST(spec_diff, scheme_no_longer_accepted_is_breaking) {
   expect(after("      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}, "
                "{tenantKey: ['items:read']}]",
                "      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}]"),
          "security-scheme-removed", breaking, "security");
 }
 
-TEST(SpecDiff, NewSchemeAcceptedIsInfo) {
+TEST(spec_diff, new_scheme_accepted_is_info) {
   expect(
       after("      operationId: createItem\n      x-family: Items\n      security: [{bearer: []}]",
             "      operationId: createItem\n      x-family: Items\n      security: [{bearer: []}, "
@@ -448,7 +448,7 @@ TEST(SpecDiff, NewSchemeAcceptedIsInfo) {
       "security-scheme-added", info);
 }
 
-TEST(SpecDiff, ScopeAddedIsBreaking) {
+TEST(spec_diff, scope_added_is_breaking) {
   expect(after("      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}, "
                "{tenantKey: ['items:read']}]",
                "      operationId: getItem\n      x-family: Items\n      security: [{bearer: []}, "
@@ -456,7 +456,7 @@ TEST(SpecDiff, ScopeAddedIsBreaking) {
          "security-scope-added", breaking, "security.tenantKey");
 }
 
-TEST(SpecDiff, AnonymousNoLongerAllowedIsBreaking) {
+TEST(spec_diff, anonymous_no_longer_allowed_is_breaking) {
   const std::string o = edit(base(),
                              "      operationId: getItem\n      x-family: Items\n      security: "
                              "[{bearer: []}, {tenantKey: ['items:read']}]",
@@ -465,26 +465,26 @@ TEST(SpecDiff, AnonymousNoLongerAllowedIsBreaking) {
   expect(changes(o, base()), "security-became-required", breaking);
 }
 
-TEST(SpecDiff, JwtOnlyAddedIsBreaking) {
+TEST(spec_diff, jwt_only_added_is_breaking) {
   expect(after("      operationId: getItem\n      x-family: Items\n",
                "      operationId: getItem\n      x-family: Items\n      x-jwt-only: {status: 401, "
                "error_code: JWT_REQUIRED}\n"),
          "jwt-only-added", breaking, "x-jwt-only");
 }
 
-TEST(SpecDiff, ReadBecomingWriteIsBreaking) {
+TEST(spec_diff, read_becoming_write_is_breaking) {
   expect(after("      operationId: getItem\n      x-family: Items\n",
                "      operationId: getItem\n      x-family: Items\n      x-access: write\n"),
          "access-became-write", breaking);
 }
 
-TEST(SpecDiff, TenantSourceChangedIsBreaking) {
+TEST(spec_diff, tenant_source_changed_is_breaking) {
   expect(after("x-tenant-context: {source: header, name: X-Tenant-Id}",
                "x-tenant-context: {source: none}"),
          "tenant-context-source-changed", breaking, "x-tenant-context.source");
 }
 
-TEST(SpecDiff, PaginationStyleChangedIsBreaking) {
+TEST(spec_diff, pagination_style_changed_is_breaking) {
   std::string n = edit(base(), "        style: page\n        page_param: page\n",
                        "        style: cursor\n        cursor_param: page\n");
   n = edit(n, "        count: /meta/count\n        pages: /meta/pages\n        page: /meta/page\n",
@@ -492,31 +492,31 @@ TEST(SpecDiff, PaginationStyleChangedIsBreaking) {
   expect(changes(base(), n), "pagination-style-changed", breaking, "x-pagination.style");
 }
 
-TEST(SpecDiff, SmallerLargestPageIsBreaking) {
+TEST(spec_diff, smaller_largest_page_is_breaking) {
   expect(after("        max_size: 100\n", "        max_size: 50\n"),
          "pagination-max-size-decreased", breaking, "x-pagination.max_size");
 }
 
-TEST(SpecDiff, PaginationAddedIsBreaking) {
+TEST(spec_diff, pagination_added_is_breaking) {
   // listItems without x-pagination (its page parameters stay).
   const std::string o = cut(base(), "      x-pagination:\n", "      parameters:\n");
   expect(changes(o, base()), "pagination-added", breaking);
   expect(changes(base(), o), "pagination-removed", breaking);
 }
 
-TEST(SpecDiff, PageFieldMovedIsBreaking) {
+TEST(spec_diff, page_field_moved_is_breaking) {
   expect(after("        count: /meta/count\n", "        count: /meta/total\n"),
          "pagination-response-field-moved", breaking, "x-pagination.count");
 }
 
-TEST(SpecDiff, IdempotencyKeyBecomingRequiredIsBreaking) {
+TEST(spec_diff, idempotency_key_becoming_required_is_breaking) {
   expect(after("x-idempotency: {header: Idempotency-Key, required: false, max_key_length: 255}",
                "x-idempotency: {header: Idempotency-Key, required: true, max_key_length: 255, "
                "missing: {status: 422, error_code: IDEMPOTENCY_KEY_REQUIRED}}"),
          "idempotency-key-became-required", breaking);
 }
 
-TEST(SpecDiff, IdempotencyRemovedIsBreaking) {
+TEST(spec_diff, idempotency_removed_is_breaking) {
   expect(
       after(
           "      x-idempotency: {header: Idempotency-Key, required: false, max_key_length: 255}\n",
@@ -524,7 +524,7 @@ TEST(SpecDiff, IdempotencyRemovedIsBreaking) {
       "idempotency-removed", breaking);
 }
 
-TEST(SpecDiff, SchemeHeaderChangedIsBreaking) {
+TEST(spec_diff, scheme_header_changed_is_breaking) {
   const auto cs = after("      name: X-Api-Key\n", "      name: X-Key\n");
   const spec_change c = the(cs, "security-scheme-header-changed");
   EXPECT_EQ(c.level, breaking);
@@ -532,17 +532,17 @@ TEST(SpecDiff, SchemeHeaderChangedIsBreaking) {
   EXPECT_EQ(c.where, "security scheme 'tenantKey'");
 }
 
-TEST(SpecDiff, RoleBecomingReadOnlyIsBreaking) {
+TEST(spec_diff, role_becoming_read_only_is_breaking) {
   expect(after("read_only: [viewer]", "read_only: [viewer, admin]"),
          "security-scheme-role-became-read-only", breaking);
 }
 
-TEST(SpecDiff, SmallerBodyLimitIsBreaking) {
+TEST(spec_diff, smaller_body_limit_is_breaking) {
   expect(after("x-limits: {max_body_bytes: 1000}", "x-limits: {max_body_bytes: 500}"),
          "limit-decreased", breaking, "x-limits.max_body_bytes");
 }
 
-TEST(SpecDiff, AuthRefusalChangesAreWarnings) {
+TEST(spec_diff, auth_refusal_changes_are_warnings) {
   const std::string with = "x-auth-refusals: {unauthenticated: 401, forbidden: 403}\n";
   const std::string swapped = "x-auth-refusals: {unauthenticated: 401, forbidden: 401}\n";
   const std::string o = base() + with;
@@ -560,13 +560,13 @@ TEST(SpecDiff, AuthRefusalChangesAreWarnings) {
   EXPECT_TRUE(changes(o, o).empty());
 }
 
-TEST(SpecDiff, OneCredentialAnswerChangeIsAWarning) {
+TEST(spec_diff, one_credential_answer_change_is_a_warning) {
   const std::string o = base() + "x-one-credential: {status: 401, error_code: UNAUTHORIZED}\n";
   const std::string n = base() + "x-one-credential: {status: 400, error_code: TWO_CREDENTIALS}\n";
   expect(changes(o, n), "one-credential-answer-changed", change_level::warning, "x-one-credential");
 }
 
-TEST(SpecDiff, LinesSayLevelOperationWhereAndWhat) {
+TEST(spec_diff, lines_say_level_operation_where_and_what) {
   const auto cs = after("maxItems: 5}", "maxItems: 3}");
   ASSERT_EQ(cs.size(), 1u) << dump(cs);
   EXPECT_EQ(to_string(cs[0]),

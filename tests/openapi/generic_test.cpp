@@ -19,7 +19,7 @@ using test_support::says;
 const std::string generic_data = std::string(CONFORM_TEST_DATA_DIR) + "/generic/";
 const std::string examples = std::string(CONFORM_OAI_EXAMPLES_DIR) + "/";
 
-TEST(GenericSpec, EverySchemeTypeLoadsWithTheKindItsTypeSays) {
+TEST(generic_spec, every_scheme_type_loads_with_the_kind_its_type_says) {
   const auto r = load(generic_data + "schemes.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
@@ -43,7 +43,7 @@ TEST(GenericSpec, EverySchemeTypeLoadsWithTheKindItsTypeSays) {
   EXPECT_FALSE(s.find_scheme("oidc")->is_jwt());
 }
 
-TEST(GenericSpec, IdsAndFamiliesAreMadeUpWhenAbsentAndSaid) {
+TEST(generic_spec, ids_and_families_are_made_up_when_absent_and_said) {
   const auto r = load(generic_data + "schemes.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const auto* pets = r.spec->find_operation("get_pets_id");
@@ -59,7 +59,7 @@ TEST(GenericSpec, IdsAndFamiliesAreMadeUpWhenAbsentAndSaid) {
       << messages(r);
 }
 
-TEST(GenericSpec, MadeUpIdsAreUniqueAndStable) {
+TEST(generic_spec, made_up_ids_are_unique_and_stable) {
   const auto r = load(generic_data + "same_ids.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   std::vector<std::string> ids;
@@ -71,7 +71,7 @@ TEST(GenericSpec, MadeUpIdsAreUniqueAndStable) {
   }
 }
 
-TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
+TEST(generic_spec, path_items_by_ref_are_followed_in_components_and_other_files) {
   const auto r = load(generic_data + "path_item_ref.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
@@ -91,20 +91,20 @@ TEST(GenericSpec, PathItemsByRefAreFollowedInComponentsAndOtherFiles) {
   EXPECT_TRUE(del->responses.empty());
 }
 
-TEST(GenericSpec, ADanglingPathItemRefIsAnErrorNeverADrop) {
+TEST(generic_spec, a_dangling_path_item_ref_is_an_error_never_a_drop) {
   const auto r = load(generic_data + "dangling_path_item.yaml");
   EXPECT_FALSE(r.ok());
   EXPECT_TRUE(says(r, "dangling_path_item.yaml:5:11: error: dangling $ref")) << messages(r);
 }
 
-TEST(GenericSpec, OnlyComponentsOrWebhooksLoadsWithNoOperations) {
+TEST(generic_spec, only_components_or_webhooks_loads_with_no_operations) {
   const auto r = load(generic_data + "components_only31.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_TRUE(r.spec->operations.empty());
   EXPECT_TRUE(says(r, "note: no operations")) << messages(r);
 }
 
-TEST(GenericSpec, Swagger2IsConvertedOnLoad) {
+TEST(generic_spec, swagger2_is_converted_on_load) {
   const auto r = load(generic_data + "swagger2.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_TRUE(says(r, "swagger2.yaml:1:10: note: a Swagger 2.0 description, converted"));
@@ -147,7 +147,7 @@ std::vector<std::string> body_media(const api_spec& s, const std::string& id) {
 // Swagger 2.0, Parameter Object: form parameters travel urlencoded, or as
 // multipart/form-data (the only type that carries a file), as `consumes`
 // says; without it, by whether a field is a file. Never as JSON.
-TEST(GenericSpec, Swagger2FormParametersFollowConsumesAndFile) {
+TEST(generic_spec, swagger2_form_parameters_follow_consumes_and_file) {
   const auto r = load(generic_data + "swagger2_forms.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
@@ -185,7 +185,7 @@ TEST(GenericSpec, Swagger2FormParametersFollowConsumesAndFile) {
 }
 
 // Overlays edit the document as given: a Swagger 2.0 description's own keys.
-TEST(GenericSpec, AnOverlayAppliesToASwagger2DescriptionBeforeItsConversion) {
+TEST(generic_spec, an_overlay_applies_to_a_swagger2_description_before_its_conversion) {
   load_options opts;
   opts.overlays.push_back(generic_data + "swagger2_forms.overlay.yaml");
   const auto r = load(generic_data + "swagger2_forms.yaml", opts);
@@ -199,7 +199,7 @@ TEST(GenericSpec, AnOverlayAppliesToASwagger2DescriptionBeforeItsConversion) {
 }
 
 // skip_invalid_operations: what the errors lie in is left out, the rest loads.
-TEST(GenericSpec, OperationsWithErrorsAreLeftOutWhenAskedAndSaid) {
+TEST(generic_spec, operations_with_errors_are_left_out_when_asked_and_said) {
   const std::string file = generic_data + "broken_parts.yaml";
   EXPECT_FALSE(load(file).ok());  // strict by default
   load_options opts;
@@ -232,7 +232,7 @@ TEST(GenericSpec, OperationsWithErrorsAreLeftOutWhenAskedAndSaid) {
   }
 }
 
-TEST(GenericSpec, AnErrorOutsideEveryOperationStillFailsTheLoad) {
+TEST(generic_spec, an_error_outside_every_operation_still_fails_the_load) {
   const auto file = std::filesystem::temp_directory_path() / "conform-broken-root.yaml";
   {
     std::ofstream out(file);
@@ -248,7 +248,7 @@ TEST(GenericSpec, AnErrorOutsideEveryOperationStillFailsTheLoad) {
   std::filesystem::remove(file);
 }
 
-TEST(GenericSpec, AnOlderSwaggerIsRefusedInOneLineSayingHowToConvert) {
+TEST(generic_spec, an_older_swagger_is_refused_in_one_line_saying_how_to_convert) {
   const auto r = load(generic_data + "swagger12.yaml");
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.diagnostics.size(), 1u) << messages(r);
@@ -256,7 +256,7 @@ TEST(GenericSpec, AnOlderSwaggerIsRefusedInOneLineSayingHowToConvert) {
   EXPECT_TRUE(says(r, "npx swagger2openapi")) << messages(r);
 }
 
-TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
+TEST(generic_spec, every_swagger2_example_is_converted) {
   namespace fs = std::filesystem;
   for (const auto* dir : {"v2.0/yaml", "v2.0/json"}) {
     for (const auto& e : fs::directory_iterator(examples + dir)) {
@@ -295,7 +295,7 @@ TEST(GenericSpec, EverySwagger2ExampleIsConverted) {
   EXPECT_FALSE(load(examples + "v2.0/petstore-separate/spec/swagger.yaml", narrow).ok());
 }
 
-TEST(GenericSpec, ARequiredPropertyAnAllOfSiblingDefinesIsNoWarning) {
+TEST(generic_spec, a_required_property_an_all_of_sibling_defines_is_no_warning) {
   const auto r = load(generic_data + "all_of_required.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_FALSE(says(r, "required property 'name'")) << messages(r);
@@ -307,7 +307,7 @@ TEST(GenericSpec, ARequiredPropertyAnAllOfSiblingDefinesIsNoWarning) {
 
 // 2.0 gives one schema for all of `produces`; 3.0 one per media type. The
 // copies are made after the parse's bounds: they have a bound of their own.
-TEST(GenericSpec, ASwagger2ConversionThatWouldCopyTooMuchIsRefused) {
+TEST(generic_spec, a_swagger2_conversion_that_would_copy_too_much_is_refused) {
   std::string produces, properties;
   for (int i = 0; i < 1000; ++i) produces += (i ? ", " : "") + ("text/t" + std::to_string(i));
   for (int i = 0; i < 1100; ++i)
@@ -329,7 +329,7 @@ TEST(GenericSpec, ASwagger2ConversionThatWouldCopyTooMuchIsRefused) {
 }
 
 // Every 3.x example of the OpenAPI Initiative loads as published.
-TEST(GenericSpec, EveryPublicExampleLoads) {
+TEST(generic_spec, every_public_example_loads) {
   namespace fs = std::filesystem;
   std::size_t seen = 0;
   for (const auto* dir : {"v3.0", "v3.1"}) {

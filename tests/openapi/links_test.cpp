@@ -15,7 +15,7 @@ namespace {
 
 using test_support::messages;
 
-TEST(Links, EachFormNamesItsOperationAndKeepsItsExpressions) {
+TEST(links, each_form_names_its_operation_and_keeps_its_expressions) {
   const auto r = load(std::string(CONFORM_TEST_DATA_DIR) + "/links/links.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const auto* create = r.spec->find_operation("createItem");
@@ -41,7 +41,7 @@ TEST(Links, EachFormNamesItsOperationAndKeepsItsExpressions) {
       << said;
 }
 
-TEST(Links, AParametersExamplesComeInOrder) {
+TEST(links, a_parameters_examples_come_in_order) {
   const auto r = load(std::string(CONFORM_TEST_DATA_DIR) + "/links/links.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const auto* get = r.spec->find_operation("getItem");
@@ -53,7 +53,7 @@ TEST(Links, AParametersExamplesComeInOrder) {
   EXPECT_EQ(id->examples[2], boost::json::value("44"));
 }
 
-TEST(Links, TheShippedDescriptionHas25LinksAndEachNamesAnOperation) {
+TEST(links, the_shipped_description_has25_links_and_each_names_an_operation) {
   const auto r = load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   std::size_t count = 0;

@@ -29,7 +29,7 @@ bool contains(const std::string& hay, const std::string& needle) {
   return hay.find(needle) != std::string::npos;
 }
 
-TEST(SpecLint, GoodDescriptionPrintsTheSummaryAndExitsZero) {
+TEST(spec_lint, good_description_prints_the_summary_and_exits_zero) {
   const run_result r = lint({lint_data + "/equiv/v31.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");
@@ -51,7 +51,7 @@ TEST(SpecLint, GoodDescriptionPrintsTheSummaryAndExitsZero) {
   EXPECT_TRUE(contains(r.out, "0 errors, 0 warnings\n")) << r.out;
 }
 
-TEST(SpecLint, WithoutAMatrixListsTheScopesTheDescriptionUses) {
+TEST(spec_lint, without_a_matrix_lists_the_scopes_the_description_uses) {
   const run_result r = lint({lint_data + "/malformed/valid.yaml"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out,
@@ -61,7 +61,7 @@ TEST(SpecLint, WithoutAMatrixListsTheScopesTheDescriptionUses) {
   EXPECT_TRUE(contains(r.out, "paginated operations: 0\n")) << r.out;
 }
 
-TEST(SpecLint, ErrorExitsTwoWithFileLineColumn) {
+TEST(spec_lint, error_exits_two_with_file_line_column) {
   const run_result r = lint({lint_data + "/malformed/bad_status.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
@@ -71,7 +71,7 @@ TEST(SpecLint, ErrorExitsTwoWithFileLineColumn) {
       << r.err;
 }
 
-TEST(SpecLint, MatrixGivenOnTheCommandLineIsChecked) {
+TEST(spec_lint, matrix_given_on_the_command_line_is_checked) {
   const std::string dir = lint_data + "/malformed/";
   const run_result ok = lint({dir + "valid.yaml", "--permissions", dir + "matrix.yaml"});
   EXPECT_EQ(ok.code, 0) << ok.err;
@@ -85,7 +85,7 @@ TEST(SpecLint, MatrixGivenOnTheCommandLineIsChecked) {
       << bad.err;
 }
 
-TEST(SpecLint, UnreadableFileIsOneLineSayingWhatAndWhere) {
+TEST(spec_lint, unreadable_file_is_one_line_saying_what_and_where) {
   const run_result r = lint({lint_data + "/nope/missing.yaml"});
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "");
@@ -98,7 +98,7 @@ TEST(SpecLint, UnreadableFileIsOneLineSayingWhatAndWhere) {
   EXPECT_TRUE(contains(m.err, "cannot read '/nope.yaml'")) << m.err;
 }
 
-TEST(SpecLint, WarningsAreShownAndDoNotFail) {
+TEST(spec_lint, warnings_are_shown_and_do_not_fail) {
   const run_result r = lint({lint_data + "/malformed/warnings_only.yaml"});
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(contains(r.err, "warnings_only.yaml:12:22: warning: required property 'name'"))
@@ -106,7 +106,7 @@ TEST(SpecLint, WarningsAreShownAndDoNotFail) {
   EXPECT_TRUE(contains(r.out, "0 errors, 1 warnings\n")) << r.out;
 }
 
-TEST(SpecLint, BadUsageExitsTwo) {
+TEST(spec_lint, bad_usage_exits_two) {
   EXPECT_EQ(lint({"--frobnicate"}).code, 2);
   EXPECT_TRUE(contains(lint({"--frobnicate"}).err, "unknown option '--frobnicate'"));
   EXPECT_EQ(lint({"a.yaml", "b.yaml"}).code, 2);
@@ -116,7 +116,7 @@ TEST(SpecLint, BadUsageExitsTwo) {
   EXPECT_TRUE(contains(help.out, "usage: conform spec lint [FILE] [--permissions FILE]"));
 }
 
-TEST(SpecLint, DefaultFileIsSpecsVoiceApiInTheCurrentDirectory) {
+TEST(spec_lint, default_file_is_specs_voice_api_in_the_current_directory) {
   const auto before = std::filesystem::current_path();
   std::filesystem::current_path(std::filesystem::path(CONFORM_SPEC_DIR).parent_path());
   const run_result r = lint({});
@@ -126,7 +126,7 @@ TEST(SpecLint, DefaultFileIsSpecsVoiceApiInTheCurrentDirectory) {
   EXPECT_TRUE(contains(r.out, "scopes (specs/permissions.yaml)")) << r.out;
 }
 
-TEST(SpecLint, DefaultFileIsFoundFromAnyDirectory) {
+TEST(spec_lint, default_file_is_found_from_any_directory) {
   // As `conform run`: outside the repository root, the shipped description.
   const auto before = std::filesystem::current_path();
   const auto elsewhere = std::filesystem::temp_directory_path();

@@ -52,7 +52,7 @@ const schema::schema& prop(const schema::schema& s, const std::string& name) {
   return *it->second;
 }
 
-TEST(SpecLoader, OpenApi30And31LoadToTheSameModel) {
+TEST(spec_loader, open_api30_and31_load_to_the_same_model) {
   const api_spec v30 = load_ok(data + "/equiv/v30.yaml");
   const api_spec v31 = load_ok(data + "/equiv/v31.yaml");
   EXPECT_EQ(v30.openapi_version, "3.0.3");
@@ -63,7 +63,7 @@ TEST(SpecLoader, OpenApi30And31LoadToTheSameModel) {
   EXPECT_EQ(a, b);
 }
 
-TEST(SpecLoader, NullableAndExclusiveBoundsMapOntoOneModel) {
+TEST(spec_loader, nullable_and_exclusive_bounds_map_onto_one_model) {
   for (const char* f : {"/equiv/v30.yaml", "/equiv/v31.yaml"}) {
     SCOPED_TRACE(f);
     const api_spec spec = load_ok(data + f);
@@ -95,7 +95,7 @@ TEST(SpecLoader, NullableAndExclusiveBoundsMapOntoOneModel) {
   }
 }
 
-TEST(SpecLoader, YamlScalarsKeepTheirTypeAndQuotedOnesStayStrings) {
+TEST(spec_loader, yaml_scalars_keep_their_type_and_quoted_ones_stay_strings) {
   const api_spec spec = load_ok(data + "/equiv/v31.yaml");
   const schema::schema& codes = prop(component(spec, "sellPet", 200), "codes");
   ASSERT_NE(codes.items, nullptr);
@@ -113,7 +113,7 @@ TEST(SpecLoader, YamlScalarsKeepTheirTypeAndQuotedOnesStayStrings) {
   EXPECT_TRUE(codes.unique_items);
 }
 
-TEST(SpecLoader, RefToAFileBesideTheSpecIsLoadedOnce) {
+TEST(spec_loader, ref_to_a_file_beside_the_spec_is_loaded_once) {
   const api_spec spec = load_ok(data + "/equiv/v31.yaml");
   const schema::schema& pet = component(spec, "sellPet", 200);
   const schema::schema& owner_ref = prop(pet, "owner");
@@ -149,7 +149,7 @@ TEST(SpecLoader, RefToAFileBesideTheSpecIsLoadedOnce) {
   EXPECT_EQ(list->responses.front().description, "Any error");
 }
 
-TEST(SpecLoader, RecursiveSchemaThroughPropertiesIsFine) {
+TEST(spec_loader, recursive_schema_through_properties_is_fine) {
   const api_spec spec = load_ok(data + "/equiv/v30.yaml");
   const schema::schema& pet = component(spec, "sellPet", 200);
   const schema::schema& parent = prop(pet, "parent");
@@ -157,7 +157,7 @@ TEST(SpecLoader, RecursiveSchemaThroughPropertiesIsFine) {
   EXPECT_EQ(&parent.resolved(), &pet);
 }
 
-TEST(SpecLoader, HashCoversEveryFileAndIsStable) {
+TEST(spec_loader, hash_covers_every_file_and_is_stable) {
   const api_spec a = load_ok(data + "/equiv/v31.yaml");
   const api_spec b = load_ok(data + "/equiv/v31.yaml");
   const api_spec c = load_ok(data + "/equiv/v30.yaml");
@@ -169,7 +169,7 @@ TEST(SpecLoader, HashCoversEveryFileAndIsStable) {
   EXPECT_NE(a.hash, c.hash);
 }
 
-TEST(SpecLoader, OperationExtensionsAreTyped) {
+TEST(spec_loader, operation_extensions_are_typed) {
   const api_spec spec = load_ok(data + "/equiv/v31.yaml");
   const operation* list = spec.find_operation("listPets");
   ASSERT_NE(list, nullptr);
@@ -232,7 +232,7 @@ TEST(SpecLoader, OperationExtensionsAreTyped) {
   EXPECT_EQ(m.refused_status, 422);
 }
 
-TEST(SpecLoader, SecurityAndSchemesAreTyped) {
+TEST(spec_loader, security_and_schemes_are_typed) {
   const api_spec spec = load_ok(data + "/equiv/v31.yaml");
   const security_scheme* bearer = spec.find_scheme("bearer");
   const security_scheme* key = spec.find_scheme(credential_kind::tenant_key);
@@ -261,7 +261,7 @@ TEST(SpecLoader, SecurityAndSchemesAreTyped) {
   EXPECT_FALSE(sell->scopes_for(*key).has_value());
 }
 
-TEST(SpecLoader, PermissionMatrixBesideTheSpecIsRead) {
+TEST(spec_loader, permission_matrix_beside_the_spec_is_read) {
   const api_spec spec = load_ok(data + "/equiv/v31.yaml");
   ASSERT_TRUE(spec.permissions.has_value());
   const auto* sell = spec.permissions->find_scope("pets:sell");
@@ -275,7 +275,7 @@ TEST(SpecLoader, PermissionMatrixBesideTheSpecIsRead) {
   EXPECT_EQ(spec.permissions->find_operation("nothing"), nullptr);
 }
 
-TEST(SpecLoader, RefSiblingsMergeIn31AndAreIgnoredIn30) {
+TEST(spec_loader, ref_siblings_merge_in31_and_are_ignored_in30) {
   const api_spec v31 = load_ok(data + "/siblings31.yaml");
   const api_spec v30 = load_ok(data + "/siblings30.yaml");
   const schema::schema& box31 = component(v31, "getBox", 200);
@@ -298,7 +298,7 @@ TEST(SpecLoader, RefSiblingsMergeIn31AndAreIgnoredIn30) {
   EXPECT_FALSE(v30.find_operation("getBox")->security_declared);
 }
 
-TEST(SpecLoader, BooleanAndEmptySchemasAndConst) {
+TEST(spec_loader, boolean_and_empty_schemas_and_const) {
   const api_spec spec = load_ok(data + "/siblings31.yaml");
   const schema::schema& box = component(spec, "getBox", 200);
   using form = schema::schema::boolean_form;
@@ -313,7 +313,7 @@ TEST(SpecLoader, BooleanAndEmptySchemasAndConst) {
   EXPECT_EQ(answer.pos.line, 19);
 }
 
-TEST(SpecLoader, ModelLookups) {
+TEST(spec_loader, model_lookups) {
   EXPECT_EQ(parse_method("delete"), http::verb::delete_);
   EXPECT_EQ(parse_method("PATCH"), http::verb::patch);
   EXPECT_FALSE(parse_method("fetch").has_value());
@@ -328,7 +328,7 @@ TEST(SpecLoader, ModelLookups) {
             "a.yaml:1:2: warning: w");
 }
 
-TEST(SpecLoader, AnEmptySecurityAlternativeMeansNoCredentialsNeeded) {
+TEST(spec_loader, an_empty_security_alternative_means_no_credentials_needed) {
   const api_spec spec = load_ok(data + "/anonymous.yaml");
   const operation* op = spec.find_operation("getItem");
   ASSERT_NE(op, nullptr);
@@ -338,7 +338,7 @@ TEST(SpecLoader, AnEmptySecurityAlternativeMeansNoCredentialsNeeded) {
   EXPECT_EQ(op->accepted_schemes().size(), 1u);
 }
 
-TEST(SpecLoader, MissingFileIsOneClearError) {
+TEST(spec_loader, missing_file_is_one_clear_error) {
   const load_result r = load(data + "/does-not-exist.yaml");
   EXPECT_FALSE(r.ok());
   EXPECT_FALSE(r.spec.has_value());
@@ -347,7 +347,7 @@ TEST(SpecLoader, MissingFileIsOneClearError) {
   EXPECT_NE(r.diagnostics[0].message.find("does-not-exist.yaml"), std::string::npos);
 }
 
-TEST(SpecLoader, RequiredMatrixThatIsMissingIsAnError) {
+TEST(spec_loader, required_matrix_that_is_missing_is_an_error) {
   load_options opts;
   opts.require_permissions = true;
   const load_result r = load(data + "/siblings31.yaml", opts);
@@ -407,7 +407,7 @@ load_result load_text(const std::string& name, const std::string& text) {
   return r;
 }
 
-TEST(SpecLoader, StateMachineFixturesAreTyped) {
+TEST(spec_loader, state_machine_fixtures_are_typed) {
   const load_result r = load_text("machine-fixtures", machine_spec("      fixtures:\n"
                                                                    "        new: item_new_id\n"
                                                                    "        done: item_done_id\n"
@@ -423,13 +423,13 @@ TEST(SpecLoader, StateMachineFixturesAreTyped) {
   EXPECT_EQ(m.read_operation_id, "getItem");
 }
 
-TEST(SpecLoader, StateMachineWithoutFixturesHasNone) {
+TEST(spec_loader, state_machine_without_fixtures_has_none) {
   const load_result r = load_text("machine-no-fixtures", machine_spec(""));
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_TRUE(r.spec->state_machines.at("item").fixtures.empty());
 }
 
-TEST(SpecLoader, StateMachineFixtureOfAnUnknownStateIsAnErrorAtItsKey) {
+TEST(spec_loader, state_machine_fixture_of_an_unknown_state_is_an_error_at_its_key) {
   const load_result r =
       load_text("machine-bad-fixture", machine_spec("      fixtures:\n"
                                                     "        new: item_new_id\n"
@@ -444,7 +444,7 @@ TEST(SpecLoader, StateMachineFixtureOfAnUnknownStateIsAnErrorAtItsKey) {
   EXPECT_NE(it, r.diagnostics.end()) << messages(r);
 }
 
-TEST(Loader, ParameterStylesEncodingsAndStatusRanges) {
+TEST(loader, parameter_styles_encodings_and_status_ranges) {
   const api_spec spec = load_ok(data + "/wire_features.yaml");
   const operation& op = *spec.find_operation("getThing");
   const parameter& id = *op.find_parameter("id", param_location::path);
@@ -480,7 +480,7 @@ TEST(Loader, ParameterStylesEncodingsAndStatusRanges) {
   EXPECT_EQ(form.encoding.at("meta").content_type, "application/json");
 }
 
-TEST(Loader, PrefixItemsDefsAndDependentRequired) {
+TEST(loader, prefix_items_defs_and_dependent_required) {
   const api_spec spec = load_ok(data + "/wire_features31.yaml");
   const schema::schema& pair =
       spec.find_operation("getPair")->find_response(200)->content.at(0).schema->resolved();
@@ -494,7 +494,7 @@ TEST(Loader, PrefixItemsDefsAndDependentRequired) {
   EXPECT_EQ(pair.dependent_required[0].second, std::vector<std::string>{"billing"});
 }
 
-TEST(Loader, AStyleNotAllowedWhereTheParameterIsIsRefusedWithItsPosition) {
+TEST(loader, a_style_not_allowed_where_the_parameter_is_is_refused_with_its_position) {
   const load_result r = load(data + "/bad_style.yaml");
   EXPECT_FALSE(r.ok());
   ASSERT_FALSE(r.diagnostics.empty());
@@ -518,7 +518,7 @@ std::string citing_spec(const std::string& root, const std::string& scheme_extra
          scheme_extra + "}\n";
 }
 
-TEST(SpecLoader, RuleCitationsAreReadAsTextOrRuleAndExpected) {
+TEST(spec_loader, rule_citations_are_read_as_text_or_rule_and_expected) {
   const load_result r = load_text(
       "citations", citing_spec("x-rule-citations:\n"
                                "  rule_a: \"section 1; D9.9\"\n"
@@ -536,7 +536,7 @@ TEST(SpecLoader, RuleCitationsAreReadAsTextOrRuleAndExpected) {
   EXPECT_EQ(r.spec->rules.citation_of("rule_c"), nullptr);
 }
 
-TEST(SpecLoader, AMalformedRuleCitationIsRefusedAtItsPosition) {
+TEST(spec_loader, a_malformed_rule_citation_is_refused_at_its_position) {
   for (const std::string bad : {"  rule_a: {expected: x}\n", "  rule_a: \"\"\n",
                                 "  rule_a: [a, b]\n", "  rule_a: {rule: x, why: y}\n"}) {
     const load_result r = load_text("bad-citation", citing_spec("x-rule-citations:\n" + bad, ""));
@@ -545,7 +545,7 @@ TEST(SpecLoader, AMalformedRuleCitationIsRefusedAtItsPosition) {
   }
 }
 
-TEST(SpecLoader, TenantReachIsWrittenOrFollowsTheCredentialKind) {
+TEST(spec_loader, tenant_reach_is_written_or_follows_the_credential_kind) {
   using reach = security_scheme::tenant_reach;
   const load_result r = load_text("reach", citing_spec("", ", x-tenants: named"));
   ASSERT_TRUE(r.ok()) << messages(r);

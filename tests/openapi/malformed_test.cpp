@@ -33,9 +33,9 @@ std::ostream& operator<<(std::ostream& os, const bad_case& c) {
   return os << c.file;
 }
 
-class SpecMalformed : public ::testing::TestWithParam<bad_case> {};
+class spec_malformed : public ::testing::TestWithParam<bad_case> {};
 
-TEST_P(SpecMalformed, GivesAClearErrorAtItsPosition) {
+TEST_P(spec_malformed, gives_a_clear_error_at_its_position) {
   const bad_case& c = GetParam();
   load_options opts;
   if (*c.matrix != '\0') opts.permissions = dir + c.matrix;
@@ -100,7 +100,7 @@ const bad_case cases[] = {
 };
 // clang-format on
 
-INSTANTIATE_TEST_SUITE_P(Cases, SpecMalformed, ::testing::ValuesIn(cases),
+INSTANTIATE_TEST_SUITE_P(cases, spec_malformed, ::testing::ValuesIn(cases),
                          [](const ::testing::TestParamInfo<bad_case>& info) {
                            std::string name = info.param.file;
                            name += std::string("_") + info.param.matrix;
@@ -111,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, SpecMalformed, ::testing::ValuesIn(cases),
                            return out;
                          });
 
-TEST(SpecMalformedExtra, ValidFixtureLoadsWithItsMatrix) {
+TEST(spec_malformed_extra, valid_fixture_loads_with_its_matrix) {
   load_options opts;
   opts.permissions = dir + "matrix.yaml";
   const load_result r = load(dir + "valid.yaml", opts);
@@ -119,7 +119,7 @@ TEST(SpecMalformedExtra, ValidFixtureLoadsWithItsMatrix) {
   EXPECT_TRUE(r.diagnostics.empty()) << messages(r);
 }
 
-TEST(SpecMalformedExtra, WarningsDoNotFailTheLoad) {
+TEST(spec_malformed_extra, warnings_do_not_fail_the_load) {
   const load_result r = load(dir + "warnings_only.yaml");
   EXPECT_TRUE(r.ok()) << messages(r);
   ASSERT_EQ(r.diagnostics.size(), 1u) << messages(r);
@@ -132,7 +132,7 @@ TEST(SpecMalformedExtra, WarningsDoNotFailTheLoad) {
 }
 
 // Inputs too big to keep as files: made here, refused with a position.
-TEST(SpecMalformedExtra, HugeInputsAreRefusedWithAPosition) {
+TEST(spec_malformed_extra, huge_inputs_are_refused_with_a_position) {
   const auto tmp =
       std::filesystem::temp_directory_path() / ("conform-spec-huge-" + std::to_string(::getpid()));
   std::filesystem::create_directories(tmp);
@@ -184,7 +184,7 @@ TEST(SpecMalformedExtra, HugeInputsAreRefusedWithAPosition) {
 // Damaged copies of a valid description (a line dropped, a character
 // changed) either load or give errors that point inside the file: never a
 // crash, a hang or a position past the end.
-TEST(SpecMalformedExtra, RandomDamageNeverCrashesAndPositionsStayInTheFile) {
+TEST(spec_malformed_extra, random_damage_never_crashes_and_positions_stay_in_the_file) {
   std::ifstream in(dir + "valid.yaml");
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) lines.push_back(l);

@@ -78,7 +78,7 @@ std::string emit(const YAML::Node& n) {
   return std::string(out.c_str()) + "\n";
 }
 
-TEST(Overlay, TheVoiceExtensionsInAnOverlayLoadToTheSameModel) {
+TEST(overlay, the_voice_extensions_in_an_overlay_load_to_the_same_model) {
   const fs::path shipped = fs::path(CONFORM_SPEC_DIR) / "voice-api.yaml";
   load_options opts;
   opts.permissions = fs::path(CONFORM_SPEC_DIR) / "permissions.yaml";
@@ -136,7 +136,7 @@ load_result load_with(const std::string& overlay_text) {
   return load(spec, opts);
 }
 
-TEST(Overlay, FiltersRecursiveDescentUpdateAndRemove) {
+TEST(overlay, filters_recursive_descent_update_and_remove) {
   const auto r = load_with(R"(overlay: 1.0.0
 info: { title: t, version: "1" }
 actions:
@@ -161,7 +161,7 @@ actions:
   EXPECT_EQ(r.spec->tags, (std::vector<std::string>{"a", "c", "d"}));
 }
 
-TEST(Overlay, UnsupportedSyntaxIsAnErrorAtTheAction) {
+TEST(overlay, unsupported_syntax_is_an_error_at_the_action) {
   const auto r = load_with(R"(overlay: 1.0.0
 info: { title: t, version: "1" }
 actions:
@@ -176,7 +176,7 @@ actions:
       << text;
 }
 
-TEST(Overlay, ATargetThatSelectsNothingIsAWarning) {
+TEST(overlay, a_target_that_selects_nothing_is_a_warning) {
   const auto r = load_with(R"(overlay: 1.0.0
 info: { title: t, version: "1" }
 actions:
@@ -192,7 +192,7 @@ actions:
 
 // One action selecting a node and a node below it: the update applies in
 // document order, the outer one first, then the inner one on the result.
-TEST(Overlay, NestedMatchesAreUpdatedInDocumentOrder) {
+TEST(overlay, nested_matches_are_updated_in_document_order) {
   std::vector<core::diagnostic> diags;
   core::doc_reader r(diags);
   core::doc_cache docs;
@@ -212,7 +212,7 @@ actions:
 }
 
 // A node an update replaced takes no later edit below it.
-TEST(Overlay, AReplacedNodeTakesNoEditBelowIt) {
+TEST(overlay, a_replaced_node_takes_no_edit_below_it) {
   core::doc_cache docs;
   core::node again = core::parse_yaml("a: {k: {m: {n: 1}}}\n", "root.yaml").root;
   const fs::path replace = write("replace2.overlay.yaml", R"(overlay: 1.0.0
@@ -231,7 +231,7 @@ actions:
 
 // `$..summary` with summaries inside summaries' parents: every one goes, and
 // a removal never shifts a node another match of the same action names.
-TEST(Overlay, NestedRemovalsLeaveNothingBehindAndNothingElse) {
+TEST(overlay, nested_removals_leave_nothing_behind_and_nothing_else) {
   const auto r = load_with(R"(overlay: 1.0.0
 info: { title: t, version: "1" }
 actions:
@@ -248,7 +248,7 @@ actions:
   for (const auto& op : r.spec->operations) EXPECT_TRUE(op.tags.empty()) << op.operation_id;
 }
 
-TEST(Overlay, TheDescriptionIsNotItsOwnOverlay) {
+TEST(overlay, the_description_is_not_its_own_overlay) {
   const fs::path spec = write("self.yaml", std::string(small_spec) +
                                                "overlay: 1.0.0\nactions:\n"
                                                "  - target: $.actions\n"
@@ -261,7 +261,7 @@ TEST(Overlay, TheDescriptionIsNotItsOwnOverlay) {
       << messages(r);
 }
 
-TEST(Overlay, NotAnOverlayIsAnError) {
+TEST(overlay, not_an_overlay_is_an_error) {
   const auto r = load_with("actions: []\n");
   EXPECT_FALSE(r.ok());
   EXPECT_NE(messages(r).find("overlay"), std::string::npos) << messages(r);

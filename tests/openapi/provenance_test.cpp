@@ -68,7 +68,7 @@ class shipped : public ::testing::Test {
 
 api_spec* shipped::spec_ = nullptr;
 
-TEST_F(shipped, EveryConstraintTracesToTheProseADecisionOrAnAssumption) {
+TEST_F(shipped, every_constraint_traces_to_the_prose_a_decision_or_an_assumption) {
   const auto all = constraint_grounds(*spec_);
   ASSERT_GT(all.size(), 200u) << "the walk found too few constraints to be the whole description";
   std::string missing;
@@ -97,7 +97,7 @@ std::set<std::string> audited(const std::string& doc) {
   return out;
 }
 
-TEST_F(shipped, TheAuditTableListsExactlyTheAssumedConstraints) {
+TEST_F(shipped, the_audit_table_lists_exactly_the_assumed_constraints) {
   std::ifstream f(std::string(CONFORM_SPEC_DIR) + "/../docs/api-choices.md");
   ASSERT_TRUE(f) << "docs/api-choices.md";
   std::stringstream text;
@@ -117,7 +117,7 @@ TEST_F(shipped, TheAuditTableListsExactlyTheAssumedConstraints) {
   }
 }
 
-TEST_F(shipped, NoLimitThatNothingSupportsIsLeft) {
+TEST_F(shipped, no_limit_that_nothing_supports_is_left) {
   // Section 8: payload and upload limits are "not shown". These were ours
   // and are gone; the reference keeps its own bounds and answers 413.
   const auto all = constraint_grounds(*spec_);
@@ -136,7 +136,7 @@ TEST_F(shipped, NoLimitThatNothingSupportsIsLeft) {
 
 // --- the rules, on fixtures --------------------------------------------------
 
-TEST(Provenance, TheNearestEntryCoveringTheKeywordGroundsIt) {
+TEST(provenance, the_nearest_entry_covering_the_keyword_grounds_it) {
   const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const auto all = constraint_grounds(spec);
   auto kind_of = [&](const std::string& where) {
@@ -177,7 +177,7 @@ TEST(Provenance, TheNearestEntryCoveringTheKeywordGroundsIt) {
             "refused");
 }
 
-TEST(Provenance, AConstraintWithNothingAboveItIsUngrounded) {
+TEST(provenance, a_constraint_with_nothing_above_it_is_ungrounded) {
   const api_spec spec = load_ok(provenance_data + "/ungrounded.yaml");
   std::set<std::string> ungrounded;
   for (const auto& c : constraint_grounds(spec)) {
@@ -191,7 +191,7 @@ TEST(Provenance, AConstraintWithNothingAboveItIsUngrounded) {
                                                body + "/properties/name/maxLength"}));
 }
 
-TEST(Provenance, PlainStringsReadAsBefore) {
+TEST(provenance, plain_strings_read_as_before) {
   using k = schema::provenance::source_kind;
   EXPECT_EQ(schema::provenance_from_text("D5.3: 1..720").kind, k::decision);
   EXPECT_EQ(schema::provenance_from_text("D5.3: 1..720").source, "D5.3");
@@ -209,7 +209,7 @@ TEST(Provenance, PlainStringsReadAsBefore) {
   EXPECT_EQ(tags.assumptions, std::vector<std::string>{"conform: C5: three tags at most"});
 }
 
-TEST(Provenance, MalformedEntriesAreRefusedWhereTheyAreWritten) {
+TEST(provenance, malformed_entries_are_refused_where_they_are_written) {
   const load_result r = load(provenance_data + "/malformed.yaml");
   EXPECT_FALSE(r.ok());
   const std::string said = messages(r);
@@ -226,7 +226,7 @@ TEST(Provenance, MalformedEntriesAreRefusedWhereTheyAreWritten) {
 
 // --- the validator and the assumed constraints ------------------------------
 
-TEST(Provenance, RelaxedValidationDropsTheAssumedConstraintsAndSaysWhich) {
+TEST(provenance, relaxed_validation_drops_the_assumed_constraints_and_says_which) {
   const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const schema::schema& note = node_at(spec, "#/components/schemas/Note");
   const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
@@ -256,7 +256,7 @@ TEST(Provenance, RelaxedValidationDropsTheAssumedConstraintsAndSaysWhich) {
       schema::validate(note, json(R"({"title":"t","owner_id":"1"})"), relaxed).assumed.empty());
 }
 
-TEST(Provenance, EdgesModeNamesTheAssumedBoundsAValueSitsOn) {
+TEST(provenance, edges_mode_names_the_assumed_bounds_a_value_sits_on) {
   const api_spec spec = load_ok(provenance_data + "/grounded.yaml");
   const schema::schema& note = node_at(spec, "#/components/schemas/Note");
   const schema::validation_options edges{.assumptions = schema::assumption_mode::edges};
@@ -272,7 +272,7 @@ TEST(Provenance, EdgesModeNamesTheAssumedBoundsAValueSitsOn) {
   EXPECT_TRUE(schema::validate(note, inside, edges).assumed.empty());
 }
 
-TEST(Provenance, OneOfBranchesThatOverlapOnlyWhenRelaxedStillJudgeOneValue) {
+TEST(provenance, one_of_branches_that_overlap_only_when_relaxed_still_judge_one_value) {
   // The wrapped-or-flat shape: each branch refuses the other's properties by
   // an assumption. Relaxed, a wrapped body matches both; it is still valid,
   // as strictly only one branch takes it. Branches that overlap strictly do not.
@@ -310,7 +310,7 @@ TEST(Provenance, OneOfBranchesThatOverlapOnlyWhenRelaxedStillJudgeOneValue) {
   EXPECT_FALSE(schema::validate(loose, wrapped, relaxed).ok()) << "a strict overlap stays";
 }
 
-TEST(Provenance, UnderNotNothingIsRelaxed) {
+TEST(provenance, under_not_nothing_is_relaxed) {
   // Dropping a constraint under `not` would tighten the schema: a value the
   // strict schema refuses for a sourced reason stays refused.
   schema::schema_arena arena;

@@ -46,7 +46,7 @@ class scratch {
 
 // ---------------------------------------------------------------- OpenAPI 3.2
 
-TEST(OpenApi32, TheFixtureLoadsWithEveryFeature) {
+TEST(open_api32, the_fixture_loads_with_every_feature) {
   const auto r = load(data_dir + "v32/reports.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
@@ -101,7 +101,7 @@ TEST(OpenApi32, TheFixtureLoadsWithEveryFeature) {
   EXPECT_EQ(devices->flow_scopes, (std::vector<std::string>{"reports:read"}));
 }
 
-TEST(OpenApi32, QuerystringBesideQueryParametersIsRefused) {
+TEST(open_api32, querystring_beside_query_parameters_is_refused) {
   scratch dir;
   const auto file = dir.write("q.yaml", R"(openapi: 3.2.0
 info: { title: q, version: "1" }
@@ -124,7 +124,7 @@ paths:
       << messages(r);
 }
 
-TEST(OpenApi32, TwoQuerystringsAndASchemaOnOneAreRefused) {
+TEST(open_api32, two_querystrings_and_a_schema_on_one_are_refused) {
   scratch dir;
   const auto file = dir.write("q.yaml", R"(openapi: 3.2.0
 info: { title: q, version: "1" }
@@ -152,7 +152,7 @@ paths:
       << messages(r);
 }
 
-TEST(OpenApi32, QuerystringIsRefusedIn31) {
+TEST(open_api32, querystring_is_refused_in31) {
   scratch dir;
   const auto file = dir.write("q.yaml", R"(openapi: 3.1.0
 info: { title: q, version: "1" }
@@ -173,7 +173,7 @@ paths:
       << messages(r);
 }
 
-TEST(OpenApi32, AdditionalOperationsMayNotRepeatAFixedMethod) {
+TEST(open_api32, additional_operations_may_not_repeat_a_fixed_method) {
   scratch dir;
   const auto file = dir.write("a.yaml", R"(openapi: 3.2.0
 info: { title: a, version: "1" }
@@ -200,7 +200,7 @@ paths:
       << messages(r);
 }
 
-TEST(OpenApi32, QueryAndAdditionalOperationsAreIgnoredBefore32) {
+TEST(open_api32, query_and_additional_operations_are_ignored_before32) {
   scratch dir;
   const auto file = dir.write("a.yaml", R"(openapi: 3.1.0
 info: { title: a, version: "1" }
@@ -217,7 +217,7 @@ paths:
   EXPECT_EQ(r.spec->operations.size(), 1u);
 }
 
-TEST(OpenApi32, SelfWithAFragmentIsRefusedAndARemoteRefSaysItIsNotFetched) {
+TEST(open_api32, self_with_a_fragment_is_refused_and_a_remote_ref_says_it_is_not_fetched) {
   scratch dir;
   const auto file = dir.write("s.yaml", R"(openapi: 3.2.0
 $self: https://example.test/api/s.yaml#top
@@ -244,7 +244,7 @@ paths:
       << messages(r);
 }
 
-TEST(OpenApi32, SequentialMediaWithoutItemSchemaLoadsAsBefore) {
+TEST(open_api32, sequential_media_without_item_schema_loads_as_before) {
   scratch dir;
   const auto file = dir.write("l.yaml", R"(openapi: 3.1.0
 info: { title: l, version: "1" }
@@ -266,7 +266,7 @@ paths:
 
 // ------------------------------------------------------------------ mutualTLS
 
-TEST(MutualTls, ASchemeLoadsAsAClientCertificateWithANote) {
+TEST(mutual_tls, a_scheme_loads_as_a_client_certificate_with_a_note) {
   const auto r = load(data_dir + "generic/mtls.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const auto* s = r.spec->find_scheme("clientCert");
@@ -281,7 +281,7 @@ TEST(MutualTls, ASchemeLoadsAsAClientCertificateWithANote) {
   EXPECT_EQ(count(r, core::severity::error), 0u);
 }
 
-TEST(MutualTls, TheMegaLikeDocumentsLoadIn31And32) {
+TEST(mutual_tls, the_mega_like_documents_load_in31_and32) {
   for (const char* file : {"generic/mtls_mega.yaml", "v32/mega_like.yaml"}) {
     const auto r = load(data_dir + file);
     ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
@@ -290,7 +290,7 @@ TEST(MutualTls, TheMegaLikeDocumentsLoadIn31And32) {
   }
 }
 
-TEST(MutualTls, TheSecuritySchemeExamplesLoadIn31And32) {
+TEST(mutual_tls, the_security_scheme_examples_load_in31_and32) {
   for (const char* file : {"generic/security_examples31.yaml", "v32/security_examples.yaml"}) {
     const auto r = load(data_dir + file);
     ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
@@ -310,7 +310,7 @@ TEST(MutualTls, TheSecuritySchemeExamplesLoadIn31And32) {
             "https://example.com/api/oauth/metadata");
 }
 
-TEST(MutualTls, NamingAnUnfollowedSchemeSaysWhy) {
+TEST(mutual_tls, naming_an_unfollowed_scheme_says_why) {
   scratch dir;
   const auto file = dir.write("u.yaml", R"(openapi: 3.1.0
 info: { title: u, version: "1" }
@@ -331,7 +331,7 @@ components:
 
 // ------------------------------------------------------- $ref where it stands
 
-TEST(OperationRef, ADigitalOceanStyleDescriptionLoads) {
+TEST(operation_ref, a_digital_ocean_style_description_loads) {
   const auto r = load(data_dir + "op_ref/openapi.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   const api_spec& s = *r.spec;
@@ -360,7 +360,7 @@ TEST(OperationRef, ADigitalOceanStyleDescriptionLoads) {
   EXPECT_EQ(m.find("where OpenAPI allows none"), m.rfind("where OpenAPI allows none")) << m;
 }
 
-TEST(OperationRef, AnUnresolvedReferenceIsSaidThereAndNoSymptomFollows) {
+TEST(operation_ref, an_unresolved_reference_is_said_there_and_no_symptom_follows) {
   const auto r = load(data_dir + "op_ref/broken.yaml");
   EXPECT_FALSE(r.ok());
   const std::string m = messages(r);
@@ -374,7 +374,7 @@ TEST(OperationRef, AnUnresolvedReferenceIsSaidThereAndNoSymptomFollows) {
   EXPECT_EQ(count(r, core::severity::error), 2u) << m;
 }
 
-TEST(OperationRef, WholeParameterListsResponsesAndContentMayBeReferences) {
+TEST(operation_ref, whole_parameter_lists_responses_and_content_may_be_references) {
   scratch dir;
   dir.write("parts.yaml", R"(params:
   - { name: id, in: path, required: true, schema: { type: integer } }

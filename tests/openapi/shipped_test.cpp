@@ -68,7 +68,7 @@ std::ostream& operator<<(std::ostream& os, const expected_op& e) {
   return os << e.method << " " << e.path;
 }
 
-class ShippedSpec : public ::testing::Test {
+class shipped_spec : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     load_options opts;
@@ -95,9 +95,9 @@ class ShippedSpec : public ::testing::Test {
   static load_result* result_;
 };
 
-load_result* ShippedSpec::result_ = nullptr;
+load_result* shipped_spec::result_ = nullptr;
 
-TEST_F(ShippedSpec, LoadsWithNoDiagnosticAndHasThe22Operations) {
+TEST_F(shipped_spec, loads_with_no_diagnostic_and_has_the22_operations) {
   EXPECT_EQ(spec().operations.size(), 22u);
   for (const auto& e : decisions) EXPECT_NE(find(e), nullptr) << e;
   EXPECT_EQ(std::size(decisions), 22u);
@@ -105,7 +105,7 @@ TEST_F(ShippedSpec, LoadsWithNoDiagnosticAndHasThe22Operations) {
   EXPECT_EQ(spec().permissions->operations.size(), 22u);
 }
 
-TEST_F(ShippedSpec, SchemesAndScopesPerOperation) {
+TEST_F(shipped_spec, schemes_and_scopes_per_operation) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -145,7 +145,7 @@ TEST_F(ShippedSpec, SchemesAndScopesPerOperation) {
   }
 }
 
-TEST_F(ShippedSpec, JwtOnlyIsGetAgentsAlone) {
+TEST_F(shipped_spec, jwt_only_is_get_agents_alone) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -158,7 +158,7 @@ TEST_F(ShippedSpec, JwtOnlyIsGetAgentsAlone) {
   }
 }
 
-TEST_F(ShippedSpec, PaginationAsD3Says) {
+TEST_F(shipped_spec, pagination_as_d3_says) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -207,7 +207,7 @@ TEST_F(ShippedSpec, PaginationAsD3Says) {
   EXPECT_EQ(sessions->paging->sort_param, "sort");
 }
 
-TEST_F(ShippedSpec, IdempotencyAsD4Says) {
+TEST_F(shipped_spec, idempotency_as_d4_says) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -233,7 +233,7 @@ TEST_F(ShippedSpec, IdempotencyAsD4Says) {
   }
 }
 
-TEST_F(ShippedSpec, TenantContextAsD26AndC4Say) {
+TEST_F(shipped_spec, tenant_context_as_d26_and_c4_say) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -261,7 +261,7 @@ TEST_F(ShippedSpec, TenantContextAsD26AndC4Say) {
   }
 }
 
-TEST_F(ShippedSpec, AccessAndSuccessStatus) {
+TEST_F(shipped_spec, access_and_success_status) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -275,7 +275,7 @@ TEST_F(ShippedSpec, AccessAndSuccessStatus) {
   }
 }
 
-TEST_F(ShippedSpec, UnknownIdsAnswerTheResourceCode) {
+TEST_F(shipped_spec, unknown_ids_answer_the_resource_code) {
   // D2.7: the 404 code of each resource a path names.
   const std::pair<const expected_op*, std::pair<const char*, const char*>> rows[] = {
       {&decisions[3], {"id", "FOLLOW_UP_NOT_FOUND"}},
@@ -301,7 +301,7 @@ TEST_F(ShippedSpec, UnknownIdsAnswerTheResourceCode) {
   }
 }
 
-TEST_F(ShippedSpec, CampaignStatesAsD51Says) {
+TEST_F(shipped_spec, campaign_states_as_d51_says) {
   ASSERT_EQ(spec().state_machines.count("campaign"), 1u);
   const state_machine& m = spec().state_machines.at("campaign");
   auto states = m.states;
@@ -342,7 +342,7 @@ TEST_F(ShippedSpec, CampaignStatesAsD51Says) {
   }
 }
 
-TEST_F(ShippedSpec, SchemesKeysAndRolesAsD2Says) {
+TEST_F(shipped_spec, schemes_keys_and_roles_as_d2_says) {
   const security_scheme* jwt = spec().find_scheme(credential_kind::jwt);
   const security_scheme* tk = spec().find_scheme(credential_kind::tenant_key);
   const security_scheme* pk = spec().find_scheme(credential_kind::partner_key);
@@ -365,7 +365,7 @@ TEST_F(ShippedSpec, SchemesKeysAndRolesAsD2Says) {
   EXPECT_EQ(pk->key_prefixes.at("production"), "pk_live_");
 }
 
-TEST_F(ShippedSpec, OptInScopesAreNeverDefaultGrants) {
+TEST_F(shipped_spec, opt_in_scopes_are_never_default_grants) {
   const permission_matrix& m = *spec().permissions;
   for (const char* name : {"billing:partner:allocate", "call_traces:admin_read"}) {
     const auto* s = m.find_scope(name);
@@ -379,7 +379,7 @@ TEST_F(ShippedSpec, OptInScopesAreNeverDefaultGrants) {
   }
 }
 
-TEST_F(ShippedSpec, RootRulesAsD1AndD6Say) {
+TEST_F(shipped_spec, root_rules_as_d1_and_d6_say) {
   const api_rules& r = spec().rules;
   EXPECT_EQ(r.request_id_header, "X-Request-Id");
   EXPECT_EQ(r.request_id_pattern, "^[A-Za-z0-9._-]{1,128}$");

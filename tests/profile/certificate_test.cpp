@@ -55,7 +55,7 @@ class certificates : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(certificates, AMutualTlsCredentialReadsItsFilesBesideTheProfile) {
+TEST_F(certificates, a_mutual_tls_credential_reads_its_files_beside_the_profile) {
   const auto r = load(
       "  - name: bank\n    scheme: mutual_tls\n    certificate: client.pem\n"
       "    key: client.key\n");
@@ -72,7 +72,7 @@ TEST_F(certificates, AMutualTlsCredentialReadsItsFilesBesideTheProfile) {
   EXPECT_EQ(ids[0].name, "bank");
 }
 
-TEST_F(certificates, PemTextOrAPathMayComeFromTheEnvironment) {
+TEST_F(certificates, pem_text_or_a_path_may_come_from_the_environment) {
   const auto r = load(
       "  - name: bank\n    scheme: api_key\n    value: k1\n"
       "    certificate: ${CERT_PATH}\n    key: ${KEY_PEM}\n",
@@ -85,7 +85,7 @@ TEST_F(certificates, PemTextOrAPathMayComeFromTheEnvironment) {
   EXPECT_TRUE(c.key.from_env());
 }
 
-TEST_F(certificates, WhatIsMissingOrNotPemIsSaidWhereItIsWritten) {
+TEST_F(certificates, what_is_missing_or_not_pem_is_said_where_it_is_written) {
   auto r = load("  - name: a\n    scheme: mutual_tls\n    certificate: client.pem\n");
   EXPECT_FALSE(r.ok());
   EXPECT_NE(messages(r).find("p.yaml:6:18: error: credentials[0] (a): give both certificate and "
@@ -119,7 +119,7 @@ TEST_F(certificates, WhatIsMissingOrNotPemIsSaidWhereItIsWritten) {
       << messages(r);
 }
 
-TEST_F(certificates, ACredentialNamingAMutualTlsSchemeBindsToIt) {
+TEST_F(certificates, a_credential_naming_a_mutual_tls_scheme_binds_to_it) {
   std::ofstream(dir_ / "d.yaml") << R"(openapi: 3.1.0
 info: { title: d, version: "1" }
 paths: {}

@@ -28,7 +28,7 @@ openapi::security_scheme jwt_scheme() {
   return s;
 }
 
-TEST(Claims, TheNamedClaimsAreReadFromThePayload) {
+TEST(claims, the_named_claims_are_read_from_the_payload) {
   const auto s = jwt_scheme();
   auto c = read_claims(token(R"({"sub":"u","role":"viewer","tenant_ids":["101",102]})"), s);
   ASSERT_TRUE(c);
@@ -41,7 +41,7 @@ TEST(Claims, TheNamedClaimsAreReadFromThePayload) {
   EXPECT_EQ(c->tenants, (std::vector<std::string>{"7"}));
 }
 
-TEST(Claims, WhatIsNoJwtGivesNothing) {
+TEST(claims, what_is_no_jwt_gives_nothing) {
   const auto s = jwt_scheme();
   for (const std::string& bad : std::vector<std::string>{"tk_test_abc", "a.b", "a.b.c.d", "x.!!!.y",
                                                          token("[1,2]"), token("not json")}) {
@@ -56,7 +56,7 @@ TEST(Claims, WhatIsNoJwtGivesNothing) {
   EXPECT_FALSE(c->tenants_present);
 }
 
-TEST(Claims, AnUnstatedRoleAndTenantsAreFilledWithANote) {
+TEST(claims, an_unstated_role_and_tenants_are_filled_with_a_note) {
   auto spec = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   ASSERT_TRUE(spec.ok());
   target t;
@@ -84,7 +84,7 @@ TEST(Claims, AnUnstatedRoleAndTenantsAreFilledWithANote) {
   for (const auto& n : notes) EXPECT_EQ(n.find(c.value.reveal()), std::string::npos);
 }
 
-TEST(Writer, AProfileWrittenIsReadBackAsTheSameTargetWithoutItsSecrets) {
+TEST(writer, a_profile_written_is_read_back_as_the_same_target_without_its_secrets) {
   target t;
   t.base_url = *http::parse_url("https://sandbox.example.com/api/v1").value;
   tenant a{"tenant-101", "101", {{"agent_id", "11"}, {"odd \"name\"", "x: y"}}, {}};
@@ -131,7 +131,7 @@ TEST(Writer, AProfileWrittenIsReadBackAsTheSameTargetWithoutItsSecrets) {
   EXPECT_EQ(r.credentials[1].tenants[1]->id, "102");
 }
 
-TEST(Target, AddingTenantsKeepsEveryCredentialsTenants) {
+TEST(target, adding_tenants_keeps_every_credentials_tenants) {
   target t;
   t.tenants = {tenant{"a", "1", {}, {}}};
   credential c;

@@ -235,9 +235,8 @@ TEST(assumption_class, assumptions_a_refusal_left_unobserved_are_listed_apart) {
             r.assumptions[0]);
   EXPECT_EQ(o.at("notes").as_array()[0].at("assumptions").as_array()[0].as_string(),
             r.assumptions[0]);
-  std::string error;
-  const auto back = reports::parse_json_report(boost::json::serialize(value), "r.json", error);
-  ASSERT_TRUE(back) << error;
+  const auto back = reports::parse_json_report(boost::json::serialize(value), "r.json");
+  ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->assumptions, r.assumptions);
   EXPECT_EQ(back->notes[0].assumptions, r.notes[0].assumptions);
   EXPECT_EQ(boost::json::serialize(reports::to_json(*back)), boost::json::serialize(value));

@@ -50,7 +50,7 @@ harness::recorded_exchange sample(std::uint64_t n) {
   return e;
 }
 
-TEST(Har, WhatIsWrittenReadsBackTheSame) {
+TEST(har, what_is_written_reads_back_the_same) {
   const auto file = temp("roundtrip.har");
   har_file out(file);
   ASSERT_TRUE(out.open({"0.1.0", "run", 7, "spec.yaml", "abc", "http://127.0.0.1:1/api/v1", "t"}));
@@ -115,7 +115,7 @@ TEST(Har, WhatIsWrittenReadsBackTheSame) {
   fs::remove(file);
 }
 
-TEST(Har, AnotherToolsHarReadsFromItsOwnFields) {
+TEST(har, another_tools_har_reads_from_its_own_fields) {
   const auto file = temp("browser.har");
   std::ofstream(file) << R"({
   "log": {
@@ -148,7 +148,7 @@ TEST(Har, AnotherToolsHarReadsFromItsOwnFields) {
   fs::remove(file);
 }
 
-TEST(Har, BrokenFilesAreSaidWithTheEntryAndThePointer) {
+TEST(har, broken_files_are_said_with_the_entry_and_the_pointer) {
   struct broken {
     std::string text, says;
   };

@@ -75,7 +75,7 @@ core::status no_raw_controls(const std::string& text) {
   return {};
 }
 
-TEST(HostileText, EveryFileFormatStaysValidUtf8AndValidInItsFormat) {
+TEST(hostile_text, every_file_format_stays_valid_utf8_and_valid_in_its_format) {
   const auto report = hostile_report();
   for (const auto& format : reports::report_formats()) {
     const std::string text = format.render(report);
@@ -104,7 +104,7 @@ TEST(HostileText, EveryFileFormatStaysValidUtf8AndValidInItsFormat) {
   }
 }
 
-TEST(HostileText, TheConsoleStaysUtf8WithoutControlCharacters) {
+TEST(hostile_text, the_console_stays_utf8_without_control_characters) {
   std::ostringstream out;
   reports::console_writer console(out, false);
   console.run_finished({hostile_report()});
@@ -116,7 +116,7 @@ TEST(HostileText, TheConsoleStaysUtf8WithoutControlCharacters) {
   EXPECT_NE(text.find("1 notes"), std::string::npos) << text;
 }
 
-TEST(HostileText, NotesAndSkippedOperationsSurviveTheJsonRoundTrip) {
+TEST(hostile_text, notes_and_skipped_operations_survive_the_json_round_trip) {
   auto report = hostile_report();
   report.info.skipped_operations = 2;
   const std::string path = ::testing::TempDir() + "conform-hostile-report.json";
@@ -130,7 +130,7 @@ TEST(HostileText, NotesAndSkippedOperationsSurviveTheJsonRoundTrip) {
   std::remove(path.c_str());
 }
 
-TEST(HostileText, ASkippedOperationMakesAPassingRunExitThree) {
+TEST(hostile_text, a_skipped_operation_makes_a_passing_run_exit_three) {
   auto report = hostile_report();
   report.failures.clear();
   EXPECT_EQ(report.exit_code(), 0);

@@ -45,7 +45,7 @@ harness::run_report with_reach() {
   return r;
 }
 
-TEST(Reach, EveryFormatSaysWhatWasReachedAndWhyNot) {
+TEST(reach, every_format_says_what_was_reached_and_why_not) {
   const auto r = with_reach();
   const std::string text = reports::reach_text(r);
   EXPECT_NE(text.find("Reach: 1 of 2 operations answered 2xx"), std::string::npos) << text;
@@ -78,7 +78,7 @@ TEST(Reach, EveryFormatSaysWhatWasReachedAndWhyNot) {
       << md;
 }
 
-TEST(Reach, WhatAServerSaidIsEscapedInMarkupFormats) {
+TEST(reach, what_a_server_said_is_escaped_in_markup_formats) {
   auto r = with_reach();
   r.reach[1].why = "refused: 403 (<script>alert(1)</script>)";
   const std::string html = reports::render_html(r);
@@ -88,7 +88,7 @@ TEST(Reach, WhatAServerSaidIsEscapedInMarkupFormats) {
   EXPECT_EQ(junit.find("<script>alert"), std::string::npos) << junit;
 }
 
-TEST(Reach, TheJsonReportKeepsItAndReadsItBack) {
+TEST(reach, the_json_report_keeps_it_and_reads_it_back) {
   const auto r = with_reach();
   const std::string path = testing::TempDir() + "reach_report.json";
   {
@@ -109,7 +109,7 @@ TEST(Reach, TheJsonReportKeepsItAndReadsItBack) {
   EXPECT_EQ(back->info.learned, r.info.learned);
 }
 
-TEST(Reach, ShardsAddUpAndAReportWithoutItRendersAsBefore) {
+TEST(reach, shards_add_up_and_a_report_without_it_renders_as_before) {
   auto a = with_reach();
   auto b = with_reach();
   b.reach[1].succeeded = 1;  // another shard reached it

@@ -47,7 +47,7 @@ std::string parse_error(const std::string& text) {
   return r.ok() ? std::string() : r.error();
 }
 
-TEST(FailureKey, NormalisesWhatChangesBetweenRuns) {
+TEST(failure_key, normalises_what_changes_between_runs) {
   EXPECT_EQ(reports::normalise_cause("status 500"), "status 500");  // HTTP statuses stay
   EXPECT_EQ(reports::normalise_cause("404 NOT_FOUND"), "404 NOT_FOUND");
   EXPECT_EQ(reports::normalise_cause("took 1234 ms, id 987"), "took <n> ms, id <n>");
@@ -63,7 +63,7 @@ TEST(FailureKey, NormalisesWhatChangesBetweenRuns) {
   EXPECT_EQ(reports::normalise_cause("deadbeef"), "deadbeef");  // hex with no digit is a word
 }
 
-TEST(FailureKey, IgnoresIdsButNotTheOperationAuthOrCheck) {
+TEST(failure_key, ignores_ids_but_not_the_operation_auth_or_check) {
   const auto a = parse(report_with({failure("getA", "request req_111aaa unknown")}));
   const auto b = parse(report_with({failure("getA", "request req_222bbb unknown")}));
   EXPECT_EQ(reports::failure_key(a.failures[0]), reports::failure_key(b.failures[0]));
@@ -73,7 +73,7 @@ TEST(FailureKey, IgnoresIdsButNotTheOperationAuthOrCheck) {
   EXPECT_NE(reports::failure_key(a.failures[0]), reports::failure_key(c.failures[0]));
 }
 
-TEST(RunDiff, ClassifiesNewFixedStillFailingAndFlaky) {
+TEST(run_diff, classifies_new_fixed_still_failing_and_flaky) {
   const auto old_report =
       parse(report_with({failure("getA", "status 500"), failure("getB", "status 500"),
                          failure("getC", "status 418")}));
@@ -103,7 +103,7 @@ TEST(RunDiff, ClassifiesNewFixedStillFailingAndFlaky) {
   EXPECT_EQ(json.at("exit_code").as_int64(), 1);
 }
 
-TEST(RunDiff, NothingNewExitsZero) {
+TEST(run_diff, nothing_new_exits_zero) {
   const auto r = parse(report_with({failure("getA", "status 500")}));
   const auto d = reports::compare(r.failures, r.failures);
   EXPECT_EQ(d.exit_code(), 0);
@@ -111,7 +111,7 @@ TEST(RunDiff, NothingNewExitsZero) {
   EXPECT_NE(reports::render_diff_text(d, true).find("known (1)"), std::string::npos);
 }
 
-TEST(JsonRead, ReadsBackWhatTheJsonWriterWrote) {
+TEST(json_read, reads_back_what_the_json_writer_wrote) {
   auto r = parse(report_with({failure("getA", "status 500")}));
   r.tallies.push_back({"getA",
                        "GET /x",
@@ -133,7 +133,7 @@ TEST(JsonRead, ReadsBackWhatTheJsonWriterWrote) {
   EXPECT_EQ(again.tallies[0].not_run_why, std::optional<std::string>("no credential"));
 }
 
-TEST(JsonRead, BadInputSaysWhatAndWhere) {
+TEST(json_read, bad_input_says_what_and_where) {
   EXPECT_NE(parse_error("{not json").find("bad.json: not JSON"), std::string::npos);
   EXPECT_EQ(parse_error("[]"), "bad.json: /: expected an object");
   EXPECT_EQ(parse_error(R"j({"run":{}})j"),
@@ -153,7 +153,7 @@ TEST(JsonRead, BadInputSaysWhatAndWhere) {
   EXPECT_EQ(missing.error(), "/nonexistent/conform.json: cannot open the file");
 }
 
-TEST(Markdown, SummaryHasVerdictCountsAndReproductions) {
+TEST(markdown, summary_has_verdict_counts_and_reproductions) {
   auto r = parse(report_with({failure("getA", "status 500")}));
   r.counts.requests = 12;
   const std::string md = reports::render_markdown(r);

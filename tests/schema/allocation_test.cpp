@@ -41,7 +41,7 @@ long allocations_of(const schema& s, const boost::json::value& v, validation_res
   return allocations;
 }
 
-TEST(ValidatorAllocations, AValidValueCostsNoAllocation) {
+TEST(validator_allocations, a_valid_value_costs_no_allocation) {
   testing::schemas make;
   const schema& s = make(R"({
     "$defs": {"session": {"type": "object", "required": ["id", "status", "started_at"],
@@ -73,7 +73,7 @@ TEST(ValidatorAllocations, AValidValueCostsNoAllocation) {
   EXPECT_TRUE(result.ok());
 }
 
-TEST(ValidatorAllocations, AnInvalidValueAllocatesItsErrors) {
+TEST(validator_allocations, an_invalid_value_allocates_its_errors) {
   testing::schemas make;
   const schema& s = make(R"({"type": "object", "required": ["id"]})");
   validation_result result;

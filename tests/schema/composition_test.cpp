@@ -14,7 +14,7 @@ namespace {
 using testing::check;
 using testing::valid;
 
-TEST(Composition, AllOfNeedsEveryBranch) {
+TEST(composition, all_of_needs_every_branch) {
   testing::schemas make;
   const schema& s = make(R"({"allOf": [{"type": "integer"}, {"minimum": 5}]})");
   EXPECT_TRUE(valid(s, "6"));
@@ -23,7 +23,7 @@ TEST(Composition, AllOfNeedsEveryBranch) {
   EXPECT_EQ(r.errors[0].schema_location, "#/allOf/1/minimum");
 }
 
-TEST(Composition, AnyOfNeedsOneBranchAndExplainsEach) {
+TEST(composition, any_of_needs_one_branch_and_explains_each) {
   testing::schemas make;
   const schema& s = make(R"({"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]})");
   EXPECT_TRUE(valid(s, R"("x")"));
@@ -35,7 +35,7 @@ TEST(Composition, AnyOfNeedsOneBranchAndExplainsEach) {
   EXPECT_NE(r.errors[0].message.find("below the minimum 0"), std::string::npos);
 }
 
-TEST(Composition, OneOfNeedsExactlyOne) {
+TEST(composition, one_of_needs_exactly_one) {
   testing::schemas make;
   const schema& s = make(R"({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 10}]})");
   EXPECT_TRUE(valid(s, "3"));
@@ -48,7 +48,7 @@ TEST(Composition, OneOfNeedsExactlyOne) {
   EXPECT_NE(none.errors[0].message.find("matches none of the 2 oneOf schemas"), std::string::npos);
 }
 
-TEST(Composition, NotInvertsItsSchema) {
+TEST(composition, not_inverts_its_schema) {
   testing::schemas make;
   const schema& s = make(R"({"type": "string", "not": {"enum": ["admin"]}})");
   EXPECT_TRUE(valid(s, R"("user")"));
@@ -57,7 +57,7 @@ TEST(Composition, NotInvertsItsSchema) {
   EXPECT_EQ(r.errors[0].schema_location, "#/not");
 }
 
-TEST(Composition, RefFollowsItsTarget) {
+TEST(composition, ref_follows_its_target) {
   testing::schemas make;
   const schema& s = make(R"({"$defs": {"id": {"type": "string", "pattern": "^[0-9]+$"}},
                             "properties": {"id": {"$ref": "#/$defs/id"}}})");
@@ -68,7 +68,7 @@ TEST(Composition, RefFollowsItsTarget) {
   EXPECT_EQ(r.errors[0].schema_location, "#/$defs/id/pattern");
 }
 
-TEST(Composition, RecursiveSchemaOverRecursiveValue) {
+TEST(composition, recursive_schema_over_recursive_value) {
   testing::schemas make;
   const schema& s = make(R"({"$defs": {"node": {"type": "object", "required": ["name"],
       "properties": {"name": {"type": "string"},
@@ -81,7 +81,7 @@ TEST(Composition, RecursiveSchemaOverRecursiveValue) {
   EXPECT_EQ(r.errors[0].instance_pointer, "/children/0/children/0");
 }
 
-TEST(Composition, RefCyclesWithoutProgressEndWithAnErrorNotACrash) {
+TEST(composition, ref_cycles_without_progress_end_with_an_error_not_a_crash) {
   testing::schemas make;
   // a -> allOf[a]: never consumes input.
   const schema& s = make(R"({"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}},
@@ -96,7 +96,7 @@ TEST(Composition, RefCyclesWithoutProgressEndWithAnErrorNotACrash) {
   EXPECT_EQ(&pure.resolved(), &pure.resolved().resolved());
 }
 
-TEST(Composition, DeeplyNestedValuesAreRejectedNotOverflowed) {
+TEST(composition, deeply_nested_values_are_rejected_not_overflowed) {
   testing::schemas make;
   const schema& s = make(R"({"$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}},
                             "$ref": "#/$defs/n"})");
@@ -111,7 +111,7 @@ TEST(Composition, DeeplyNestedValuesAreRejectedNotOverflowed) {
   EXPECT_NE(r.errors[0].message.find("nesting deeper than 256"), std::string::npos);
 }
 
-TEST(SchemaModel, PropertyAndRequiredLookups) {
+TEST(schema_model, property_and_required_lookups) {
   testing::schemas make;
   const schema& s =
       make(R"({"properties": {"a": {"type": "string"}, "b": {}}, "required": ["b"]})");

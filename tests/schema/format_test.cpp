@@ -11,7 +11,7 @@
 namespace conform::schema {
 namespace {
 
-TEST(Format, NamesMapToKinds) {
+TEST(format, names_map_to_kinds) {
   EXPECT_EQ(parse_format("date-time"), format_kind::date_time);
   EXPECT_EQ(parse_format("e164"), format_kind::e164);
   EXPECT_EQ(parse_format("timezone"), format_kind::timezone);
@@ -20,7 +20,7 @@ TEST(Format, NamesMapToKinds) {
   EXPECT_EQ(parse_format("float"), format_kind::unknown);
 }
 
-TEST(Format, DateTimeIsRfc3339) {
+TEST(format, date_time_is_rfc3339) {
   for (const char* ok : {"2026-11-20T10:00:00Z", "2026-11-20T10:00:00.123Z",
                          "2024-02-29T23:59:60+05:30", "2026-01-01t00:00:00-00:00"}) {
     EXPECT_TRUE(check_format(format_kind::date_time, ok)) << ok;
@@ -32,14 +32,14 @@ TEST(Format, DateTimeIsRfc3339) {
   }
 }
 
-TEST(Format, DateAndTime) {
+TEST(format, date_and_time) {
   EXPECT_TRUE(check_format(format_kind::date, "2000-02-29"));
   EXPECT_FALSE(check_format(format_kind::date, "1900-02-29"));
   EXPECT_TRUE(check_format(format_kind::time, "10:00:00Z"));
   EXPECT_FALSE(check_format(format_kind::time, "10:00"));
 }
 
-TEST(Format, Email) {
+TEST(format, email) {
   EXPECT_TRUE(check_format(format_kind::email, "a.b+c@example.com"));
   EXPECT_TRUE(check_format(format_kind::email, "x@localhost"));
   for (const char* bad : {"plain", "@example.com", "a@", "a..b@example.com", ".a@example.com",
@@ -48,7 +48,7 @@ TEST(Format, Email) {
   }
 }
 
-TEST(Format, Uri) {
+TEST(format, uri) {
   EXPECT_TRUE(check_format(format_kind::uri, "https://example.com/a?b=c#d"));
   EXPECT_TRUE(check_format(format_kind::uri, "urn:isbn:0451450523"));
   EXPECT_TRUE(check_format(format_kind::uri, "https://example.com/%20"));
@@ -58,13 +58,13 @@ TEST(Format, Uri) {
   }
 }
 
-TEST(Format, Uuid) {
+TEST(format, uuid) {
   EXPECT_TRUE(check_format(format_kind::uuid, "123e4567-e89b-12d3-a456-426614174000"));
   EXPECT_FALSE(check_format(format_kind::uuid, "123e4567e89b12d3a456426614174000"));
   EXPECT_FALSE(check_format(format_kind::uuid, "123e4567-e89b-12d3-a456-42661417400g"));
 }
 
-TEST(Format, E164) {
+TEST(format, e164) {
   EXPECT_TRUE(check_format(format_kind::e164, "+14155550100"));
   EXPECT_TRUE(check_format(format_kind::e164, "+12"));
   EXPECT_TRUE(check_format(format_kind::e164, "+123456789012345"));
@@ -73,7 +73,7 @@ TEST(Format, E164) {
   }
 }
 
-TEST(Format, TimeZonesAreIanaNames) {
+TEST(format, time_zones_are_iana_names) {
   EXPECT_TRUE(core::is_time_zone("Europe/Paris"));
   EXPECT_TRUE(core::is_time_zone("America/Argentina/Buenos_Aires"));
   EXPECT_TRUE(core::is_time_zone("UTC"));
@@ -88,7 +88,7 @@ TEST(Format, TimeZonesAreIanaNames) {
       std::all_of(zones.begin(), zones.end(), [](auto z) { return core::is_time_zone(z); }));
 }
 
-TEST(Format, Decimal) {
+TEST(format, decimal) {
   EXPECT_TRUE(check_format(format_kind::decimal, "-12.50"));
   EXPECT_TRUE(check_format(format_kind::decimal, "7"));
   EXPECT_FALSE(check_format(format_kind::decimal, "1."));
@@ -96,7 +96,7 @@ TEST(Format, Decimal) {
   EXPECT_FALSE(check_format(format_kind::decimal, "1e5"));
 }
 
-TEST(Format, ValidatorAssertsKnownFormatsOnly) {
+TEST(format, validator_asserts_known_formats_only) {
   testing::schemas make;
   const schema& tz = make(R"({"type": "string", "format": "timezone"})");
   EXPECT_TRUE(testing::check(tz, R"("Asia/Kolkata")").ok());
@@ -110,7 +110,7 @@ TEST(Format, ValidatorAssertsKnownFormatsOnly) {
   EXPECT_TRUE(testing::check(non_string, "12").ok());
 }
 
-TEST(Format, Int32AndInt64AreRangesOfWholeNumbers) {
+TEST(format, int32_and_int64_are_ranges_of_whole_numbers) {
   testing::schemas make;
   const schema& i32 = make(R"({"type": "integer", "format": "int32"})");
   for (const char* ok : {"0", "2147483647", "-2147483648", "12.0"}) {

@@ -22,7 +22,7 @@ std::string error_of(std::string_view json) {
   return "";
 }
 
-TEST(FromJson, FoldsOpenApi30Forms) {
+TEST(from_json, folds_open_api30_forms) {
   testing::schemas make;
   const schema& s = make(R"({"type": "integer", "nullable": true, "minimum": 0,
                             "exclusiveMinimum": true})");
@@ -32,7 +32,7 @@ TEST(FromJson, FoldsOpenApi30Forms) {
   EXPECT_EQ(*s.exclusive_minimum, 0.0);
 }
 
-TEST(FromJson, MalformedDocumentsSayWhatAndWhere) {
+TEST(from_json, malformed_documents_say_what_and_where) {
   EXPECT_EQ(error_of(R"({"properties": {"a": {"type": "text"}}})"),
             "inline: #/properties/a/type: unknown type \"text\"");
   EXPECT_EQ(error_of(R"({"minLength": -1})"),

@@ -17,7 +17,7 @@ namespace {
 using testing::check;
 using testing::valid;
 
-TEST(Validator, TypeAdmitsOnlyTheListedTypes) {
+TEST(validator, type_admits_only_the_listed_types) {
   testing::schemas make;
   const schema& s = make(R"({"type": "string"})");
   EXPECT_TRUE(valid(s, R"("x")"));
@@ -28,7 +28,7 @@ TEST(Validator, TypeAdmitsOnlyTheListedTypes) {
   EXPECT_EQ(r.errors[0].message, "expected string, got integer");
 }
 
-TEST(Validator, IntegerIsANumberWithoutFraction) {
+TEST(validator, integer_is_a_number_without_fraction) {
   testing::schemas make;
   const schema& s = make(R"({"type": "integer"})");
   EXPECT_TRUE(valid(s, "3"));
@@ -39,7 +39,7 @@ TEST(Validator, IntegerIsANumberWithoutFraction) {
   EXPECT_FALSE(valid(s, R"("1")"));
 }
 
-TEST(Validator, NumberAdmitsIntegers) {
+TEST(validator, number_admits_integers) {
   testing::schemas make;
   const schema& s = make(R"({"type": "number"})");
   EXPECT_TRUE(valid(s, "3"));
@@ -47,7 +47,7 @@ TEST(Validator, NumberAdmitsIntegers) {
   EXPECT_FALSE(valid(s, "null"));
 }
 
-TEST(Validator, TypeListsAndNullable) {
+TEST(validator, type_lists_and_nullable) {
   testing::schemas make;
   const schema& list = make(R"({"type": ["string", "null"]})");
   EXPECT_TRUE(valid(list, "null"));
@@ -59,7 +59,7 @@ TEST(Validator, TypeListsAndNullable) {
   EXPECT_FALSE(valid(nullable, "false"));
 }
 
-TEST(Validator, PrefixItemsThenItemsForTheRest) {
+TEST(validator, prefix_items_then_items_for_the_rest) {
   testing::schemas make;
   const schema& s = make(R"({"type": "array", "prefixItems": [{"type": "integer"},
                                                              {"type": "string"}],
@@ -77,7 +77,7 @@ TEST(Validator, PrefixItemsThenItemsForTheRest) {
   EXPECT_FALSE(valid(closed, "[1, 2]"));
 }
 
-TEST(Validator, DependentRequired) {
+TEST(validator, dependent_required) {
   testing::schemas make;
   const schema& s = make(R"({"type": "object", "dependentRequired": {"card": ["billing"]}})");
   EXPECT_TRUE(valid(s, "{}"));
@@ -89,7 +89,7 @@ TEST(Validator, DependentRequired) {
   EXPECT_EQ(r.errors[0].message, "property \"billing\" is required when \"card\" is present");
 }
 
-TEST(Validator, EnumComparesJsonValues) {
+TEST(validator, enum_compares_json_values) {
   testing::schemas make;
   const schema& s = make(R"({"enum": ["a", 1, {"k": [1, 2]}, null]})");
   EXPECT_TRUE(valid(s, R"("a")"));
@@ -103,7 +103,7 @@ TEST(Validator, EnumComparesJsonValues) {
   EXPECT_NE(r.errors[0].message.find("is not one of the allowed values"), std::string::npos);
 }
 
-TEST(Validator, ConstComparesByValue) {
+TEST(validator, const_compares_by_value) {
   testing::schemas make;
   const schema& s = make(R"({"const": {"a": 2, "b": "x"}})");
   EXPECT_TRUE(valid(s, R"({"b": "x", "a": 2.0})"));
@@ -111,7 +111,7 @@ TEST(Validator, ConstComparesByValue) {
   EXPECT_EQ(check(s, "1").errors[0].schema_location, "#/const");
 }
 
-TEST(Validator, StringLengthsCountCodePoints) {
+TEST(validator, string_lengths_count_code_points) {
   testing::schemas make;
   const schema& s = make(R"({"type": "string", "minLength": 2, "maxLength": 3})");
   EXPECT_TRUE(valid(s, R"("ab")"));
@@ -125,7 +125,7 @@ TEST(Validator, StringLengthsCountCodePoints) {
             "string has 1 characters, fewer than minLength 2");
 }
 
-TEST(Validator, PatternSearchesRatherThanMatches) {
+TEST(validator, pattern_searches_rather_than_matches) {
   testing::schemas make;
   const schema& unanchored = make(R"({"type": "string", "pattern": "[0-9]{3}"})");
   EXPECT_TRUE(valid(unanchored, R"("ab123cd")"));
@@ -139,14 +139,14 @@ TEST(Validator, PatternSearchesRatherThanMatches) {
   EXPECT_NE(r.errors[0].message.find("does not match the pattern"), std::string::npos);
 }
 
-TEST(Validator, PatternOnALongStringDoesNotExhaustTheStack) {
+TEST(validator, pattern_on_a_long_string_does_not_exhaust_the_stack) {
   testing::schemas make;
   const schema& s = make(R"({"type": "string", "pattern": "^(a|b)*$"})");
   EXPECT_TRUE(valid(s, "\"" + std::string(200000, 'a') + "\""));
   EXPECT_FALSE(valid(s, "\"" + std::string(200000, 'a') + "c\""));
 }
 
-TEST(Validator, APatternTooCostlyIsUndecidedNeitherValidNorInvalid) {
+TEST(validator, a_pattern_too_costly_is_undecided_neither_valid_nor_invalid) {
   testing::schemas make;
   const schema& s = make(R"({"type": "string", "pattern": "^(a*)*\\1$"})");
   const auto v = boost::json::parse("\"" + std::string(100000, 'a') + "b\"");
@@ -165,7 +165,7 @@ TEST(Validator, APatternTooCostlyIsUndecidedNeitherValidNorInvalid) {
   EXPECT_EQ(judge(s, boost::json::value("aaaa")), judgement::valid);
 }
 
-TEST(Validator, KeywordsOfOtherTypesDoNotApply) {
+TEST(validator, keywords_of_other_types_do_not_apply) {
   testing::schemas make;
   const schema& s = make(R"({"minLength": 3, "minimum": 10, "minItems": 2, "required": ["a"]})");
   EXPECT_TRUE(valid(s, "true"));
@@ -176,7 +176,7 @@ TEST(Validator, KeywordsOfOtherTypesDoNotApply) {
   EXPECT_FALSE(valid(s, "{}"));
 }
 
-TEST(Validator, NumericBounds) {
+TEST(validator, numeric_bounds) {
   testing::schemas make;
   const schema& s = make(R"({"type": "number", "minimum": 1, "maximum": 100})");
   EXPECT_TRUE(valid(s, "1"));
@@ -189,7 +189,7 @@ TEST(Validator, NumericBounds) {
   EXPECT_EQ(check(s, "100.5").errors[0].schema_location, "#/maximum");
 }
 
-TEST(Validator, ExclusiveBoundsIncludingTheOpenApi30Form) {
+TEST(validator, exclusive_bounds_including_the_open_api30_form) {
   testing::schemas make;
   const schema& s31 = make(R"({"exclusiveMinimum": 0, "exclusiveMaximum": 10})");
   EXPECT_TRUE(valid(s31, "0.001"));
@@ -201,7 +201,7 @@ TEST(Validator, ExclusiveBoundsIncludingTheOpenApi30Form) {
   EXPECT_EQ(check(s30, "0").errors[0].schema_location, "#/exclusiveMinimum");
 }
 
-TEST(Validator, MultipleOfHasAToleranceForDoubles) {
+TEST(validator, multiple_of_has_a_tolerance_for_doubles) {
   testing::schemas make;
   const schema& cents = make(R"({"multipleOf": 0.01})");
   EXPECT_TRUE(valid(cents, "19.99"));
@@ -214,7 +214,7 @@ TEST(Validator, MultipleOfHasAToleranceForDoubles) {
   EXPECT_EQ(check(three, "10").errors[0].message, "10 is not a multiple of 3");
 }
 
-TEST(Validator, ArrayItemsAndCounts) {
+TEST(validator, array_items_and_counts) {
   testing::schemas make;
   const schema& s = make(R"({"type": "array", "items": {"type": "integer"}, "minItems": 1,
                               "maxItems": 3})");
@@ -229,7 +229,7 @@ TEST(Validator, ArrayItemsAndCounts) {
   EXPECT_EQ(r.errors[2].instance_pointer, "/3");
 }
 
-TEST(Validator, UniqueItemsUsesJsonEquality) {
+TEST(validator, unique_items_uses_json_equality) {
   testing::schemas make;
   const schema& s = make(R"({"uniqueItems": true})");
   EXPECT_TRUE(valid(s, R"([1, "1", [1], {"a": 1}])"));
@@ -240,7 +240,7 @@ TEST(Validator, UniqueItemsUsesJsonEquality) {
   EXPECT_EQ(r.errors[0].message, "items 1 and 2 are equal; uniqueItems forbids duplicates");
 }
 
-TEST(Validator, ObjectPropertiesRequiredAndPointers) {
+TEST(validator, object_properties_required_and_pointers) {
   testing::schemas make;
   const schema& s = make(R"({
     "type": "object", "required": ["data"],
@@ -258,7 +258,7 @@ TEST(Validator, ObjectPropertiesRequiredAndPointers) {
             "#/properties/data/properties/items/items/properties/id/pattern");
 }
 
-TEST(Validator, PointerTokensAreEscaped) {
+TEST(validator, pointer_tokens_are_escaped) {
   testing::schemas make;
   const schema& s = make(R"({"additionalProperties": {"type": "integer"}})");
   const auto r = check(s, R"({"a/b~c": "x"})");
@@ -266,7 +266,7 @@ TEST(Validator, PointerTokensAreEscaped) {
   EXPECT_EQ(r.errors[0].instance_pointer, "/a~1b~0c");
 }
 
-TEST(Validator, AdditionalPropertiesFalseAndSchema) {
+TEST(validator, additional_properties_false_and_schema) {
   testing::schemas make;
   const schema& closed = make(R"({"properties": {"a": {}}, "additionalProperties": false})");
   EXPECT_TRUE(valid(closed, R"({"a": 1})"));
@@ -281,7 +281,7 @@ TEST(Validator, AdditionalPropertiesFalseAndSchema) {
   EXPECT_FALSE(valid(typed, R"({"a": 1, "b": 2})"));
 }
 
-TEST(Validator, PropertyCounts) {
+TEST(validator, property_counts) {
   testing::schemas make;
   const schema& s = make(R"({"minProperties": 1, "maxProperties": 2})");
   EXPECT_FALSE(valid(s, "{}"));
@@ -290,7 +290,7 @@ TEST(Validator, PropertyCounts) {
   EXPECT_EQ(check(s, "{}").errors[0].schema_location, "#/minProperties");
 }
 
-TEST(Validator, BooleanSchemas) {
+TEST(validator, boolean_schemas) {
   testing::schemas make;
   EXPECT_TRUE(valid(make("true"), R"({"anything": [1]})"));
   EXPECT_TRUE(valid(make("{}"), "null"));
@@ -302,7 +302,7 @@ TEST(Validator, BooleanSchemas) {
   EXPECT_FALSE(valid(s, R"({"gone": null})"));
 }
 
-TEST(Validator, ReadOnlyAndWriteOnlyAreIgnored) {
+TEST(validator, read_only_and_write_only_are_ignored) {
   testing::schemas make;
   const schema& s = make(R"({"properties": {"id": {"type": "string", "readOnly": true},
                                             "pw": {"type": "string", "writeOnly": true}},
@@ -311,7 +311,7 @@ TEST(Validator, ReadOnlyAndWriteOnlyAreIgnored) {
   EXPECT_FALSE(valid(s, R"({"id": "1"})"));
 }
 
-TEST(Validator, ErrorsAreCappedAndMarkedTruncated) {
+TEST(validator, errors_are_capped_and_marked_truncated) {
   testing::schemas make;
   const schema& s = make(R"({"items": {"type": "string"}})");
   std::string many = "[";
@@ -325,7 +325,7 @@ TEST(Validator, ErrorsAreCappedAndMarkedTruncated) {
   EXPECT_FALSE(check(s, R"(["a"])").truncated);
 }
 
-TEST(Validator, ValidationIsSafeFromSeveralThreads) {
+TEST(validator, validation_is_safe_from_several_threads) {
   testing::schemas make;
   const schema& s = make(R"({"type": "array", "items": {"type": "string",
                               "pattern": "^[a-z]+[0-9]{2}$"}})");
@@ -344,7 +344,7 @@ TEST(Validator, ValidationIsSafeFromSeveralThreads) {
   for (int w : wrong) EXPECT_EQ(w, 0);
 }
 
-TEST(Validator, JsonEqualityRules) {
+TEST(validator, json_equality_rules) {
   using boost::json::parse;
   EXPECT_TRUE(json_equal(parse("1"), parse("1.0")));
   EXPECT_TRUE(json_equal(parse("18446744073709551615"), parse("18446744073709551615")));

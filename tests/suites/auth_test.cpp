@@ -22,13 +22,13 @@ namespace {
 using conform::suites::testing::fault_case;
 using conform::suites::testing::run_conform;
 using conform::suites::testing::run_under_other_concerns_faults;
-namespace jwt = conform::suites::jwt;
+namespace jwt = conform::suites::auth::jwt;
 
 const std::string auth_checks =
     "auth_unauthenticated,auth_credential_rejected,auth_jwt_tampering,auth_jwt_only,"
     "auth_scope_matrix";
 
-TEST(AuthSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
+TEST(auth_suite, clean_reference_has_no_failure_and_runs_every_cell) {
   const auto r = run_conform({"--checks", auth_checks});
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
@@ -39,7 +39,7 @@ TEST(AuthSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
-TEST(AuthSuite, ScopeMatrixHasOneCellPerOperationAndCredential) {
+TEST(auth_suite, scope_matrix_has_one_cell_per_operation_and_credential) {
   const auto r = run_conform({"--checks", "auth_scope_matrix"});
   std::set<std::string> models;
   for (const auto& c : r.report.at("cells").as_array()) {
@@ -55,9 +55,9 @@ TEST(AuthSuite, ScopeMatrixHasOneCellPerOperationAndCredential) {
   EXPECT_FALSE(models.count("jwt (jwt-expired)"));
 }
 
-class AuthFault : public ::testing::TestWithParam<fault_case> {};
+class auth_fault : public ::testing::TestWithParam<fault_case> {};
 
-TEST_P(AuthFault, TheCheckMadeForItFails) {
+TEST_P(auth_fault, the_check_made_for_it_fails) {
   const auto& c = GetParam();
   const auto r = run_conform({"--checks", c.check, "--fault", c.fault});
   EXPECT_FALSE(r.failures(c.check).empty()) << c.fault << " not caught by " << c.check;
@@ -69,7 +69,7 @@ TEST_P(AuthFault, TheCheckMadeForItFails) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Faults, AuthFault,
+    faults, auth_fault,
     ::testing::Values(fault_case{"wrong_401_as_403", "auth_unauthenticated"},
                       fault_case{"wrong_403_as_401", "auth_scope_matrix"},
                       fault_case{"scope_leak", "auth_scope_matrix"},
@@ -82,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(
                       fault_case{"alg_none_accepted", "auth_jwt_tampering"}),
     [](const auto& info) { return std::string(info.param.fault) + "_" + info.param.check; });
 
-TEST(AuthSuite, ScopeLeakIsReportedOnTheLeakingCellOnly) {
+TEST(auth_suite, scope_leak_is_reported_on_the_leaking_cell_only) {
   const auto r = run_conform({"--checks", "auth_scope_matrix", "--fault", "scope_leak"});
   const auto failures = r.failures("auth_scope_matrix");
   ASSERT_FALSE(failures.empty());
@@ -93,7 +93,7 @@ TEST(AuthSuite, ScopeLeakIsReportedOnTheLeakingCellOnly) {
   }
 }
 
-TEST(AuthSuite, ReportsNeverShowACredentialValue) {
+TEST(auth_suite, reports_never_show_a_credential_value) {
   conform::reference::server srv{conform::reference::server_config{}};
   for (const auto* fault : {"expired_jwt_accepted", "wrong_401_as_403", "other_env_key_accepted"}) {
     const auto r = run_conform({"--checks", auth_checks, "--fault", fault});
@@ -108,7 +108,7 @@ TEST(AuthSuite, ReportsNeverShowACredentialValue) {
   }
 }
 
-TEST(CompactToken, ForgeriesChangeOnlyWhatTheyName) {
+TEST(compact_token, forgeries_change_only_what_they_name) {
   const std::string header = conform::core::base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
   const std::string payload = conform::core::base64url_encode(R"({"sub":"u1","role":"viewer"})");
   const auto t = jwt::compact_token::parse(header + "." + payload + ".c2lnbmF0dXJl");
@@ -147,7 +147,7 @@ TEST(CompactToken, ForgeriesChangeOnlyWhatTheyName) {
 
 namespace {
 
-TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
+TEST(auth_suite, profile_without_jwt_or_refused_credentials_says_so) {
   conform::reference::server srv{conform::reference::server_config{}};
   const auto path = std::filesystem::temp_directory_path() /
                     ("conform-auth-" + std::to_string(::getpid()) + ".yaml");
@@ -181,7 +181,7 @@ TEST(AuthSuite, ProfileWithoutJwtOrRefusedCredentialsSaysSo) {
 
 namespace {
 
-TEST(AuthSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
+TEST(auth_suite, faults_of_other_concerns_raise_no_false_alarm) {
   const auto r = run_under_other_concerns_faults(auth_checks);
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
@@ -209,7 +209,7 @@ conform::suites::testing::conform_result url_run_with(const conform::reference::
   return r;
 }
 
-TEST(JwtTampering, AnAdminTokenInUrlModeIsForgedForRealAndNeverAFalseAlarm) {
+TEST(jwt_tampering, an_admin_token_in_url_mode_is_forged_for_real_and_never_a_false_alarm) {
   conform::reference::server srv{conform::reference::server_config{}};
   for (const std::string who : {"jwt-admin", "jwt-viewer"}) {
     const auto r = url_run_with(srv, who);
@@ -218,7 +218,7 @@ TEST(JwtTampering, AnAdminTokenInUrlModeIsForgedForRealAndNeverAFalseAlarm) {
   }
 }
 
-TEST(JwtTampering, AnAcceptedForgeryIsStillCaughtInUrlMode) {
+TEST(jwt_tampering, an_accepted_forgery_is_still_caught_in_url_mode) {
   conform::reference::server_config config;
   config.faults.insert("alg_none_accepted");
   conform::reference::server srv{config};
@@ -227,7 +227,7 @@ TEST(JwtTampering, AnAcceptedForgeryIsStillCaughtInUrlMode) {
   EXPECT_FALSE(r.failures("auth_jwt_tampering").empty()) << r.out;
 }
 
-TEST(CompactToken, AClaimChangedToTheValueItHoldsIsNoForgery) {
+TEST(compact_token, a_claim_changed_to_the_value_it_holds_is_no_forgery) {
   const std::string header = conform::core::base64url_encode(R"({"alg":"HS256","typ":"JWT"})");
   const std::string payload = conform::core::base64url_encode(R"({"sub":"u1","role":"admin"})");
   const auto t = jwt::compact_token::parse(header + "." + payload + ".c2ln");

@@ -13,7 +13,7 @@ const std::string idempotency_checks =
     "idempotency_replay,idempotency_effect,idempotency_key_reuse,idempotency_concurrency,"
     "idempotency_key_required";
 
-TEST(IdempotencySuite, CleanReferencePassesEveryCheck) {
+TEST(idempotency_suite, clean_reference_passes_every_check) {
   const auto r = run_conform({"--checks", idempotency_checks});
   ASSERT_FALSE(r.report.empty()) << r.err;
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
@@ -25,7 +25,7 @@ TEST(IdempotencySuite, CleanReferencePassesEveryCheck) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
-TEST(IdempotencySuite, UnmarkedReplayIsCaught) {
+TEST(idempotency_suite, unmarked_replay_is_caught) {
   const auto r = run_conform({"--checks", idempotency_checks, "--fault", "replay_not_marked"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"idempotency_replay"}) << r.err;
   EXPECT_NE(causes(r, "idempotency_replay").find("the replay is not marked"), std::string::npos)
@@ -38,7 +38,7 @@ TEST(IdempotencySuite, UnmarkedReplayIsCaught) {
   }
 }
 
-TEST(IdempotencySuite, SecondEffectOfAReplayIsCaught) {
+TEST(idempotency_suite, second_effect_of_a_replay_is_caught) {
   const auto r = run_conform({"--checks", idempotency_checks, "--fault", "replay_double_effect"});
   const auto failed = r.failed_checks();
   EXPECT_TRUE(failed.count("idempotency_effect")) << causes(r, "") << r.not_run_text();
@@ -47,7 +47,7 @@ TEST(IdempotencySuite, SecondEffectOfAReplayIsCaught) {
             std::string::npos);
 }
 
-TEST(IdempotencySuite, IgnoredKeyIsCaughtByTheReuseCheck) {
+TEST(idempotency_suite, ignored_key_is_caught_by_the_reuse_check) {
   const auto r =
       run_conform({"--checks", idempotency_checks, "--fault", "idempotency_key_ignored"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"idempotency_key_reuse"}) << r.err;
@@ -57,14 +57,14 @@ TEST(IdempotencySuite, IgnoredKeyIsCaughtByTheReuseCheck) {
       << causes(r, "idempotency_key_reuse");
 }
 
-TEST(IdempotencySuite, EffectWithoutItsListOperationIsNotRunWithAReason) {
+TEST(idempotency_suite, effect_without_its_list_operation_is_not_run_with_a_reason) {
   const auto r = run_conform({"--checks", "idempotency_effect", "--exclude", "listPartnerTenants"});
   EXPECT_EQ(r.cells_passed("idempotency_effect"), 0u);
   EXPECT_NE(r.not_run_text().find("does not cover"), std::string::npos) << r.not_run_text();
   EXPECT_TRUE(r.failures().empty());
 }
 
-TEST(IdempotencySuite, EffectWithoutACredentialToReadItIsNotRunWithTheReason) {
+TEST(idempotency_suite, effect_without_a_credential_to_read_it_is_not_run_with_the_reason) {
   reference::server srv(reference::server_config{});
   const auto profile = profile_without_scope(srv, "tenants:read", "idempotency");
   const auto r =
@@ -84,7 +84,7 @@ TEST(IdempotencySuite, EffectWithoutACredentialToReadItIsNotRunWithTheReason) {
 
 // D4.2: the same request is method, path, query, tenant context and body;
 // credentials, the key and other headers do not make it another request.
-TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly) {
+TEST(idempotency_requests, same_request_compares_method_target_tenant_header_and_body_only) {
   openapi::operation op;
   op.tenant.from = openapi::tenant_context::source::header;
   op.tenant.name = "X-Tenant";
@@ -96,23 +96,23 @@ TEST(IdempotencyRequests, SameRequestComparesMethodTargetTenantHeaderAndBodyOnly
   http::request b = a;
   b.set_header("Authorization", "Bearer two").set_header("X-Trace", "b");
   b.remove_header("Idempotency-Key");
-  EXPECT_TRUE(idempotency_detail::same_request(op, a, b));
+  EXPECT_TRUE(idempotency::same_request(op, a, b));
   b.set_header("x-tenant", "t2");
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
   b.set_header("X-Tenant", "t1");
   b.body = R"({"n":2})";
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
   b.body = a.body;
   b.target = "/things?x=2";
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
   // A tenant from the path: the header still read beside it counts.
   op.tenant.from = openapi::tenant_context::source::path;
   op.tenant.name = "tenant_id";
   op.tenant.header_name = "X-Tenant";
   b.target = a.target;
-  EXPECT_TRUE(idempotency_detail::same_request(op, a, b));
+  EXPECT_TRUE(idempotency::same_request(op, a, b));
   b.remove_header("X-Tenant");
-  EXPECT_FALSE(idempotency_detail::same_request(op, a, b));
+  EXPECT_FALSE(idempotency::same_request(op, a, b));
 }
 
 harness::probe answered(unsigned status, std::string body = "") {
@@ -128,7 +128,7 @@ harness::probe answered(unsigned status, std::string body = "") {
 
 // D6.3: 401, 403, the rate limit, the tenant context and 415 answer before
 // the idempotency store, so they are never stored nor replayed.
-TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
+TEST(idempotency_requests, answers_given_before_the_store_are_not_stored) {
   openapi::api_spec api;
   api.rules.rate_limited_status = 429;
   openapi::operation op;
@@ -137,18 +137,16 @@ TEST(IdempotencyRequests, AnswersGivenBeforeTheStoreAreNotStored) {
   op.tenant.missing_status = 422;
   op.tenant.missing_code = "TENANT_REQUIRED";
   for (unsigned status : {200u, 201u, 404u, 409u, 422u}) {
-    EXPECT_TRUE(idempotency_detail::stored(answered(status), op, api)) << status;
+    EXPECT_TRUE(idempotency::stored(answered(status), op, api)) << status;
   }
   for (unsigned status : {401u, 403u, 415u, 429u, 500u, 503u}) {
-    EXPECT_FALSE(idempotency_detail::stored(answered(status), op, api)) << status;
+    EXPECT_FALSE(idempotency::stored(answered(status), op, api)) << status;
   }
   harness::probe unanswered;
   unanswered.result.outcome = core::fail(http::transport_error{});
-  EXPECT_FALSE(idempotency_detail::stored(unanswered, op, api));
-  EXPECT_FALSE(
-      idempotency_detail::stored(answered(422, R"({"error_code":"TENANT_REQUIRED"})"), op, api));
-  EXPECT_TRUE(
-      idempotency_detail::stored(answered(422, R"({"error_code":"INSUFFICIENT"})"), op, api));
+  EXPECT_FALSE(idempotency::stored(unanswered, op, api));
+  EXPECT_FALSE(idempotency::stored(answered(422, R"({"error_code":"TENANT_REQUIRED"})"), op, api));
+  EXPECT_TRUE(idempotency::stored(answered(422, R"({"error_code":"INSUFFICIENT"})"), op, api));
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ const std::string pagination_checks =
     "pagination_page_walk,pagination_page_bounds,pagination_cursor_walk,"
     "pagination_cursor_integrity";
 
-TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
+TEST(pagination_suite, clean_reference_passes_every_check) {
   const auto r = run_conform({"--checks", pagination_checks});
   ASSERT_FALSE(r.report.empty()) << r.err;
   EXPECT_TRUE(r.failures().empty()) << boost::json::serialize(r.report.at("failures"));
@@ -34,7 +34,7 @@ TEST(PaginationSuite, CleanReferencePassesEveryCheck) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
-TEST(PaginationSuite, PageGapIsCaughtByThePageWalk) {
+TEST(pagination_suite, page_gap_is_caught_by_the_page_walk) {
   const auto r = run_conform({"--checks", pagination_checks, "--fault", "page_gap"});
   const auto failures = r.failures("pagination_page_walk");
   ASSERT_FALSE(failures.empty()) << r.err;
@@ -49,7 +49,7 @@ TEST(PaginationSuite, PageGapIsCaughtByThePageWalk) {
   EXPECT_NE(r.status, 0);
 }
 
-TEST(PaginationSuite, CountOffByOneIsCaughtByThePageWalk) {
+TEST(pagination_suite, count_off_by_one_is_caught_by_the_page_walk) {
   const auto r = run_conform({"--checks", pagination_checks, "--fault", "page_count_off"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_page_walk"}) << r.err;
   EXPECT_NE(
@@ -58,7 +58,7 @@ TEST(PaginationSuite, CountOffByOneIsCaughtByThePageWalk) {
       << causes(r, "pagination_page_walk");
 }
 
-TEST(PaginationSuite, RepeatedItemIsCaughtByTheCursorWalk) {
+TEST(pagination_suite, repeated_item_is_caught_by_the_cursor_walk) {
   const auto r = run_conform({"--checks", pagination_checks, "--fault", "cursor_duplicate"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_cursor_walk"}) << r.err;
   EXPECT_NE(causes(r, "pagination_cursor_walk").find("an item appears twice in the walk"),
@@ -66,7 +66,7 @@ TEST(PaginationSuite, RepeatedItemIsCaughtByTheCursorWalk) {
       << causes(r, "pagination_cursor_walk");
 }
 
-TEST(PaginationSuite, UnboundCursorIsCaughtByTheIntegrityCheck) {
+TEST(pagination_suite, unbound_cursor_is_caught_by_the_integrity_check) {
   const auto r = run_conform({"--checks", pagination_checks, "--fault", "cursor_unbound"});
   EXPECT_EQ(r.failed_checks(), std::set<std::string>{"pagination_cursor_integrity"}) << r.err;
   EXPECT_NE(causes(r, "pagination_cursor_integrity")
@@ -75,7 +75,7 @@ TEST(PaginationSuite, UnboundCursorIsCaughtByTheIntegrityCheck) {
       << causes(r, "pagination_cursor_integrity");
 }
 
-TEST(PaginationSuite, OnlyTheEnabledChecksReport) {
+TEST(pagination_suite, only_the_enabled_checks_report) {
   const auto r = run_conform({"--checks", "pagination_page_bounds"});
   ASSERT_TRUE(r.report.contains("cells")) << r.err;
   for (const auto& c : r.report.at("cells").as_array()) {
@@ -84,7 +84,7 @@ TEST(PaginationSuite, OnlyTheEnabledChecksReport) {
   EXPECT_GE(r.cells_passed("pagination_page_bounds"), 3u);
 }
 
-TEST(PaginationSuite, ListWithoutASufficientCredentialIsNotRunWithTheReason) {
+TEST(pagination_suite, list_without_a_sufficient_credential_is_not_run_with_the_reason) {
   reference::server srv(reference::server_config{});
   const auto profile = profile_without_scope(srv, "tenants:read", "pagination");
   const auto r =
@@ -136,7 +136,7 @@ std::map<std::string, std::string> not_run_why(const conform_result& r) {
   return why;
 }
 
-TEST(PaginationSuite, ATargetThatOnlyAnswers429IsNotRunNeverAFailure) {
+TEST(pagination_suite, a_target_that_only_answers429_is_not_run_never_a_failure) {
   // Every request is refused as rate-limited, retries included: nothing can
   // be judged, so nothing fails and nothing passes.
   scripted_server target([](const httplib::Request&, httplib::Response& res) {
@@ -161,7 +161,7 @@ TEST(PaginationSuite, ATargetThatOnlyAnswers429IsNotRunNeverAFailure) {
   }
 }
 
-TEST(PaginationSuite, CursorForAnotherTenantIsNotRunWithoutASecondTenant) {
+TEST(pagination_suite, cursor_for_another_tenant_is_not_run_without_a_second_tenant) {
   // One tenant, one credential: the tampered and rebound cursors are sent,
   // but no cursor can go to another tenant, and the cell says what to add.
   edited_profile profile("pagination-one-tenant", [](YAML::Node& p) {

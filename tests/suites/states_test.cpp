@@ -90,7 +90,7 @@ class profile_file {
   std::filesystem::path path_;
 };
 
-TEST(StatesSuite, CleanReferenceHasNoFailuresAndNothingNotRun) {
+TEST(states_suite, clean_reference_has_no_failures_and_nothing_not_run) {
   const auto r = run_conform({"--checks", checks});
   EXPECT_TRUE(r.failures("state_transitions").empty()) << r.out;
   EXPECT_TRUE(r.failures("state_preconditions").empty()) << r.out;
@@ -104,7 +104,7 @@ TEST(StatesSuite, CleanReferenceHasNoFailuresAndNothingNotRun) {
   EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
-TEST(StatesSuite, InvalidTransitionAllowedFailsPauseFromDraftAndPaused) {
+TEST(states_suite, invalid_transition_allowed_fails_pause_from_draft_and_paused) {
   const auto r = run_conform({"--checks", checks, "--fault", "invalid_transition_allowed"});
   const auto failures = r.failures("state_transitions");
   ASSERT_FALSE(failures.empty()) << r.out;
@@ -124,7 +124,7 @@ TEST(StatesSuite, InvalidTransitionAllowedFailsPauseFromDraftAndPaused) {
   EXPECT_NE(r.status, 0);
 }
 
-TEST(StatesSuite, ASecondRunOnMovedFixturesSaysNotRunAndDoesNotFail) {
+TEST(states_suite, a_second_run_on_moved_fixtures_says_not_run_and_does_not_fail) {
   reference::server srv(reference::server_config{});
   const profile_file profile(srv, [](std::string&) {});
   const auto first = run_conform({"--checks", checks, "--profile", profile.path()});
@@ -149,7 +149,7 @@ TEST(StatesSuite, ASecondRunOnMovedFixturesSaysNotRunAndDoesNotFail) {
   EXPECT_EQ(passed_on(second, "state_preconditions", "launchCampaign"), 1u);
 }
 
-TEST(StatesSuite, AFixtureTheProfileLacksIsNotRunWithWhy) {
+TEST(states_suite, a_fixture_the_profile_lacks_is_not_run_with_why) {
   reference::server srv(reference::server_config{});
   const profile_file profile(srv, [&](std::string& text) {
     // t1 comes first in the profile: drop its fixtures only.
@@ -196,7 +196,7 @@ std::string fixture_value(const std::string& text, const std::string& name) {
 
 // A walked fixture that lacks what a move needs gets the precondition's
 // refusal from a correct server (D5.1): the move is untested, not failed.
-TEST(StatesSuite, AWalkedFixtureThatFailsAPreconditionIsNotRunNeverAFailure) {
+TEST(states_suite, a_walked_fixture_that_fails_a_precondition_is_not_run_never_a_failure) {
   reference::server srv(reference::server_config{});
   const profile_file profile(srv, [&](std::string& text) {
     // t1 comes first: its initial-state fixture becomes the draft without contacts.
@@ -221,7 +221,7 @@ TEST(StatesSuite, AWalkedFixtureThatFailsAPreconditionIsNotRunNeverAFailure) {
   EXPECT_EQ(passed_on(r, "state_preconditions", "launchCampaign"), 1u);
 }
 
-TEST(StatesSuite, AnOperationLeftOutOfTheRunGetsNoCellAndTheRestStillRuns) {
+TEST(states_suite, an_operation_left_out_of_the_run_gets_no_cell_and_the_rest_still_runs) {
   const auto r = run_conform({"--checks", checks, "--exclude", "pauseCampaign"});
   EXPECT_TRUE(r.failures().empty()) << r.out;
   EXPECT_TRUE(state_not_runs(r).empty()) << r.not_run_text();
@@ -244,7 +244,7 @@ scripted_server odd_server(int status) {
 
 // A state that cannot be read is no failure of a move: every test that
 // needed it is not run, with what the target answered.
-TEST(StatesSuite, ATargetWhoseReadsMakeNoSenseIsNotRunNeverFailed) {
+TEST(states_suite, a_target_whose_reads_make_no_sense_is_not_run_never_failed) {
   for (const int status : {200, 500, 429}) {
     SCOPED_TRACE(status);
     auto odd = odd_server(status);

@@ -26,7 +26,7 @@ const std::string tenant_checks =
     "tenant_header_enforcement,tenant_context_required,tenant_foreign_resource,"
     "tenant_list_isolation";
 
-TEST(TenantsSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
+TEST(tenants_suite, clean_reference_has_no_failure_and_runs_every_cell) {
   const auto r = run_conform({"--checks", tenant_checks});
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
@@ -37,7 +37,7 @@ TEST(TenantsSuite, CleanReferenceHasNoFailureAndRunsEveryCell) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
-TEST(TenantsSuite, ChecksOnlyTheOperationsTheyApplyTo) {
+TEST(tenants_suite, checks_only_the_operations_they_apply_to) {
   const auto r = run_conform({"--checks", tenant_checks});
   for (const auto& c : r.report.at("cells").as_array()) {
     const std::string check(c.at("check").as_string());
@@ -52,9 +52,9 @@ TEST(TenantsSuite, ChecksOnlyTheOperationsTheyApplyTo) {
   }
 }
 
-class TenantFault : public ::testing::TestWithParam<fault_case> {};
+class tenant_fault : public ::testing::TestWithParam<fault_case> {};
 
-TEST_P(TenantFault, TheCheckMadeForItFails) {
+TEST_P(tenant_fault, the_check_made_for_it_fails) {
   const auto& c = GetParam();
   const auto r = run_conform({"--checks", c.check, "--fault", c.fault});
   EXPECT_FALSE(r.failures(c.check).empty()) << c.fault << " not caught by " << c.check;
@@ -62,14 +62,14 @@ TEST_P(TenantFault, TheCheckMadeForItFails) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Faults, TenantFault,
+    faults, tenant_fault,
     ::testing::Values(fault_case{"x_tenant_widens", "tenant_header_enforcement"},
                       fault_case{"tenant_leak", "tenant_foreign_resource"},
                       fault_case{"foreign_list_leak", "tenant_list_isolation"},
                       fault_case{"wrong_error_code", "tenant_foreign_resource"}),
     [](const auto& info) { return std::string(info.param.fault) + "_" + info.param.check; });
 
-TEST(TenantsSuite, ForeignListLeakNamesBothPages) {
+TEST(tenants_suite, foreign_list_leak_names_both_pages) {
   const auto r = run_conform({"--checks", "tenant_list_isolation", "--fault", "foreign_list_leak"});
   const auto failures = r.failures("tenant_list_isolation");
   ASSERT_FALSE(failures.empty());
@@ -80,7 +80,7 @@ TEST(TenantsSuite, ForeignListLeakNamesBothPages) {
   }
 }
 
-TEST(TenantsSuite, TenantLeakIsReportedOnTheLeakingOperationsOnly) {
+TEST(tenants_suite, tenant_leak_is_reported_on_the_leaking_operations_only) {
   const auto r = run_conform({"--checks", "tenant_foreign_resource", "--fault", "tenant_leak"});
   const auto failures = r.failures("tenant_foreign_resource");
   ASSERT_FALSE(failures.empty());
@@ -119,7 +119,7 @@ class trimmed_profile {
   std::filesystem::path path_;
 };
 
-TEST(TenantsSuite, ListIsolationPassesNoWalkerWhenOnlyOneListCanBeWalked) {
+TEST(tenants_suite, list_isolation_passes_no_walker_when_only_one_list_can_be_walked) {
   // Two tenants, but the second one's key is refused: the first tenant's
   // walk has nothing to be compared with, so it must not pass.
   conform::reference::server srv{conform::reference::server_config{}};
@@ -160,7 +160,7 @@ TEST(TenantsSuite, ListIsolationPassesNoWalkerWhenOnlyOneListCanBeWalked) {
   EXPECT_NE(why.find("the first page did not answer 2xx"), std::string::npos) << why;
 }
 
-TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
+TEST(tenants_suite, one_tenant_profile_says_what_cannot_run_and_passes_nothing) {
   conform::reference::server srv{conform::reference::server_config{}};
   trimmed_profile profile(srv, {"t1-all", "jwt-admin"});
   const auto r = run_conform({"--profile", profile.path(), "--checks", tenant_checks});
@@ -185,7 +185,7 @@ TEST(TenantsSuite, OneTenantProfileSaysWhatCannotRunAndPassesNothing) {
 
 namespace {
 
-TEST(TenantsSuite, FaultsOfOtherConcernsRaiseNoFalseAlarm) {
+TEST(tenants_suite, faults_of_other_concerns_raise_no_false_alarm) {
   const auto r = run_under_other_concerns_faults(tenant_checks);
   for (const auto& f : r.failures()) ADD_FAILURE() << boost::json::serialize(f);
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();

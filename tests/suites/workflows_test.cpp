@@ -70,7 +70,7 @@ std::size_t curl_commands(const boost::json::object& failure) {
   return n;
 }
 
-TEST(WorkflowsSuite, CleanReferencePassesEveryShippedWorkflow) {
+TEST(workflows_suite, clean_reference_passes_every_shipped_workflow) {
   auto r = run_conform({"--checks", check});
   EXPECT_TRUE(r.failures(check).empty()) << boost::json::serialize(r.report.at("failures"));
   EXPECT_EQ(r.not_run_count(), 0u) << r.not_run_text();
@@ -87,7 +87,7 @@ TEST(WorkflowsSuite, CleanReferencePassesEveryShippedWorkflow) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
-TEST(WorkflowsSuite, PauseOfADraftAllowedIsCaught) {
+TEST(workflows_suite, pause_of_a_draft_allowed_is_caught) {
   auto r = run_conform({"--checks", check, "--fault", "invalid_transition_allowed"});
   auto failures = r.failures(check);
   // Both criteria of the pause of a draft fail; nothing else does.
@@ -108,7 +108,7 @@ TEST(WorkflowsSuite, PauseOfADraftAllowedIsCaught) {
   EXPECT_NE(r.status, 0);
 }
 
-TEST(WorkflowsSuite, AWrongExpectationFailsWithTheCriterionAndTheAnswer) {
+TEST(workflows_suite, a_wrong_expectation_fails_with_the_criterion_and_the_answer) {
   extra_workflow doc("wrong.arazzo.yaml", std::string(header) + R"(  - workflowId: wrongCreate
     inputs: { type: object, properties: { agent_id: { type: integer } } }
     steps:
@@ -140,7 +140,7 @@ TEST(WorkflowsSuite, AWrongExpectationFailsWithTheCriterionAndTheAnswer) {
 // Plain scalars of a payload: true/false, null, 64-bit integers and numbers
 // with a decimal point are typed; the rest stays text (a 20-digit id must not
 // become a double, nor 1e5 a number, nor True a boolean).
-TEST(WorkflowsDocument, PlainScalarsOfAPayloadAreTypedConservatively) {
+TEST(workflows_document, plain_scalars_of_a_payload_are_typed_conservatively) {
   const auto spec = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   ASSERT_TRUE(spec.ok());
   const auto doc = workflows::load_document(std::string(header) + R"(  - workflowId: typed
@@ -168,7 +168,7 @@ TEST(WorkflowsDocument, PlainScalarsOfAPayloadAreTypedConservatively) {
   EXPECT_EQ(p.at("dot"), boost::json::value(0.5));
 }
 
-TEST(WorkflowsSuite, AMalformedDocumentIsNotRunWithItsPosition) {
+TEST(workflows_suite, a_malformed_document_is_not_run_with_its_position) {
   extra_workflow doc("malformed.arazzo.yaml", std::string(header) + R"(  - workflowId: broken
     steps: [ { stepId: a, operationId: listCampaigns }
 )");
@@ -179,7 +179,7 @@ TEST(WorkflowsSuite, AMalformedDocumentIsNotRunWithItsPosition) {
   EXPECT_TRUE(r.failures(check).empty());
 }
 
-TEST(WorkflowsSuite, UnknownOperationsAndExpressionsAreNotRunWithTheirPositions) {
+TEST(workflows_suite, unknown_operations_and_expressions_are_not_run_with_their_positions) {
   extra_workflow doc("unknown.arazzo.yaml",
                      std::string(header) + R"(  - workflowId: unknownOperation
     steps:
@@ -210,7 +210,7 @@ TEST(WorkflowsSuite, UnknownOperationsAndExpressionsAreNotRunWithTheirPositions)
   EXPECT_TRUE(r.failures(check).empty());
 }
 
-TEST(WorkflowsSuite, RequestsTheDocumentCannotMakeAreRefusedAtLoad) {
+TEST(workflows_suite, requests_the_document_cannot_make_are_refused_at_load) {
   extra_workflow doc("requests.arazzo.yaml", std::string(header) + R"(  - workflowId: badRequests
     steps:
       - stepId: launch
@@ -240,7 +240,7 @@ TEST(WorkflowsSuite, RequestsTheDocumentCannotMakeAreRefusedAtLoad) {
   EXPECT_TRUE(r.failures(check).empty());
 }
 
-TEST(WorkflowsSuite, NodesOfTheWrongKindAreNotRunWithTheirPositions) {
+TEST(workflows_suite, nodes_of_the_wrong_kind_are_not_run_with_their_positions) {
   extra_workflow doc("kinds.arazzo.yaml", std::string(header) + R"(  - workflowId: wrongKinds
     inputs: { type: object, properties: [ agent_id ] }
     steps:
@@ -267,7 +267,7 @@ TEST(WorkflowsSuite, NodesOfTheWrongKindAreNotRunWithTheirPositions) {
   EXPECT_EQ(r.cells_passed(check), 4u);
 }
 
-TEST(WorkflowsSuite, AWorkflowIdUsedTwiceIsNotRun) {
+TEST(workflows_suite, a_workflow_id_used_twice_is_not_run) {
   extra_workflow doc("duplicate.arazzo.yaml",
                      std::string(header) + R"(  - workflowId: createdCampaignIsListed
     steps:
@@ -287,7 +287,7 @@ TEST(WorkflowsSuite, AWorkflowIdUsedTwiceIsNotRun) {
   EXPECT_EQ(r.cells_passed(check), 4u);
 }
 
-TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
+TEST(workflows_suite, a_fixture_no_tenant_has_is_not_run_with_why) {
   extra_workflow doc("fixture.arazzo.yaml", std::string(header) + R"(  - workflowId: needsAFixture
     inputs: { type: object, properties: { no_such_fixture: { type: string } } }
     steps:
@@ -301,7 +301,7 @@ TEST(WorkflowsSuite, AFixtureNoTenantHasIsNotRunWithWhy) {
       << r.not_run_text();
 }
 
-TEST(WorkflowsSuite, APreconditionThatDoesNotHoldIsNotRunNeverAFailure) {
+TEST(workflows_suite, a_precondition_that_does_not_hold_is_not_run_never_a_failure) {
   // The shipped cancel-twice workflow run a second time in one process
   // against one server would fail without its precondition; a document that
   // needs a campaign to be running when it is a draft shows the same.
@@ -359,7 +359,7 @@ std::string profile_on_port(int port) {
 
 // A step that got no answer, or a 429 past the client's retries, says
 // nothing about the workflow: not run with why, never a failure.
-TEST(WorkflowsSuite, AStepWithNoAnswerOrRateLimitedIsNotRunNeverAFailure) {
+TEST(workflows_suite, a_step_with_no_answer_or_rate_limited_is_not_run_never_a_failure) {
   for (const bool slow : {false, true}) {
     const std::string why =
         slow ? "the target did not answer" : "the target refused the request as rate-limited";
@@ -380,7 +380,7 @@ TEST(WorkflowsSuite, AStepWithNoAnswerOrRateLimitedIsNotRunNeverAFailure) {
   }
 }
 
-TEST(WorkflowsSuite, APreconditionFlagThatIsNotABooleanIsRefusedAtLoad) {
+TEST(workflows_suite, a_precondition_flag_that_is_not_a_boolean_is_refused_at_load) {
   extra_workflow doc("badflag.arazzo.yaml", std::string(header) + R"(  - workflowId: badFlag
     steps:
       - stepId: a
@@ -394,7 +394,7 @@ TEST(WorkflowsSuite, APreconditionFlagThatIsNotABooleanIsRefusedAtLoad) {
       << r.not_run_text();
 }
 
-TEST(WorkflowsExpressions, CriteriaHoldOnTheAnswer) {
+TEST(workflows_expressions, criteria_hold_on_the_answer) {
   using namespace workflows;
   harness::probe p;
   http::response resp;
