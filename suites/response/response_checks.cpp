@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <charconv>
 #include <string>
 #include <vector>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include "core/text.hpp"
 #include "schema/validator.hpp"
 #include "suites/response/grounds.hpp"
+#include "suites/response/sequential.hpp"
 
 namespace conform::suites {
 namespace {
@@ -222,80 +222,10 @@ const openapi::media_type* sequential_media(const openapi::operation& op, int st
   return nullptr;
 }
 
-/// The items of a sequential body: JSON Lines and NDJSON a value a line,
-/// json-seq a value after each record separator, an event stream an object
-/// per event ({data, event, id, retry}, as 3.2's itemSchema describes it).
-/// A JSON item that does not parse is a string holding its text, kept aside
-/// in `broken`.
-std::vector<boost::json::value> items_of(std::string_view media, std::string_view body,
-                                         std::vector<std::size_t>& broken) {
-  std::vector<boost::json::value> out;
-  auto add_json = [&](std::string_view text) {
-    while (!text.empty() && (text.back() == '\r' || text.back() == '\n' || text.back() == ' '))
-      text.remove_suffix(1);
-    if (text.empty()) return;
-    boost::system::error_code ec;
-    auto v = boost::json::parse(text, ec);
-    if (ec) broken.push_back(out.size());
-    out.push_back(ec ? boost::json::value(boost::json::string(text)) : std::move(v));
-  };
-  if (media.find("event-stream") != std::string_view::npos) {
-    boost::json::object event;
-    std::string data;
-    bool has_data = false;
-    auto flush = [&] {
-      if (has_data) event["data"] = data;
-      if (!event.empty()) out.emplace_back(std::move(event));
-      event = {};
-      data.clear();
-      has_data = false;
-    };
-    std::size_t start = 0;
-    while (start <= body.size()) {
-      std::size_t end = body.find('\n', start);
-      if (end == std::string_view::npos) end = body.size();
-      std::string_view line = body.substr(start, end - start);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (line.empty()) {
-        flush();
-      } else if (line.front() != ':') {
-        const std::size_t colon = line.find(':');
-        const std::string_view field = line.substr(0, colon);
-        std::string_view value =
-            colon == std::string_view::npos ? std::string_view() : line.substr(colon + 1);
-        if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-        if (field == "data") {
-          data += (has_data ? "\n" : "") + std::string(value);
-          has_data = true;
-        } else if (field == "retry") {
-          std::int64_t ms = 0;
-          const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
-          if (ec == std::errc() && p == value.data() + value.size()) event["retry"] = ms;
-        } else if (field == "event" || field == "id") {
-          event[field] = value;
-        }
-      }
-      if (end == body.size()) break;
-      start = end + 1;
-    }
-    flush();
-    return out;
-  }
-  const char separator = media.find("json-seq") != std::string_view::npos ? '\x1e' : '\n';
-  std::size_t start = 0;
-  while (start <= body.size()) {
-    const std::size_t end = std::min(body.find(separator, start), body.size());
-    add_json(body.substr(start, end - start));
-    if (end == body.size()) break;
-    start = end + 1;
-  }
-  return out;
-}
-
 /// A sequential body judged item by item against the media type's itemSchema.
 check_verdict items_conform(const openapi::media_type& m, const http::response& r, int status) {
   std::vector<std::size_t> broken;
-  const auto items = items_of(core::media_type_of(m.name), r.body, broken);
+  const auto items = response::sequential_items(core::media_type_of(m.name), r.body, broken);
   const std::string status_text = std::to_string(status);
   if (!broken.empty()) {
     return check_verdict::violation("every item of the " + m.name + " body JSON",
