@@ -59,97 +59,63 @@ void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream&
   for (const auto& d : diags) err << core::to_string(d) << "\n";
 }
 
-}  // namespace
+/// The description a run judges against, and what --skip-invalid-operations
+/// kept out of it.
+struct loaded_description {
+  fs::path path;
+  openapi::load_result loaded;
+  std::vector<harness::not_run> skipped;
+  std::uint32_t skipped_operations = 0;
+};
 
-// Over the function-size limit (.clang-tidy): loading, target, listeners and
-// baseline in one body; its split is issue 24, item 1.
-// NOLINTNEXTLINE(readability-function-size)
-int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  auto parsed = parse_run_options(args);
-  if (!parsed) {
-    err << "conform run: " << parsed.error() << "\n";
-    return 2;
-  }
-  const run_options& opts = *parsed;
-  if (opts.help) {
-    out << run_help();
-    return 0;
-  }
-  const harness::check_catalogue catalogue = suites::builtin_checks();
-  if (opts.list_checks) {
-    for (const auto& c : catalogue.all()) {
-      out << c.info->name << "\n    " << c.info->description << " (" << c.info->rule << ")\n";
-    }
-    return 0;
-  }
-
-  // The baseline, read first so that a bad one stops the run before it starts.
-  std::optional<harness::run_report> baseline;
-  if (!opts.baseline.empty()) {
-    auto read = reports::read_json_report(opts.baseline);
-    if (!read) {
-      err << "conform run: --baseline: " << read.error() << "\n";
-      return 2;
-    }
-    baseline = std::move(read).value();
-  }
-
-  // The description.
-  const fs::path spec_path = resolve_default_spec(opts.spec);
+/// The description `opts` names, loaded; what --skip-invalid-operations kept
+/// out, said on `err` and kept as "not run" entries. nullopt (said on `err`)
+/// when it has errors or no operation.
+std::optional<loaded_description> load_description(const run_options& opts, std::ostream& err) {
+  loaded_description d;
+  d.path = resolve_default_spec(opts.spec);
+  const fs::path& spec_path = d.path;
   openapi::load_options load_opts;
   load_opts.permissions = opts.permissions;
   load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
   load_opts.ref_root = opts.ref_root;
   load_opts.skip_invalid_operations = opts.skip_invalid_operations;
-  auto loaded = openapi::load(spec_path, load_opts);
+  d.loaded = openapi::load(spec_path, load_opts);
+  const auto& loaded = d.loaded;
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, err);
     err << "conform run: the description " << spec_path.string()
         << " has errors; nothing was run\n";
-    return 2;
+    return std::nullopt;
   }
   const openapi::api_spec& api = *loaded.spec;
   // --skip-invalid-operations: what the description's errors kept out, said
   // now and as "not run" entries of the report.
-  std::vector<harness::not_run> skipped;
-  std::uint32_t skipped_operations = 0;
   for (const auto& part : loaded.skipped) {
     const std::string why =
         "the description's error at " + core::to_string(part.error.pos) + ": " + part.error.message;
     err << "conform run: not run: " << part.what << ": " << why << "\n";
     if (!part.operation) continue;
-    ++skipped_operations;
-    skipped.push_back({"*", part.operation_id.empty() ? part.what : part.operation_id, "",
-                       part.what + ": " + why});
+    ++d.skipped_operations;
+    d.skipped.push_back({"*", part.operation_id.empty() ? part.what : part.operation_id, "",
+                         part.what + ": " + why});
   }
 
   if (api.operations.empty()) {
     err << "conform run: the description " << spec_path.string()
         << " has no operations; nothing to run\n";
-    return 2;
+    return std::nullopt;
   }
 
-  // What to run.
-  harness::run_config config;
-  for (const auto& op : api.operations) {
-    if (operation_selected(op, opts)) config.operations.push_back(&op);
-  }
-  if (config.operations.empty()) {
-    err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
-    return 2;
-  }
-  {
-    auto selection = catalogue.select(opts.checks);
-    if (!selection) {
-      err << "conform run: --checks: unknown check '" << selection.error()
-          << "' (see --list-checks)\n";
-      return 2;
-    }
-    config.checks = std::move(*selection);
-  }
+  return d;
+}
 
-  // The target: a profile, or the in-process reference server.
-  std::unique_ptr<reference::server> reference_server;
+/// The target: a profile, `--url`, or the in-process reference server
+/// (started into `reference_server`). nullopt (said on `err`) when it cannot be had.
+std::optional<profile::target> make_target(const run_options& opts, const openapi::api_spec& api,
+                                           const fs::path& spec_path,
+                                           std::unique_ptr<reference::server>& reference_server,
+                                           std::ostream& err) {
   std::optional<profile::target> target;
   if (!opts.profile.empty()) {
     auto p = profile::load_profile(opts.profile);
@@ -160,7 +126,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     print_diagnostics(p.diagnostics, err);
     if (!p.ok() || core::has_errors(p.diagnostics)) {
       err << "conform run: the profile " << opts.profile << " has errors; nothing was run\n";
-      return 2;
+      return std::nullopt;
     }
     target = std::move(*p.value);
     // What the profile leaves unstated, a JWT's claims may say (read unverified).
@@ -169,7 +135,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     auto made = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api);
     if (!made) {
       err << "conform run: " << made.error() << "\n";
-      return 2;
+      return std::nullopt;
     }
     target = std::move(made).value();
   } else {
@@ -181,7 +147,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         err << "conform run: " << spec_path.string() << " (\"" << api.title
             << "\") is not the description the in-process reference serves; give --url BASE "
                "or --profile FILE\n";
-        return 2;
+        return std::nullopt;
       }
     }
     reference::server_config rc;
@@ -191,19 +157,23 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       reference_server = std::make_unique<reference::server>(rc);
     } catch (const std::exception& ex) {
       err << "conform run: cannot start the in-process reference server: " << ex.what() << "\n";
-      return 2;
+      return std::nullopt;
     }
     auto p = profile::parse_profile(reference_server->profile_yaml(), "in-process reference");
     if (!p.ok()) {
       print_diagnostics(p.diagnostics, err);
       err << "conform run: the reference server's profile does not load\n";
-      return 2;
+      return std::nullopt;
     }
     target = std::move(*p.value);
   }
-  const profile::target& view = *target;
+  return target;
+}
 
-  // The client, and a first request to see that the target answers at all.
+/// The client of `target`, once a first request saw that it answers at all.
+/// nullptr (said on `err`) when it does not.
+std::unique_ptr<http::client> reach_target(const run_options& opts, const openapi::api_spec& api,
+                                           const profile::target& target, std::ostream& err) {
   http::client_options client_opts;
   client_opts.workers = opts.workers;
   client_opts.rate_limit = opts.rate_limit;
@@ -211,13 +181,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       std::chrono::milliseconds(static_cast<long long>(opts.timeout_seconds * 1000));
   client_opts.connection.total_timeout = timeout;
   client_opts.connection.connect_timeout = std::min(timeout, std::chrono::milliseconds(10000));
-  client_opts.identities = profile::client_identities(*target);
-  client_opts.connection.tls.ca_file = target->ca_file;
+  client_opts.identities = profile::client_identities(target);
+  client_opts.connection.tls.ca_file = target.ca_file;
   if (auto why = check_identities(client_opts)) {
     err << "conform run: " << *why << "\n";
-    return 2;
+    return nullptr;
   }
-  http::client client(target->base_url, client_opts);
+  auto client = std::make_unique<http::client>(target.base_url, client_opts);
   {
     http::request probe;
     probe.target = "/";
@@ -228,7 +198,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     const bool mutual_tls = std::any_of(api.schemes.begin(), api.schemes.end(), [](const auto& s) {
       return s->kind == openapi::security_scheme::type::mutual_tls;
     });
-    auto r = client.send_once(0, probe);
+    auto r = client->send_once(0, probe);
     using kind = http::transport_error::kind;
     const bool refused_handshake = !r.ok() && mutual_tls && client_opts.identities.empty() &&
                                    (r.error().what == kind::tls || r.error().what == kind::closed ||
@@ -242,15 +212,22 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
             << "': does the server trust it?)";
       }
       err << "\n";
-      return 2;
+      return nullptr;
     }
   }
 
-  // Reports.
-  harness::event_stream listeners;
+  return client;
+}
+
+/// The listeners of a run: the console, the --report files and
+/// --update-baseline (each kept in `files` to ask for its error), and the
+/// --record HAR writer (`recording`). False (said on `err`) when one cannot start.
+bool add_listeners(const run_options& opts, std::ostream& out, std::ostream& err,
+                   harness::event_stream& listeners,
+                   std::vector<std::pair<std::string, const reports::file_writer*>>& files,
+                   const reports::har_writer*& recording) {
   const bool interactive = opts.progress && ::isatty(STDOUT_FILENO) && &out == &std::cout;
   listeners.add(std::make_unique<reports::console_writer>(out, interactive));
-  std::vector<std::pair<std::string, const reports::file_writer*>> files;
   for (const auto& [format_name, path] : opts.reports) {
     // parse_run_options took known formats only.
     auto w = reports::make_writer(*reports::find_report_format(format_name), path);
@@ -262,70 +239,46 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     files.emplace_back("update-baseline", w.get());
     listeners.add(std::move(w));
   }
-  const reports::har_writer* recording = nullptr;
   if (!opts.record.empty()) {
     auto w = std::make_unique<reports::har_writer>(opts.record);
     if (!w->error().empty()) {
       err << "conform run: --record: " << w->error() << "\n";
-      return 2;
+      return false;
     }
     recording = w.get();
     listeners.add(std::move(w));
   }
 
-  config.seed =
-      opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
-  config.examples = opts.examples;
-  config.coverage = opts.coverage;
-  config.stateful = opts.stateful;
-  // The Arazzo documents shipped beside the description for it, then the user's.
-  config.workflow_files = suites::shipped_workflows(spec_path);
-  config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
-                               opts.workflows.end());
-  config.max_shrinks = opts.max_shrinks;
-  config.shrink_time_per_failure =
-      std::chrono::milliseconds(static_cast<long long>(opts.shrink_seconds_per_failure * 1000));
-  if (opts.shrink_seconds) {
-    config.shrink_time =
-        std::chrono::milliseconds(static_cast<long long>(*opts.shrink_seconds * 1000));
-  }
-  config.not_run_before = std::move(skipped);
-  config.shard_index = opts.shard_index;
-  config.shard_count = opts.shard_count;
-  auto& info = config.info;
-  info.tool_version = CONFORM_VERSION;
-  info.seed = config.seed;
-  info.spec_file = spec_path.string();
-  info.spec_title = api.title;
-  info.spec_version = api.version;
-  info.spec_hash = api.hash;
-  info.target = target->base_url.to_string();
-  info.in_process_reference = reference_server != nullptr;
-  info.profile_file = opts.profile;
-  for (const auto& overlay : opts.overlays) {
-    info.target_arguments += " --overlay " + http::shell_quote(overlay);
-  }
-  if (!opts.ref_root.empty())
-    info.target_arguments += " --ref-root " + http::shell_quote(opts.ref_root);
+  return true;
+}
+
+/// The target's arguments as a `conform run` line repeats them: overlays,
+/// --ref-root, and with --url its headers and credentials, each secret as
+/// ${VARIABLE}.
+std::string target_arguments(const run_options& opts, const openapi::api_spec& api,
+                             const profile::target& target) {
+  std::string out;
+  for (const auto& overlay : opts.overlays) out += " --overlay " + http::shell_quote(overlay);
+  if (!opts.ref_root.empty()) out += " --ref-root " + http::shell_quote(opts.ref_root);
   if (!opts.url.empty()) {
-    info.target_arguments += " --url " + http::shell_quote(opts.url);
-    for (const auto& [name, value] : target->headers) {
-      info.target_arguments += " -H \"" + name + ": ${" + value.env_name() + "}\"";
+    out += " --url " + http::shell_quote(opts.url);
+    for (const auto& [name, value] : target.headers) {
+      out += " -H \"" + name + ": ${" + value.env_name() + "}\"";
     }
     // The tenant header (a tenant id, no secret) is the target's tenant, not a header.
     for (const auto& h : opts.headers) {
       const std::string name = h.substr(0, h.find(':'));
-      const bool kept = std::any_of(target->headers.begin(), target->headers.end(),
+      const bool kept = std::any_of(target.headers.begin(), target.headers.end(),
                                     [&](const auto& x) { return http::iequals(x.first, name); });
       const bool scheme = std::any_of(api.schemes.begin(), api.schemes.end(), [&](const auto& s) {
         return !s->header.empty() && http::iequals(s->header, name);
       });
-      if (!kept && !scheme) info.target_arguments += " -H " + http::shell_quote(h);
+      if (!kept && !scheme) out += " -H " + http::shell_quote(h);
     }
-    for (const auto& c : target->credentials) {
+    for (const auto& c : target.credentials) {
       if (c.value.from_env()) {
-        info.target_arguments += " --auth-env " + c.value.env_name();
-        if (!opts.auth_scheme.empty()) info.target_arguments += " --auth-scheme " + c.scheme;
+        out += " --auth-env " + c.value.env_name();
+        if (!opts.auth_scheme.empty()) out += " --auth-scheme " + c.scheme;
       } else if (const auto* s = api.find_scheme(c.scheme)) {
         // As the curl lines name it: the token, or the base64 of user:password.
         using type = openapi::security_scheme::type;
@@ -334,20 +287,19 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
         const std::string prefix = s->kind == type::http_bearer  ? "Bearer "
                                    : s->kind == type::http_basic ? "Basic "
                                                                  : "";
-        info.target_arguments += " -H \"" + s->header + ": " + prefix + var + "\"";
+        out += " -H \"" + s->header + ": " + prefix + var + "\"";
       }
     }
   }
-  if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
-  info.examples = opts.examples;
-  info.workers = opts.workers;
-  info.checks = config.checks.names();
-  info.started_at = utc_now();
-  info.strict_assumptions = opts.strict_assumptions;
-  info.skipped_operations = skipped_operations;
+  return out;
+}
 
-  const harness::run_report report = harness::run(api, view, config, client, listeners);
-
+/// The run's exit status, with --baseline (only new failures fail the run),
+/// the GitHub step summary and the report files' errors.
+int finish(const run_options& opts, const harness::run_report& report,
+           std::optional<harness::run_report>& baseline, std::uint32_t skipped_operations,
+           const std::vector<std::pair<std::string, const reports::file_writer*>>& files,
+           const reports::har_writer* recording, std::ostream& out, std::ostream& err) {
   int status = report.exit_code();
   std::optional<reports::run_diff> against;
   if (baseline) {
@@ -386,6 +338,122 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     status = 2;
   }
   return status;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto parsed = parse_run_options(args);
+  if (!parsed) {
+    err << "conform run: " << parsed.error() << "\n";
+    return 2;
+  }
+  const run_options& opts = *parsed;
+  if (opts.help) {
+    out << run_help();
+    return 0;
+  }
+  const harness::check_catalogue catalogue = suites::builtin_checks();
+  if (opts.list_checks) {
+    for (const auto& c : catalogue.all()) {
+      out << c.info->name << "\n    " << c.info->description << " (" << c.info->rule << ")\n";
+    }
+    return 0;
+  }
+
+  // The baseline, read first so that a bad one stops the run before it starts.
+  std::optional<harness::run_report> baseline;
+  if (!opts.baseline.empty()) {
+    auto read = reports::read_json_report(opts.baseline);
+    if (!read) {
+      err << "conform run: --baseline: " << read.error() << "\n";
+      return 2;
+    }
+    baseline = std::move(read).value();
+  }
+
+  // The description.
+  auto description = load_description(opts, err);
+  if (!description) return 2;
+  const fs::path& spec_path = description->path;
+  const openapi::api_spec& api = *description->loaded.spec;
+
+  // What to run.
+  harness::run_config config;
+  for (const auto& op : api.operations) {
+    if (operation_selected(op, opts)) config.operations.push_back(&op);
+  }
+  if (config.operations.empty()) {
+    err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
+    return 2;
+  }
+  {
+    auto selection = catalogue.select(opts.checks);
+    if (!selection) {
+      err << "conform run: --checks: unknown check '" << selection.error()
+          << "' (see --list-checks)\n";
+      return 2;
+    }
+    config.checks = std::move(*selection);
+  }
+
+  // The target: a profile, or the in-process reference server.
+  std::unique_ptr<reference::server> reference_server;
+  const auto target = make_target(opts, api, spec_path, reference_server, err);
+  if (!target) return 2;
+
+  // The client, and a first request to see that the target answers at all.
+  const auto client = reach_target(opts, api, *target, err);
+  if (!client) return 2;
+
+  // Reports.
+  harness::event_stream listeners;
+  std::vector<std::pair<std::string, const reports::file_writer*>> files;
+  const reports::har_writer* recording = nullptr;
+  if (!add_listeners(opts, out, err, listeners, files, recording)) return 2;
+
+  config.seed =
+      opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
+  config.examples = opts.examples;
+  config.coverage = opts.coverage;
+  config.stateful = opts.stateful;
+  // The Arazzo documents shipped beside the description for it, then the user's.
+  config.workflow_files = suites::shipped_workflows(spec_path);
+  config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
+                               opts.workflows.end());
+  config.max_shrinks = opts.max_shrinks;
+  config.shrink_time_per_failure =
+      std::chrono::milliseconds(static_cast<long long>(opts.shrink_seconds_per_failure * 1000));
+  if (opts.shrink_seconds) {
+    config.shrink_time =
+        std::chrono::milliseconds(static_cast<long long>(*opts.shrink_seconds * 1000));
+  }
+  config.not_run_before = std::move(description->skipped);
+  config.shard_index = opts.shard_index;
+  config.shard_count = opts.shard_count;
+  auto& info = config.info;
+  info.tool_version = CONFORM_VERSION;
+  info.seed = config.seed;
+  info.spec_file = spec_path.string();
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target->base_url.to_string();
+  info.in_process_reference = reference_server != nullptr;
+  info.profile_file = opts.profile;
+  info.target_arguments = target_arguments(opts, api, *target);
+  if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
+  info.examples = opts.examples;
+  info.workers = opts.workers;
+  info.checks = config.checks.names();
+  info.started_at = utc_now();
+  info.strict_assumptions = opts.strict_assumptions;
+  info.skipped_operations = description->skipped_operations;
+
+  const harness::run_report report = harness::run(api, *target, config, *client, listeners);
+
+  return finish(opts, report, baseline, description->skipped_operations, files, recording, out,
+                err);
 }
 
 }  // namespace conform::cli
