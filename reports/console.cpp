@@ -172,16 +172,12 @@ void console_writer::draw_progress() {
   drawn_ = std::max(drawn_, bar.size());
 }
 
-// Over the function-size limit (.clang-tidy): every section of the summary in
-// one body, to be split by section (issue 24, item 1).
-// NOLINTNEXTLINE(readability-function-size)
-void console_writer::run_finished(const harness::event::run_finished& e) {
-  const harness::run_report& report = e.report;
-  clear_progress();
-  if (report.aborted) out_ << "run aborted: " << detail::shown(*report.aborted) << "\n";
+namespace {
 
-  // By check first: one line each, however many cells (the scope matrix
-  // alone has one per operation and credential).
+/// By check, one line each however many cells (the scope matrix alone has
+/// one per operation and credential); then the (operation, auth model) rows
+/// that need a look.
+void write_cells(std::ostream& out, const harness::run_report& report) {
   struct check_row {
     std::string check;
     std::uint64_t cells = 0, failed = 0, not_run = 0, nothing_judged = 0;
@@ -224,7 +220,7 @@ void console_writer::run_finished(const harness::event::run_finished& e) {
       ++checks[it->second].not_run_notes;
     }
   }
-  out_ << "\nChecks (cells: operation x auth model)\n";
+  out << "\nChecks (cells: operation x auth model)\n";
   for (const auto& k : checks) {
     // A check that did not run everywhere is not "ok": the line says where not.
     const char* mark = k.failed                                        ? "FAIL"
@@ -233,40 +229,45 @@ void console_writer::run_finished(const harness::event::run_finished& e) {
                        : (k.cells == 0 || k.nothing_judged == k.cells) ? "----"
                        : k.not_run_notes                               ? "part"
                                                                        : "ok  ";
-    out_ << "  " << mark << " " << pad(k.check, 30) << " ";
+    out << "  " << mark << " " << pad(k.check, 30) << " ";
     if (k.cells == 0) {
-      out_ << "no cell (nothing in the description for it to check)\n";
+      out << "no cell (nothing in the description for it to check)\n";
       continue;
     }
-    out_ << (k.cells - k.failed - k.assumed - k.not_run - k.nothing_judged) << "/" << k.cells
-         << " cells passed";
-    if (k.failed) out_ << ", " << k.failed << " failed";
-    if (k.assumed) out_ << ", " << k.assumed << " contradicted an assumption";
-    if (k.not_run) out_ << ", " << k.not_run << " not run";
-    if (k.nothing_judged) out_ << ", " << k.nothing_judged << " had nothing to judge";
+    out << (k.cells - k.failed - k.assumed - k.not_run - k.nothing_judged) << "/" << k.cells
+        << " cells passed";
+    if (k.failed) out << ", " << k.failed << " failed";
+    if (k.assumed) out << ", " << k.assumed << " contradicted an assumption";
+    if (k.not_run) out << ", " << k.not_run << " not run";
+    if (k.nothing_judged) out << ", " << k.nothing_judged << " had nothing to judge";
     if (!k.not_run && k.not_run_notes) {
-      out_ << ", " << k.not_run_notes << " not run in part (see Not run)";
+      out << ", " << k.not_run_notes << " not run in part (see Not run)";
     }
-    out_ << "\n";
+    out << "\n";
   }
 
   // Then only the (operation, auth model) rows that need a look.
   bool header = false;
   for (const auto& r : rows) {
     if (!r.failed_cells && !r.not_run_cells && !r.assumed_cells) continue;
-    if (!header) out_ << "\nNeeding a look (operation, auth model: checks)\n";
+    if (!header) out << "\nNeeding a look (operation, auth model: checks)\n";
     header = true;
     const char* mark = r.failed_cells ? "FAIL" : r.assumed_cells ? "ASMP" : "SKIP";
-    out_ << "  " << mark << " " << pad(r.operation_id, 28) << " " << pad(r.auth_model, 34) << " "
-         << (r.cells - r.failed_cells - r.assumed_cells - r.not_run_cells - r.nothing_judged_cells)
-         << "/" << r.cells << " checks passed";
-    if (r.failed_cells) out_ << ", " << r.failed_cells << " failed";
-    if (r.assumed_cells) out_ << ", " << r.assumed_cells << " contradicted an assumption";
-    if (r.not_run_cells) out_ << ", " << r.not_run_cells << " not run";
-    if (r.nothing_judged_cells) out_ << ", " << r.nothing_judged_cells << " had nothing to judge";
-    out_ << "\n";
+    out << "  " << mark << " " << pad(r.operation_id, 28) << " " << pad(r.auth_model, 34) << " "
+        << (r.cells - r.failed_cells - r.assumed_cells - r.not_run_cells - r.nothing_judged_cells)
+        << "/" << r.cells << " checks passed";
+    if (r.failed_cells) out << ", " << r.failed_cells << " failed";
+    if (r.assumed_cells) out << ", " << r.assumed_cells << " contradicted an assumption";
+    if (r.not_run_cells) out << ", " << r.not_run_cells << " not run";
+    if (r.nothing_judged_cells) out << ", " << r.nothing_judged_cells << " had nothing to judge";
+    out << "\n";
   }
+}
 
+/// Every failure with what reproduces it: sourced ones first, then those
+/// that contradict only an assumption of the description (their own class:
+/// they fail the run only with --strict-assumptions). Returns how many are sourced.
+std::size_t write_failures(std::ostream& out, const harness::run_report& report) {
   // Sourced failures first, then those that contradict only an assumption
   // of the description (their own class: they fail the run only with
   // --strict-assumptions).
@@ -278,54 +279,63 @@ void console_writer::run_finished(const harness::event::run_finished& e) {
   for (const auto& f : report.failures) {
     if (f.contradicts_assumption()) ordered.push_back(&f);
   }
-  if (sourced > 0) out_ << "\nFailures\n";
+  if (sourced > 0) out << "\nFailures\n";
   for (std::size_t i = 0; i < ordered.size(); ++i) {
     const harness::failure& f = *ordered[i];
     if (i == sourced) {
-      out_ << "\nContradicts an assumption of the description ("
-           << (report.info.strict_assumptions ? "failing the run: --strict-assumptions"
-                                              : "not failing the run; --strict-assumptions would")
-           << ")\n";
+      out << "\nContradicts an assumption of the description ("
+          << (report.info.strict_assumptions ? "failing the run: --strict-assumptions"
+                                             : "not failing the run; --strict-assumptions would")
+          << ")\n";
     }
-    out_ << "\n"
-         << (f.contradicts_assumption() ? "ASSUMPTION " : "FAIL ") << f.check << ": "
-         << f.operation_id << " (" << f.method_path << ") as " << f.auth_model << ", "
-         << f.mode.to_string() << "\n"
-         << "  expected: " << detail::shown(f.expected) << "\n"
-         << "  seen:     " << detail::shown(f.seen) << "\n";
-    for (const auto& a : f.assumptions) out_ << "  assumption: " << detail::shown(a) << "\n";
+    out << "\n"
+        << (f.contradicts_assumption() ? "ASSUMPTION " : "FAIL ") << f.check << ": "
+        << f.operation_id << " (" << f.method_path << ") as " << f.auth_model << ", "
+        << f.mode.to_string() << "\n"
+        << "  expected: " << detail::shown(f.expected) << "\n"
+        << "  seen:     " << detail::shown(f.seen) << "\n";
+    for (const auto& a : f.assumptions) out << "  assumption: " << detail::shown(a) << "\n";
     if (!f.response_excerpt.empty())
-      out_ << "  response: " << detail::shown(f.response_excerpt) << "\n";
+      out << "  response: " << detail::shown(f.response_excerpt) << "\n";
     // A scenario's failure is not shrunk and may take several requests (one
     // curl command per line); its scenario may need other operations than
     // the failing one, so the reproduce line does not narrow them.
     const bool scenario = !f.mode.shrinkable();
-    out_ << "  seen " << f.occurrences << " time(s)";
-    if (!scenario) out_ << "; shrunk in " << f.shrink_steps << " step(s)";
-    out_ << "\n  reproduce: " << detail::reproduce_command(f, report.info) << "\n";
+    out << "  seen " << f.occurrences << " time(s)";
+    if (!scenario) out << "; shrunk in " << f.shrink_steps << " step(s)";
+    out << "\n  reproduce: " << detail::reproduce_command(f, report.info) << "\n";
     std::string curl = detail::shown(f.curl);
     for (auto at = curl.find('\n'); at != std::string::npos; at = curl.find('\n', at + 1)) {
       curl.insert(at + 1, "        ");
     }
-    out_ << "  curl: " << curl << "\n";
+    out << "  curl: " << curl << "\n";
   }
   if (!report.failures.empty()) {
-    out_ << "\n(the curl commands name each credential by its ${VARIABLE}: its value_env, or\n"
-            " CONFORM_SECRET_<NAME> for one given inline; set them before running)\n";
+    out << "\n(the curl commands name each credential by its ${VARIABLE}: its value_env, or\n"
+           " CONFORM_SECRET_<NAME> for one given inline; set them before running)\n";
   }
 
-  if (!report.notes.empty()) out_ << "\nNotes (worth reading; not failures)\n";
+  return sourced;
+}
+
+/// The notes, then what did not run.
+void write_notes_and_not_runs(std::ostream& out, const harness::run_report& report) {
+  if (!report.notes.empty()) out << "\nNotes (worth reading; not failures)\n";
   for (const auto& n : report.notes) {
-    out_ << "  note " << n.check << ": " << n.operation_id << " as " << n.auth_model << ": "
-         << detail::shown(n.text) << " (seen " << n.occurrences << " time(s))\n"
-         << "    curl: " << detail::shown(n.curl) << "\n";
+    out << "  note " << n.check << ": " << n.operation_id << " as " << n.auth_model << ": "
+        << detail::shown(n.text) << " (seen " << n.occurrences << " time(s))\n"
+        << "    curl: " << detail::shown(n.curl) << "\n";
   }
 
-  if (!report.not_runs.empty()) out_ << "\nNot run\n";
+  if (!report.not_runs.empty()) out << "\nNot run\n";
   for (const auto& n : report.not_runs) {
-    out_ << "  " << not_run_scope(n) << ": " << detail::shown(n.why) << "\n";
+    out << "  " << not_run_scope(n) << ": " << detail::shown(n.why) << "\n";
   }
+}
 
+/// The coverage phase: constraints sent once each, what was not covered,
+/// and what they test.
+void write_coverage(std::ostream& out, const harness::run_report& report) {
   if (!report.coverage.empty()) {
     std::uint64_t constraints = 0, covered = 0;
     std::vector<std::string> uncovered;
@@ -334,18 +344,18 @@ void console_writer::run_finished(const harness::event::run_finished& e) {
       covered += k.covered;
       for (const auto& u : k.uncovered) uncovered.push_back(k.operation_id + ": " + u);
     }
-    out_ << "\nCoverage: " << covered << " of " << constraints << " constraints of "
-         << report.coverage.size() << " operations sent once each";
+    out << "\nCoverage: " << covered << " of " << constraints << " constraints of "
+        << report.coverage.size() << " operations sent once each";
     if (uncovered.empty()) {
-      out_ << "\n";
+      out << "\n";
     } else {
-      out_ << "; not covered:\n";
+      out << "; not covered:\n";
       constexpr std::size_t shown = 10;
       for (std::size_t i = 0; i < uncovered.size() && i < shown; ++i) {
-        out_ << "  not run: " << uncovered[i] << "\n";
+        out << "  not run: " << uncovered[i] << "\n";
       }
       if (uncovered.size() > shown) {
-        out_ << "  ... and " << uncovered.size() - shown << " more (the JSON report lists all)\n";
+        out << "  ... and " << uncovered.size() - shown << " more (the JSON report lists all)\n";
       }
     }
     // What they test, summed over the operations ("type 120, enum 9, ...").
@@ -360,59 +370,79 @@ void console_writer::run_finished(const harness::event::run_finished& e) {
       }
     }
     if (!by_keyword.empty()) {
-      out_ << "  by what they test:";
+      out << "  by what they test:";
       for (std::size_t i = 0; i < by_keyword.size(); ++i) {
         const auto& b = by_keyword[i];
-        out_ << (i == 0 ? " " : ", ") << b.keyword << " " << b.covered;
-        if (b.covered != b.constraints) out_ << " of " << b.constraints;
+        out << (i == 0 ? " " : ", ") << b.keyword << " " << b.covered;
+        if (b.covered != b.constraints) out << " of " << b.constraints;
       }
-      out_ << "\n";
+      out << "\n";
     }
   }
+}
 
+/// The assumptions of the description the target contradicted, those the
+/// run could not observe, and how many were not contradicted.
+void write_assumptions(std::ostream& out, const harness::run_report& report) {
   if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {
-    out_ << "\nAssumptions of the description the target contradicted (" << contradicted.size()
-         << "; confirm or correct each in the description)\n";
+    out << "\nAssumptions of the description the target contradicted (" << contradicted.size()
+        << "; confirm or correct each in the description)\n";
     for (const auto& a : contradicted) {
-      out_ << "  " << a.text << " (" << a.failures << " failure" << (a.failures == 1 ? "" : "s")
-           << ")\n";
+      out << "  " << a.text << " (" << a.failures << " failure" << (a.failures == 1 ? "" : "s")
+          << ")\n";
     }
   }
   if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
-    out_ << "\nAssumptions of the description this run could not observe (" << unobserved.size()
-         << "; a request breaking each alone was refused for another reason)\n";
+    out << "\nAssumptions of the description this run could not observe (" << unobserved.size()
+        << "; a request breaking each alone was refused for another reason)\n";
     for (const auto& a : unobserved) {
-      out_ << "  " << a.text << " (refused with " << a.status << ")\n";
+      out << "  " << a.text << " (refused with " << a.status << ")\n";
     }
   }
   if (const auto held = report.assumptions_not_contradicted().size(); held > 0) {
-    out_ << "\n"
-         << held << " of the description's " << report.assumptions.size()
-         << " assumptions were not contradicted by this run (the JSON report lists them all)\n";
+    out << "\n"
+        << held << " of the description's " << report.assumptions.size()
+        << " assumptions were not contradicted by this run (the JSON report lists them all)\n";
   }
+}
 
-  out_ << reach_text(report, /*notes=*/false);  // the header said them
-
+/// Requests, checks and the verdict with its seed.
+void write_totals(std::ostream& out, const harness::run_report& report, std::size_t sourced) {
   const auto& c = report.counts;
-  out_ << "\n" << c.requests << " requests in " << detail::seconds(report.timings.wall) << " s";
-  if (c.transport_errors) out_ << ", " << c.transport_errors << " transport errors";
-  if (c.retries_429) out_ << ", " << c.retries_429 << " retried after 429";
-  out_ << "\n"
-       << c.checks_passed << " checks passed, " << c.checks_failed << " failed (" << sourced
-       << " distinct), ";
+  out << "\n" << c.requests << " requests in " << detail::seconds(report.timings.wall) << " s";
+  if (c.transport_errors) out << ", " << c.transport_errors << " transport errors";
+  if (c.retries_429) out << ", " << c.retries_429 << " retried after 429";
+  out << "\n"
+      << c.checks_passed << " checks passed, " << c.checks_failed << " failed (" << sourced
+      << " distinct), ";
   if (c.checks_contradicted) {
-    out_ << c.checks_contradicted << " contradicted an assumption of the description ("
-         << report.failures.size() - sourced << " distinct), ";
+    out << c.checks_contradicted << " contradicted an assumption of the description ("
+        << report.failures.size() - sourced << " distinct), ";
   }
-  out_ << c.cells_not_run << " not run";
-  if (!report.notes.empty()) out_ << ", " << report.notes.size() << " notes";
-  out_ << "\n";
+  out << c.cells_not_run << " not run";
+  if (!report.notes.empty()) out << ", " << report.notes.size() << " notes";
+  out << "\n";
   const int code = report.exit_code();
-  out_ << (code == 0   ? "PASSED"
-           : code == 1 ? "FAILED"
-                       : "NOTHING PROVED (exit 2)")
-       << " (seed " << report.info.seed
-       << (report.info.shard_label().empty() ? "" : ", " + report.info.shard_label()) << ")\n";
+  out << (code == 0   ? "PASSED"
+          : code == 1 ? "FAILED"
+                      : "NOTHING PROVED (exit 2)")
+      << " (seed " << report.info.seed
+      << (report.info.shard_label().empty() ? "" : ", " + report.info.shard_label()) << ")\n";
+}
+
+}  // namespace
+
+void console_writer::run_finished(const harness::event::run_finished& e) {
+  const harness::run_report& report = e.report;
+  clear_progress();
+  if (report.aborted) out_ << "run aborted: " << detail::shown(*report.aborted) << "\n";
+  write_cells(out_, report);
+  const std::size_t sourced = write_failures(out_, report);
+  write_notes_and_not_runs(out_, report);
+  write_coverage(out_, report);
+  write_assumptions(out_, report);
+  out_ << reach_text(report, /*notes=*/false);  // the header said them
+  write_totals(out_, report, sourced);
   out_.flush();
 }
 
