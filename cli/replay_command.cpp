@@ -14,6 +14,7 @@
 #include "cli/arguments.hpp"
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
+#include "cli/target.hpp"
 #include "cli/url_target.hpp"
 #include "harness/replay.hpp"
 #include "openapi/loader.hpp"
@@ -160,9 +161,6 @@ void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream&
 
 }  // namespace
 
-// Over the function-size limit (.clang-tidy): reading, sending and reporting
-// in one body, to be split as run_command is (issue 24, item 1).
-// NOLINTNEXTLINE(readability-function-size)
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   auto parsed = parse_replay_options(args);
   if (!parsed) {
@@ -205,51 +203,12 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
 
   // The target.
   std::unique_ptr<reference::server> reference_server;
-  std::optional<profile::target> target;
-  if (!opts.profile.empty()) {
-    auto p = profile::load_profile(opts.profile);
-    if (p.ok()) {
-      auto bound = profile::bind(*p.value, api);
-      p.diagnostics.insert(p.diagnostics.end(), bound.begin(), bound.end());
-    }
-    print_diagnostics(p.diagnostics, err);
-    if (!p.ok() || core::has_errors(p.diagnostics)) {
-      err << "conform replay: the profile " << opts.profile << " has errors\n";
-      return 2;
-    }
-    target = std::move(*p.value);
-  } else if (!opts.url.empty()) {
-    auto made = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api);
-    if (!made) {
-      err << "conform replay: " << made.error() << "\n";
-      return 2;
-    }
-    target = std::move(made).value();
-  } else {
-    reference::server_config rc;
-    rc.faults.insert(opts.faults.begin(), opts.faults.end());
-    try {
-      reference_server = std::make_unique<reference::server>(rc);
-    } catch (const std::exception& ex) {
-      err << "conform replay: cannot start the in-process reference server: " << ex.what() << "\n";
-      return 2;
-    }
-    auto p = profile::parse_profile(reference_server->profile_yaml(), "in-process reference");
-    if (!p.ok()) {
-      print_diagnostics(p.diagnostics, err);
-      return 2;
-    }
-    target = std::move(*p.value);
-  }
-
-  http::client_options client_opts;
+  const target_choice choice{opts.profile, opts.url, opts.headers, opts.auth_env, opts.auth_scheme,
+                             opts.faults,  1,        false};
+  const auto target = make_target(choice, api, "replay", "", reference_server, err);
+  if (!target) return 2;
+  http::client_options client_opts = client_options_for(*target, opts.timeout_seconds);
   client_opts.workers = 1;  // one request at a time, in the recorded order
-  const auto timeout =
-      std::chrono::milliseconds(static_cast<long long>(opts.timeout_seconds * 1000));
-  client_opts.connection.total_timeout = timeout;
-  client_opts.connection.connect_timeout = std::min(timeout, std::chrono::milliseconds(10000));
-  client_opts.identities = profile::client_identities(*target);
-  client_opts.connection.tls.ca_file = target->ca_file;
   if (auto why = check_identities(client_opts)) {
     err << "conform replay: " << *why << "\n";
     return 2;

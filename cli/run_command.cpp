@@ -16,6 +16,7 @@
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
 #include "cli/run_options.hpp"
+#include "cli/target.hpp"
 #include "cli/url_target.hpp"
 #include "http/client.hpp"
 #include "profile/claims.hpp"
@@ -111,78 +112,36 @@ std::optional<loaded_description> load_description(const run_options& opts, std:
 }
 
 /// The target: a profile, `--url`, or the in-process reference server
-/// (started into `reference_server`). nullopt (said on `err`) when it cannot be had.
-std::optional<profile::target> make_target(const run_options& opts, const openapi::api_spec& api,
-                                           const fs::path& spec_path,
-                                           std::unique_ptr<reference::server>& reference_server,
-                                           std::ostream& err) {
-  std::optional<profile::target> target;
-  if (!opts.profile.empty()) {
-    auto p = profile::load_profile(opts.profile);
-    if (p.ok()) {
-      auto bound = profile::bind(*p.value, api);
-      p.diagnostics.insert(p.diagnostics.end(), bound.begin(), bound.end());
-    }
-    print_diagnostics(p.diagnostics, err);
-    if (!p.ok() || core::has_errors(p.diagnostics)) {
-      err << "conform run: the profile " << opts.profile << " has errors; nothing was run\n";
+/// (started into `reference_server`), which serves the Voice API alone.
+/// nullopt (said on `err`) when it cannot be had.
+std::optional<profile::target> make_run_target(const run_options& opts,
+                                               const openapi::api_spec& api,
+                                               const fs::path& spec_path,
+                                               std::unique_ptr<reference::server>& reference_server,
+                                               std::ostream& err) {
+  if (opts.profile.empty() && opts.url.empty() && !opts.spec.empty() &&
+      opts.spec != run_options{}.spec) {
+    // Another description would be judged against a server that never claimed it.
+    auto shipped = openapi::load(resolve_default_spec(""));
+    if (shipped.ok() && shipped.spec->title != api.title) {
+      err << "conform run: " << spec_path.string() << " (\"" << api.title
+          << "\") is not the description the in-process reference serves; give --url BASE "
+             "or --profile FILE\n";
       return std::nullopt;
     }
-    target = std::move(*p.value);
-    // What the profile leaves unstated, a JWT's claims may say (read unverified).
-    profile::learn_from_tokens(*target, api);
-  } else if (!opts.url.empty()) {
-    auto made = url_target({opts.url, opts.headers, opts.auth_env, opts.auth_scheme}, api);
-    if (!made) {
-      err << "conform run: " << made.error() << "\n";
-      return std::nullopt;
-    }
-    target = std::move(made).value();
-  } else {
-    // The in-process reference serves the Voice API: another description
-    // would be judged against a server that never claimed it.
-    if (!opts.spec.empty() && opts.spec != run_options{}.spec) {
-      auto shipped = openapi::load(resolve_default_spec(""));
-      if (shipped.ok() && shipped.spec->title != api.title) {
-        err << "conform run: " << spec_path.string() << " (\"" << api.title
-            << "\") is not the description the in-process reference serves; give --url BASE "
-               "or --profile FILE\n";
-        return std::nullopt;
-      }
-    }
-    reference::server_config rc;
-    rc.faults.insert(opts.faults.begin(), opts.faults.end());
-    rc.scale = opts.scale;
-    try {
-      reference_server = std::make_unique<reference::server>(rc);
-    } catch (const std::exception& ex) {
-      err << "conform run: cannot start the in-process reference server: " << ex.what() << "\n";
-      return std::nullopt;
-    }
-    auto p = profile::parse_profile(reference_server->profile_yaml(), "in-process reference");
-    if (!p.ok()) {
-      print_diagnostics(p.diagnostics, err);
-      err << "conform run: the reference server's profile does not load\n";
-      return std::nullopt;
-    }
-    target = std::move(*p.value);
   }
-  return target;
+  target_choice choice{opts.profile,     opts.url,    opts.headers, opts.auth_env,
+                       opts.auth_scheme, opts.faults, opts.scale,   true};
+  return make_target(choice, api, "run", "; nothing was run", reference_server, err);
 }
 
 /// The client of `target`, once a first request saw that it answers at all.
 /// nullptr (said on `err`) when it does not.
 std::unique_ptr<http::client> reach_target(const run_options& opts, const openapi::api_spec& api,
                                            const profile::target& target, std::ostream& err) {
-  http::client_options client_opts;
+  http::client_options client_opts = client_options_for(target, opts.timeout_seconds);
   client_opts.workers = opts.workers;
   client_opts.rate_limit = opts.rate_limit;
-  const auto timeout =
-      std::chrono::milliseconds(static_cast<long long>(opts.timeout_seconds * 1000));
-  client_opts.connection.total_timeout = timeout;
-  client_opts.connection.connect_timeout = std::min(timeout, std::chrono::milliseconds(10000));
-  client_opts.identities = profile::client_identities(target);
-  client_opts.connection.tls.ca_file = target.ca_file;
   if (auto why = check_identities(client_opts)) {
     err << "conform run: " << *why << "\n";
     return nullptr;
@@ -399,7 +358,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 
   // The target: a profile, or the in-process reference server.
   std::unique_ptr<reference::server> reference_server;
-  const auto target = make_target(opts, api, spec_path, reference_server, err);
+  const auto target = make_run_target(opts, api, spec_path, reference_server, err);
   if (!target) return 2;
 
   // The client, and a first request to see that the target answers at all.
