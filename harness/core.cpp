@@ -1,6 +1,7 @@
 // The small value types of the engine: failure modes, exit codes, phases,
 // the event stream's fan-out, auth model labels.
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "harness/auth.hpp"
@@ -76,30 +77,25 @@ std::vector<run_report::contradicted_assumption> run_report::assumptions_contrad
 }
 
 std::vector<run_report::unobserved_assumption> run_report::assumptions_not_observed() const {
-  const auto contradicted = assumptions_contradicted();
+  std::set<std::string_view> said;  // contradicted, or listed already
+  for (const auto& f : failures) said.insert(f.assumptions.begin(), f.assumptions.end());
   std::vector<unobserved_assumption> out;
   for (const auto& n : notes) {
     for (const auto& text : n.assumptions) {
-      auto same = [&](const auto& a) { return a.text == text; };
-      if (std::none_of(contradicted.begin(), contradicted.end(), same) &&
-          std::none_of(out.begin(), out.end(), same)) {
-        out.push_back({text, n.status});
-      }
+      if (said.insert(text).second) out.push_back({text, n.status});
     }
   }
   return out;
 }
 
 std::vector<std::string> run_report::assumptions_not_contradicted() const {
-  const auto contradicted = assumptions_contradicted();
-  const auto unobserved = assumptions_not_observed();
+  // Neither a failure's (contradicted) nor a note's (not observed).
+  std::set<std::string_view> said;
+  for (const auto& f : failures) said.insert(f.assumptions.begin(), f.assumptions.end());
+  for (const auto& n : notes) said.insert(n.assumptions.begin(), n.assumptions.end());
   std::vector<std::string> out;
   for (const auto& text : assumptions) {
-    auto same = [&](const auto& a) { return a.text == text; };
-    if (std::none_of(contradicted.begin(), contradicted.end(), same) &&
-        std::none_of(unobserved.begin(), unobserved.end(), same)) {
-      out.push_back(text);
-    }
+    if (!said.count(text)) out.push_back(text);
   }
   return out;
 }
