@@ -3,7 +3,9 @@
 
 #include "generators/detail/format_gen.hpp"
 
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include "core/tz_names.hpp"
@@ -166,6 +168,20 @@ std::vector<std::string> format_violations(schema::format_kind kind) {
       return {};  // number formats: number_sites breaks them
   }
   return {};
+}
+
+std::vector<boost::json::value> number_format_violations(schema::format_kind kind) {
+  using limits32 = std::numeric_limits<std::int32_t>;
+  switch (kind) {
+    case schema::format_kind::int32:  // one past each end
+      return {boost::json::value(std::int64_t{limits32::max()} + 1),
+              boost::json::value(std::int64_t{limits32::min()} - 1)};
+    case schema::format_kind::int64:  // 2^63; -2^63 - 1 has no exact JSON number a parser keeps
+      return {boost::json::value(
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1)};
+    default:
+      return {};
+  }
 }
 
 }  // namespace conform::generators::detail

@@ -120,17 +120,11 @@ void number_sites(const mutation_scope& s, const site_fn& add) {
                  }),
         std::nullopt);
   }
-  if (r.format && schema::is_number_format(schema::parse_format(*r.format))) {
-    // One past each end of the format's range: 2^31 and -2^31 - 1 for int32;
-    // 2^63 for int64 (-2^63 - 1 has no exact JSON number a parser keeps).
-    std::vector<value> out;
-    if (schema::parse_format(*r.format) == schema::format_kind::int32) {
-      out = {value(std::int64_t{2147483648}), value(std::int64_t{-2147483649})};
-    } else {
-      out = {value(std::uint64_t{9223372036854775808ULL})};
+  if (r.format) {
+    if (auto out = number_format_violations(schema::parse_format(*r.format)); !out.empty()) {
+      add(mutation_kind::format_violated, "format", "a number outside " + *r.format,
+          nearest_first(std::move(out)), std::nullopt);
     }
-    add(mutation_kind::format_violated, "format", "a number outside " + *r.format,
-        nearest_first(std::move(out)), std::nullopt);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -58,8 +59,9 @@ Gen<value> value_builder::integer_gen(const node& r) {
     lo = std::max(-safe_integer, hi_b - default_span * 10);
   }
   if (r.format && schema::parse_format(*r.format) == schema::format_kind::int32) {
-    lo = std::max(lo, -2147483648.0);  // int64 holds whatever safe_integer allows
-    hi = std::min(hi, 2147483647.0);
+    // int64 holds whatever safe_integer allows.
+    lo = std::max(lo, static_cast<double>(std::numeric_limits<std::int32_t>::min()));
+    hi = std::min(hi, static_cast<double>(std::numeric_limits<std::int32_t>::max()));
   }
   if (lo > hi) return failing("no integer fits the bounds at " + r.location);
   if (r.multiple_of) {
