@@ -155,10 +155,6 @@ core::outcome<replay_options> parse_replay_options(const std::vector<std::string
   return o;
 }
 
-void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
-  for (const auto& d : diags) err << core::to_string(d) << "\n";
-}
-
 }  // namespace
 
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

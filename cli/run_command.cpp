@@ -56,10 +56,6 @@ bool operation_selected(const openapi::operation& op, const run_options& opts) {
   return true;
 }
 
-void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
-  for (const auto& d : diags) err << core::to_string(d) << "\n";
-}
-
 /// The description a run judges against, and what --skip-invalid-operations
 /// kept out of it.
 struct loaded_description {

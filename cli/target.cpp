@@ -10,21 +10,22 @@
 
 namespace conform::cli {
 
+void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err) {
+  for (const auto& d : diags) err << core::to_string(d) << "\n";
+}
+
 std::optional<profile::target> make_target(const target_choice& choice,
                                            const openapi::api_spec& api, const std::string& command,
                                            const std::string& profile_error_suffix,
                                            std::unique_ptr<reference::server>& reference_server,
                                            std::ostream& err) {
-  auto print_diagnostics = [&](const std::vector<core::diagnostic>& diags) {
-    for (const auto& d : diags) err << core::to_string(d) << "\n";
-  };
   if (!choice.profile.empty()) {
     auto p = profile::load_profile(choice.profile);
     if (p.ok()) {
       auto bound = profile::bind(*p.value, api);
       p.diagnostics.insert(p.diagnostics.end(), bound.begin(), bound.end());
     }
-    print_diagnostics(p.diagnostics);
+    print_diagnostics(p.diagnostics, err);
     if (!p.ok() || core::has_errors(p.diagnostics)) {
       err << "conform " << command << ": the profile " << choice.profile << " has errors"
           << profile_error_suffix << "\n";
@@ -55,7 +56,7 @@ std::optional<profile::target> make_target(const target_choice& choice,
   }
   auto p = profile::parse_profile(reference_server->profile_yaml(), "in-process reference");
   if (!p.ok()) {
-    print_diagnostics(p.diagnostics);
+    print_diagnostics(p.diagnostics, err);
     err << "conform " << command << ": the reference server's profile does not load\n";
     return std::nullopt;
   }

@@ -1,7 +1,7 @@
 #pragma once
 // The target `conform run` and `conform replay` send to: a profile, `--url`
-// (cli/url_target.hpp), or the in-process reference server; and the HTTP
-// client options that go with it.
+// (cli/url_target.hpp), or the in-process reference server; the HTTP client
+// options that go with it; and how the commands print a load's diagnostics.
 
 #include <iosfwd>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/source.hpp"
 #include "http/client.hpp"
 #include "openapi/model.hpp"
 #include "profile/profile.hpp"
@@ -38,6 +39,9 @@ std::optional<profile::target> make_target(const target_choice& choice,
                                            const std::string& profile_error_suffix,
                                            std::unique_ptr<reference::server>& reference_server,
                                            std::ostream& err);
+
+/// Each diagnostic on a line of its own (`file:line:col: ...`).
+void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream& err);
 
 /// The client options for `target`: its client certificates and CA, and
 /// the timeouts of `timeout_seconds` (connecting within 10 s at most).
