@@ -167,7 +167,7 @@ TEST(framework_stub, sizes_stay_within_what_servers_take) {
 }
 
 // 414 and 431 are refusals any server may give: never a failure.
-TEST(framework_stub, a431_is_a_refusal_not_a_failure) {
+TEST(framework_stub, a_431_is_a_refusal_not_a_failure) {
   framework_server server(framework_fault::refuses_sizes);
   const auto r = run(args_for(server, "9", {"--include", "echoHeaders"}));
   EXPECT_EQ(r.status, 0) << r.out << r.err;

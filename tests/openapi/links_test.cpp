@@ -53,7 +53,7 @@ TEST(links, a_parameters_examples_come_in_order) {
   EXPECT_EQ(id->examples[2], boost::json::value("44"));
 }
 
-TEST(links, the_shipped_description_has25_links_and_each_names_an_operation) {
+TEST(links, the_shipped_description_has_25_links_and_each_names_an_operation) {
   const auto r = load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
   ASSERT_TRUE(r.ok()) << messages(r);
   std::size_t count = 0;

@@ -52,7 +52,7 @@ const schema::schema& prop(const schema::schema& s, const std::string& name) {
   return *it->second;
 }
 
-TEST(spec_loader, open_api30_and31_load_to_the_same_model) {
+TEST(spec_loader, openapi_3_0_and_3_1_load_to_the_same_model) {
   const api_spec v30 = load_ok(data + "/equiv/v30.yaml");
   const api_spec v31 = load_ok(data + "/equiv/v31.yaml");
   EXPECT_EQ(v30.openapi_version, "3.0.3");
@@ -275,7 +275,7 @@ TEST(spec_loader, permission_matrix_beside_the_spec_is_read) {
   EXPECT_EQ(spec.permissions->find_operation("nothing"), nullptr);
 }
 
-TEST(spec_loader, ref_siblings_merge_in31_and_are_ignored_in30) {
+TEST(spec_loader, ref_siblings_merge_in_3_1_and_are_ignored_in_3_0) {
   const api_spec v31 = load_ok(data + "/siblings31.yaml");
   const api_spec v30 = load_ok(data + "/siblings30.yaml");
   const schema::schema& box31 = component(v31, "getBox", 200);

@@ -152,7 +152,7 @@ paths:
       << messages(r);
 }
 
-TEST(open_api32, querystring_is_refused_in31) {
+TEST(open_api32, querystring_is_refused_in_3_1) {
   scratch dir;
   const auto file = dir.write("q.yaml", R"(openapi: 3.1.0
 info: { title: q, version: "1" }
@@ -200,7 +200,7 @@ paths:
       << messages(r);
 }
 
-TEST(open_api32, query_and_additional_operations_are_ignored_before32) {
+TEST(open_api32, query_and_additional_operations_are_ignored_before_3_2) {
   scratch dir;
   const auto file = dir.write("a.yaml", R"(openapi: 3.1.0
 info: { title: a, version: "1" }
@@ -281,7 +281,7 @@ TEST(mutual_tls, a_scheme_loads_as_a_client_certificate_with_a_note) {
   EXPECT_EQ(count(r, core::severity::error), 0u);
 }
 
-TEST(mutual_tls, the_mega_like_documents_load_in31_and32) {
+TEST(mutual_tls, the_mega_like_documents_load_in_3_1_and_3_2) {
   for (const char* file : {"generic/mtls_mega.yaml", "v32/mega_like.yaml"}) {
     const auto r = load(data_dir + file);
     ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);
@@ -290,7 +290,7 @@ TEST(mutual_tls, the_mega_like_documents_load_in31_and32) {
   }
 }
 
-TEST(mutual_tls, the_security_scheme_examples_load_in31_and32) {
+TEST(mutual_tls, the_security_scheme_examples_load_in_3_1_and_3_2) {
   for (const char* file : {"generic/security_examples31.yaml", "v32/security_examples.yaml"}) {
     const auto r = load(data_dir + file);
     ASSERT_TRUE(r.ok()) << file << "\n" << messages(r);

@@ -97,7 +97,7 @@ class shipped_spec : public ::testing::Test {
 
 load_result* shipped_spec::result_ = nullptr;
 
-TEST_F(shipped_spec, loads_with_no_diagnostic_and_has_the22_operations) {
+TEST_F(shipped_spec, loads_with_no_diagnostic_and_has_the_22_operations) {
   EXPECT_EQ(spec().operations.size(), 22u);
   for (const auto& e : decisions) EXPECT_NE(find(e), nullptr) << e;
   EXPECT_EQ(std::size(decisions), 22u);
@@ -233,7 +233,7 @@ TEST_F(shipped_spec, idempotency_as_d4_says) {
   }
 }
 
-TEST_F(shipped_spec, tenant_context_as_d26_and_c4_say) {
+TEST_F(shipped_spec, tenant_context_as_d2_6_and_c4_say) {
   for (const auto& e : decisions) {
     SCOPED_TRACE(::testing::PrintToString(e));
     const operation* op = find(e);
@@ -301,7 +301,7 @@ TEST_F(shipped_spec, unknown_ids_answer_the_resource_code) {
   }
 }
 
-TEST_F(shipped_spec, campaign_states_as_d51_says) {
+TEST_F(shipped_spec, campaign_states_as_d5_1_says) {
   ASSERT_EQ(spec().state_machines.count("campaign"), 1u);
   const state_machine& m = spec().state_machines.at("campaign");
   auto states = m.states;

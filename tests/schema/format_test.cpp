@@ -20,7 +20,7 @@ TEST(format, names_map_to_kinds) {
   EXPECT_EQ(parse_format("float"), format_kind::unknown);
 }
 
-TEST(format, date_time_is_rfc3339) {
+TEST(format, date_time_is_rfc_3339) {
   for (const char* ok : {"2026-11-20T10:00:00Z", "2026-11-20T10:00:00.123Z",
                          "2024-02-29T23:59:60+05:30", "2026-01-01t00:00:00-00:00"}) {
     EXPECT_TRUE(check_format(format_kind::date_time, ok)) << ok;

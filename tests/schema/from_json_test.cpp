@@ -22,7 +22,7 @@ std::string error_of(std::string_view json) {
   return "";
 }
 
-TEST(from_json, folds_open_api30_forms) {
+TEST(from_json, folds_openapi_3_0_forms) {
   testing::schemas make;
   const schema& s = make(R"({"type": "integer", "nullable": true, "minimum": 0,
                             "exclusiveMinimum": true})");

@@ -189,7 +189,7 @@ TEST(validator, numeric_bounds) {
   EXPECT_EQ(check(s, "100.5").errors[0].schema_location, "#/maximum");
 }
 
-TEST(validator, exclusive_bounds_including_the_open_api30_form) {
+TEST(validator, exclusive_bounds_including_the_openapi_3_0_form) {
   testing::schemas make;
   const schema& s31 = make(R"({"exclusiveMinimum": 0, "exclusiveMaximum": 10})");
   EXPECT_TRUE(valid(s31, "0.001"));

@@ -136,7 +136,7 @@ std::map<std::string, std::string> not_run_why(const conform_result& r) {
   return why;
 }
 
-TEST(pagination_suite, a_target_that_only_answers429_is_not_run_never_a_failure) {
+TEST(pagination_suite, a_target_that_only_answers_429_is_not_run_never_a_failure) {
   // Every request is refused as rate-limited, retries included: nothing can
   // be judged, so nothing fails and nothing passes.
   scripted_server target([](const httplib::Request&, httplib::Response& res) {
