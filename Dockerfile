@@ -23,7 +23,7 @@ FROM debian:12-slim AS runtime
 # The shared libraries `conform` links (ldd), and the CAs for https:// targets.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libboost-json1.81.0 libyaml-cpp0.7 libcpp-httplib0.11 libssl3 libpcre2-8-0 ca-certificates \
+      libboost-json1.81.0 libboost-context1.81.0 libyaml-cpp0.7 libcpp-httplib0.11 libssl3 libpcre2-8-0 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/conform/build-program/conform /usr/local/bin/conform
 # Where the build put them: the program's default description is /opt/conform/specs.

@@ -377,6 +377,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
                                opts.workflows.end());
   config.max_shrinks = opts.max_shrinks;
+  config.threads = opts.threads;
   config.shrink_time_per_failure =
       std::chrono::milliseconds(static_cast<long long>(opts.shrink_seconds_per_failure * 1000));
   if (opts.shrink_seconds) {

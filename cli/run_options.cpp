@@ -80,7 +80,11 @@ reference server in-process on a free loopback port and tests that.
                        (operation, auth model) pairs and of the scenario suites; the N
                        shards' JSON reports merge with `conform report merge` (docs/ci.md)
   --timeout SECONDS    per-request timeout (default 30)
-  --workers N          concurrent connections (default 4)
+  --workers N          concurrent connections, each with one request in flight
+                       (default 4)
+  --threads N          threads that drive the workers' connections, each keeping
+                       its share in flight at once (default: one per core, at most
+                       one per worker)
   --rate-limit N/s     at most N requests per second (or N/min) to the target
   --max-shrinks N      requests spent shrinking one failure at most (default 64)
   --shrink-time-per-failure SECONDS
@@ -225,6 +229,11 @@ core::outcome<run_options> parse_run_options(const std::vector<std::string>& arg
       if (!take(v)) return core::fail(error);
       if (!parse_number(v, opts.workers) || opts.workers == 0 || opts.workers > 256) {
         return core::fail("--workers takes an integer from 1 to 256, not '" + v + "'");
+      }
+    } else if (name == "--threads") {
+      if (!take(v)) return core::fail(error);
+      if (!parse_number(v, opts.threads) || opts.threads == 0 || opts.threads > 256) {
+        return core::fail("--threads takes an integer from 1 to 256, not '" + v + "'");
       }
     } else if (name == "--max-shrinks") {
       if (!take(v)) return core::fail(error);

@@ -39,6 +39,10 @@ struct run_config {
   std::vector<const openapi::operation*> operations;  // in spec order; the filter already applied
   check_selection checks;                             // from the catalogue
   unsigned scenario_lanes = 4;                        // connections scenarios may send on at once
+  /// Threads that drive the client's connections (one per worker) in the
+  /// main phase, each keeping its share of them in flight at once
+  /// (http::run_cooperatively). 0: one per core, at most one per worker.
+  unsigned threads = 0;
   std::vector<std::string> workflow_files;            // Arazzo documents for the workflows scenario
   /// `--shard K/N` (1 <= K <= N): only this shard's part of the work; 0/0 is
   /// the whole run. The (operation, auth model) pairs of the whole plan,

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <thread>
 
+#include "http/cooperative.hpp"
 #include "http/retry_after.hpp"
 
 namespace conform::http {
@@ -117,7 +117,7 @@ result client::send(unsigned worker, const request& req, std::chrono::millisecon
       if (opts_.sleep) {
         opts_.sleep(wait);
       } else {
-        std::this_thread::sleep_for(wait);
+        pause(wait);  // a cooperative task lets the others run meanwhile
       }
     }
     waited += wait;

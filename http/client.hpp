@@ -41,7 +41,7 @@ struct client_options {
   std::uint32_t rate_burst = 1;   // requests allowed at once under the limit
   connection_options connection;  // timeouts, caps, TLS
   retry_options retry;
-  /// How the client waits (Retry-After); injectable for tests. Default: sleep.
+  /// How the client waits (Retry-After); injectable for tests. Default: http::pause.
   std::function<void(std::chrono::milliseconds)> sleep;
   /// Client certificates: a request naming one goes out on connections of
   /// their own that present it (one per worker, made when first used).

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <thread>
+
+#include "http/cooperative.hpp"
 
 namespace conform::http {
 
@@ -43,7 +44,7 @@ bool rate_limiter::try_acquire() {
 
 void rate_limiter::acquire() {
   const auto wait = reserve();
-  if (wait.count() > 0) std::this_thread::sleep_for(wait);
+  pause(wait);  // a cooperative task lets the others run meanwhile
 }
 
 rate_parse_result parse_rate_limit(std::string_view text) {

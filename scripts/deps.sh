@@ -16,6 +16,7 @@ set_name=${1:-all}
 packages=(
   g++ cmake ninja-build pkg-config
   libboost1.81-dev libboost-json1.81-dev
+  libboost-context1.81-dev  # many exchanges in flight per thread (http/cooperative.hpp)
   librapidcheck-dev libcpp-httplib-dev libyaml-cpp-dev
   libssl-dev
   libpcre2-dev       # `pattern` keywords, with match and depth limits

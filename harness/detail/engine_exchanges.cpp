@@ -3,6 +3,8 @@
 
 #include "harness/detail/engine.hpp"
 
+#include "http/cooperative.hpp"
+
 namespace conform::harness::detail {
 
 sent engine::send(unsigned worker, const cell& c, const generators::generated_request& g,
@@ -217,10 +219,22 @@ void engine::main_phase() {
   // while the last coverage requests are in flight.
   if (!coverage_.empty()) events_.phase_started({phase::coverage, coverage_.size()});
   events_.phase_started({phase::exchanges, planned_});
+  // Each worker is a connection with one request in flight. A thread drives
+  // a share of them, taking turns whenever one waits for its answer, so
+  // that one wake-up serves every answer that came in meanwhile (a thread
+  // per worker would sleep and wake once per request).
   const unsigned workers = std::max(1u, client_.workers());
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned count = std::min(workers, config_.threads > 0 ? config_.threads : cores);
   std::vector<std::thread> threads;
-  threads.reserve(workers);
-  for (unsigned w = 0; w < workers; ++w) threads.emplace_back([this, w] { worker_main(w); });
+  threads.reserve(count);
+  for (unsigned t = 0; t < count; ++t) {
+    // Workers first .. first + share - 1, dealt as evenly as they go.
+    const unsigned first = workers * t / count, share = workers * (t + 1) / count - first;
+    threads.emplace_back([this, first, share] {
+      http::run_cooperatively(share, [this, first](unsigned i) { worker_main(first + i); });
+    });
+  }
   for (auto& t : threads) t.join();
   if (!coverage_.empty()) events_.phase_finished({phase::coverage});
   events_.phase_finished({phase::exchanges});

@@ -7,32 +7,15 @@
 
 #include <cerrno>
 
+#include "http/detail/wait.hpp"
+
 namespace conform::http::detail {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
 deadline_socket::error_code deadline_socket::wait(bool readable) {
-  pollfd fd{};
-  fd.fd = socket_.native_handle();
-  fd.events = readable ? POLLIN : POLLOUT;
-  for (;;) {
-    int timeout_ms = -1;
-    if (deadline_) {
-      const auto left = *deadline_ - std::chrono::steady_clock::now();
-      if (left <= std::chrono::steady_clock::duration::zero()) return boost::beast::error::timeout;
-      timeout_ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(left).count());
-    }
-    const int n = ::poll(&fd, 1, timeout_ms);
-    if (n > 0) return {};
-    if (n == 0) {
-      // Rounding up may wake a little early or late; the next loop decides.
-      if (!deadline_) continue;
-      if (std::chrono::steady_clock::now() >= *deadline_) return boost::beast::error::timeout;
-      continue;
-    }
-    if (errno != EINTR) return {errno, boost::system::system_category()};
-  }
+  return wait_ready(socket_.native_handle(), readable, deadline_);
 }
 
 deadline_socket::error_code deadline_socket::connect(const tcp::resolver::results_type& endpoints) {

@@ -10,20 +10,14 @@
 #include <set>
 
 #include "http/connection.hpp"
+#include "tests/http/support.hpp"
 #include "tests/support/servers.hpp"
 
 namespace conform::http {
 namespace {
 
-url local(unsigned short port, const char* scheme = "http") {
-  return *parse_url(std::string(scheme) + "://127.0.0.1:" + std::to_string(port) + "/api/v1").value;
-}
-
-request get(std::string target) {
-  request r;
-  r.target = std::move(target);
-  return r;
-}
+using test_support::get;
+using test_support::local;
 
 /// An httplib server that records the client ports it saw (one per connection).
 class plain_server : public ::testing::Test {
