@@ -35,7 +35,7 @@ struct run_options {
   std::string update_baseline;  // --update-baseline: write this run's JSON report there
   double timeout_seconds = 30;
   unsigned workers = 4;
-  unsigned threads = 0;  // --threads: what drives the workers; 0: one per core
+  unsigned threads = 0;                    // --threads: what drives the workers; 0: one per core
   double rate_limit = 0;                   // requests per second, 0 = unlimited
   unsigned max_shrinks = 64;               // requests spent shrinking one failure at most
   double shrink_seconds_per_failure = 20;  // --shrink-time-per-failure; 0: no bound

@@ -43,7 +43,7 @@ struct run_config {
   /// main phase, each keeping its share of them in flight at once
   /// (http::run_cooperatively). 0: one per core, at most one per worker.
   unsigned threads = 0;
-  std::vector<std::string> workflow_files;            // Arazzo documents for the workflows scenario
+  std::vector<std::string> workflow_files;  // Arazzo documents for the workflows scenario
   /// `--shard K/N` (1 <= K <= N): only this shard's part of the work; 0/0 is
   /// the whole run. The (operation, auth model) pairs of the whole plan,
   /// sorted by operationId and auth model label, are dealt round-robin (the
