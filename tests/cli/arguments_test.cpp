@@ -3,6 +3,7 @@
 // "--" handed over untouched.
 #include <gtest/gtest.h>
 
+#include "cli/run_options.hpp"
 #include "cli/arguments.hpp"
 
 namespace conform::cli {
@@ -52,6 +53,22 @@ TEST(arguments, numbers_and_seconds_are_whole_and_bounded) {
   EXPECT_FALSE(parse_seconds("0", s));
   EXPECT_FALSE(parse_seconds("86401", s));
   EXPECT_FALSE(parse_seconds("nan", s));
+}
+
+TEST(arguments, workers_and_threads_are_bounded_and_named_when_wrong) {
+  auto parsed = parse_run_options({"--workers", "16", "--threads", "1"});
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed->workers, 16u);
+  EXPECT_EQ(parsed->threads, 1u);
+  auto by_default = parse_run_options({});
+  ASSERT_TRUE(by_default) << by_default.error();
+  EXPECT_EQ(by_default->threads, 0u);  // one per core, at most one per worker
+  for (const char* bad : {"0", "257", "two", "-1"}) {
+    auto refused = parse_run_options({"--threads", bad});
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error(),
+              std::string("--threads takes an integer from 1 to 256, not '") + bad + "'");
+  }
 }
 
 }  // namespace
