@@ -228,6 +228,8 @@ void run_cooperatively(unsigned tasks, const std::function<void(unsigned task)>&
 
 void pause(std::chrono::nanoseconds how_long) {
   if (how_long.count() <= 0) return;
+  // A deadline as far off as a day at most: now + how_long must not overflow.
+  how_long = std::min<std::chrono::nanoseconds>(how_long, std::chrono::hours(24));
   if (current) {
     current->park(-1, 0, steady::now() + how_long);
     return;
