@@ -5,6 +5,7 @@
 #include "generators/detail/pattern.hpp"
 
 #include "generators/detail/choice.hpp"
+#include "generators/detail/memo.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -409,13 +410,13 @@ rc::Gen<std::string> to_gen(const rx& t, std::size_t max_repeat) {
       std::vector<rc::Gen<std::string>> alts;
       for (const rx& k : t.kids) alts.push_back(to_gen(k, max_repeat));
       const std::size_t n = alts.size();
-      return rc::gen::mapcat(pick_index(n),
-                             [alts = std::move(alts)](std::size_t i) { return alts[i]; });
+      return detail::mapcat(pick_index(n),
+                            [alts = std::move(alts)](std::size_t i) { return alts[i]; });
     }
     case rx::kind::repeat: {
       const std::size_t hi = t.max == std::size_t(-1) ? t.min + max_repeat : t.max;
       rc::Gen<std::string> item = to_gen(t.kids.front(), max_repeat);
-      return rc::gen::mapcat(rc::gen::inRange<std::size_t>(t.min, hi + 1), [item](std::size_t n) {
+      return detail::mapcat(rc::gen::inRange<std::size_t>(t.min, hi + 1), [item](std::size_t n) {
         return rc::gen::map(rc::gen::container<std::vector<std::string>>(n, item),
                             [](const std::vector<std::string>& parts) {
                               std::string out;

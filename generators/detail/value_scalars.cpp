@@ -16,6 +16,7 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/filter.hpp"
 #include "generators/detail/format_gen.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/pattern.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "schema/format.hpp"
@@ -133,14 +134,14 @@ Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
   // multi-byte characters (lengths count code points).
   static const std::vector<std::string> multi_byte = {"\xC3\xA9", "\xE4\xB8\xAD",
                                                       "\xF0\x9F\x98\x80"};
-  Gen<std::string> piece = gen::weightedOneOf<std::string>(
+  Gen<std::string> piece = detail::weighted_one_of<std::string>(
       {{12, gen::map(gen::elementOf(std::string(
                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")),
                      [](char c) { return std::string(1, c); })},
        {2, gen::map(gen::resize(rc::kNominalSize, gen::inRange<char>(' ', '~' + 1)),
                     [](char c) { return std::string(1, c); })},
        {1, gen::elementOf(multi_byte)}});
-  return gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [piece](std::size_t n) {
+  return detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [piece](std::size_t n) {
     return gen::map(gen::container<std::vector<std::string>>(n, piece),
                     [](const std::vector<std::string>& parts) {
                       std::string out;
