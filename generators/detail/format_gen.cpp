@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/tz_names.hpp"
+#include "generators/detail/lazy_tree.hpp"
 #include "generators/detail/memo.hpp"
 
 namespace conform::generators::detail {
@@ -36,8 +37,18 @@ Gen<int> uniform(int lo, int hi) {
 }
 
 Gen<std::string> chars_from(std::string alphabet, std::size_t min, std::size_t max) {
-  return detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [alphabet](std::size_t n) {
+  auto tree = detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [alphabet](std::size_t n) {
     return gen::container<std::string>(n, gen::elementOf(alphabet));
+  });
+  return value_first(std::move(tree), [alphabet, min, max](const rc::Random& r, int size) {
+    std::string out;
+    draw_repeat(
+        r, size, min, max,
+        [&alphabet](const rc::Random& c, int, std::string& text) {
+          text += alphabet[draw_index(c, alphabet.size())];
+        },
+        out);
+    return out;
   });
 }
 

@@ -6,14 +6,18 @@
 // the engine's visits) into a digest computed before the generators were
 // made faster; a digest that moves means the values moved.
 
-#include <gtest/gtest.h>
+#include "tests/generators/rc_support.hpp"
+
+#include <boost/json/serialize.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "generators/invalid.hpp"
 #include "generators/request.hpp"
+#include "generators/value.hpp"
 #include "openapi/loader.hpp"
 
 namespace conform::generators {
@@ -56,8 +60,20 @@ void fold(digest& d, const generated_request& r) {
   d.add(static_cast<std::uint64_t>(r.body_from_example) * 2 + r.documented);
 }
 
+void fold(digest& d, const boost::json::value& v) {
+  d.add(boost::json::serialize(v));
+}
+
+void fold(digest& d, const invalid_value& v) {
+  d.add(v.json ? boost::json::serialize(*v.json) : v.raw);
+  d.add(static_cast<std::uint64_t>(v.kind));
+  d.add(v.pointer);
+  d.add(v.description);
+}
+
 /// The value of `s`, or what stopped it.
-void fold(digest& d, const rc::Shrinkable<generated_request>& s) {
+template <typename T>
+void fold(digest& d, const rc::Shrinkable<T>& s) {
   try {
     fold(d, s.value());
   } catch (const std::exception& ex) {
@@ -107,6 +123,28 @@ void shrink_walk(digest& d, rc::Shrinkable<generated_request> root, unsigned bud
   fold(d, root);
 }
 
+/// Every shrink of `root` and of its first shrink, up to `budget` in all.
+template <typename T>
+void shrinks_of(digest& d, const rc::Shrinkable<T>& root, unsigned budget) {
+  std::optional<rc::Shrinkable<T>> first;
+  auto children = root.shrinks();
+  while (budget > 0) {
+    auto child = children.next();
+    if (!child) break;
+    --budget;
+    fold(d, *child);
+    if (!first) first = *child;
+  }
+  if (!first) return;
+  auto grandchildren = first->shrinks();
+  while (budget > 0) {
+    auto child = grandchildren.next();
+    if (!child) break;
+    --budget;
+    fold(d, *child);
+  }
+}
+
 struct digests {
   std::uint64_t values = 0, shrinks = 0;
 };
@@ -149,6 +187,29 @@ TEST(generated_requests, of_the_shipped_description_stay_what_their_seeds_gave) 
   const auto d = of_spec(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", 100, 10);
   EXPECT_EQ(d.values, 0x9456e538963872b6ull) << std::hex << d.values;
   EXPECT_EQ(d.shrinks, 0xdb5b23dd6668415eull) << std::hex << d.shrinks;
+}
+
+TEST(generated_values, of_every_keyword_stay_what_their_seeds_gave) {
+  testing::schemas parse;
+  digest values, shrinks;
+  for (const auto& json : testing::keyword_schemas()) {
+    const schema::schema& s = parse(json);
+    values.add(json);
+    const auto valid = valid_value(s);
+    const auto invalid = invalid_values(s);
+    for (std::uint64_t seed = 0; seed < 150; ++seed) {
+      const int size = static_cast<int>(seed * 100 / 149);
+      const auto good = valid(rc::Random(seed * 104729 + 3), size);
+      fold(values, good);
+      if (seed % 10 == 0) shrinks_of(shrinks, good, 40);
+      if (!invalid) continue;
+      const auto bad = (*invalid)(rc::Random(seed * 104729 + 5), size);
+      fold(values, bad);
+      if (seed % 10 == 0) shrinks_of(shrinks, bad, 40);
+    }
+  }
+  EXPECT_EQ(values.value(), 0x113351c8eb9aac66ull) << std::hex << values.value();
+  EXPECT_EQ(shrinks.value(), 0xa2a55e38190fb6a1ull) << std::hex << shrinks.value();
 }
 
 }  // namespace
