@@ -4,9 +4,9 @@
 // again, and a mapcat (gen::mapcat, gen::join, gen::weightedOneOf) runs its
 // inner generator again, random draws and all. A filter asks for the value
 // once to test it and its parent asks again, so each filter above a value
-// (a request's, its parameter's, its string's) made it again: most of a
-// request's generation time was this. These give the same values and the
-// same shrinks, in the same order, and keep what they computed.
+// (a request's, its parameter's, its string's) made it again: over a third
+// of a request's generation time was this. These give the same values and
+// the same shrinks, in the same order, and keep what they computed.
 //
 // A cached value is not guarded: a shrinkable made here, and every tree
 // that holds one, belongs to one thread at a time (a tree shared between
@@ -22,32 +22,7 @@
 
 namespace conform::generators::detail {
 
-template <typename T>
-rc::Shrinkable<T> memo(rc::Shrinkable<T> s);
-
 namespace memo_impl {
-
-/// `inner`, its value computed on the first call and kept; its shrinks
-/// kept the same way.
-template <typename T>
-class memo_shrinkable {
- public:
-  explicit memo_shrinkable(rc::Shrinkable<T> inner) : inner_(std::move(inner)) {}
-
-  T value() const {
-    if (!value_) value_.emplace(inner_.value());  // a throw keeps nothing
-    return *value_;
-  }
-
-  rc::Seq<rc::Shrinkable<T>> shrinks() const {
-    return rc::seq::map(inner_.shrinks(),
-                        [](rc::Shrinkable<T>&& s) { return detail::memo(std::move(s)); });
-  }
-
- private:
-  rc::Shrinkable<T> inner_;
-  mutable std::optional<T> value_;
-};
 
 /// gen::mapcat's shrinkable, with the inner generator run once: the outer
 /// value's shrinks first (each with its own inner value), then the inner
@@ -88,12 +63,6 @@ class mapcat_shrinkable {
 
 }  // namespace memo_impl
 
-/// `s`, its value computed once.
-template <typename T>
-rc::Shrinkable<T> memo(rc::Shrinkable<T> s) {
-  return rc::makeShrinkable<memo_impl::memo_shrinkable<T>>(std::move(s));
-}
-
 /// rc::gen::mapcat, the same values and shrinks, its inner generator run
 /// once per shrinkable instead of on every value() call.
 template <typename T, typename Mapper>
@@ -116,22 +85,51 @@ rc::Gen<T> weighted_one_of(std::initializer_list<std::pair<std::size_t, rc::Gen<
   return detail::mapcat(rc::gen::weightedElement(pairs), [](const rc::Gen<T>& g) { return g; });
 }
 
-/// `s` when `pred` holds for its value (computed once and kept), with the
-/// shrinks for which it holds; nullopt otherwise. rc::shrinkable::filter,
-/// the predicate shared instead of copied into every shrinkable.
 template <typename T, typename Predicate>
 std::optional<rc::Shrinkable<T>> kept_if(rc::Shrinkable<T> s,
-                                         std::shared_ptr<const Predicate> pred) {
-  rc::Shrinkable<T> m = memo(std::move(s));
-  if (!(*pred)(m.value())) return std::nullopt;
-  return rc::shrinkable::mapShrinks(std::move(m), [pred](rc::Seq<rc::Shrinkable<T>>&& shrinks) {
-    return rc::seq::mapMaybe(std::move(shrinks),
+                                         std::shared_ptr<const Predicate> pred);
+
+namespace memo_impl {
+
+/// A value that passed a filter, kept; its shrinks are the inner ones
+/// that pass it too.
+template <typename T, typename Predicate>
+class kept_shrinkable {
+ public:
+  kept_shrinkable(rc::Shrinkable<T> inner, T value, std::shared_ptr<const Predicate> pred)
+      : inner_(std::move(inner)), value_(std::move(value)), pred_(std::move(pred)) {}
+
+  T value() const { return value_; }
+
+  rc::Seq<rc::Shrinkable<T>> shrinks() const {
+    auto pred = pred_;
+    return rc::seq::mapMaybe(inner_.shrinks(),
                              [pred](rc::Shrinkable<T>&& c) -> rc::Maybe<rc::Shrinkable<T>> {
-                               auto kept = kept_if(std::move(c), pred);
+                               auto kept = detail::kept_if(std::move(c), pred);
                                if (!kept) return rc::Nothing;
                                return std::move(*kept);
                              });
-  });
+  }
+
+ private:
+  rc::Shrinkable<T> inner_;
+  T value_;
+  std::shared_ptr<const Predicate> pred_;
+};
+
+}  // namespace memo_impl
+
+/// `s` when `pred` holds for its value (computed once and kept), with the
+/// shrinks for which it holds; nullopt otherwise. rc::shrinkable::filter,
+/// the value tested kept and the predicate shared instead of copied into
+/// every shrinkable.
+template <typename T, typename Predicate>
+std::optional<rc::Shrinkable<T>> kept_if(rc::Shrinkable<T> s,
+                                         std::shared_ptr<const Predicate> pred) {
+  T v = s.value();  // a throw goes up, as from rc::shrinkable::filter
+  if (!(*pred)(v)) return std::nullopt;
+  return rc::makeShrinkable<memo_impl::kept_shrinkable<T, Predicate>>(std::move(s), std::move(v),
+                                                                      std::move(pred));
 }
 
 /// rc::gen::suchThat (100 samples, the size growing by one each, then a
