@@ -11,6 +11,7 @@
 
 #include "generators/request.hpp"
 #include "http/client.hpp"
+#include "http/url.hpp"
 #include "profile/loader.hpp"
 #include "harness/auth.hpp"
 #include "harness/detail/build.hpp"
@@ -77,6 +78,61 @@ BENCHMARK_CAPTURE(bm_generate, invalid_listCampaigns, "listCampaigns", invalid);
 BENCHMARK_CAPTURE(bm_generate, invalid_createCampaign, "createCampaign", invalid);
 BENCHMARK_CAPTURE(bm_generate, invalid_updateKnowledgeBaseSource, "updateKnowledgeBaseSource",
                   invalid);
+
+/// bench/wire.sh's description (bench/wire/api.yaml), and a generator for
+/// each of its (operation, mode) cells, as a `--url` run without
+/// credentials plans them.
+struct wire_fixture {
+  openapi::api_spec api;
+  profile::target view;
+  std::vector<std::vector<harness::auth_choice>> auth;  // per operation
+  struct cell {
+    const openapi::operation* op;
+    const harness::auth_choice* auth;
+    rc::Gen<generators::generated_request> gen;
+  };
+  std::vector<cell> cells;
+
+  static wire_fixture& get() {
+    static wire_fixture f;
+    return f;
+  }
+
+ private:
+  wire_fixture() {
+    auto loaded = openapi::load(std::string(CONFORM_BENCH_DIR) + "/wire/api.yaml");
+    if (!loaded.ok()) throw std::runtime_error("bench/wire/api.yaml does not load");
+    api = std::move(*loaded.spec);
+    view.base_url = *http::parse_url("http://127.0.0.1:8080").value;
+    harness::credential_selector selector(api, view);
+    for (const auto& op : api.operations) auth.push_back(selector.auth_models(op, true));
+    for (std::size_t o = 0; o < api.operations.size(); ++o) {
+      for (auto kind : {harness::request_kind::valid, harness::request_kind::invalid}) {
+        auto made = harness::detail::make_generator(api, api.operations[o], auth[o].front(), kind);
+        if (made.gen) cells.push_back({&api.operations[o], &auth[o].front(), std::move(*made.gen)});
+      }
+    }
+  }
+};
+
+/// bench/wire.sh's requests: every (operation, mode) cell of its
+/// description in turn, at the sizes `--examples 5000` spreads over 0..100,
+/// each value taken once as the engine does (the shrink tree kept).
+void bm_generate_wire(benchmark::State& state) {
+  auto& f = wire_fixture::get();
+  std::uint64_t seed = 1, n = 0;
+  for (auto _ : state) {
+    const auto& c = f.cells[n % f.cells.size()];
+    const int size = static_cast<int>((n / f.cells.size()) % 101);
+    ++n;
+    auto tree = c.gen(rc::Random(seed++), size);
+    auto req = tree.value();
+    benchmark::DoNotOptimize(req);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(std::to_string(f.cells.size()) + " cells");
+}
+BENCHMARK(bm_generate_wire);
 
 /// A real page of 25 campaigns from the reference server.
 std::string campaign_page() {

@@ -18,6 +18,7 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/mutations.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "generators/value.hpp"
@@ -56,12 +57,12 @@ Gen<invalid_value> malformed_bytes(Gen<value> valid_root) {
         std::string s = boost::json::serialize(v);
         return s.substr(0, s.size() - 1);
       }));
-  return gen::map(gen::suchThat(text,
-                                [](const std::string& s) {
-                                  boost::system::error_code ec;
-                                  (void)boost::json::parse(s, ec);
-                                  return static_cast<bool>(ec);
-                                }),
+  return gen::map(detail::such_that_kept(text,
+                                         [](const std::string& s) {
+                                           boost::system::error_code ec;
+                                           (void)boost::json::parse(s, ec);
+                                           return static_cast<bool>(ec);
+                                         }),
                   [](std::string s) {
                     invalid_value out;
                     out.raw = std::move(s);
@@ -224,8 +225,8 @@ class collector {
     for (auto& s : site_generators()) gens.push_back(std::move(s.gen));
     if (gens.empty()) return std::nullopt;
     const std::size_t n = gens.size();
-    return gen::mapcat(detail::pick_index(n),
-                       [gens = std::move(gens)](std::size_t i) { return gens[i]; });
+    return detail::mapcat(detail::pick_index(n),
+                          [gens = std::move(gens)](std::size_t i) { return gens[i]; });
   }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/request_builder.hpp"
 
 namespace conform::generators {
@@ -147,8 +148,8 @@ std::optional<rc::Gen<generated_request>> invalid_request(const openapi::operati
   std::vector<rc::Gen<generated_request>> gens;
   for (auto& s : sites) gens.push_back(std::move(s.gen));
   const std::size_t n = gens.size();
-  return rc::gen::mapcat(detail::pick_index(n),
-                         [gens = std::move(gens)](std::size_t i) { return gens[i]; });
+  return detail::mapcat(detail::pick_index(n),
+                        [gens = std::move(gens)](std::size_t i) { return gens[i]; });
 }
 
 std::vector<std::string> request_mutations(const openapi::operation& op, fixture_lookup fixtures,

@@ -20,6 +20,7 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/merge.hpp"
 #include "generators/detail/pattern.hpp"
 #include "generators/detail/value_builder.hpp"
@@ -41,14 +42,14 @@ using node = schema::schema;
 Gen<value> one_of(std::vector<Gen<value>> gens) {
   if (gens.size() == 1) return gens.front();
   const std::size_t n = gens.size();
-  return gen::mapcat(detail::pick_index(n),
-                     [gens = std::move(gens)](std::size_t i) { return gens[i]; });
+  return detail::mapcat(detail::pick_index(n),
+                        [gens = std::move(gens)](std::size_t i) { return gens[i]; });
 }
 
 /// Non-null generators first; null gets `null_percent` when mixed with others.
 Gen<value> with_null(Gen<value> non_null, int null_percent) {
   const auto p = static_cast<std::size_t>(std::clamp(null_percent, 0, 100));
-  return gen::weightedOneOf<value>(
+  return detail::weighted_one_of<value>(
       {{100 - p, std::move(non_null)}, {p, gen::just(value(nullptr))}});
 }
 
@@ -205,7 +206,7 @@ Gen<value> value_builder::build(const node& s, int depth) {
     }
     if (!examples.empty()) {
       const auto p = static_cast<std::size_t>(std::clamp(options_.example_percent, 0, 100));
-      return gen::weightedOneOf<value>(
+      return detail::weighted_one_of<value>(
           {{p, gen::elementOf(std::move(examples))}, {100 - p, std::move(typed)}});
     }
   }
@@ -271,7 +272,7 @@ rc::Gen<boost::json::value> any_value(int depth) {
   namespace gen = rc::gen;
   using boost::json::value;
   std::vector<std::pair<std::size_t, rc::Gen<value>>> choices;
-  rc::Gen<value> scalar = gen::weightedOneOf<value>(
+  rc::Gen<value> scalar = detail::weighted_one_of<value>(
       {{1, gen::just(value(nullptr))},
        {2, gen::map(gen::arbitrary<bool>(), [](bool b) { return value(b); })},
        {3,
@@ -295,7 +296,7 @@ rc::Gen<boost::json::value> any_value(int depth) {
                                      for (const auto& [k, v] : m) o[k] = v;
                                      return value(std::move(o));
                                    });
-  return gen::weightedOneOf<value>({{6, scalar}, {1, array}, {1, object}});
+  return detail::weighted_one_of<value>({{6, scalar}, {1, array}, {1, object}});
 }
 
 std::vector<std::string> unsupported_patterns(const schema::schema& s) {

@@ -34,8 +34,9 @@ const char* to_string(json_type t) {
 const schema& schema::resolved() const {
   // Follow the chain of refs; a chain that comes back to a node already seen
   // is a cycle of pure refs, which means nothing: stop at the revisited node.
+  if (ref == nullptr) return *this;  // most nodes: no chain to follow
   constexpr std::size_t max_chain = 64;
-  std::array<const schema*, max_chain> seen{};
+  std::array<const schema*, max_chain> seen;  // only [0, n) is read
   std::size_t n = 0;
   const schema* s = this;
   while (s->ref != nullptr && n < max_chain) {

@@ -9,24 +9,16 @@
 #include <string>
 #include <utility>
 
+#include "generators/detail/memo.hpp"
+
 namespace conform::generators::detail {
 
 /// Values of `g` for which `pred` holds, tried as gen::suchThat does (100
 /// samples, the size growing by one each); then a GenerationFailure saying
-/// "no <what> in 100 tries".
+/// "no <what> in 100 tries". The value tested is kept (detail/memo.hpp).
 template <typename T, typename Predicate>
 rc::Gen<T> such_that(rc::Gen<T> g, Predicate pred, std::string what) {
-  return rc::Gen<T>([g = std::move(g), pred = std::move(pred), what = std::move(what)](
-                        const rc::Random& random, int size) -> rc::Shrinkable<T> {
-    rc::Random r(random);
-    int current = size;
-    for (int tries = 0; tries < 100; ++tries) {
-      auto s = rc::shrinkable::filter(g(r.split(), current), pred);
-      if (s) return std::move(*s);
-      ++current;
-    }
-    throw rc::GenerationFailure("no " + what + " in 100 tries");
-  });
+  return such_that_kept(std::move(g), std::move(pred), "no " + what + " in 100 tries");
 }
 
 }  // namespace conform::generators::detail

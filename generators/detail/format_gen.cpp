@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/tz_names.hpp"
+#include "generators/detail/lazy_tree.hpp"
+#include "generators/detail/memo.hpp"
 
 namespace conform::generators::detail {
 
@@ -35,21 +37,32 @@ Gen<int> uniform(int lo, int hi) {
 }
 
 Gen<std::string> chars_from(std::string alphabet, std::size_t min, std::size_t max) {
-  return gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [alphabet](std::size_t n) {
+  auto tree = detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [alphabet](std::size_t n) {
     return gen::container<std::string>(n, gen::elementOf(alphabet));
+  });
+  return value_first(std::move(tree), [alphabet, min, max](const rc::Random& r, int size) {
+    std::string out;
+    draw_repeat(
+        r, size, min, max,
+        [&alphabet](const rc::Random& c, int, std::string& text) {
+          text += alphabet[draw_index(c, alphabet.size())];
+        },
+        out);
+    return out;
   });
 }
 
 Gen<std::string> date_gen() {
-  return gen::mapcat(gen::tuple(uniform(2000, 2040), uniform(1, 13)), [](std::tuple<int, int> ym) {
-    const auto [y, m] = ym;
-    return gen::map(uniform(1, days_in_month(y, m) + 1),
-                    [y, m](int d) { return std::to_string(y) + "-" + two(m) + "-" + two(d); });
-  });
+  return detail::mapcat(
+      gen::tuple(uniform(2000, 2040), uniform(1, 13)), [](std::tuple<int, int> ym) {
+        const auto [y, m] = ym;
+        return gen::map(uniform(1, days_in_month(y, m) + 1),
+                        [y, m](int d) { return std::to_string(y) + "-" + two(m) + "-" + two(d); });
+      });
 }
 
 Gen<std::string> offset_gen() {
-  return gen::weightedOneOf<std::string>(
+  return detail::weighted_one_of<std::string>(
       {{3, gen::just(std::string("Z"))},
        {1, gen::map(gen::tuple(gen::arbitrary<bool>(), uniform(0, 15),
                                gen::elementOf(std::vector<int>{0, 30, 45})),

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "generators/detail/format_gen.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/mutations.hpp"
 #include "schema/format.hpp"
 #include "schema/validator.hpp"
@@ -61,10 +62,11 @@ void string_sites(const mutation_scope& s, const site_fn& add) {
         map_string(s.valid_here, [](std::string x) { return x + "~"; }),
         map_string(s.valid_here, [](std::string x) { return " " + x; }));
     add(mutation_kind::pattern_violated, "pattern", "a string that does not match " + p,
-        gen::suchThat(candidates,
-                      [p](const value& v) {
-                        return v.is_string() && schema::search_pattern(p, v.get_string()) == false;
-                      }),
+        detail::such_that_kept(candidates,
+                               [p](const value& v) {
+                                 return v.is_string() &&
+                                        schema::search_pattern(p, v.get_string()) == false;
+                               }),
         std::nullopt);
   }
   if (r.format) {

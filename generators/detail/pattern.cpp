@@ -4,12 +4,15 @@
 
 #include "generators/detail/pattern.hpp"
 
-#include "generators/detail/choice.hpp"
-
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
+
+#include "generators/detail/choice.hpp"
+#include "generators/detail/lazy_tree.hpp"
+#include "generators/detail/memo.hpp"
 
 namespace conform::generators::detail {
 
@@ -390,42 +393,106 @@ rc::Gen<std::string> concat(rc::Gen<std::string> a, rc::Gen<std::string> b) {
                       });
 }
 
-rc::Gen<std::string> to_gen(const rx& t, std::size_t max_repeat) {
+/// Appends the text a node's generator gives for (random, size), drawn
+/// without its tree (detail/lazy_tree.hpp).
+using draw_fn = std::function<void(const rc::Random&, int, std::string&)>;
+
+/// A node's generator, and its draw when every node under it has one (a
+/// set that could not pick, or an alternation of nothing, has none: its
+/// generator's failure says why).
+struct node_gen {
+  rc::Gen<std::string> tree;
+  draw_fn draw;
+};
+
+node_gen to_gen(const rx& t, std::size_t max_repeat) {
   switch (t.k) {
     case rx::kind::anchor:
-      return rc::gen::just(std::string());
-    case rx::kind::set:
-      return rc::gen::map(rc::gen::elementOf(t.chars), [](char c) { return std::string(1, c); });
+      return {rc::gen::just(std::string()), [](const rc::Random&, int, std::string&) {}};
+    case rx::kind::set: {
+      node_gen g{
+          rc::gen::map(rc::gen::elementOf(t.chars), [](char c) { return std::string(1, c); }),
+          nullptr};
+      if (!t.chars.empty()) {
+        g.draw = [chars = t.chars](const rc::Random& r, int, std::string& out) {
+          out += chars[draw_index(r, chars.size())];
+        };
+      }
+      return g;
+    }
     case rx::kind::seq: {
-      if (t.kids.empty()) return rc::gen::just(std::string());
-      rc::Gen<std::string> acc = to_gen(t.kids.front(), max_repeat);
+      if (t.kids.empty()) {
+        return {rc::gen::just(std::string()), [](const rc::Random&, int, std::string&) {}};
+      }
+      node_gen acc = to_gen(t.kids.front(), max_repeat);
       for (std::size_t i = 1; i < t.kids.size(); ++i) {
         if (t.kids[i].k == rx::kind::anchor) continue;
-        acc = concat(std::move(acc), to_gen(t.kids[i], max_repeat));
+        node_gen next = to_gen(t.kids[i], max_repeat);
+        draw_fn both;
+        if (acc.draw && next.draw) {
+          // gen::tuple: each part from its own split, in order.
+          both = [a = std::move(acc.draw), b = next.draw](const rc::Random& r, int size,
+                                                          std::string& out) {
+            rc::Random rest = r;
+            const rc::Random first = rest.split();
+            const rc::Random second = rest.split();
+            a(first, size, out);
+            b(second, size, out);
+          };
+        }
+        acc = {concat(std::move(acc.tree), std::move(next.tree)), std::move(both)};
       }
       return acc;
     }
     case rx::kind::alt: {
       std::vector<rc::Gen<std::string>> alts;
-      for (const rx& k : t.kids) alts.push_back(to_gen(k, max_repeat));
+      std::vector<draw_fn> draws;
+      bool drawn = !t.kids.empty();
+      for (const rx& k : t.kids) {
+        node_gen g = to_gen(k, max_repeat);
+        alts.push_back(std::move(g.tree));
+        drawn = drawn && static_cast<bool>(g.draw);
+        draws.push_back(std::move(g.draw));
+      }
       const std::size_t n = alts.size();
-      return rc::gen::mapcat(pick_index(n),
-                             [alts = std::move(alts)](std::size_t i) { return alts[i]; });
+      node_gen g{detail::mapcat(pick_index(n),
+                                [alts = std::move(alts)](std::size_t i) { return alts[i]; }),
+                 nullptr};
+      if (drawn) {
+        // mapcat: the index from one split (pick_index: at the nominal
+        // size), the alternative from the other.
+        g.draw = [draws = std::move(draws)](const rc::Random& r, int size, std::string& out) {
+          rc::Random index = r;
+          const rc::Random rest = index.split();
+          draws[draw_in_range(index, rc::kNominalSize, 0, draws.size())](rest, size, out);
+        };
+      }
+      return g;
     }
     case rx::kind::repeat: {
       const std::size_t hi = t.max == std::size_t(-1) ? t.min + max_repeat : t.max;
-      rc::Gen<std::string> item = to_gen(t.kids.front(), max_repeat);
-      return rc::gen::mapcat(rc::gen::inRange<std::size_t>(t.min, hi + 1), [item](std::size_t n) {
-        return rc::gen::map(rc::gen::container<std::vector<std::string>>(n, item),
-                            [](const std::vector<std::string>& parts) {
-                              std::string out;
-                              for (const auto& p : parts) out += p;
-                              return out;
-                            });
-      });
+      node_gen item = to_gen(t.kids.front(), max_repeat);
+      node_gen g{detail::mapcat(rc::gen::inRange<std::size_t>(t.min, hi + 1),
+                                [tree = item.tree](std::size_t n) {
+                                  return rc::gen::map(
+                                      rc::gen::container<std::vector<std::string>>(n, tree),
+                                      [](const std::vector<std::string>& parts) {
+                                        std::string out;
+                                        for (const auto& p : parts) out += p;
+                                        return out;
+                                      });
+                                }),
+                 nullptr};
+      if (item.draw) {
+        g.draw = [min = t.min, hi, draw = std::move(item.draw)](const rc::Random& r, int size,
+                                                                std::string& out) {
+          draw_repeat(r, size, min, hi, draw, out);
+        };
+      }
+      return g;
     }
   }
-  return rc::gen::just(std::string());
+  return {rc::gen::just(std::string()), [](const rc::Random&, int, std::string&) {}};
 }
 
 }  // namespace
@@ -435,7 +502,13 @@ std::variant<rc::Gen<std::string>, unsupported_pattern> pattern_generator(std::s
   parser p(pattern);
   rx tree = p.parse();
   if (!p.error().empty()) return unsupported_pattern{p.error()};
-  return to_gen(tree, max_repeat);
+  node_gen g = to_gen(tree, max_repeat);
+  if (!g.draw) return std::move(g.tree);
+  return value_first(std::move(g.tree), [draw = std::move(g.draw)](const rc::Random& r, int size) {
+    std::string out;
+    draw(r, size, out);
+    return out;
+  });
 }
 
 }  // namespace conform::generators::detail

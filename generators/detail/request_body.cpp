@@ -11,6 +11,7 @@
 #include "generators/detail/body_gen.hpp"
 #include "generators/detail/checks.hpp"
 #include "generators/detail/filter.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/request_builder.hpp"
 #include "generators/detail/sequence.hpp"
 #include "schema/validator.hpp"
@@ -89,19 +90,20 @@ Gen<body_bytes> request_builder::valid_body() const {
     auto from_examples = gen::map(gen::elementOf(examples),
                                   [](value v) { return std::make_pair(std::move(v), true); });
     values = p >= 100 ? from_examples
-                      : gen::weightedOneOf<std::pair<value, bool>>(
+                      : detail::weighted_one_of<std::pair<value, bool>>(
                             {{p, std::move(from_examples)}, {100 - p, values}});
   }
   const std::size_t max = options_.max_body_bytes;
   if (urlencoded_media()) {
     const openapi::media_type* m = media_;
-    return gen::map(gen::suchThat(gen::map(values,
-                                           [m](const std::pair<value, bool>& v) {
-                                             return urlencoded(*m, v.first, v.second, true);
+    return gen::map(detail::such_that_kept(gen::map(values,
+                                                    [m](const std::pair<value, bool>& v) {
+                                                      return urlencoded(*m, v.first, v.second,
+                                                                        true);
+                                                    }),
+                                           [max](const std::pair<body_bytes, bool>& b) {
+                                             return b.second && b.first.bytes.size() <= max;
                                            }),
-                                  [max](const std::pair<body_bytes, bool>& b) {
-                                    return b.second && b.first.bytes.size() <= max;
-                                  }),
                     [](std::pair<body_bytes, bool> b) { return std::move(b.first); });
   }
   Gen<body_bytes> bytes =
@@ -111,7 +113,8 @@ Gen<body_bytes> request_builder::valid_body() const {
                                : boost::json::serialize(v.first);
         return body_bytes{std::move(text), media, v.second};
       });
-  return gen::suchThat(bytes, [max](const body_bytes& b) { return b.bytes.size() <= max; });
+  return detail::such_that_kept(bytes,
+                                [max](const body_bytes& b) { return b.bytes.size() <= max; });
 }
 
 Gen<body_bytes> request_builder::multipart(Gen<std::pair<value, bool>> values) const {
@@ -119,7 +122,7 @@ Gen<body_bytes> request_builder::multipart(Gen<std::pair<value, bool>> values) c
   const auto encoding = media_->part_content_types;
   using made = std::pair<body_bytes, bool>;
   return gen::map(
-      gen::suchThat(
+      detail::such_that_kept(
           gen::map(gen::tuple(values, detail::csv_text(), detail::boundary_gen()),
                    [encoding, s](std::tuple<std::pair<value, bool>, std::string, std::string> t) {
                      const auto& [v, from_example] = std::get<0>(t);
@@ -230,19 +233,19 @@ Gen<body_bytes> request_builder::boundary_body(Gen<value> good) const {
   using made = std::pair<body_bytes, bool>;
   const openapi::media_type* m = media_;
   const bool form = urlencoded_media();
-  return gen::map(
-      gen::suchThat(gen::map(gen::tuple(std::move(good), detail::boundary_gen()),
-                             [m, s, form](std::tuple<value, std::string> t) {
-                               const value& v = std::get<0>(t);
-                               if (!v.is_object()) return made(body_bytes{}, false);
-                               if (form) return urlencoded(*m, v, false, true);
-                               return finish_multipart(
-                                   *s,
-                                   detail::form_parts(v.get_object(), m->part_content_types, *s),
-                                   std::get<1>(t), false, true);
-                             }),
-                    [](const made& b) { return b.second; }),
-      [](made b) { return std::move(b.first); });
+  return gen::map(detail::such_that_kept(
+                      gen::map(gen::tuple(std::move(good), detail::boundary_gen()),
+                               [m, s, form](std::tuple<value, std::string> t) {
+                                 const value& v = std::get<0>(t);
+                                 if (!v.is_object()) return made(body_bytes{}, false);
+                                 if (form) return urlencoded(*m, v, false, true);
+                                 return finish_multipart(
+                                     *s,
+                                     detail::form_parts(v.get_object(), m->part_content_types, *s),
+                                     std::get<1>(t), false, true);
+                               }),
+                      [](const made& b) { return b.second; }),
+                  [](made b) { return std::move(b.first); });
 }
 
 }  // namespace conform::generators::detail

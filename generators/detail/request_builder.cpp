@@ -15,6 +15,7 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/mutations.hpp"
 #include "schema/validator.hpp"
 
@@ -95,8 +96,8 @@ Gen<parts> request_builder::valid_parts() const {
   for (const auto& e : entries_) {
     Gen<maybe> value = gen::map(e.valid, [](wire_pairs t) { return maybe(std::move(t)); });
     if (!e.required) {
-      value = gen::mapcat(detail::chance(options_.optional_param_percent),
-                          [value](bool on) { return on ? value : gen::just(maybe()); });
+      value = detail::mapcat(detail::chance(options_.optional_param_percent),
+                             [value](bool on) { return on ? value : gen::just(maybe()); });
     }
     acc = gen::map(gen::tuple(acc, value), [index = e.index, name = e.p->name,
                                             fixture = e.fixture](std::tuple<parts, maybe> t) {
@@ -112,8 +113,8 @@ Gen<parts> request_builder::valid_parts() const {
     using maybe_body = std::optional<body_bytes>;
     Gen<maybe_body> b = gen::map(*body, [](body_bytes x) { return maybe_body(std::move(x)); });
     if (!body_required) {
-      b = gen::mapcat(detail::chance(options_.optional_body_percent),
-                      [b](bool on) { return on ? b : gen::just(maybe_body()); });
+      b = detail::mapcat(detail::chance(options_.optional_body_percent),
+                         [b](bool on) { return on ? b : gen::just(maybe_body()); });
     }
     acc = gen::map(gen::tuple(acc, b), [](std::tuple<parts, maybe_body> t) {
       parts out = std::move(std::get<0>(t));
@@ -202,13 +203,14 @@ Gen<generated_request> request_builder::same_as_site(const Gen<parts>& valid,
   free.fixture = nullptr;  // a fixture would give the parameter's own value
   const schema::schema* body = media_->schema;
   using maybe = std::optional<parts>;
-  auto broken = gen::map(gen::suchThat(gen::map(gen::tuple(valid, valid_value(*slot.prop, free)),
-                                                [slot, body](std::tuple<parts, value> t) {
-                                                  return break_same_as(std::move(std::get<0>(t)),
-                                                                       slot, std::get<1>(t), *body);
-                                                }),
-                                       [](const maybe& m) { return m.has_value(); }),
-                         [](maybe m) { return std::move(*m); });
+  auto broken =
+      gen::map(detail::such_that_kept(gen::map(gen::tuple(valid, valid_value(*slot.prop, free)),
+                                               [slot, body](std::tuple<parts, value> t) {
+                                                 return break_same_as(std::move(std::get<0>(t)),
+                                                                      slot, std::get<1>(t), *body);
+                                               }),
+                                      [](const maybe& m) { return m.has_value(); }),
+               [](maybe m) { return std::move(*m); });
   const std::string where = "body " + slot.pointer;
   return gen::map(
       broken, [self, where,
@@ -269,6 +271,8 @@ bool request_builder::documented_params(const parts& in) const {
                                      [&](const auto& f) { return f.first == p.name; });
     if (fixture) continue;
     if (p.schema == nullptr) return false;
+    // No example to match (most parameters): not shown, without reading it back.
+    if (p.schema->examples.empty() && p.schema->resolved().examples.empty()) return false;
     const value sent = detail::read_param(detail::format_of(p), *p.schema, *in.params[i]);
     bool shown = false;
     for (const schema::schema* n : {p.schema, &p.schema->resolved()}) {
@@ -376,7 +380,7 @@ Gen<wire_pairs> request_builder::valid_wire(const openapi::parameter& p) const {
           " that can be written as its style says and reads back valid");
   if (p.in == param_location::query && p.allow_empty_value) {
     // allowEmptyValue: `name=` is a value the operation takes.
-    g = gen::weightedOneOf<wire_pairs>({{85, g}, {15, gen::just(wire_pairs{{p.name, ""}})}});
+    g = detail::weighted_one_of<wire_pairs>({{85, g}, {15, gen::just(wire_pairs{{p.name, ""}})}});
   }
   return g;
 }
@@ -393,8 +397,8 @@ std::optional<Gen<std::pair<wire_pairs, invalid_value>>> request_builder::invali
   }
   if (sites.empty()) return std::nullopt;
   const std::size_t n = sites.size();
-  auto bad = gen::mapcat(detail::pick_index(n),
-                         [sites = std::move(sites)](std::size_t i) { return sites[i]; });
+  auto bad = detail::mapcat(detail::pick_index(n),
+                            [sites = std::move(sites)](std::size_t i) { return sites[i]; });
   auto g = wired(p, std::move(bad));
   if (!detail::can_generate(g)) return std::nullopt;
   return g;

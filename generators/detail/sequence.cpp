@@ -2,6 +2,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "generators/detail/memo.hpp"
 #include "generators/value.hpp"
 
 namespace conform::generators::detail {
@@ -10,7 +11,7 @@ namespace {
 rc::Gen<std::vector<boost::json::value>> items_of(const schema::schema& item,
                                                   const gen_options& options) {
   const rc::Gen<boost::json::value> one = valid_value(item, options);
-  return rc::gen::mapcat(rc::gen::inRange(0, 4), [one](int n) {
+  return detail::mapcat(rc::gen::inRange(0, 4), [one](int n) {
     return rc::gen::container<std::vector<boost::json::value>>(static_cast<std::size_t>(n), one);
   });
 }
@@ -34,7 +35,7 @@ std::string sequence_text(std::string_view media, const std::vector<boost::json:
 
 rc::Gen<std::string> valid_sequence(std::string media, const schema::schema& item,
                                     const gen_options& options, std::size_t max_bytes) {
-  return rc::gen::suchThat(
+  return detail::such_that_kept(
       rc::gen::map(items_of(item, options),
                    [media](const std::vector<boost::json::value>& items) {
                      return sequence_text(media, items);

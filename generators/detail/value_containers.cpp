@@ -15,6 +15,7 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/choice.hpp"
 #include "generators/detail/filter.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "generators/value.hpp"
 #include "schema/validator.hpp"
@@ -46,7 +47,7 @@ Gen<value> value_builder::array_gen(const node& r, int depth) {
                         : any_value(std::max(0, std::min(1, options_.max_depth - depth - 1)));
   const bool unique = r.unique_items;
   Gen<value> g =
-      gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [item, unique](std::size_t n) {
+      detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [item, unique](std::size_t n) {
         return gen::map(gen::container<std::vector<value>>(n, item),
                         [unique](std::vector<value> items) {
                           boost::json::array a;
@@ -94,15 +95,15 @@ Gen<value> value_builder::tuple_gen(const node& r, int depth, std::size_t min, s
   Gen<value> g = gen::map(acc, [](boost::json::array a) { return value(std::move(a)); });
   if (rest_max > 0 && !closed) {
     Gen<value> item = r.items != nullptr ? build(*r.items, depth + 1) : any_value(0);
-    g = gen::mapcat(gen::tuple(acc, gen::inRange<std::size_t>(rest_min, rest_max + 1)),
-                    [item](std::tuple<boost::json::array, std::size_t> t) {
-                      return gen::map(gen::container<std::vector<value>>(std::get<1>(t), item),
-                                      [head = std::get<0>(t)](std::vector<value> rest) {
-                                        boost::json::array a = head;
-                                        for (auto& v : rest) a.push_back(std::move(v));
-                                        return value(std::move(a));
-                                      });
-                    });
+    g = detail::mapcat(gen::tuple(acc, gen::inRange<std::size_t>(rest_min, rest_max + 1)),
+                       [item](std::tuple<boost::json::array, std::size_t> t) {
+                         return gen::map(gen::container<std::vector<value>>(std::get<1>(t), item),
+                                         [head = std::get<0>(t)](std::vector<value> rest) {
+                                           boost::json::array a = head;
+                                           for (auto& v : rest) a.push_back(std::move(v));
+                                           return value(std::move(a));
+                                         });
+                       });
   }
   auto keep = scratch_;
   return such_that(
@@ -170,8 +171,8 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
     Gen<maybe> part = gen::map(m.gen, [](value v) { return maybe(std::move(v)); });
     if (!m.required) {
       // The coin shrinks towards false, i.e. towards leaving the property out.
-      part = gen::mapcat(detail::chance(percent),
-                         [part](bool on) { return on ? part : gen::just(maybe()); });
+      part = detail::mapcat(detail::chance(percent),
+                            [part](bool on) { return on ? part : gen::just(maybe()); });
     }
     acc =
         gen::map(gen::tuple(acc, part), [name = m.name](std::tuple<boost::json::object, maybe> t) {

@@ -16,6 +16,8 @@
 #include "generators/detail/checks.hpp"
 #include "generators/detail/filter.hpp"
 #include "generators/detail/format_gen.hpp"
+#include "generators/detail/lazy_tree.hpp"
+#include "generators/detail/memo.hpp"
 #include "generators/detail/pattern.hpp"
 #include "generators/detail/value_builder.hpp"
 #include "schema/format.hpp"
@@ -131,22 +133,42 @@ Gen<value> value_builder::number_gen(const node& r) {
 Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
   // Mostly ASCII letters and digits, sometimes punctuation, spaces and
   // multi-byte characters (lengths count code points).
+  static const std::string alphanumeric =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   static const std::vector<std::string> multi_byte = {"\xC3\xA9", "\xE4\xB8\xAD",
                                                       "\xF0\x9F\x98\x80"};
-  Gen<std::string> piece = gen::weightedOneOf<std::string>(
-      {{12, gen::map(gen::elementOf(std::string(
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")),
-                     [](char c) { return std::string(1, c); })},
+  Gen<std::string> piece = detail::weighted_one_of<std::string>(
+      {{12, gen::map(gen::elementOf(alphanumeric), [](char c) { return std::string(1, c); })},
        {2, gen::map(gen::resize(rc::kNominalSize, gen::inRange<char>(' ', '~' + 1)),
                     [](char c) { return std::string(1, c); })},
        {1, gen::elementOf(multi_byte)}});
-  return gen::mapcat(gen::inRange<std::size_t>(min, max + 1), [piece](std::size_t n) {
+  auto tree = detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [piece](std::size_t n) {
     return gen::map(gen::container<std::vector<std::string>>(n, piece),
                     [](const std::vector<std::string>& parts) {
                       std::string out;
                       for (const auto& p : parts) out += p;
                       return out;
                     });
+  });
+  // The same characters drawn without the tree: each piece's choice from
+  // one split of its random state (weights 12, 2, 1 of 15), its character
+  // from the other.
+  auto piece_of = [](const rc::Random& r, int, std::string& out) {
+    rc::Random choice = r;
+    const rc::Random pick = choice.split();
+    const std::uint64_t weight = rc::Random(choice).next() % 15;
+    if (weight < 12) {
+      out += alphanumeric[draw_index(pick, alphanumeric.size())];
+    } else if (weight < 14) {
+      out += static_cast<char>(draw_in_range(pick, rc::kNominalSize, ' ', '~' + 1));
+    } else {
+      out += multi_byte[draw_index(pick, multi_byte.size())];
+    }
+  };
+  return value_first(std::move(tree), [min, max, piece_of](const rc::Random& r, int size) {
+    std::string out;
+    draw_repeat(r, size, min, max, piece_of, out);
+    return out;
   });
 }
 

@@ -83,6 +83,8 @@ struct candidate {
   std::uint32_t example = 0;
   std::size_t check_index = 0;
   std::uint64_t seed = 0;
+  /// The tree it came from; shrinking grows a random example's again from
+  /// `seed` (engine::shrink), and uses this one for a coverage case.
   rc::Shrinkable<generators::generated_request> value;
   check_verdict verdict;
   std::uint64_t occurrences = 1;

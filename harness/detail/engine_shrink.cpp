@@ -24,7 +24,15 @@ std::optional<sent> engine::send_within(unsigned worker, const cell& c,
 failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase_deadline) {
   const cell& c = cells_[cand.cell_index];
   const exchange_check& chk = *config_.checks.exchange[cand.check_index];
-  rc::Shrinkable<generators::generated_request> current = cand.value;
+  // A random example's tree is grown again from its seed, as it was drawn:
+  // the generators keep the values they computed in the tree
+  // (generators/detail/memo.hpp), and two candidates of one request (two
+  // checks that failed on it) would otherwise share one tree between two
+  // shrinking workers. A coverage case's is its one value.
+  rc::Shrinkable<generators::generated_request> current =
+      cand.item < coverage_.size()
+          ? cand.value
+          : c.gen(rc::Random(cand.seed), size_for(cand.example, config_.examples));
   check_verdict verdict = cand.verdict;
   unsigned steps = 0, budget = config_.max_shrinks;
   generators::generated_request current_value = current.value();
