@@ -55,7 +55,7 @@ std::vector<std::string> fault_run(const std::string& record, const std::string&
       "--seed",
       "11",
       "--examples",
-      "1",  // the coverage phase sends most of the requests a fault changes
+      "3",
       "--workers",
       "1",
       "--include",
