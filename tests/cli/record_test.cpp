@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -135,11 +136,19 @@ TEST_F(record, against_a_faulty_reference_every_changed_answer_is_reported) {
   const std::pair<const char*, const char*> faults[] = {{"validation_500", "*contacts*"},
                                                         {"missing_envelope_field", "*contacts*"},
                                                         {"wrong_error_code", "*voice_sessions*"}};
+  // The clean reference's recording of the operations matching an include,
+  // made once: the same seed, one worker and a fresh server send the same
+  // requests and get the same answers, whichever fault is compared with it.
+  std::map<std::string, std::string> clean;
   for (const auto& [fault, include] : faults) {
     SCOPED_TRACE(fault);
-    const auto good = path(std::string("good-") + fault + ".har");
+    auto [at, fresh] =
+        clean.emplace(include, path("good-" + std::to_string(clean.size()) + ".har"));
+    const auto& good = at->second;
+    if (fresh) {
+      ASSERT_EQ(conform_cmd(fault_run(good, "", include)).status, 0);
+    }
     const auto bad = path(std::string("bad-") + fault + ".har");
-    ASSERT_EQ(conform_cmd(fault_run(good, "", include)).status, 0);
     ASSERT_NE(conform_cmd(fault_run(bad, fault, include)).status, 2);
     // What changed, known from the faulty reference's own recording.
     const auto was = answers_of(good), now = answers_of(bad);

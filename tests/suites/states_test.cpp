@@ -254,7 +254,9 @@ TEST(states_suite, a_target_whose_reads_make_no_sense_is_not_run_never_failed) {
       ASSERT_EQ(text.rfind("base_url: ", 0), 0u);
       text.replace(0, end, "base_url: " + odd.base_url());
     });
-    const auto r = run_conform({"--checks", checks, "--profile", profile.path()});
+    // No stateful walk: the suite reads the states itself, which is what is
+    // judged; the walk judges none of its checks, and here learns nothing.
+    const auto r = run_conform({"--checks", checks, "--profile", profile.path(), "--no-stateful"});
     EXPECT_TRUE(r.failures("state_transitions").empty()) << r.out;
     EXPECT_TRUE(r.failures("state_preconditions").empty()) << r.out;
     EXPECT_TRUE(some_not_run(r, "launchCampaign", "could not be read through listCampaigns"))
