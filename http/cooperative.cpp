@@ -27,6 +27,7 @@
 #endif
 #endif
 #ifdef CONFORM_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -80,6 +81,16 @@ struct woken {
 class scheduler;
 thread_local scheduler* current = nullptr;
 
+/// Clears what AddressSanitizer remembers of a stack's memory. A fiber's
+/// last frames never return (its final switch leaves them), so their
+/// redzones stay marked; a later fiber's stack mapped at the same address
+/// would then fault on its first large local. A no-op in other builds.
+void forget_stack([[maybe_unused]] const void* bottom, [[maybe_unused]] std::size_t size) {
+#ifdef CONFORM_ASAN_FIBERS
+  __asan_unpoison_memory_region(bottom, size);
+#endif
+}
+
 /// A stack allocator that notes where the task's stack lies (for ASan).
 struct noting_stack {
   ctx::protected_fixedsize_stack inner{stack_bytes};
@@ -88,9 +99,13 @@ struct noting_stack {
     ctx::stack_context s = inner.allocate();
     owner->stack_bottom = static_cast<const char*>(s.sp) - s.size;
     owner->stack_size = s.size;
+    forget_stack(owner->stack_bottom, s.size);
     return s;
   }
-  void deallocate(ctx::stack_context& s) noexcept { inner.deallocate(s); }
+  void deallocate(ctx::stack_context& s) noexcept {
+    forget_stack(static_cast<const char*>(s.sp) - s.size, s.size);
+    inner.deallocate(s);
+  }
 };
 
 class scheduler {
