@@ -40,8 +40,10 @@ TEST(any_spec, the_swagger2_petstore_is_converted_and_runs_with_no_false_alarm) 
 
 TEST(any_spec, a_planted_deviation_is_found) {
   petstore_server server(petstore_fault::pet_id_as_text);
+  // One worker: the petstore keeps state, and concurrent deletes could
+  // empty the list before findPets reads it, and move the failure elsewhere.
   const auto r = run({"--spec", petstore, "--url", server.base_url(), "--seed", "7", "--examples",
-                      "5", "--no-progress"});
+                      "5", "--workers", "1", "--no-progress"});
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "findPets")) << r.out;
   EXPECT_TRUE(contains(r.out, "FAIL response_schema_conformance")) << r.out;
