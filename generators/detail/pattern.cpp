@@ -397,6 +397,9 @@ rc::Gen<std::string> concat(rc::Gen<std::string> a, rc::Gen<std::string> b) {
 /// without its tree (detail/lazy_tree.hpp).
 using draw_fn = std::function<void(const rc::Random&, int, std::string&)>;
 
+/// The draw of a node that adds no text (an anchor, an empty sequence).
+void draw_nothing(const rc::Random&, int, std::string&) {}
+
 /// A node's generator, and its draw when every node under it has one (a
 /// set that could not pick, or an alternation of nothing, has none: its
 /// generator's failure says why).
@@ -408,7 +411,7 @@ struct node_gen {
 node_gen to_gen(const rx& t, std::size_t max_repeat) {
   switch (t.k) {
     case rx::kind::anchor:
-      return {rc::gen::just(std::string()), [](const rc::Random&, int, std::string&) {}};
+      return {rc::gen::just(std::string()), draw_nothing};
     case rx::kind::set: {
       node_gen g{
           rc::gen::map(rc::gen::elementOf(t.chars), [](char c) { return std::string(1, c); }),
@@ -422,7 +425,7 @@ node_gen to_gen(const rx& t, std::size_t max_repeat) {
     }
     case rx::kind::seq: {
       if (t.kids.empty()) {
-        return {rc::gen::just(std::string()), [](const rc::Random&, int, std::string&) {}};
+        return {rc::gen::just(std::string()), draw_nothing};
       }
       node_gen acc = to_gen(t.kids.front(), max_repeat);
       for (std::size_t i = 1; i < t.kids.size(); ++i) {
@@ -492,7 +495,7 @@ node_gen to_gen(const rx& t, std::size_t max_repeat) {
       return g;
     }
   }
-  return {rc::gen::just(std::string()), [](const rc::Random&, int, std::string&) {}};
+  return {rc::gen::just(std::string()), draw_nothing};
 }
 
 }  // namespace

@@ -137,11 +137,13 @@ Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   static const std::vector<std::string> multi_byte = {"\xC3\xA9", "\xE4\xB8\xAD",
                                                       "\xF0\x9F\x98\x80"};
+  // How often each kind of piece comes, for the tree and the draw below alike.
+  constexpr std::size_t letters = 12, printable = 2, wide = 1;
   Gen<std::string> piece = detail::weighted_one_of<std::string>(
-      {{12, gen::map(gen::elementOf(alphanumeric), [](char c) { return std::string(1, c); })},
-       {2, gen::map(gen::resize(rc::kNominalSize, gen::inRange<char>(' ', '~' + 1)),
-                    [](char c) { return std::string(1, c); })},
-       {1, gen::elementOf(multi_byte)}});
+      {{letters, gen::map(gen::elementOf(alphanumeric), [](char c) { return std::string(1, c); })},
+       {printable, gen::map(gen::resize(rc::kNominalSize, gen::inRange<char>(' ', '~' + 1)),
+                            [](char c) { return std::string(1, c); })},
+       {wide, gen::elementOf(multi_byte)}});
   auto tree = detail::mapcat(gen::inRange<std::size_t>(min, max + 1), [piece](std::size_t n) {
     return gen::map(gen::container<std::vector<std::string>>(n, piece),
                     [](const std::vector<std::string>& parts) {
@@ -151,15 +153,15 @@ Gen<std::string> value_builder::plain_string(std::size_t min, std::size_t max) {
                     });
   });
   // The same characters drawn without the tree: each piece's choice from
-  // one split of its random state (weights 12, 2, 1 of 15), its character
+  // one split of its random state (by the weights above), its character
   // from the other.
   auto piece_of = [](const rc::Random& r, int, std::string& out) {
     rc::Random choice = r;
     const rc::Random pick = choice.split();
-    const std::uint64_t weight = rc::Random(choice).next() % 15;
-    if (weight < 12) {
+    const std::uint64_t weight = rc::Random(choice).next() % (letters + printable + wide);
+    if (weight < letters) {
       out += alphanumeric[draw_index(pick, alphanumeric.size())];
-    } else if (weight < 14) {
+    } else if (weight < letters + printable) {
       out += static_cast<char>(draw_in_range(pick, rc::kNominalSize, ' ', '~' + 1));
     } else {
       out += multi_byte[draw_index(pick, multi_byte.size())];
