@@ -443,7 +443,7 @@ class builder {
     for (const auto& [name, at] : names) {
       const node& mark = *at;
       const auto it = std::find_if(p.tenants.begin(), p.tenants.end(),
-                                   [&name](const tenant& t) { return t.name == name; });
+                                   [&name = name](const tenant& t) { return t.name == name; });
       if (it == p.tenants.end()) {
         std::string known;
         for (const auto& k : p.tenants) known += (known.empty() ? "" : ", ") + k.name;

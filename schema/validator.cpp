@@ -352,7 +352,7 @@ class walker {
       if (!o.contains(trigger)) continue;
       for (const std::string& name : names) {
         if (o.contains(name) || relaxed(r, "dependentRequired")) continue;
-        ok = fail(r, "dependentRequired", [&] {
+        ok = fail(r, "dependentRequired", [&, &trigger = trigger] {
           return "property \"" + name + "\" is required when \"" + trigger + "\" is present";
         });
         if (!collecting()) return false;

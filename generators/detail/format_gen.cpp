@@ -56,8 +56,9 @@ Gen<std::string> date_gen() {
   return detail::mapcat(
       gen::tuple(uniform(2000, 2040), uniform(1, 13)), [](std::tuple<int, int> ym) {
         const auto [y, m] = ym;
-        return gen::map(uniform(1, days_in_month(y, m) + 1),
-                        [y, m](int d) { return std::to_string(y) + "-" + two(m) + "-" + two(d); });
+        return gen::map(uniform(1, days_in_month(y, m) + 1), [y = y, m = m](int d) {
+          return std::to_string(y) + "-" + two(m) + "-" + two(d);
+        });
       });
 }
 

@@ -98,7 +98,7 @@ void fold_into(node& m, const node& b, schema_arena& scratch, bool& closed,
   m.unique_items = m.unique_items || b.unique_items;
   for (const auto& [name, sub] : b.properties) {
     auto it = std::find_if(m.properties.begin(), m.properties.end(),
-                           [&](const auto& p) { return p.first == name; });
+                           [&name = name](const auto& p) { return p.first == name; });
     if (it == m.properties.end()) {
       m.properties.emplace_back(name, sub);
     } else {

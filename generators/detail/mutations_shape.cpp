@@ -92,7 +92,7 @@ void object_sites(const mutation_scope& s, const site_fn& add) {
         "\"" + names.front() + "\" left out while \"" + trigger +
             "\" is present (dependentRequired)",
         gen::map(gen::tuple(s.valid_here, present),
-                 [trigger, gone = names.front()](std::tuple<value, value> t) {
+                 [trigger = trigger, gone = names.front()](std::tuple<value, value> t) {
                    boost::json::object o = object_of(std::get<0>(t));
                    o[trigger] = std::move(std::get<1>(t));
                    o.erase(gone);

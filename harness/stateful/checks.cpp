@@ -191,7 +191,7 @@ chain_verdict gone_verdict(session& s, const openapi::operation& del, const prob
       if (m2.schema && m2.name.find("json") != std::string::npos) sch = m2.schema;
     }
     const auto pointer =
-        sch ? detail::find_property(*sch, [&m](std::string_view n) { return n == m.field; })
+        sch ? detail::find_property(*sch, [&m = m](std::string_view n) { return n == m.field; })
             : std::nullopt;
     const auto* state = pointer ? detail::at(*read.json, *pointer) : nullptr;
     if (!state || !state->is_string()) {

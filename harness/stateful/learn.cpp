@@ -151,7 +151,7 @@ void learn(session& s, const actor& a, const step& st) {
     const schema::schema* schema = success_schema(op, status);
     if (!id || !schema) continue;
     const auto pointer =
-        detail::find_property(*schema, [&m](std::string_view n) { return n == m.field; });
+        detail::find_property(*schema, [&m = m](std::string_view n) { return n == m.field; });
     const auto* state = pointer ? detail::at(body, *pointer) : nullptr;
     if (state && state->is_string()) {
       s.observed[{tenant_id, name, *id}] = {std::string(state->get_string()), s.order};

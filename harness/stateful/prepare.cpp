@@ -90,8 +90,12 @@ void prepare_fixtures(session& s, const actor& a, const std::vector<step>& log) 
   };
 
   // A state machine's states, and the resources its preconditions fail on.
-  for (const auto& [name, m] : s.spec.state_machines) {
-    auto is_move = [&m, name = name](const openapi::operation& op) {
+  for (const auto& machine : s.spec.state_machines) {
+    // Named references, not a structured binding: the lambdas below capture
+    // them, which clang 14 (the sanitizer build's compiler) cannot do with a binding.
+    const std::string& name = machine.first;
+    const auto& m = machine.second;
+    auto is_move = [&name](const openapi::operation& op) {
       return op.transition && op.transition->machine == name;
     };
     for (const auto& [state, fixture] : m.fixtures) {

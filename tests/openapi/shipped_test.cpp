@@ -396,7 +396,9 @@ TEST_F(shipped_spec, root_rules_as_d1_and_d6_say) {
                                                 {413, "PAYLOAD_TOO_LARGE"},
                                                 {500, "INTERNAL_ERROR"}}) {
     EXPECT_NE(std::find_if(r.generic_errors.begin(), r.generic_errors.end(),
-                           [&](const auto& g) { return g.status == status && g.code == code; }),
+                           [&status = status, &code = code](const auto& g) {
+                             return g.status == status && g.code == code;
+                           }),
               r.generic_errors.end())
         << status;
   }
