@@ -22,8 +22,10 @@ function(conform_target_defaults target)
     # std::function inside std::regex as maybe-uninitialized at -O1 (a false
     # positive the GCC manual warns of); the dev build keeps the warning.
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined
-                                             -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-                                             -Wno-maybe-uninitialized)
+                                             -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized)
+    endif()
     target_link_options(${target} PUBLIC -fsanitize=address,undefined)
   endif()
 endfunction()

@@ -14,6 +14,7 @@ say() { echo "conform: $*" >&2; }
 # what only running the tests needs (a browser: scripts/test.sh installs it).
 deps=build
 [ "$preset" = program ] && deps=program
+[ "$preset" = asan ] && deps=asan
 say "checking the Debian packages (scripts/deps.sh $deps)"
 bash scripts/deps.sh "$deps"
 
@@ -33,6 +34,14 @@ dir=build-$preset
 [ "$preset" = dev ] && dir=build
 if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
   say "$dir/ was configured for another generator; configuring it afresh for Ninja"
+  rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+fi
+# Likewise a build-asan/ made before clang built that preset: on a compiler
+# change CMake deletes its cache itself, and with it the preset's other
+# settings, so the folder would build as no preset says.
+if [ "$preset" = asan ] && [ -f "$dir/CMakeCache.txt" ] &&
+  ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++$' "$dir/CMakeCache.txt"; then
+  say "$dir/ was configured for another compiler; configuring it afresh for clang"
   rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
 fi
 say "configuring the $preset preset"
