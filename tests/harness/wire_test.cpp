@@ -315,6 +315,12 @@ struct deviation_case {
   std::vector<const char*> silent;  // checks that must not judge this deviation
 };
 
+// What ctest's listing shows of a case: its name, not its bytes (pointers,
+// which differ from run to run).
+void PrintTo(const deviation_case& c, std::ostream* os) {
+  *os << c.name;
+}
+
 class wire_deviation : public ::testing::TestWithParam<deviation_case> {};
 
 TEST_P(wire_deviation, is_found_by_its_check_and_by_no_other) {

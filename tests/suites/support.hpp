@@ -25,6 +25,12 @@ struct fault_case {
   const char* check;
 };
 
+// What ctest's listing shows of a case: the fault and its check, not the
+// struct's bytes (pointers, which differ from run to run).
+inline void PrintTo(const fault_case& c, std::ostream* os) {
+  *os << c.fault << " / " << c.check;
+}
+
 struct conform_result {
   int status = 0;
   std::string out, err;
