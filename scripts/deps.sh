@@ -39,9 +39,11 @@ test_packages=(
 # under the sanitizers in about 60 % of GCC's time, and its tests run in 60 %
 # of theirs (docs/performance.md, "The sanitizer build on clang"); CI then
 # builds with both compilers. The sanitizers' runtime is a package of its
-# own, which clang only recommends.
+# own, which clang only recommends; llvm-14 holds llvm-symbolizer, without
+# which a sanitizer's report gives addresses instead of file:line (seen on a
+# fresh Debian 12 tree: "invalid path to external symbolizer").
 sanitizer_packages=(
-  clang libclang-rt-14-dev lld
+  clang libclang-rt-14-dev lld llvm-14
 )
 bench_packages=(
   nginx wrk time     # bench/wire.sh: a target that costs almost nothing, wrk's rate beside ours
