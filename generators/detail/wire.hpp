@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/form.hpp"
 #include "core/text.hpp"
 #include "schema/schema.hpp"
 
@@ -48,13 +49,8 @@ using core::percent_encode;
 /// literally (":/@!$'()*,;"; not "&+#[]", nor "?" and "=", which servers split on).
 std::string encode_query_value(std::string_view text, bool allow_reserved);
 
-/// One part of a multipart/form-data body.
-struct form_part {
-  std::string name;
-  std::string content_type;  // empty: none sent
-  std::string filename;      // empty: a plain field
-  std::string content;
-};
+/// One part of a multipart/form-data body (core's: the one every reader shares).
+using form_part = core::form_part;
 
 /// A multipart/form-data body with `boundary` (which must not occur in any part).
 std::string multipart_body(const std::vector<form_part>& parts, std::string_view boundary);

@@ -15,14 +15,6 @@
 
 namespace conform::suites::client {
 
-/// The parts of a multipart body with `boundary`, or why the body cannot be
-/// read as one.
-core::outcome<std::vector<generators::detail::form_part>> parse_multipart(
-    std::string_view body, std::string_view boundary);
-
-/// The `boundary` parameter of a multipart Content-Type ("" when absent).
-std::string boundary_of(std::string_view content_type);
-
 /// What is wrong with a form body of media type `media` (lower case, no
 /// parameters) sent with `content_type` against `m`; "" when nothing.
 std::string form_problem(std::string_view media, std::string_view content_type,
