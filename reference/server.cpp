@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/form.hpp"
+#include "core/outcome.hpp"
 #include "reference/detail/context.hpp"
 #include "reference/detail/pipeline.hpp"
 #include "reference/detail/profile.hpp"
@@ -36,6 +38,30 @@ bool has_body(const httplib::Request& req) {
   if (req.has_header("Transfer-Encoding")) return true;
   if (!req.has_header("Content-Length")) return false;
   return req.get_header_value("Content-Length") != "0";
+}
+
+/// `req` with its multipart body read off the wire and parsed by
+/// core::parse_multipart into `files`, as cpp-httplib would have filled
+/// them; a body that is not multipart as its Content-Type says is kept in
+/// `body` with no files, which the pipeline answers as malformed. Fails
+/// with the status of a body that could not be read (413 or 400).
+core::outcome<httplib::Request, int> read_multipart(const httplib::Request& req) {
+  detail::wire_body raw = detail::read_wire_body(req, max_multipart_bytes);
+  if (raw.refused != 0) return core::fail(raw.refused);
+  httplib::Request copy = req;
+  auto parts = core::parse_multipart(
+      raw.bytes, core::multipart_boundary(req.get_header_value("Content-Type")));
+  if (!parts) {
+    copy.body = std::move(raw.bytes);
+    return copy;
+  }
+  for (auto& p : *parts) {
+    std::string name = p.name;
+    copy.files.emplace(std::move(name), httplib::MultipartFormData{
+                                            std::move(p.name), std::move(p.content),
+                                            std::move(p.filename), std::move(p.content_type)});
+  }
+  return copy;
 }
 
 }  // namespace
@@ -94,12 +120,23 @@ server::server(server_config config) {
     if (recorder) return detail::serve_recorded(*recorder, *state, req, res);
     detail::handle_request(*state, req, res);
   };
-  http.set_pre_routing_handler([serve](const httplib::Request& req, httplib::Response& res) {
+  http.set_pre_routing_handler([serve, state](const httplib::Request& req, httplib::Response& res) {
     // Requests without a body are served here, before cpp-httplib's regex
-    // dispatch; requests with one go through it so that the body is read.
-    if (has_body(req) && req.path.size() <= 1024)
+    // dispatch, and so are multipart ones, whose body is read here
+    // (read_multipart); requests with another body go through the dispatch
+    // so that cpp-httplib reads it.
+    if (has_body(req) && req.path.size() <= 1024 && !req.is_multipart_form_data())
       return httplib::Server::HandlerResponse::Unhandled;
-    serve(req, res);
+    if (!req.is_multipart_form_data() || !has_body(req)) {
+      serve(req, res);
+    } else if (auto read = read_multipart(req)) {
+      serve(*read, res);
+    } else {
+      // The rest of the body is not a request: answer, then close.
+      res.status = read.error();
+      detail::handle_transport_error(*state, req, res);
+      res.set_header("Connection", "close");
+    }
     return httplib::Server::HandlerResponse::Handled;
   });
   auto handler = [serve](const httplib::Request& req, httplib::Response& res) { serve(req, res); };

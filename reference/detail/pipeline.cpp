@@ -253,6 +253,12 @@ std::optional<reply> check_media_type(const request_ctx& ctx) {
       return error(415, "UNSUPPORTED_MEDIA_TYPE", "this operation takes multipart/form-data",
                    json::object{{"content_type", ctx.req.get_header_value("Content-Type")}});
     }
+    // The server reads a multipart body into files; one it could not read
+    // as multipart stays in body (reference/server.cpp, read_multipart).
+    if (ctx.req.files.empty() && !ctx.req.body.empty()) {
+      return error(422, "VALIDATION_ERROR", "the multipart body could not be read", nullptr,
+                   json::object{{"body", json::array{"malformed multipart/form-data"}}});
+    }
     return std::nullopt;
   }
   if (op.body == body_kind::json) {

@@ -19,6 +19,7 @@ namespace conform::reference::detail {
 namespace {
 
 thread_local wire_request* in_flight = nullptr;
+thread_local httplib::Stream* stream_in_flight = nullptr;  // in_flight's connection
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -151,6 +152,63 @@ class wire_stream final : public httplib::Stream {
   wire_request* request_ = nullptr;
 };
 
+/// Reads exactly `n` bytes of `stream` onto `out`; false when the peer
+/// stopped short or went quiet past the read timeout.
+bool read_exact(httplib::Stream& stream, std::size_t n, std::string& out) {
+  std::array<char, 4096> chunk{};
+  while (n > 0) {
+    const ssize_t got = stream.read(chunk.data(), std::min(n, chunk.size()));
+    if (got <= 0) return false;
+    out.append(chunk.data(), static_cast<std::size_t>(got));
+    n -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+/// Reads one line (up to CRLF, which is dropped) of at most `max` bytes.
+std::optional<std::string> read_line(httplib::Stream& stream, std::size_t max) {
+  std::string line;
+  char c = 0;
+  while (line.size() <= max) {
+    if (stream.read(&c, 1) != 1) return std::nullopt;
+    if (c == '\n') {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return line;
+    }
+    line += c;
+  }
+  return std::nullopt;
+}
+
+/// A chunked body (RFC 9112 section 7.1) read off `stream`, trailers
+/// included and dropped; refused past `limit` bytes of content.
+wire_body read_chunked(httplib::Stream& stream, std::size_t limit) {
+  wire_body out;
+  for (;;) {
+    auto size_line = read_line(stream, 1024);
+    if (!size_line) return {{}, 400};
+    std::string_view text = trim(std::string_view(*size_line).substr(0, size_line->find(';')));
+    if (text.empty() || text.size() > 15) return {{}, 400};
+    std::size_t size = 0;
+    for (char c : text) {
+      const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const int v = (l >= '0' && l <= '9') ? l - '0' : (l >= 'a' && l <= 'f') ? l - 'a' + 10 : -1;
+      if (v < 0) return {{}, 400};
+      size = size * 16 + static_cast<std::size_t>(v);
+    }
+    if (size == 0) break;
+    if (size > limit - out.bytes.size()) return {{}, 413};
+    if (!read_exact(stream, size, out.bytes)) return {{}, 400};
+    auto end = read_line(stream, 1);  // the CRLF after the data
+    if (!end || !end->empty()) return {{}, 400};
+  }
+  for (std::size_t trailers = 0;; ++trailers) {
+    auto line = read_line(stream, 8192);
+    if (!line || trailers > 100) return {{}, 400};
+    if (line->empty()) return out;
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> parse_head_fields(std::string_view head) {
@@ -219,6 +277,30 @@ std::optional<std::string> wire_request::body() const {
   return std::string(rest);
 }
 
+wire_body read_wire_body(const httplib::Request& req, std::size_t limit) {
+  wire_body out{{}, 400};
+  if (stream_in_flight == nullptr || in_flight == nullptr) return out;
+  httplib::Stream& stream = *stream_in_flight;
+  const std::string coding = core::ascii_lower(req.get_header_value("Transfer-Encoding"));
+  if (!coding.empty()) {
+    out = coding == "chunked" ? read_chunked(stream, limit) : wire_body{{}, 400};
+  } else {
+    const std::string length = req.get_header_value("Content-Length");
+    std::size_t n = 0;
+    if (length.empty() || length.size() > 18 ||
+        length.find_first_not_of("0123456789") != std::string::npos) {
+      out = {{}, length.empty() ? 0 : 400};
+    } else if ((n = std::stoull(length)) > limit) {
+      out = {{}, 413};
+    } else {
+      out.bytes.reserve(n);
+      out.refused = read_exact(stream, n, out.bytes) ? 0 : 400;
+    }
+  }
+  if (out.refused != 0) in_flight->close_after = true;
+  return out;
+}
+
 wire_request* current_wire() {
   return in_flight;
 }
@@ -243,11 +325,13 @@ bool wire_server::process_and_close_socket(::socket_t sock) {
     request.keep_body = keep_bodies_;
     stream.start(&request);
     in_flight = &request;
+    stream_in_flight = &stream;
     bool closed_by_client = false;
     ok = process_request(stream, left == 1, closed_by_client, nullptr);
     in_flight = nullptr;
+    stream_in_flight = nullptr;
     stream.start(nullptr);
-    const bool last = !ok || closed_by_client || request.drop || left == 1;
+    const bool last = !ok || closed_by_client || request.drop || request.close_after || left == 1;
     if (request.handed_over == std::chrono::steady_clock::time_point{})
       request.handed_over = std::chrono::steady_clock::now();  // nothing written: the close
     if (last) {

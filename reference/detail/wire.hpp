@@ -33,6 +33,7 @@ struct wire_request {
   std::string bytes;          // as read: the head, then (when kept) the body
   std::size_t head_size = 0;  // bytes of the head, its blank line included (0: not complete)
   bool drop = false;          // set by a handler: close the connection, write nothing
+  bool close_after = false;   // set by a handler: close the connection after the answer
   std::uint64_t tag = 0;      // set by a handler: names the request to on_answered
   std::size_t written = 0;    // bytes of the answer handed to the socket
   bool write_failed = false;  // the peer was gone, or a write failed
@@ -60,6 +61,22 @@ struct wire_request {
 
 /// The request in flight on this thread, or nullptr outside a wire_server.
 wire_request* current_wire();
+
+/// A body read off the wire by read_wire_body.
+struct wire_body {
+  std::string bytes;  // the body, its transfer coding removed
+  int refused = 0;    // 0: read; 413: longer than the limit; 400: cut short or malformed
+};
+
+/// Reads the body of the request in flight on this thread off its
+/// connection, as Content-Length or a chunked coding delimits it, before
+/// cpp-httplib would read it. cpp-httplib 0.11 parses a multipart body
+/// itself and refuses one that ends right after its close delimiter, which
+/// RFC 2046 allows and Node 18's fetch sends: the server reads those bodies
+/// here and parses them with core::parse_multipart. When the body is
+/// refused, the connection is closed after the answer (its remaining
+/// bytes are not a request). Outside a wire_server: refused, 400.
+wire_body read_wire_body(const httplib::Request& req, std::size_t limit);
 
 /// The header fields of a request head (request line first, then fields).
 std::vector<std::pair<std::string, std::string>> parse_head_fields(std::string_view head);
