@@ -34,6 +34,7 @@ test_packages=(
   clang-format
   chromium           # tests/certify/html_browser_test: the HTML reports in a real browser
   python3 nodejs     # tests/certify: the example clients of the other two stacks
+  curl               # tests/certify: a reproduction command run as a user would
 )
 # The asan preset is built by clang and linked by lld: it compiles this code
 # under the sanitizers in about 60 % of GCC's time, and its tests run in 60 %
