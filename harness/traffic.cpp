@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/form.hpp"
 #include "core/text.hpp"
 #include "harness/results.hpp"
 
@@ -200,8 +201,15 @@ bool same_request(const traffic_exchange& a, const traffic_exchange& b) {
     const std::string* v = e.request.find_header("X-Tenant-Id");
     return v ? *v : std::string();
   };
+  auto content_type = [](const traffic_exchange& e) {
+    const std::string* v = e.request.find_header("Content-Type");
+    return v ? std::string_view(*v) : std::string_view();
+  };
+  // Bodies as the server reads them: a multipart body rebuilt with a new
+  // boundary on a retry is the same request (core::same_body).
   return a.request.method == b.request.method && a.request.target == b.request.target &&
-         a.request.body == b.request.body && tenant(a) == tenant(b);
+         tenant(a) == tenant(b) &&
+         core::same_body(content_type(a), a.request.body, content_type(b), b.request.body);
 }
 
 std::chrono::microseconds gap(const traffic_exchange& earlier, const traffic_exchange& later) {

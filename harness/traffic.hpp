@@ -96,7 +96,9 @@ void annotate(traffic& t);
 std::string describe(const traffic& t, const traffic_exchange& e);
 
 /// Same request: method, target, tenant header and body equal (the
-/// credential and the Idempotency-Key aside).
+/// credential and the Idempotency-Key aside), bodies as a server reads them
+/// (core::same_body: multipart parts whatever the boundary, urlencoded
+/// fields however encoded).
 bool same_request(const traffic_exchange& a, const traffic_exchange& b);
 
 /// The request's effective wait before `later`: from the answer to `earlier`

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/form.hpp"
 #include "reference/detail/operations.hpp"
 #include "reference/detail/pipeline.hpp"
 #include "reference/detail/recording.hpp"
@@ -153,8 +154,12 @@ struct traffic_recorder::impl {
   decision decide(const httplib::Request& req, const std::string& body, std::uint64_t seq) {
     decision d;
     if (!opts.enabled) return d;
+    // One attempt of an intent is the same request as the others, its body
+    // as the server reads it (a retry that rebuilds a multipart body with a
+    // new boundary is one request): core::canonical_body.
     const std::string fp = req.method + " " + req.target + "\x1f" +
-                           req.get_header_value("X-Tenant-Id") + "\x1f" + body;
+                           req.get_header_value("X-Tenant-Id") + "\x1f" +
+                           core::canonical_body(req.get_header_value("Content-Type"), body);
     const int attempt = attempts[fp]++;
     if (attempt > 0) {
       auto c = chains.find(fp);

@@ -14,6 +14,10 @@
 // +-20 % jitter (so at least 100 ms, x-retry min_backoff_ms). After 5
 // retries it gives up on that call, says so, and goes on. Exit 0 when every
 // task ended as the description says, 1 otherwise.
+//
+// --rebuild-multipart: the import's FormData is given to fetch itself, which
+// encodes it anew on every attempt (a new boundary, the same parts): a
+// correct variant that certification must pass (issue 31).
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
@@ -135,14 +139,22 @@ async function importContacts(api, campaignId) {
   form.append('column_mapping', new Blob([JSON.stringify({ Phone: 'phone_e164', 'Given name': 'first_name' })],
     { type: 'application/json' }), 'column_mapping.json');
   form.append('bulk_call_campaign_id', campaignId);
-  // A FormData body is streamed once: each attempt gets its own bytes.
-  const encoded = new Response(form);
-  const type = encoded.headers.get('content-type');
-  const bytes = new Uint8Array(await encoded.arrayBuffer());
-  const r = await api.send('POST', '/contacts/import', {
-    headers: { 'Content-Type': type, 'Idempotency-Key': `node-${randomUUID()}` },
-    body: bytes,
-  });
+  const key = { 'Idempotency-Key': `node-${randomUUID()}` };
+  let r;
+  if (process.argv.includes('--rebuild-multipart')) {
+    // fetch encodes a FormData anew on every attempt: a new boundary, the
+    // same parts, the same key.
+    r = await api.send('POST', '/contacts/import', { headers: key, body: form });
+  } else {
+    // Encoded once: every attempt sends the same bytes.
+    const encoded = new Response(form);
+    const type = encoded.headers.get('content-type');
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    r = await api.send('POST', '/contacts/import', {
+      headers: { 'Content-Type': type, ...key },
+      body: bytes,
+    });
+  }
   console.log(`  imported contacts into ${campaignId}: ${shown(r)}`);
   return expected(r, 200);
 }

@@ -129,6 +129,46 @@ TEST(client_rules, idempotency_key_on_retry) {
   expect_fails(bad.finish(), "client_idempotency_key_on_retry", "new key on retry");
 }
 
+/// A contact import whose multipart body is built with `boundary`, holding
+/// `csv` as its file part.
+harness::traffic_exchange& import(traffic_builder& b, const char* key, unsigned status,
+                                  const std::string& boundary, const std::string& csv,
+                                  long gap_ms = 10) {
+  auto& e = b.send(verb::post, "/contacts/import", status, "{}", gap_ms);
+  e.request.add_header("X-Tenant-Id", "101");
+  e.request.add_header("Content-Type", "multipart/form-data; boundary=" + boundary);
+  e.request.add_header("Idempotency-Key", key);
+  e.request.body = "--" + boundary +
+                   "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c.csv\"\r\n"
+                   "Content-Type: text/csv\r\n\r\n" +
+                   csv + "\r\n--" + boundary +
+                   "\r\nContent-Disposition: form-data; name=\"column_mapping\"\r\n"
+                   "Content-Type: application/json\r\n\r\n{\"Phone\":\"phone_e164\"}\r\n--" +
+                   boundary + "--\r\n";
+  return e;
+}
+
+TEST(client_rules, a_multipart_body_rebuilt_on_retry_is_the_same_request) {
+  // Issue 31: most HTTP libraries build a form anew on every attempt, with a
+  // new boundary and the same parts; the server reads one request.
+  traffic_builder good;
+  import(good, "k1", 0, "first-boundary", "Phone\n+14155550100\n");
+  import(good, "k1", 200, "second-boundary", "Phone\n+14155550100\n", 200);
+  auto& t = good.finish();
+  expect_passes(t, "client_idempotency_key_on_retry");
+  expect_passes(t, "client_idempotency_key_per_intent");
+  // The same key with other parts is another intent, whatever the boundary.
+  traffic_builder bad;
+  import(bad, "k1", 200, "first-boundary", "Phone\n+14155550100\n");
+  import(bad, "k1", 422, "second-boundary", "Phone\n+14155550199\n");
+  expect_fails(bad.finish(), "client_idempotency_key_per_intent", "key shared by two intents");
+  // And a new key on a retry of the same parts is still a new key.
+  traffic_builder rekeyed;
+  import(rekeyed, "k1", 0, "first-boundary", "Phone\n+14155550100\n");
+  import(rekeyed, "k2", 200, "second-boundary", "Phone\n+14155550100\n", 200);
+  expect_fails(rekeyed.finish(), "client_idempotency_key_on_retry", "new key on retry");
+}
+
 TEST(client_rules, no_blind_retry) {
   traffic_builder good;
   good.send(verb::post, "/bulk_call_campaigns/7/launch", 422)
