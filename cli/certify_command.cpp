@@ -9,10 +9,12 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <future>
 #include <memory>
 
 #include "cli/certify_client.hpp"
@@ -125,14 +127,12 @@ std::vector<harness::planned_adversity> planned_of(const reference::traffic_reco
 /// Everything a judged certification needs to be written out.
 struct certification_run {
   const openapi::api_spec* api = nullptr;
-  harness::traffic traffic;
+  harness::traffic traffic;  // every pass's, one after the other (--record)
   harness::run_info info;
-  harness::client_outcome client;
   std::string level;
   std::string client_command;
   std::string client_name;
   std::vector<std::pair<std::string, std::string>> artifacts;
-  std::vector<std::string> plan;
   std::string transcript_path;
   std::string transcript_sha256;
   std::string finished_at;
@@ -143,27 +143,242 @@ struct certification_run {
   std::chrono::system_clock::time_point recording_started;
 };
 
-/// Judges `run`, prints the verdict, writes the reports and the certificate.
-int judge_and_write(const certify_options& opts, certification_run& run,
-                    const std::vector<const harness::traffic_check*>& rules,
-                    const std::string& signing_key, std::ostream& out, std::ostream& err) {
-  harness::event_stream events;
-  const reports::file_writer* junit = nullptr;
-  if (!opts.junit.empty()) {
-    auto w = reports::make_writer(*reports::find_report_format("junit"), opts.junit);
-    junit = w.get();
-    events.add(std::move(w));
+/// One pass as it ran (or was read back from its transcript section).
+struct pass_run {
+  harness::pass_summary summary;
+  harness::traffic traffic;
+  harness::client_outcome client;
+  std::vector<std::string> plan;     // the server's adversity plan, one line each
+  std::vector<std::string> classes;  // the request classes of the scope it saw
+  std::string base_url;
+  std::string started_at, finished_at;
+};
+
+/// The passes of the plan (docs/certification.md, "The plan"): a baseline
+/// with no adversity, then one pass per family.
+struct plan_step {
+  const char* name;
+  std::vector<reference::adversity_kind> kinds;
+  bool unrecoverable;
+  const char* adversity;
+};
+
+const std::vector<plan_step>& plan_steps() {
+  using k = reference::adversity_kind;
+  static const std::vector<plan_step> steps = {
+      {"baseline", {}, false, "none: learns the scope and gives a baseline"},
+      {"rate_limit", {k::rate_limited}, false, "a 429 with Retry-After"},
+      {"transient",
+       {k::server_error, k::connection_dropped},
+       false,
+       "5xx that a retry gets past, and a connection dropped after a keyed write"},
+      {"outage", {k::outage}, true, "an outage longer than a client may retry"},
+      {"slow", {k::slow}, false, "slow answers"},
+  };
+  return steps;
+}
+
+/// The certification server's profile, redacted-by-name credentials and the
+/// traffic of one run, as the harness reads them.
+void fill_traffic(pass_run& run, const reference::traffic_recorder& recorder,
+                  const std::string& profile, const certify_options& opts,
+                  const openapi::api_spec& api) {
+  run.traffic = to_traffic(recorder.snapshot(), "/api/v1");
+  run.traffic.spec = &api;
+  run.traffic.environment = opts.environment;
+  run.traffic.credentials = credentials_of(profile);
+  run.traffic.seed = opts.seed;
+  run.traffic.planned = planned_of(recorder);
+  harness::annotate(run.traffic);
+  run.plan = recorder.plan();
+  run.classes = recorder.classes_seen();
+}
+
+/// Runs one pass: a fresh server from the seed, scripting `step`'s adversity
+/// on the scope, and the client against it. A family pass with nothing of
+/// its family in the scope is not run (said in its summary).
+core::outcome<pass_run> run_pass(const certify_options& opts, const openapi::api_spec& api,
+                                 const plan_step& step, const harness::certification_scope& scope,
+                                 std::string& profile_out) {
+  pass_run run;
+  run.summary.name = step.name;
+  run.summary.adversity = step.adversity;
+  run.summary.completion_judged = !step.unrecoverable;
+  reference::adversity_options adversity;
+  adversity.enabled = opts.adversity && !step.kinds.empty();
+  adversity.seed = opts.seed;
+  adversity.kinds = step.kinds;
+  adversity.operations = scope.operations;
+  adversity.classes = scope.classes;
+  // An outage fails more attempts than a client may make (x-retry).
+  adversity.outage_attempts = static_cast<int>(api.rules.retry.max_retries) + 2;
+  auto recorder = std::make_shared<reference::traffic_recorder>(adversity);
+  for (const auto& p : recorder->planned()) {
+    const std::string kind = to_string(p.kind);
+    if (std::find(run.summary.planned_kinds.begin(), run.summary.planned_kinds.end(), kind) ==
+        run.summary.planned_kinds.end())
+      run.summary.planned_kinds.push_back(kind);
   }
-  const auto level = *harness::parse_rule_level(run.level);
-  harness::certification_report report =
-      harness::judge_traffic(run.traffic, rules, level, run.info, events, run.client);
+  if (!step.kinds.empty() && opts.adversity && run.summary.planned_kinds.empty()) {
+    run.summary.run = false;
+    run.summary.not_run_why =
+        "not run: nothing of its family falls in the scope's request "
+        "classes (" +
+        (scope.classes.empty() ? std::string("none") : core::join(scope.classes)) + ")";
+    return run;
+  }
+  if (!step.kinds.empty() && !opts.adversity) {
+    run.summary.run = false;
+    run.summary.not_run_why = "not run: --no-adversity";
+    return run;
+  }
+  reference::server_config config;
+  config.environment = opts.environment;
+  config.recorder = recorder;
+  std::unique_ptr<reference::server> server;
+  try {
+    server = std::make_unique<reference::server>(config);
+  } catch (const std::exception& e) {
+    return core::fail(std::string("cannot start the certification server: ") + e.what());
+  }
+  const std::string profile = server->profile_yaml();
+  profile_out = profile;
+  run.base_url = server->base_url();
+  run.started_at = utc_now();
+  temp_file yaml, json;
+  if (!yaml.make("conform-profile", profile) ||
+      !json.make("conform-profile-json", profile_json(profile))) {
+    return core::fail("cannot write a temporary profile in $TMPDIR (or /tmp)");
+  }
+  auto ran = run_client(opts.command,
+                        {"CONFORM_PROFILE=" + yaml.path, "CONFORM_PROFILE_JSON=" + json.path,
+                         "CONFORM_BASE_URL=" + server->base_url()},
+                        opts.client_timeout_seconds);
+  if (!ran) return core::fail(ran.error());
+  server->stop();
+  run.finished_at = utc_now();
+  run.client.known = true;
+  run.client.completed = ran->completed;
+  run.client.exit = ran->exit;
+  run.client.adversity = opts.adversity;
+  run.client.unrecoverable = step.unrecoverable;
+  run.client.in_plan = true;
+  run.summary.client_exit = ran->exit;
+  fill_traffic(run, *recorder, profile, opts, api);
+  return run;
+}
+
+/// The operations of `names` (a file of operationIds: a YAML or JSON list,
+/// or one per line), each checked against the description.
+core::outcome<std::vector<std::string>> read_scope(const std::string& path,
+                                                   const openapi::api_spec& api) {
+  std::ifstream in(path);
+  if (!in) return core::fail("--scope: cannot read '" + path + "'");
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  const core::parsed_document doc = core::parse_document(text, path);
+  if (doc.error) return core::fail("--scope: " + core::to_string(*doc.error));
+  if (!doc.root.is_sequence()) {
+    return core::fail("--scope " + path + ": not a list of operationIds (a YAML or JSON list)");
+  }
+  std::vector<std::string> out;
+  for (const auto& item : doc.root.items()) {
+    const std::string id = item.text();
+    const bool known = std::any_of(api.operations.begin(), api.operations.end(),
+                                   [&](const auto& op) { return op.operation_id == id; });
+    if (!known) {
+      return core::fail("--scope " + path + ":" + std::to_string(item.line()) + ":" +
+                        std::to_string(item.column()) + ": '" + id +
+                        "' is no operationId of the description");
+    }
+    out.push_back(id);
+  }
+  if (out.empty()) return core::fail("--scope " + path + ": the list is empty");
+  return out;
+}
+
+/// The scope learned from the baseline: every authenticated operation the
+/// client called, in the description's order.
+std::vector<std::string> learned_scope(const harness::traffic& t, const openapi::api_spec& api) {
+  std::vector<std::string> out;
+  for (const auto& op : api.operations) {
+    if (!op.needs_credentials()) continue;  // security: [] (a health check) is not the partner's
+    const bool called = std::any_of(t.exchanges.begin(), t.exchanges.end(), [&](const auto& e) {
+      return e.op && e.op->operation_id == op.operation_id;
+    });
+    if (called) out.push_back(op.operation_id);
+  }
+  return out;
+}
+
+/// The transcript of a plan: a section per pass.
+std::string plan_transcript(const certify_options& opts, const openapi::api_spec& api,
+                            const certification_run& run, const std::vector<pass_run>& passes,
+                            const harness::certification_scope& scope) {
+  std::string text;
+  for (const auto& p : passes) {
+    transcript_header h;
+    h.tool_version = CONFORM_VERSION;
+    h.seed = opts.seed;
+    h.environment = opts.environment;
+    h.level = opts.level;
+    h.spec_title = api.title;
+    h.spec_version = api.version;
+    h.spec_hash = api.hash;
+    h.base_url = p.base_url;
+    h.started_at = p.started_at;
+    h.finished_at = p.finished_at;
+    h.client_command = run.client_command;
+    h.client_name = run.client_name;
+    h.client_artifacts = run.artifacts;
+    h.client = p.client;
+    h.adversity_plan = p.plan;
+    h.pass = p.summary;
+    h.scope = scope;
+    harness::traffic t = p.traffic;
+    t.spec = &api;
+    text += write_transcript(h, t, api);
+  }
+  return text;
+}
+
+/// Judges each pass that ran and folds the plan's verdict.
+harness::certification_report judge_plan(std::vector<pass_run>& passes,
+                                         const harness::certification_scope& scope,
+                                         const std::vector<const harness::traffic_check*>& rules,
+                                         const openapi::api_spec& api, harness::rule_level level,
+                                         const harness::run_info& info) {
+  std::vector<harness::certification_report> reports;
+  std::vector<harness::pass_summary> summaries;
+  for (auto& p : passes) {
+    if (p.summary.run) {
+      harness::event_stream quiet;
+      p.traffic.spec = &api;
+      auto r = harness::judge_traffic(p.traffic, rules, level, info, quiet, p.client);
+      r.adversity_plan = p.plan;
+      p.summary.certified = r.certified;
+      p.summary.verdict = r.verdict;
+      p.summary.causes = r.causes;
+      p.summary.adversity_plan = p.plan;
+      p.summary.unmet_adversity = r.unmet_adversity;
+      p.summary.requests = r.requests;
+      reports.push_back(std::move(r));
+    }
+    summaries.push_back(p.summary);
+  }
+  return harness::combine_passes(reports, std::move(summaries), scope, rules, api, level);
+}
+
+/// Writes the reports and the certificate of `report`; prints the verdict.
+int write_outputs(const certify_options& opts, const certification_run& run,
+                  harness::certification_report& report, const std::string& signing_key,
+                  std::ostream& out, std::ostream& err) {
   report.client_command = run.client_command;
   report.client_name = run.client_name;
   report.client_artifacts = run.artifacts;
-  report.adversity_plan = run.plan;
   report.transcript = run.transcript_path;
   report.transcript_sha256 = run.transcript_sha256;
   report.finished_at = run.finished_at;
+  report.run.info = run.info;
 
   int status = report.exit_code();
   out << reports::render_certification_text(report);
@@ -174,6 +389,19 @@ int judge_and_write(const certify_options& opts, certification_run& run,
       status = 2;
     }
   };
+  if (!opts.junit.empty()) {
+    // JUnit renders the folded run: one testcase per rule cell of every pass.
+    harness::event_stream events;
+    auto w = reports::make_writer(*reports::find_report_format("junit"), opts.junit);
+    const reports::file_writer* junit = w.get();
+    events.add(std::move(w));
+    events.run_started({run.info, 0});
+    events.run_finished({report.run});
+    if (!junit->error().empty()) {
+      err << "conform certify: --junit: " << junit->error() << "\n";
+      status = 2;
+    }
+  }
   write(opts.json, reports::render_certification_json(report), "--json");
   if (!opts.record.empty() && !run.server_profile.empty()) {
     // The traffic as HAR, redacted for the server's own credentials.
@@ -192,10 +420,6 @@ int judge_and_write(const certify_options& opts, certification_run& run,
     }
   }
   write(opts.html, reports::render_certification_html(report), "--html");
-  if (junit && !junit->error().empty()) {
-    err << "conform certify: --junit: " << junit->error() << "\n";
-    status = 2;
-  }
   if (report.certified && !opts.certificate.empty()) {
     reports::certificate_statement s;
     s.description_title = run.api->title;
@@ -206,6 +430,7 @@ int judge_and_write(const certify_options& opts, certification_run& run,
     for (const auto& [file, digest] : run.artifacts) s.artifacts.push_back({file, digest});
     s.level = run.level;
     s.rules = report.passed_rules();
+    s.operations = report.scope.operations;
     s.seed = run.info.seed;
     s.transcript_sha256 = run.transcript_sha256;
     s.date = report.finished_at;
@@ -219,6 +444,27 @@ int judge_and_write(const certify_options& opts, certification_run& run,
     if (status == 0) out << "conform certify: certificate written to " << opts.certificate << "\n";
   }
   return status;
+}
+
+/// The run's facts, as every report and transcript of it says them.
+harness::run_info run_info_of(const certify_options& opts, const openapi::api_spec& api,
+                              const fs::path& spec_path,
+                              const std::vector<const harness::traffic_check*>& rules,
+                              std::uint64_t seed, const std::string& target,
+                              const std::string& started_at) {
+  harness::run_info info;
+  info.tool_version = CONFORM_VERSION;
+  info.seed = seed;
+  info.spec_file = spec_path.string();
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target;
+  info.in_process_reference = true;
+  for (const auto* r : rules) info.checks.push_back(r->info.name);
+  info.started_at = started_at;
+  (void)opts;
+  return info;
 }
 
 /// `certify --judge TRANSCRIPT`.
@@ -247,40 +493,147 @@ int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
     err << "conform certify: --judge " << opts.judge << ": " << read.error() << "\n";
     return 2;
   }
-  const transcript_header& h = read->header;
-  if (h.spec_hash != api.hash) {
-    err << "conform certify: --judge: the transcript was recorded against the description "
-        << "with sha256 " << h.spec_hash << ", and " << spec_path.string() << " has sha256 "
-        << api.hash << " (give the same description with --spec)\n";
-    return 2;
+  const transcript_header& h = read->front().header;
+  for (const auto& section : *read) {
+    if (section.header.spec_hash != api.hash) {
+      err << "conform certify: --judge: the transcript was recorded against the description "
+          << "with sha256 " << section.header.spec_hash << ", and " << spec_path.string()
+          << " has sha256 " << api.hash << " (give the same description with --spec)\n";
+      return 2;
+    }
   }
   certification_run run;
   run.api = &api;
-  run.traffic = std::move(read->traffic);
-  run.traffic.spec = &api;
-  harness::annotate(run.traffic);
-  run.info.tool_version = CONFORM_VERSION;
-  run.info.seed = h.seed;
-  run.info.spec_file = spec_path.string();
-  run.info.spec_title = api.title;
-  run.info.spec_version = api.version;
-  run.info.spec_hash = api.hash;
-  run.info.target = h.base_url;
-  run.info.in_process_reference = true;
-  for (const auto* r : rules) run.info.checks.push_back(r->info.name);
-  run.info.started_at = h.started_at;
-  run.client = h.client;
+  run.info = run_info_of(opts, api, spec_path, rules, h.seed, h.base_url, h.started_at);
   run.level = opts.level_given || h.level.empty() ? opts.level : h.level;
   run.client_command = h.client_command;
   run.client_name = h.client_name;
   run.artifacts = h.client_artifacts;
-  run.plan = h.adversity_plan;
   run.transcript_path = opts.judge;
   run.transcript_sha256 = reports::sha256_hex(text);
-  run.finished_at = h.finished_at;
+  run.finished_at = read->back().header.finished_at;
   out << "conform certify: judging the transcript " << opts.judge << " (sha256 "
       << run.transcript_sha256 << ") offline\n";
-  return judge_and_write(opts, run, rules, signing_key, out, err);
+  const auto level = *harness::parse_rule_level(run.level);
+  harness::certification_report report;
+  if (h.pass.name.empty()) {  // a single pass (--listen)
+    harness::traffic t = std::move(read->front().traffic);
+    t.spec = &api;
+    harness::annotate(t);
+    harness::event_stream quiet;
+    report = harness::judge_traffic(t, rules, level, run.info, quiet, h.client);
+    report.adversity_plan = h.adversity_plan;
+  } else {
+    std::vector<pass_run> passes;
+    for (auto& section : *read) {
+      pass_run p;
+      p.summary = section.header.pass;
+      p.traffic = std::move(section.traffic);
+      p.traffic.spec = &api;
+      harness::annotate(p.traffic);
+      p.client = section.header.client;
+      p.client.unrecoverable = !p.summary.completion_judged;
+      p.client.in_plan = true;
+      p.plan = section.header.adversity_plan;
+      passes.push_back(std::move(p));
+    }
+    report = judge_plan(passes, h.scope, rules, api, level, run.info);
+  }
+  return write_outputs(opts, run, report, signing_key, out, err);
+}
+
+/// `certify --listen`: one pass, every adversity, until SIGINT or SIGTERM.
+int listen_and_judge(const certify_options& opts, const openapi::api_spec& api,
+                     const fs::path& spec_path,
+                     const std::vector<const harness::traffic_check*>& rules,
+                     const std::vector<std::pair<std::string, std::string>>& artifacts,
+                     const std::string& signing_key, std::ostream& out, std::ostream& err) {
+  // The stop signals are blocked before the server's threads start, so that
+  // sigwait receives them.
+  sigset_t stop_signals, previous;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
+
+  reference::adversity_options adversity;
+  adversity.enabled = opts.adversity;
+  adversity.seed = opts.seed;
+  adversity.outage_attempts = static_cast<int>(api.rules.retry.max_retries) + 2;
+  auto recorder = std::make_shared<reference::traffic_recorder>(adversity);
+  reference::server_config config;
+  config.environment = opts.environment;
+  config.port = opts.port;
+  config.recorder = recorder;
+  std::unique_ptr<reference::server> server;
+  try {
+    server = std::make_unique<reference::server>(config);
+  } catch (const std::exception& e) {
+    err << "conform certify: cannot start the certification server: " << e.what() << "\n";
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    return 2;
+  }
+  const std::string profile = server->profile_yaml();
+  const std::string started_at = utc_now();
+  const auto recording_started = std::chrono::system_clock::now();
+  const bool as_json = opts.profile_out.ends_with(".json");
+  if (!write_private(opts.profile_out, as_json ? profile_json(profile) : profile)) {
+    err << "conform certify: cannot write the profile to '" << opts.profile_out << "'\n";
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    return 2;
+  }
+  out << "conform certify: listening on " << server->base_url() << "; the profile is in "
+      << opts.profile_out << "; stop with Ctrl-C (or SIGTERM) to judge\n";
+  out.flush();
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  server->stop();
+
+  pass_run pass;
+  fill_traffic(pass, *recorder, profile, opts, api);
+  pass.client.adversity = opts.adversity;
+  certification_run run;
+  run.api = &api;
+  run.traffic = pass.traffic;
+  run.info = run_info_of(opts, api, spec_path, rules, opts.seed, server->base_url(), started_at);
+  run.level = opts.level;
+  run.client_command = "(listening mode)";
+  run.client_name = opts.client_name.empty() ? run.client_command : opts.client_name;
+  run.artifacts = artifacts;
+  run.finished_at = utc_now();
+  run.server_profile = profile;
+  run.recording_started = recording_started;
+  if (!opts.transcript.empty()) {
+    transcript_header h;
+    h.tool_version = CONFORM_VERSION;
+    h.seed = opts.seed;
+    h.environment = opts.environment;
+    h.level = opts.level;
+    h.spec_title = api.title;
+    h.spec_version = api.version;
+    h.spec_hash = api.hash;
+    h.base_url = run.info.target;
+    h.started_at = started_at;
+    h.finished_at = run.finished_at;
+    h.client_command = run.client_command;
+    h.client_name = run.client_name;
+    h.client_artifacts = run.artifacts;
+    h.client = pass.client;
+    h.adversity_plan = pass.plan;
+    const std::string text = write_transcript(h, pass.traffic, api);
+    if (auto written = reports::detail::write_file(opts.transcript, text); !written) {
+      err << "conform certify: --transcript: " << written.error() << "\n";
+      return 2;
+    }
+    run.transcript_path = opts.transcript;
+    run.transcript_sha256 = reports::sha256_hex(text);
+  }
+  harness::event_stream quiet;
+  auto report = harness::judge_traffic(pass.traffic, rules, *harness::parse_rule_level(run.level),
+                                       run.info, quiet, pass.client);
+  report.adversity_plan = pass.plan;
+  return write_outputs(opts, run, report, signing_key, out, err);
 }
 
 }  // namespace
@@ -331,123 +684,87 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   if (!opts.judge.empty()) {
     return judge_transcript(opts, api, spec_path, rules, signing_key, out, err);
   }
+  harness::certification_scope scope;
+  if (!opts.scope.empty()) {
+    auto declared = read_scope(opts.scope, api);
+    if (!declared) {
+      err << "conform certify: " << declared.error() << "\n";
+      return 2;
+    }
+    scope.operations = *declared;
+    scope.source = "declared in " + opts.scope;
+  }
   auto artifacts = client_artifacts(opts.command, opts.client_artifacts);
   if (!artifacts) {
     err << "conform certify: " << artifacts.error() << "\n";
     return 2;
   }
-
-  // The stop signals are blocked before the server's threads start, so that
-  // in --listen mode sigwait receives them.
-  sigset_t stop_signals, previous;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  if (opts.listen) pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
-
-  reference::adversity_options adversity;
-  adversity.enabled = opts.adversity;
-  adversity.seed = opts.seed;
-  // An outage fails more attempts than a client may make (x-retry).
-  adversity.outage_attempts = static_cast<int>(api.rules.retry.max_retries) + 2;
-  auto recorder = std::make_shared<reference::traffic_recorder>(adversity);
-  reference::server_config config;
-  config.environment = opts.environment;
-  config.port = opts.port;
-  config.recorder = recorder;
-  std::unique_ptr<reference::server> server;
-  try {
-    server = std::make_unique<reference::server>(config);
-  } catch (const std::exception& e) {
-    err << "conform certify: cannot start the certification server: " << e.what() << "\n";
-    if (opts.listen) pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    return 2;
-  }
-  const std::string profile = server->profile_yaml();
-  const std::string started_at = utc_now();
-  harness::client_outcome client;
-  client.adversity = opts.adversity;
-  const auto recording_started = std::chrono::system_clock::now();
   if (opts.listen) {
-    const bool as_json = opts.profile_out.ends_with(".json");
-    if (!write_private(opts.profile_out, as_json ? profile_json(profile) : profile)) {
-      err << "conform certify: cannot write the profile to '" << opts.profile_out << "'\n";
-      pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-      return 2;
-    }
-    out << "conform certify: listening on " << server->base_url() << "; the profile is in "
-        << opts.profile_out << "; stop with Ctrl-C (or SIGTERM) to judge\n";
-    out.flush();
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  } else {
-    temp_file yaml, json;
-    if (!yaml.make("conform-profile", profile) ||
-        !json.make("conform-profile-json", profile_json(profile))) {
-      err << "conform certify: cannot write a temporary profile in $TMPDIR (or /tmp)\n";
-      return 2;
-    }
-    auto ran = run_client(opts.command,
-                          {"CONFORM_PROFILE=" + yaml.path, "CONFORM_PROFILE_JSON=" + json.path,
-                           "CONFORM_BASE_URL=" + server->base_url()},
-                          opts.client_timeout_seconds);
-    if (!ran) {
-      err << "conform certify: " << ran.error() << "\n";
-      return 2;
-    }
-    client.known = true;
-    client.completed = ran->completed;
-    client.exit = ran->exit;
+    return listen_and_judge(opts, api, spec_path, rules, *artifacts, signing_key, out, err);
   }
-  server->stop();
+
+  // The plan: the baseline first (it learns the scope), then the families,
+  // each against a fresh server from the same seed, all at once.
+  const std::string started_at = utc_now();
+  const auto recording_started = std::chrono::system_clock::now();
+  std::string profile;
+  std::vector<pass_run> passes;
+  {
+    auto baseline = run_pass(opts, api, plan_steps().front(), scope, profile);
+    if (!baseline) {
+      err << "conform certify: " << baseline.error() << "\n";
+      return 2;
+    }
+    passes.push_back(std::move(*baseline));
+  }
+  if (scope.operations.empty()) {
+    scope.operations = learned_scope(passes.front().traffic, api);
+    scope.source = "learned from the baseline pass";
+  }
+  {
+    // The classes of the scope's calls, as the baseline's server saw them.
+    std::vector<std::string> seen = passes.front().classes;
+    for (const auto& c : reference::request_class_names()) {
+      if (std::find(seen.begin(), seen.end(), c) != seen.end()) scope.classes.push_back(c);
+    }
+  }
+  std::vector<std::future<core::outcome<pass_run>>> running;
+  std::vector<std::string> profiles(plan_steps().size());
+  for (std::size_t i = 1; i < plan_steps().size(); ++i) {
+    running.push_back(std::async(std::launch::async, [&, i] {
+      return run_pass(opts, api, plan_steps()[i], scope, profiles[i]);
+    }));
+  }
+  for (auto& f : running) {
+    auto p = f.get();
+    if (!p) {
+      err << "conform certify: " << p.error() << "\n";
+      return 2;
+    }
+    passes.push_back(std::move(*p));
+  }
 
   certification_run run;
   run.api = &api;
-  run.traffic = to_traffic(recorder->snapshot(), "/api/v1");
+  for (const auto& p : passes) {
+    for (const auto& e : p.traffic.exchanges) run.traffic.exchanges.push_back(e);
+  }
   run.traffic.spec = &api;
   run.traffic.environment = opts.environment;
-  run.traffic.credentials = credentials_of(profile);
+  run.traffic.credentials = passes.front().traffic.credentials;
   run.traffic.seed = opts.seed;
-  run.traffic.planned = planned_of(*recorder);
   harness::annotate(run.traffic);
-  run.info.tool_version = CONFORM_VERSION;
-  run.info.seed = opts.seed;
-  run.info.spec_file = spec_path.string();
-  run.info.spec_title = api.title;
-  run.info.spec_version = api.version;
-  run.info.spec_hash = api.hash;
-  run.info.target = server->base_url();
-  run.info.in_process_reference = true;
-  for (const auto* r : rules) run.info.checks.push_back(r->info.name);
-  run.info.started_at = started_at;
-  run.client = client;
+  run.info =
+      run_info_of(opts, api, spec_path, rules, opts.seed, passes.front().base_url, started_at);
   run.level = opts.level;
-  run.client_command = opts.listen ? "(listening mode)" : core::join(opts.command, " ");
+  run.client_command = core::join(opts.command, " ");
   run.client_name = opts.client_name.empty() ? run.client_command : opts.client_name;
   run.artifacts = *artifacts;
-  run.plan = recorder->plan();
   run.finished_at = utc_now();
   run.server_profile = profile;
   run.recording_started = recording_started;
   if (!opts.transcript.empty()) {
-    transcript_header h;
-    h.tool_version = CONFORM_VERSION;
-    h.seed = opts.seed;
-    h.environment = opts.environment;
-    h.level = opts.level;
-    h.spec_title = api.title;
-    h.spec_version = api.version;
-    h.spec_hash = api.hash;
-    h.base_url = run.info.target;
-    h.started_at = started_at;
-    h.finished_at = run.finished_at;
-    h.client_command = run.client_command;
-    h.client_name = run.client_name;
-    h.client_artifacts = run.artifacts;
-    h.client = client;
-    h.adversity_plan = run.plan;
-    const std::string text = write_transcript(h, run.traffic, api);
+    const std::string text = plan_transcript(opts, api, run, passes, scope);
     if (auto written = reports::detail::write_file(opts.transcript, text); !written) {
       err << "conform certify: --transcript: " << written.error() << "\n";
       return 2;
@@ -455,7 +772,9 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     run.transcript_path = opts.transcript;
     run.transcript_sha256 = reports::sha256_hex(text);
   }
-  return judge_and_write(opts, run, rules, signing_key, out, err);
+  auto report =
+      judge_plan(passes, scope, rules, api, *harness::parse_rule_level(run.level), run.info);
+  return write_outputs(opts, run, report, signing_key, out, err);
 }
 
 }  // namespace conform::cli

@@ -9,13 +9,17 @@ const char* certify_help() {
        conform certify --listen --profile-out FILE [options]
        conform certify --judge TRANSCRIPT [options]
 
-Starts a certification server (the reference server plus scripted adversity)
-on a loopback port, runs COMMAND with CONFORM_PROFILE (a target profile with
-inline secrets, in a temporary file) and CONFORM_BASE_URL set, records every
-request the client sends, and judges the traffic with the client rules when
-COMMAND exits (CONFORM_PROFILE_JSON names the same profile as JSON). With
---listen, serves until SIGINT/SIGTERM instead, then judges. With --judge,
-judges a transcript that --transcript kept, offline, to the same verdict.
+Runs COMMAND once per pass of a plan, each time against a fresh certification
+server (the reference server plus scripted adversity) on a loopback port,
+with CONFORM_PROFILE and CONFORM_PROFILE_JSON (the paths of a temporary
+profile, YAML and JSON, with inline secrets) and CONFORM_BASE_URL set. The
+baseline pass scripts nothing and learns the scope (the operations the
+client calls); then one pass per family (rate limit, transient failures,
+outage, slow answers) scripts that family on the scope, all at once. Every
+request is recorded, and the client rules judge each pass; the verdict
+combines them. With --listen, one pass with every family, serving until
+SIGINT/SIGTERM. With --judge, judges a transcript that --transcript kept,
+every pass, offline, to the same verdict.
 Exit status: 0 certified, 1 not (the client failed, an adversity was not
 survived, a rule was broken or not exercised), 2 usage or configuration
 error (a COMMAND that cannot start).
@@ -39,6 +43,8 @@ options:
   --transcript FILE     write the recorded traffic as JSON lines (secrets replaced);
                         the certificate carries its sha256
   --judge TRANSCRIPT    judge a transcript again, offline, with no client and no server
+  --scope FILE          the operations to certify (a YAML or JSON list of operationIds),
+                        instead of those the baseline pass sees the client call
   --level core|extended the certificate level: core needs every core rule exercised,
                         extended every rule (default core)
   --checks NAME,...     judge these client rules only (conform run --list-checks)
@@ -109,6 +115,8 @@ core::outcome<certify_options> parse_certify_options(const std::vector<std::stri
       if (!take(o.transcript)) return core::fail(error);
     } else if (a == "--judge") {
       if (!take(o.judge)) return core::fail(error);
+    } else if (a == "--scope") {
+      if (!take(o.scope)) return core::fail(error);
     } else if (a == "--level") {
       o.level_given = true;
       if (!take(o.level)) return core::fail(error);

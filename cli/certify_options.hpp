@@ -28,6 +28,7 @@ struct certify_options {
   std::vector<std::string> client_artifacts;  // --client-artifact FILE (repeatable)
   std::string transcript;                     // --transcript FILE: the recorded traffic
   std::string judge;                          // --judge TRANSCRIPT: judge it again, offline
+  std::string scope;                          // --scope FILE: the operationIds certified
   bool level_given = false;
   bool adversity = true;
   double client_timeout_seconds = 300;

@@ -217,6 +217,22 @@ std::string write_transcript(const transcript_header& h, const harness::traffic&
                            {"value", redact(c.secret)}});
   }
   head["credentials"] = std::move(credentials);
+  if (!h.pass.name.empty()) {
+    json::array kinds;
+    for (const auto& k : h.pass.planned_kinds) kinds.emplace_back(k);
+    head["pass"] = {{"name", h.pass.name},
+                    {"adversity", h.pass.adversity},
+                    {"run", h.pass.run},
+                    {"not_run_why", h.pass.not_run_why},
+                    {"completion_judged", h.pass.completion_judged},
+                    {"planned_kinds", std::move(kinds)}};
+    json::array ops, classes;
+    for (const auto& o : h.scope.operations) ops.emplace_back(o);
+    for (const auto& c : h.scope.classes) classes.emplace_back(c);
+    head["scope"] = {{"operations", std::move(ops)},
+                     {"source", h.scope.source},
+                     {"classes", std::move(classes)}};
+  }
   std::string out = json::serialize(head) + "\n";
   for (const auto& e : t.exchanges) {
     json::object o;
@@ -240,8 +256,8 @@ std::string write_transcript(const transcript_header& h, const harness::traffic&
   return out;
 }
 
-core::outcome<transcript> read_transcript(const std::string& text) {
-  transcript out;
+core::outcome<std::vector<transcript>> read_transcript(const std::string& text) {
+  std::vector<transcript> sections;
   std::size_t line_no = 0;
   std::size_t at = 0;
   try {
@@ -256,12 +272,41 @@ core::outcome<transcript> read_transcript(const std::string& text) {
       const json::value v = json::parse(line, ec);
       if (ec || !v.is_object()) throw std::runtime_error("not a JSON object");
       const json::object& o = v.as_object();
-      if (line_no == 1) {
+      if (sections.empty() || member(o, "conform_transcript")) {
         const json::value* version = member(o, "conform_transcript");
         if (!version || !version->is_int64() || version->as_int64() != transcript_version) {
           throw std::runtime_error("not a Conform transcript (conform_transcript: 1)");
         }
+        transcript& out = sections.emplace_back();
         auto& h = out.header;
+        if (const auto* p = member(o, "pass"); p && p->is_object()) {
+          const auto& po = p->as_object();
+          h.pass.name = text_of(po, "name");
+          h.pass.adversity = text_of(po, "adversity");
+          h.pass.not_run_why = text_of(po, "not_run_why");
+          if (const auto* b = member(po, "run"); b && b->is_bool()) h.pass.run = b->as_bool();
+          if (const auto* b = member(po, "completion_judged"); b && b->is_bool()) {
+            h.pass.completion_judged = b->as_bool();
+          }
+          if (const auto* k = member(po, "planned_kinds"); k && k->is_array()) {
+            for (const auto& item : k->as_array()) {
+              if (item.is_string()) h.pass.planned_kinds.emplace_back(item.as_string());
+            }
+          }
+        }
+        if (const auto* sc = member(o, "scope"); sc && sc->is_object()) {
+          const auto& so = sc->as_object();
+          h.scope.source = text_of(so, "source");
+          for (const char* key : {"operations", "classes"}) {
+            if (const auto* a = member(so, key); a && a->is_array()) {
+              auto& into =
+                  std::string_view(key) == "operations" ? h.scope.operations : h.scope.classes;
+              for (const auto& item : a->as_array()) {
+                if (item.is_string()) into.emplace_back(item.as_string());
+              }
+            }
+          }
+        }
         h.tool_version = text_of(o, "tool_version");
         h.seed = count_of(o, "seed");
         h.environment = text_of(o, "environment");
@@ -323,6 +368,7 @@ core::outcome<transcript> read_transcript(const std::string& text) {
         out.traffic.environment = h.environment;
         continue;
       }
+      transcript& out = sections.back();
       harness::traffic_exchange e;
       e.seq = count_of(o, "seq");
       e.sent = std::chrono::microseconds(count_of(o, "sent_us"));
@@ -345,10 +391,10 @@ core::outcome<transcript> read_transcript(const std::string& text) {
   } catch (const std::exception& ex) {
     return core::fail("line " + std::to_string(line_no) + ": " + ex.what());
   }
-  if (line_no == 0) {
+  if (sections.empty()) {
     return core::fail("the transcript is empty");
   }
-  return out;
+  return sections;
 }
 
 }  // namespace conform::cli

@@ -4,7 +4,8 @@
 // again offline to the same verdict, and what a certificate carries the
 // digest of. Line 1 is the header (the description, seed, environment,
 // the client and how it ended, the adversity plan, the credentials by name);
-// every other line is one exchange, in order. Secrets never appear: each
+// every other line is one exchange, in order. A plan of passes writes one
+// such section per pass, one after the other, each with its own header. Secrets never appear: each
 // credential of the profile is written as its key prefix (the environment
 // it is of, which the rules judge) and "<secret of NAME>", in every header
 // and body, and the header names the credentials by that same text.
@@ -34,6 +35,9 @@ struct transcript_header {
   std::vector<std::pair<std::string, std::string>> client_artifacts;  // (file, sha256)
   harness::client_outcome client;
   std::vector<std::string> adversity_plan;
+  /// The plan's pass this section is ("" for a single pass, --listen).
+  harness::pass_summary pass;
+  harness::certification_scope scope;  // the plan's, on every section
 };
 
 /// A transcript read back.
@@ -46,7 +50,9 @@ struct transcript {
 std::string write_transcript(const transcript_header& h, const harness::traffic& t,
                              const openapi::api_spec& spec);
 
-/// Reads a transcript, or says why it is not one ("line 3: ...").
-core::outcome<transcript> read_transcript(const std::string& text);
+/// Reads a transcript, or says why it is not one ("line 3: ..."): one
+/// section per pass of the plan, each from its header line on (a single
+/// section for a single pass).
+core::outcome<std::vector<transcript>> read_transcript(const std::string& text);
 
 }  // namespace conform::cli

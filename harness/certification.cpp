@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "core/text.hpp"
 #include "harness/results.hpp"
@@ -11,7 +12,7 @@ namespace conform::harness {
 
 namespace {
 
-constexpr const char* completed_name = "client_completed";
+constexpr const char* completed_name = completed_rule;
 
 /// True when `i` is where an adversity was met, not a later attempt of the
 /// same request failing on (a 5xx chain, an outage).
@@ -99,7 +100,10 @@ void judge_completion(const client_outcome& client, results_sink& sink, std::uin
   failure f;
   f.check = completed_name;
   f.mode = {failure_mode::kind::traffic, completed_name};
-  f.expected = "the client command completes (exits 0 within --timeout), whatever it met";
+  f.expected =
+      "the certification programme (docs/certification.md, not the description) requires the "
+      "client command to complete (exit 0 within --timeout) in a pass that scripts nothing it "
+      "cannot get past";
   f.seen = "the client " + client.exit;
   f.cause = "client did not complete";
   f.seed = seed;
@@ -116,6 +120,8 @@ std::string_view to_string(rule_verdict::status s) {
       return "failed";
     case rule_verdict::status::not_exercised:
       return "not_exercised";
+    case rule_verdict::status::not_applicable:
+      return "not_applicable";
   }
   return "not_exercised";
 }
@@ -145,28 +151,50 @@ certification_report judge_traffic(const traffic& t,
   for (const auto& p : t.planned) {
     if (p.met_at == 0) unmet.push_back(describe_plan(p));
   }
-  out.unmet_adversity = unmet;
 
   results_sink sink(*t.spec, events);
   events.run_started({info, 0});
   events.phase_started({phase::scenarios, checks.size()});
   std::map<std::uint64_t, std::pair<adversity_judged, std::string>> judged;  // by seq
+  struct judged_rule {
+    rule_verdict v;
+    std::string first_not_exercised;
+  };
+  std::vector<judged_rule> ran;
   for (const traffic_check* c : checks) {
     traffic_judgement j(t, sink, c->info.name);
     c->run(t, j);
-    rule_verdict v;
-    v.check = c->info.name;
-    v.description = c->info.description;
+    judged_rule r;
+    r.v.check = c->info.name;
+    r.v.description = c->info.description;
     // The description's own citation where it gives one (x-rule-citations).
     const auto* cited = t.spec->rules.citation_of(c->info.name);
-    v.rule = cited ? cited->rule : c->info.rule;
-    v.level = c->level;
-    v.judged = j.held_count();
-    v.broken = j.broken_count();
-    v.not_exercised = j.not_exercised_count();
+    r.v.rule = cited ? cited->rule : c->info.rule;
+    r.v.level = c->level;
+    r.v.judged = j.held_count();
+    r.v.broken = j.broken_count();
+    r.v.not_exercised = j.not_exercised_count();
+    r.first_not_exercised = j.first_not_exercised();
+    for (const auto& a : j.adversity_judged_list()) judged[a.at->seq] = {a, c->info.name};
+    ran.push_back(std::move(r));
+  }
+  // In a pass that scripts an outage, a client that gave up on it may end
+  // its run there (section 7: escalate a persistent failure): what it never
+  // reached afterwards is not held against it.
+  bool gave_up = false;
+  for (const auto& [seq, a] : judged) {
+    gave_up = gave_up || (a.first.at->adversity == "outage" && a.first.survived);
+  }
+  const bool ended_on_outage = client.unrecoverable && gave_up;
+  if (ended_on_outage) unmet.clear();
+  out.unmet_adversity = unmet;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const traffic_check* c = checks[i];
+    rule_verdict& v = ran[i].v;
     std::vector<std::string> owned_unmet;
     for (const auto& p : t.planned) {
-      if (p.met_at == 0 && std::find(c->owns.begin(), c->owns.end(), p.kind) != c->owns.end()) {
+      if (p.met_at == 0 && !ended_on_outage &&
+          std::find(c->owns.begin(), c->owns.end(), p.kind) != c->owns.end()) {
         owned_unmet.push_back(p.kind + " on " + p.where);
       }
     }
@@ -177,18 +205,22 @@ certification_report judge_traffic(const traffic& t,
                             core::join(owned_unmet, "; ") + ")";
     } else if (v.judged > 0) {
       v.what = rule_verdict::status::passed;
-    } else if (!j.first_not_exercised().empty()) {
-      v.not_exercised_why = "not exercised: " + j.first_not_exercised();
+    } else if (!ran[i].first_not_exercised.empty()) {
+      v.not_exercised_why = "not exercised: " + ran[i].first_not_exercised;
     } else {
       v.not_exercised_why = "not exercised: the client's traffic had no " + c->exercised_by;
     }
     if (v.what == rule_verdict::status::not_exercised) {
       sink.not_run(nullptr, "", c->info.name, v.not_exercised_why);
     }
-    for (const auto& a : j.adversity_judged_list()) judged[a.at->seq] = {a, c->info.name};
     out.rules.push_back(std::move(v));
   }
-  if (client.known) judge_completion(client, sink, t.seed);
+  if (client.known && !client.unrecoverable) judge_completion(client, sink, t.seed);
+  if (client.known && client.unrecoverable) {
+    sink.not_run(nullptr, "", completed_rule,
+                 "not judged in this pass: it scripts an outage, after which a client may end "
+                 "its run as the description allows (section 7)");
+  }
   events.phase_finished({phase::scenarios});
   sink.fold_into(out.run);
   for (const auto& e : t.exchanges) {
@@ -221,7 +253,7 @@ certification_report judge_traffic(const traffic& t,
     }
   }
   auto& causes = out.causes;
-  if (client.known && !client.completed) {
+  if (client.known && !client.completed && !client.unrecoverable) {
     causes.push_back("the client did not complete (" + client.exit + ")");
   }
   if (t.exchanges.empty()) causes.push_back("the client sent no request");
@@ -241,7 +273,7 @@ certification_report judge_traffic(const traffic& t,
     causes.push_back("planned adversity not met, the client never sent what it waits for: " +
                      core::join(short_unmet));
   }
-  if (!missing.empty() && !t.exchanges.empty()) {
+  if (!missing.empty() && !t.exchanges.empty() && !client.in_plan) {
     causes.push_back("the " + std::string(to_string(level)) +
                      " level needs every rule exercised; not exercised: " + core::join(missing));
   }
@@ -259,6 +291,186 @@ certification_report judge_traffic(const traffic& t,
   out.run.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - started);
   events.run_finished({out.run});
+  return out;
+}
+
+namespace {
+
+/// True when something in `scope` lets `c` apply: an operation it judges,
+/// and a pass that scripted an adversity kind it owns.
+bool applies_to_scope(const traffic_check& c, const certification_scope& scope,
+                      const std::vector<pass_summary>& passes, const openapi::api_spec& spec,
+                      std::string& why) {
+  if (c.applies) {
+    bool any = false;
+    for (const auto& op : spec.operations) {
+      if (std::find(scope.operations.begin(), scope.operations.end(), op.operation_id) !=
+              scope.operations.end() &&
+          c.applies(op)) {
+        any = true;
+      }
+    }
+    if (!any) {
+      why = "not applicable: the scope has no operation for a " + c.exercised_by;
+      return false;
+    }
+  }
+  if (!c.owns.empty()) {
+    for (const auto& p : passes) {
+      for (const auto& k : p.planned_kinds) {
+        if (std::find(c.owns.begin(), c.owns.end(), k) != c.owns.end()) return true;
+      }
+    }
+    why = "not applicable: no pass scripted " + core::join(c.owns, " or ") +
+          " on the scope's requests (the programme scripts it on other classes)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+certification_report combine_passes(const std::vector<certification_report>& reports,
+                                    std::vector<pass_summary> passes,
+                                    const certification_scope& scope,
+                                    const std::vector<const traffic_check*>& checks,
+                                    const openapi::api_spec& spec, rule_level level) {
+  certification_report out;
+  if (!reports.empty()) {
+    out.environment = reports.front().environment;
+    out.run.info = reports.front().run.info;
+    out.client_exit = reports.front().client_exit;
+  }
+  out.level = level;
+  out.scope = scope;
+  std::map<std::string, std::string> pass_of;  // a report's index -> its pass's name
+  std::size_t k = 0;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> tally_at;
+  std::map<std::pair<std::string, std::string>, std::size_t> row_at;
+  for (const auto& p : passes) {
+    if (!p.run) continue;
+    const certification_report& r = reports.at(k++);
+    out.requests += r.requests;
+    out.run.counts.requests += r.run.counts.requests;
+    out.run.counts.transport_errors += r.run.counts.transport_errors;
+    out.run.counts.retries_429 += r.run.counts.retries_429;
+    for (const auto& line : r.adversity_plan) out.adversity_plan.push_back(p.name + ": " + line);
+    for (const auto& line : r.unmet_adversity) {
+      out.unmet_adversity.push_back(p.name + ": " + line);
+    }
+    for (auto ev : r.adversity) {
+      ev.pass = p.name;
+      out.adversity.push_back(std::move(ev));
+    }
+    for (const auto& c : r.coverage) {
+      auto [it, added] = row_at.try_emplace({c.operation_id, c.auth_model}, out.coverage.size());
+      if (added) {
+        out.coverage.push_back(c);
+        continue;
+      }
+      coverage_row& row = out.coverage[it->second];
+      row.calls += c.calls;
+      row.succeeded += c.succeeded;
+      row.client_errors += c.client_errors;
+      row.server_errors += c.server_errors;
+      row.no_answer += c.no_answer;
+      for (const auto& a : c.adversity) {
+        if (std::find(row.adversity.begin(), row.adversity.end(), a) == row.adversity.end())
+          row.adversity.push_back(a);
+      }
+    }
+    for (auto f : r.run.failures) {
+      f.seen = "in the " + p.name + " pass: " + f.seen;
+      out.run.failures.push_back(std::move(f));
+    }
+    for (const auto& tl : r.run.tallies) {
+      if (tl.not_run_why) continue;  // rebuilt below from the combined verdicts
+      auto [it, added] =
+          tally_at.try_emplace({tl.operation_id, tl.auth_model, tl.check}, out.run.tallies.size());
+      if (added) {
+        out.run.tallies.push_back(tl);
+        continue;
+      }
+      check_tally& into = out.run.tallies[it->second];
+      into.passed += tl.passed;
+      into.failed += tl.failed;
+      into.contradicted += tl.contradicted;
+      into.time += tl.time;
+      into.nothing_judged = into.nothing_judged && tl.nothing_judged;
+    }
+    for (const auto& cause : r.causes) out.causes.push_back("in the " + p.name + " pass, " + cause);
+  }
+  // Each rule over every pass.
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    const traffic_check& c = *checks[i];
+    rule_verdict v;
+    bool any_pass = false;
+    k = 0;
+    for (const auto& p : passes) {
+      if (!p.run) continue;
+      const rule_verdict& in = reports.at(k++).rules.at(i);
+      if (!any_pass) {
+        v = in;
+        v.judged = v.broken = v.not_exercised = 0;
+        v.not_exercised_why.clear();
+        v.what = rule_verdict::status::not_exercised;
+        any_pass = true;
+      }
+      v.judged += in.judged;
+      v.broken += in.broken;
+      v.not_exercised += in.not_exercised;
+      if (in.what == rule_verdict::status::failed) v.what = rule_verdict::status::failed;
+      if (in.what == rule_verdict::status::passed && v.what != rule_verdict::status::failed) {
+        v.what = rule_verdict::status::passed;
+      }
+      if (in.what == rule_verdict::status::not_exercised && v.not_exercised_why.empty()) {
+        v.not_exercised_why = in.not_exercised_why + " (the " + p.name + " pass)";
+      }
+    }
+    std::string why;
+    if (v.what != rule_verdict::status::failed && !applies_to_scope(c, scope, passes, spec, why)) {
+      v.what = rule_verdict::status::not_applicable;
+      v.not_exercised_why = why;
+      out.scope.rules_not_applicable.push_back(c.info.name);
+    } else {
+      out.scope.rules_judged.push_back(c.info.name);
+    }
+    if (v.what == rule_verdict::status::passed) v.not_exercised_why.clear();
+    if (v.what == rule_verdict::status::not_exercised ||
+        v.what == rule_verdict::status::not_applicable) {
+      out.run.not_runs.push_back({c.info.name, "", "", v.not_exercised_why});
+      ++out.run.counts.cells_not_run;
+    }
+    if (v.what == rule_verdict::status::not_exercised && v.level <= level) {
+      missing.push_back(c.info.name);
+    }
+    out.rules.push_back(std::move(v));
+  }
+  for (const auto& tl : out.run.tallies) {
+    out.run.counts.checks_passed += tl.passed;
+    out.run.counts.checks_failed += tl.failed;
+  }
+  if (scope.operations.empty()) {
+    out.causes.push_back("the scope holds no authenticated operation: the baseline pass saw none");
+  }
+  if (!missing.empty()) {
+    out.causes.push_back("the " + std::string(to_string(level)) +
+                         " level needs every rule that applies to the scope exercised; not "
+                         "exercised: " +
+                         core::join(missing));
+  }
+  out.passes = std::move(passes);
+  out.certified = out.causes.empty();
+  if (out.certified) {
+    out.verdict = "certified at level " + std::string(to_string(level)) + " for " +
+                  std::to_string(scope.operations.size()) +
+                  " operations: " + std::to_string(out.passed_rules().size()) +
+                  " rules kept over " + std::to_string(out.requests) + " requests in " +
+                  std::to_string(out.passes.size()) + " passes";
+  } else {
+    out.verdict = "not certified: " + core::join(out.causes, "; ");
+  }
   return out;
 }
 

@@ -24,8 +24,17 @@ struct rule_verdict {
   std::string check;
   std::string description;
   std::string rule;  // the section or decision it enforces
+  /// Where the rule comes from: "description" (its section, decision or
+  /// extension is `rule`) or "programme" (what the certification programme
+  /// itself requires, docs/certification.md).
+  std::string source = "description";
   rule_level level = rule_level::core;
-  enum class status : std::uint8_t { passed, failed, not_exercised } what = status::not_exercised;
+  enum class status : std::uint8_t {
+    passed,
+    failed,
+    not_exercised,
+    not_applicable,  // nothing in the partner's scope lets the rule apply
+  } what = status::not_exercised;
   std::uint64_t judged = 0;  // instances that held
   std::uint64_t broken = 0;  // instances that failed
   std::string not_exercised_why;
@@ -54,6 +63,35 @@ struct adversity_event {
   std::string outcome;  // "answered 200 at #15 after 1.02 s", "never retried"
   std::string owner;    // the rule that judged it ("client_retry_after")
   bool judged = true;   // false: no selected rule owns this kind (--checks)
+  std::string pass;     // the plan's pass it was met in ("" for a single pass)
+};
+
+/// One pass of the plan: the client run anew against a fresh server that
+/// scripts one family of adversity (none in the baseline).
+struct pass_summary {
+  std::string name;       // "baseline", "rate_limit", "transient", "outage", "slow"
+  std::string adversity;  // what the pass scripts, one line
+  bool run = true;        // false: nothing of its family falls in the scope
+  std::string not_run_why;
+  bool certified = false;  // its own verdict
+  std::string verdict;
+  std::vector<std::string> causes;
+  std::vector<std::string> adversity_plan;
+  std::vector<std::string> unmet_adversity;
+  std::string client_exit;
+  bool completion_judged = true;  // false: the pass scripts what cannot be got past
+  std::uint64_t requests = 0;
+  std::vector<std::string> planned_kinds;  // the adversity kinds its plan held
+};
+
+/// What was certified: the operations the client uses (learned from the
+/// baseline pass, or declared with --scope) and the rules judged on them.
+struct certification_scope {
+  std::vector<std::string> operations;  // operationIds, in the description's order
+  std::string source;                   // "learned from the baseline pass" | "declared in FILE"
+  std::vector<std::string> classes;     // request classes the client's calls fall in
+  std::vector<std::string> rules_judged;
+  std::vector<std::string> rules_not_applicable;
 };
 
 /// Everything a certification found.
@@ -84,6 +122,9 @@ struct certification_report {
   bool certified = false;
   std::string verdict;  // one line: why certified or not
   std::string finished_at;
+  /// The plan's passes, in order; empty for a single pass (--listen).
+  std::vector<pass_summary> passes;
+  certification_scope scope;
 
   /// 0 certified, 1 not (a rule broken, or a rule of the level not exercised).
   int exit_code() const { return certified ? 0 : 1; }
@@ -97,7 +138,33 @@ struct client_outcome {
   bool completed = true;  // exited 0 within --timeout
   std::string exit;       // "exit status 1", "killed by signal 9", "stopped after --timeout 5 s"
   bool adversity = true;  // false: --no-adversity (never certified)
+  /// The pass scripts what no client can get past (an outage): there the
+  /// client may end its run as the description allows after giving up (a
+  /// non-zero exit with the failure reported), so its exit is not judged,
+  /// and adversity it never reached after giving up is not counted.
+  bool unrecoverable = false;
+  /// One pass of a plan: whether every rule was exercised is judged over
+  /// the whole plan (combine_passes), not here.
+  bool in_plan = false;
 };
+
+/// The rule the certification programme adds to the description's: the
+/// client command completes (docs/certification.md). Its source is the
+/// programme, never the description.
+inline constexpr const char* completed_rule = "client_completed";
+
+/// Folds the passes of a plan into one report: a rule failed in any pass
+/// has failed; one passed in some pass and failed in none has passed; one
+/// that nothing in `scope` lets apply (no operation its `applies` takes, or
+/// no pass that scripted the adversity it owns) is not applicable; any other
+/// is not exercised. Coverage, adversity and failures are the passes'
+/// together, each adversity and failure named by its pass. `checks` are the
+/// rules judged, `spec` the description.
+certification_report combine_passes(const std::vector<certification_report>& reports,
+                                    std::vector<pass_summary> passes,
+                                    const certification_scope& scope,
+                                    const std::vector<const traffic_check*>& checks,
+                                    const openapi::api_spec& spec, rule_level level);
 
 /// Judges `t` with `checks` (in that order), reporting to `events`, and
 /// folds the verdict. `info` is the run's facts (seed, description, ...).

@@ -174,6 +174,11 @@ struct traffic_check {
   /// The adversity kinds whose survival this rule judges ("rate_limited"):
   /// one planned and not met leaves the rule not exercised.
   std::vector<std::string> owns = {};
+  /// The operations this rule can judge a call of (a cursor list, an
+  /// operation that takes an Idempotency-Key); empty: any. A partner's scope
+  /// with none of them leaves the rule "not applicable", which is not "not
+  /// exercised" (docs/certification.md, "The scope").
+  std::function<bool(const openapi::operation&)> applies = {};
 };
 
 /// The rule held for exchange `e`.

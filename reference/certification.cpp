@@ -52,6 +52,24 @@ enum class request_class : std::uint8_t {
   any,          // slow: any fresh authenticated request no other adversity took
 };
 
+const char* class_name(request_class c) {
+  switch (c) {
+    case request_class::keyed_write:
+      return "keyed_write";
+    case request_class::list_read:
+      return "list_read";
+    case request_class::later_page:
+      return "later_page";
+    case request_class::record_read:
+      return "record_read";
+    case request_class::any:
+      return "any";
+    case request_class::none:
+      break;
+  }
+  return "none";
+}
+
 /// "the first keyed write (...)", "the second keyed write (...)": the
 /// `nth` (1-based) adversity of its class meets the nth such request.
 std::string adversity_where(request_class c, int nth) {
@@ -122,37 +140,77 @@ struct traffic_recorder::impl {
     const bool drop_first = draw(s, 2, 2) == 0;
     first_error = draw(s, 3, 2) == 0 ? 503 : 500;
     const std::string retry_after = std::to_string(opts.retry_after_seconds);
-    const std::string outage = std::to_string(opts.outage_attempts) + " attempts answered 503 " +
-                               "INTERNAL_ERROR, unprocessed (more than a client may make); " +
-                               "attempt " + std::to_string(opts.outage_attempts + 1) +
-                               " is answered";
-    auto add = [&](adversity_kind k, request_class c, std::string what) {
-      const int nth = 1 + static_cast<int>(std::count(classes.begin(), classes.end(), c));
-      plan.push_back({k, adversity_where(c, nth), std::move(what), 0});
-      classes.push_back(c);
+    const std::string outage_what =
+        std::to_string(opts.outage_attempts) + " attempts answered 503 " +
+        "INTERNAL_ERROR, unprocessed (more than a client may make); " + "attempt " +
+        std::to_string(opts.outage_attempts + 1) + " is answered";
+    // One pass of the plan scripts some kinds, on the classes in the scope.
+    auto wanted = [&](adversity_kind k, request_class c) {
+      if (!opts.kinds.empty() &&
+          std::find(opts.kinds.begin(), opts.kinds.end(), k) == opts.kinds.end()) {
+        return false;
+      }
+      return c == request_class::any || opts.classes.empty() ||
+             std::find(opts.classes.begin(), opts.classes.end(), detail::class_name(c)) !=
+                 opts.classes.end();
     };
-    add(adversity_kind::rate_limited,
-        limited_on_lists ? request_class::list_read : request_class::later_page,
+    // Each adversity meets the first class of its candidates that the scope
+    // has (the seed orders the list classes): a 429 or a 5xx can come on any
+    // request of a key, so a scope without lists meets them elsewhere.
+    auto add = [&](adversity_kind k, std::vector<request_class> candidates, std::string what) {
+      for (request_class c : candidates) {
+        if (!wanted(k, c)) continue;
+        const int nth = 1 + static_cast<int>(std::count(classes.begin(), classes.end(), c));
+        plan.push_back({k, adversity_where(c, nth), std::move(what), 0});
+        classes.push_back(c);
+        return true;
+      }
+      return false;
+    };
+    using rc = request_class;
+    const rc first_list = limited_on_lists ? rc::list_read : rc::later_page;
+    const rc other_list = limited_on_lists ? rc::later_page : rc::list_read;
+    add(adversity_kind::rate_limited, {first_list, other_list, rc::record_read, rc::keyed_write},
         "429 RATE_LIMITED with Retry-After: " + retry_after + ", unprocessed");
-    add(adversity_kind::server_error,
-        limited_on_lists ? request_class::later_page : request_class::list_read,
+    add(adversity_kind::server_error, {other_list, first_list, rc::record_read, rc::keyed_write},
         std::to_string(first_error) + " then " + std::to_string(first_error == 503 ? 500 : 503) +
             " INTERNAL_ERROR, unprocessed; attempt 3 is answered");
     const std::string dropped =
         "processed, then the connection closed before any byte of the answer; a retry with "
         "the same Idempotency-Key gets the answer, replayed";
-    add(drop_first ? adversity_kind::connection_dropped : adversity_kind::outage,
-        request_class::keyed_write, drop_first ? dropped : outage);
-    add(drop_first ? adversity_kind::outage : adversity_kind::connection_dropped,
-        request_class::keyed_write, drop_first ? outage : dropped);
-    add(adversity_kind::outage, request_class::record_read, outage);
+    const auto first_write =
+        drop_first ? adversity_kind::connection_dropped : adversity_kind::outage;
+    const auto second_write =
+        drop_first ? adversity_kind::outage : adversity_kind::connection_dropped;
+    add(first_write, {rc::keyed_write}, drop_first ? dropped : outage_what);
+    add(second_write, {rc::keyed_write}, drop_first ? outage_what : dropped);
+    add(adversity_kind::outage, {rc::record_read}, outage_what);
+    // A scope of lists alone meets its outage on a list.
+    if (std::none_of(plan.begin(), plan.end(),
+                     [](const auto& p) { return p.kind == adversity_kind::outage; })) {
+      add(adversity_kind::outage, {other_list, first_list}, outage_what);
+    }
     const std::string slow = "answered after " + std::to_string(opts.slow.count()) + " ms";
-    add(adversity_kind::slow, request_class::any, slow);
-    add(adversity_kind::slow, request_class::any, slow);
+    add(adversity_kind::slow, {rc::any}, slow);
+    // One slow answer in the plan's slow pass; two beside every other kind.
+    if (opts.kinds.empty()) add(adversity_kind::slow, {rc::any}, slow);
+  }
+
+  /// True when `op` is in the scope's operations (all, when none are named).
+  bool in_scope(const detail::operation* op) const {
+    if (op == nullptr) return false;
+    return opts.operations.empty() || std::find(opts.operations.begin(), opts.operations.end(),
+                                                op->operation_id) != opts.operations.end();
   }
 
   decision decide(const httplib::Request& req, const std::string& body, std::uint64_t seq) {
     decision d;
+    const auto route = detail::match_route(req.path, req.method);
+    const request_class cls = in_scope(route.op) ? class_of(req, route.op) : request_class::none;
+    if (cls != request_class::none &&
+        std::find(seen.begin(), seen.end(), detail::class_name(cls)) == seen.end()) {
+      seen.push_back(detail::class_name(cls));
+    }
     if (!opts.enabled) return d;
     // One attempt of an intent is the same request as the others, its body
     // as the server reads it (a retry that rebuilds a multipart body with a
@@ -174,8 +232,6 @@ struct traffic_recorder::impl {
                                              : "the next attempt fails too");
       return d;
     }
-    const auto route = detail::match_route(req.path, req.method);
-    const request_class cls = class_of(req, route.op);
     if (cls == request_class::none) return d;
     std::size_t pick = plan.size();
     for (std::size_t i = 0; i < plan.size() && pick == plan.size(); ++i) {
@@ -235,6 +291,7 @@ struct traffic_recorder::impl {
   std::map<std::string, adversity_chain> chains;
   std::vector<planned_adversity> plan;
   std::vector<request_class> classes;
+  std::vector<std::string> seen;  // classes_seen()
   int first_error = 503;
 };
 
@@ -264,6 +321,15 @@ std::vector<std::string> traffic_recorder::plan() const {
   std::vector<std::string> out;
   for (const auto& p : planned()) out.push_back(describe(p));
   return out;
+}
+
+std::vector<std::string> traffic_recorder::classes_seen() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->seen;
+}
+
+std::vector<std::string> request_class_names() {
+  return {"keyed_write", "list_read", "later_page", "record_read"};
 }
 
 const adversity_options& traffic_recorder::options() const {

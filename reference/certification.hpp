@@ -49,7 +49,19 @@ struct adversity_options {
   /// Attempts of one request an outage fails: more than a client may make
   /// (x-retry max_retries + 1); the attempt after them is answered.
   int outage_attempts = 7;
+  /// The kinds this run scripts (one pass of the plan: docs/certification.md,
+  /// "The plan"); empty: every kind.
+  std::vector<adversity_kind> kinds;
+  /// The partner's scope: adversity meets only requests of these operations
+  /// (operationIds) and of these request classes (request_class_name);
+  /// empty: any.
+  std::vector<std::string> operations;
+  std::vector<std::string> classes;
 };
+
+/// The request classes adversity meets, by name: "keyed_write",
+/// "list_read", "later_page", "record_read".
+std::vector<std::string> request_class_names();
 
 /// One planned adversity: the class of request it meets and whether it met one.
 struct planned_adversity {
@@ -91,6 +103,9 @@ class traffic_recorder {
   std::vector<planned_adversity> planned() const;
   /// The plan, one line per adversity, for the report.
   std::vector<std::string> plan() const;
+  /// The classes of the requests recorded so far that fall in the scope's
+  /// operations (request_class_names), each once, in the order first seen.
+  std::vector<std::string> classes_seen() const;
   const adversity_options& options() const;
 
   struct impl;

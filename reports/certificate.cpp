@@ -1,5 +1,7 @@
 #include "reports/certificate.hpp"
 
+#include "core/text.hpp"
+
 #include <boost/json.hpp>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -87,6 +89,11 @@ json::object statement_json(const certificate_statement& s) {
   }
   o["level"] = s.level;
   o["rules_passed"] = std::move(rules);
+  if (s.version >= 3) {
+    json::array ops;
+    for (const auto& op : s.operations) ops.emplace_back(op);
+    o["operations"] = std::move(ops);
+  }
   o["seed"] = s.seed;
   if (s.version != 1) o["transcript_sha256"] = s.transcript_sha256;
   o["date"] = s.date;
@@ -99,7 +106,7 @@ json::object statement_json(const certificate_statement& s) {
 std::optional<certificate_statement> statement_from(const json::value& v, int version) {
   try {
     const json::object& o = v.as_object();
-    if (o.size() != (version == 1 ? 7u : 8u)) return std::nullopt;
+    if (o.size() != (version == 1 ? 7u : version == 2 ? 8u : 9u)) return std::nullopt;
     certificate_statement s;
     s.version = version;
     const json::object& d = o.at("description").as_object();
@@ -123,6 +130,10 @@ std::optional<certificate_statement> statement_from(const json::value& v, int ve
     }
     s.level = o.at("level").as_string();
     for (const auto& r : o.at("rules_passed").as_array()) s.rules.emplace_back(r.as_string());
+    if (version >= 3) {
+      for (const auto& op : o.at("operations").as_array())
+        s.operations.emplace_back(op.as_string());
+    }
     s.seed = o.at("seed").to_number<std::uint64_t>();
     s.date = o.at("date").as_string();
     s.conform_version = o.at("conform_version").as_string();
@@ -247,7 +258,7 @@ certificate_check verify_certificate(std::string_view text, std::string_view pub
         "signature";
     return out;
   }
-  if (!version->is_int64() || (version->as_int64() != 1 && version->as_int64() != 2)) {
+  if (!version->is_int64() || version->as_int64() < 1 || version->as_int64() > 3) {
     out.why = "conform_certificate is not 1 or 2 (a newer Conform wrote it?)";
     return out;
   }
@@ -296,6 +307,10 @@ std::string describe_certificate(const certificate_statement& s) {
          " (sha256 " + s.description_hash + ")\n" + "level:        " + s.level + "\n" +
          "seed:         " + std::to_string(s.seed) + "\n" + "date:         " + s.date + "\n" +
          "conform:      " + s.conform_version + "\n" +
+         (s.version >= 3 ? "scope:        " + std::to_string(s.operations.size()) +
+                               " operations: " + core::join(s.operations) + "\n"
+                         : std::string("scope:        not named (a version " +
+                                       std::to_string(s.version) + " certificate)\n")) +
          "rules passed: " + std::to_string(s.rules.size()) + "\n" + rules;
 }
 

@@ -29,7 +29,7 @@ struct certificate_artifact {
 /// evidence (the transcript's digest); version 1 (still verified) named the
 /// client command only.
 struct certificate_statement {
-  int version = 2;
+  int version = 3;  // 3: names the partner's scope, the operations certified
   std::string description_title;
   std::string description_version;
   std::string description_hash;                 // sha256 of the description's files
@@ -38,6 +38,7 @@ struct certificate_statement {
   std::vector<certificate_artifact> artifacts;  // v2
   std::string level;                            // "core" | "extended"
   std::vector<std::string> rules;               // the rules passed
+  std::vector<std::string> operations;          // v3: the partner's scope (operationIds)
   std::uint64_t seed = 0;
   std::string transcript_sha256;  // v2: of the transcript's bytes ("" when none was kept)
   std::string date;               // RFC 3339, UTC

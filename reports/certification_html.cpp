@@ -6,6 +6,8 @@
 #include <map>
 
 #include "reports/certification.hpp"
+
+#include "core/text.hpp"
 #include "reports/html_page.hpp"
 
 namespace conform::reports {
@@ -30,6 +32,8 @@ std::string status_badge(rule_verdict::status s) {
       return badge("fail", "failed");
     case rule_verdict::status::not_exercised:
       return badge("skip", "not exercised");
+    case rule_verdict::status::not_applicable:
+      return badge("skip", "not applicable");
   }
   return "";
 }
@@ -71,9 +75,38 @@ std::string render_certification_html(const harness::certification_report& r) {
                    " reproduces the adversity)");
   fact("Server", info.target + " (" + r.environment + ")");
   fact("Requests", std::to_string(r.requests));
+  if (!r.scope.operations.empty() || !r.scope.source.empty()) {
+    fact("Scope", std::to_string(r.scope.operations.size()) + " operations (" + r.scope.source +
+                      "): " + core::join(r.scope.operations));
+    fact("Rules judged", core::join(r.scope.rules_judged));
+    if (!r.scope.rules_not_applicable.empty())
+      fact("Not applicable", core::join(r.scope.rules_not_applicable));
+  }
   fact("Started", info.started_at);
   fact("Conform", info.tool_version);
   body += "</dl></section>\n";
+
+  // The plan's passes, each with its own verdict.
+  if (!r.passes.empty()) {
+    body +=
+        "<section id=\"passes\"><h2>Passes</h2><table><tr><th>pass</th><th>adversity</th>"
+        "<th>client</th><th>requests</th><th>what was held against the client</th></tr>";
+    for (const auto& p : r.passes) {
+      body += "<tr data-pass=\"" + escape(p.name) + "\"><td><code>" + escape(p.name) +
+              "</code></td><td>" + escape(p.adversity) + "</td>";
+      if (!p.run) {
+        body += "<td colspan=\"3\" class=\"muted\">" + escape(p.not_run_why) + "</td></tr>";
+        continue;
+      }
+      std::string held = p.certified ? std::string("nothing") : core::join(p.causes, "; ");
+      body += "<td>" + escape(p.client_exit) +
+              (p.completion_judged ? std::string()
+                                   : "<br><span class=\"muted\">not judged: an outage</span>") +
+              "</td><td class=\"num\">" + std::to_string(p.requests) + "</td><td>" + escape(held) +
+              "</td></tr>";
+    }
+    body += "</table></section>\n";
+  }
 
   // The rules.
   body +=
@@ -100,9 +133,12 @@ std::string render_certification_html(const harness::certification_report& r) {
       std::string lines;
       for (const auto& l : f.evidence) lines += l + "\n";
       body += "<div class=\"failure\"><p>" + badge("fail", f.check) + " " + escape(f.auth_model) +
-              "</p><p><b>The description says:</b> " + escape(f.expected) +
-              "<br><b>The client did:</b> " + escape(f.seen) + "</p><pre>" + escape(lines) +
-              "</pre></div>";
+              "</p><p><b>" +
+              (f.check == harness::completed_rule
+                   ? "The certification programme requires (docs/certification.md):"
+                   : "The description says:") +
+              "</b> " + escape(f.expected) + "<br><b>The client did:</b> " + escape(f.seen) +
+              "</p><pre>" + escape(lines) + "</pre></div>";
     }
     body += "</section>\n";
   }

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "reports/certification.hpp"
+
+#include "core/text.hpp"
 #include "reports/detail_text.hpp"
 #include "reports/json.hpp"
 
@@ -51,11 +53,38 @@ boost::json::value certification_to_json(const harness::certification_report& r)
                   {"version", info.spec_version},
                   {"hash", info.spec_hash}}}};
   out["requests"] = r.requests;
+  auto strings = [](const std::vector<std::string>& v) {
+    boost::json::array a;
+    for (const auto& x : v) a.emplace_back(x);
+    return a;
+  };
+  out["scope"] = {{"operations", strings(r.scope.operations)},
+                  {"source", r.scope.source},
+                  {"classes", strings(r.scope.classes)},
+                  {"rules_judged", strings(r.scope.rules_judged)},
+                  {"rules_not_applicable", strings(r.scope.rules_not_applicable)}};
+  boost::json::array passes;
+  for (const auto& p : r.passes) {
+    passes.push_back({{"name", p.name},
+                      {"adversity", p.adversity},
+                      {"run", p.run},
+                      {"not_run_why", p.not_run_why},
+                      {"certified", p.certified},
+                      {"verdict", p.verdict},
+                      {"causes", strings(p.causes)},
+                      {"plan", strings(p.adversity_plan)},
+                      {"not_met", strings(p.unmet_adversity)},
+                      {"client_exit", p.client_exit},
+                      {"completion_judged", p.completion_judged},
+                      {"requests", p.requests}});
+  }
+  out["passes"] = std::move(passes);
   boost::json::array rules;
   for (const auto& v : r.rules) {
     boost::json::object o{{"check", v.check},
                           {"description", v.description},
                           {"rule", v.rule},
+                          {"source", v.source},
                           {"level", std::string(harness::to_string(v.level))},
                           {"status", std::string(harness::to_string(v.what))},
                           {"judged", v.judged},
@@ -93,7 +122,8 @@ boost::json::value certification_to_json(const harness::certification_report& r)
                       {"survived", e.survived},
                       {"judged", e.judged},
                       {"rule", e.owner},
-                      {"outcome", e.outcome}});
+                      {"outcome", e.outcome},
+                      {"pass", e.pass}});
   }
   boost::json::array unmet;
   for (const auto& u : r.unmet_adversity) unmet.emplace_back(u);
@@ -150,10 +180,28 @@ std::string render_certification_text(const harness::certification_report& r) {
   }
   out += "  requests: " + std::to_string(r.requests) + ", seed " + std::to_string(r.run.info.seed) +
          "\n";
+  if (!r.scope.operations.empty()) {
+    out += "  scope (" + r.scope.source + "): " + std::to_string(r.scope.operations.size()) +
+           " operations: " + core::join(r.scope.operations) + "\n";
+  }
+  if (!r.passes.empty()) out += "\npasses:\n";
+  for (const auto& p : r.passes) {
+    char line[64];
+    std::snprintf(line, sizeof line, "  %-11s ", p.name.c_str());
+    out += line;
+    if (!p.run) {
+      out += p.not_run_why + "\n";
+      continue;
+    }
+    out += std::to_string(p.requests) + " requests, " + p.client_exit +
+           (p.completion_judged ? "" : " (completion not judged: an outage)") + "; " +
+           (p.certified ? "nothing held against the client" : core::join(p.causes, "; ")) + "\n";
+  }
   if (!r.adversity.empty() || !r.unmet_adversity.empty()) out += "\nadversity:\n";
   for (const auto& e : r.adversity) {
-    out += "  #" + std::to_string(e.seq) + " " + e.kind + " on " +
-           (e.method_path.empty() ? std::string("?") : e.method_path) + ": " +
+    out += "  " + (e.pass.empty() ? std::string() : e.pass + " ") + "#" + std::to_string(e.seq) +
+           " " + e.kind + " on " + (e.method_path.empty() ? std::string("?") : e.method_path) +
+           ": " +
            (!e.judged    ? "not judged, "
             : e.survived ? "survived, "
                          : "NOT SURVIVED (" + e.owner + "), ") +
@@ -167,14 +215,17 @@ std::string render_certification_text(const harness::certification_report& r) {
                   std::string(harness::to_string(v.what)).c_str(),
                   std::string(harness::to_string(v.level)).c_str(), v.check.c_str());
     out += line;
-    out += v.what == harness::rule_verdict::status::not_exercised
+    out += v.what == harness::rule_verdict::status::not_exercised ||
+                   v.what == harness::rule_verdict::status::not_applicable
                ? v.not_exercised_why
                : std::to_string(v.judged) + " held, " + std::to_string(v.broken) + " broken";
     out += "\n";
   }
   for (const auto& f : r.run.failures) {
-    out += "\nFAILED " + f.check + " (" + f.auth_model + ")\n  expected: " + f.expected +
-           "\n  seen:     " + f.seen + "\n  evidence:\n";
+    out += "\nFAILED " + f.check + " (" + f.auth_model + ")\n  " +
+           (f.check == harness::completed_rule ? "the programme requires: "
+                                               : "the description says: ") +
+           f.expected + "\n  seen:     " + f.seen + "\n  evidence:\n";
     for (const auto& l : f.evidence) out += "    " + l + "\n";
   }
   return detail::shown(out);  // what a client sent, safe for a terminal

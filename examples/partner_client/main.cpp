@@ -19,6 +19,8 @@
 //
 // `--defect NAME` plants one mistake, so that tests can show each client rule
 // catching it (see kDefects below; tests/certify/defects_test.cpp).
+// `--exit-on-give-up` is a correct variant: after giving up on a call it
+// says so with the request_id and exits 1 at the end, as batch jobs do.
 #include <yaml-cpp/yaml.h>
 
 #include <boost/json.hpp>
@@ -63,7 +65,7 @@ const std::map<std::string, std::string> kDefects = {
     {"multipart-wrong-type", "client_request_valid"},
     {"two-credentials", "client_one_credential"},
     {"empty-credential", "client_one_credential"},
-    {"exit-1-on-outage", "client_completed"},
+    {"exit-1", "client_completed"},
 };
 
 struct partner {
@@ -95,6 +97,7 @@ class api {
 
   bool has(const char* d) const { return defect_ == d; }
   bool gave_up_somewhere = false;
+  std::string gave_up_request_id = "no answer";  // of the last call given up
 
   /// A new key for a new business intent.
   std::string new_key(const std::string& intent) {
@@ -133,6 +136,9 @@ class api {
                   << " retries: " << (answered ? std::to_string(status) : result.error().message)
                   << "\n";
         gave_up_somewhere = true;
+        if (const std::string* rid = answered ? result.value().find("X-Request-Id") : nullptr) {
+          gave_up_request_id = "request_id " + *rid;
+        }
         outcome o;
         o.gave_up = true;
         if (answered) o.response = std::move(result.value());
@@ -311,6 +317,7 @@ std::optional<partner> load_partner(const char* profile_path, bool other_env) {
 
 int main(int argc, char** argv) {
   std::string defect;
+  bool exit_on_give_up = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--defect" && i + 1 < argc) {
@@ -319,11 +326,13 @@ int main(int argc, char** argv) {
         std::cerr << "partner-client: unknown defect '" << defect << "'\n";
         return 2;
       }
+    } else if (a == "--exit-on-give-up") {
+      exit_on_give_up = true;
     } else if (a == "--list-defects") {
       for (const auto& [name, rule] : kDefects) std::cout << name << " " << rule << "\n";
       return 0;
     } else {
-      std::cerr << "usage: partner-client [--defect NAME | --list-defects]\n";
+      std::cerr << "usage: partner-client [--defect NAME | --list-defects] [--exit-on-give-up]\n";
       return 2;
     }
   }
@@ -393,8 +402,14 @@ int main(int argc, char** argv) {
       ok = false;
     }
   }
-  if (a.has("exit-1-on-outage") && a.gave_up_somewhere) {
-    std::cout << "a call was given up: exiting 1\n";
+  if (exit_on_give_up && a.gave_up_somewhere) {
+    // A correct ending too (section 7: escalate a persistent failure): the
+    // failure was reported with its request_id, and the scheduler is told.
+    std::cout << "a call was given up (" << a.gave_up_request_id << "): exiting 1\n";
+    return 1;
+  }
+  if (a.has("exit-1")) {  // the defect: a failure exit when nothing stopped the client
+    std::cout << "exiting 1 all the same\n";
     return 1;
   }
   std::cout << (ok ? "every task ended as the description says\n" : "some tasks failed\n");

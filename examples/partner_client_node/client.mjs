@@ -15,13 +15,19 @@
 // retries it gives up on that call, says so, and goes on. Exit 0 when every
 // task ended as the description says, 1 otherwise.
 //
-// --rebuild-multipart: the import's FormData is given to fetch itself, which
-// encodes it anew on every attempt (a new boundary, the same parts): a
-// correct variant that certification must pass (issue 31).
+// Correct variants that certification must pass (issue 31):
+//   --rebuild-multipart  the import's FormData is given to fetch itself, which
+//                        encodes it anew on every attempt (a new boundary);
+//   --exit-on-give-up    after giving up on a call, report it with its
+//                        request_id and exit 1, as batch jobs do;
+//   --only sessions      read voice sessions (cursor by cursor) and one session;
+//   --only credits       allocate and deallocate credit only.
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 
 const MAX_RETRIES = 5;
+const EXIT_ON_GIVE_UP = process.argv.includes('--exit-on-give-up');
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const TRANSIENT = new Set([500, 502, 503, 504]);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -67,6 +73,13 @@ class Api {
       }
       if (attempt === MAX_RETRIES) {
         console.error(`  gave up after ${attempt} retries: ${status ?? 'no answer'}`);
+        if (EXIT_ON_GIVE_UP) {
+          // A batch job's way: report the failure with the request_id to
+          // escalate (section 7), and exit non-zero for the scheduler.
+          const rid = res?.headers.get('x-request-id') ?? 'none';
+          console.error(`${method} ${target} failed persistently (request_id ${rid}); stopping`);
+          process.exit(1);
+        }
         return { status, headers: res?.headers, text, gaveUp: true };
       }
       if (status === 429) {
@@ -171,6 +184,21 @@ async function main() {
   }
   const api = new Api(process.env.CONFORM_BASE_URL, partner);
   let ok = true;
+  if (ONLY === 'sessions') { // an integration that only reads voice sessions
+    const sessions = await readSessions(api);
+    ok = sessions.ok;
+    if (sessions.first) {
+      const r = await api.send('GET', `/voice_sessions/${sessions.first}`);
+      console.log(`  session ${sessions.first}: ${shown(r)}`);
+      ok = expected(r, 200) && ok;
+    }
+    return ok ? 0 : 1;
+  }
+  if (ONLY === 'credits') { // an integration that only moves credit with its partner key
+    ok = await moveCredit(api, '/billing/allocate-credits', 25);
+    ok = (await moveCredit(api, '/billing/deallocate-credits', 10)) && ok;
+    return ok ? 0 : 1;
+  }
 
   console.log('1. tenants');
   ok = (await readPages(api, '/partner/tenants', false)).ok && ok;

@@ -17,9 +17,14 @@ half and all of a bound that starts at 200 ms and grows by half each time
 that call, says so, and goes on. Exit 0 when every task ended as the
 description says, 1 otherwise.
 
---rebuild-multipart: the import's body is built anew on every attempt (a new
-boundary, the same parts), as most HTTP libraries build a form; a correct
-variant that certification must pass (issue 31).
+Correct variants that certification must pass (issue 31):
+  --rebuild-multipart  the import's body is built anew on every attempt (a
+                       new boundary, the same parts), as most HTTP libraries
+                       build a form;
+  --exit-on-give-up    after giving up on a call, report it with its
+                       request_id and exit 1, as batch jobs do;
+  --only sessions      read voice sessions (cursor by cursor) and one session;
+  --only credits       allocate and deallocate credit only.
 """
 import http.client
 import json
@@ -33,6 +38,7 @@ import uuid
 
 MAX_RETRIES = 5
 TRANSIENT = {500, 502, 503, 504}
+EXIT_ON_GIVE_UP = "--exit-on-give-up" in sys.argv[1:]
 
 
 class Outcome:
@@ -88,6 +94,13 @@ class Api:
             if attempt == MAX_RETRIES:
                 print("  gave up after %d retries: %s" % (attempt, status or "no answer"),
                       file=sys.stderr)
+                if EXIT_ON_GIVE_UP:
+                    # A batch job's way: report the failure with the request_id
+                    # to escalate (section 7), and exit non-zero for the scheduler.
+                    rid = res_headers.get("X-Request-Id") or "none"
+                    print("%s %s failed persistently (request_id %s); stopping"
+                          % (method, target, rid), file=sys.stderr)
+                    sys.exit(1)
                 return Outcome(status, res_headers, data, gave_up=True)
             if status != 429:
                 time.sleep(random.uniform(bound / 2, bound))
@@ -196,6 +209,18 @@ def main():
         return 2
     api = Api(os.environ["CONFORM_BASE_URL"], partner)
     ok = True
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv[1:-1] else None
+    if only == "sessions":  # an integration that only reads voice sessions
+        first, ok = read_sessions(api)
+        if first:
+            r = api.send("GET", "/voice_sessions/" + first)
+            print("  session %s: %s" % (first, r.text()))
+            ok = ok and r.expected(200)
+        return 0 if ok else 1
+    if only == "credits":  # an integration that only moves credit with its partner key
+        ok = move_credit(api, "/billing/allocate-credits", 25)
+        ok = move_credit(api, "/billing/deallocate-credits", 10) and ok
+        return 0 if ok else 1
 
     print("1. tenants")
     tenants, done = read_pages(api, "/partner/tenants", False)

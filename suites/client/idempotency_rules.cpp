@@ -167,14 +167,18 @@ void add_idempotency_rules(harness::check_catalogue& catalogue) {
        "x-idempotency required"},
       harness::rule_level::core,
       "call to an operation whose x-idempotency says required",
-      judge_present});
+      judge_present,
+      {},
+      [](const openapi::operation& op) { return op.idempotent && op.idempotent->required; }});
   catalogue.add(harness::traffic_check{
       {std::string(per_intent_check),
        "a key is never sent with two different requests (method, target, tenant, body)",
        "x-idempotency"},
       harness::rule_level::core,
       "request with an Idempotency-Key",
-      judge_per_intent});
+      judge_per_intent,
+      {},
+      [](const openapi::operation& op) { return op.idempotent.has_value(); }});
   catalogue.add(harness::traffic_check{
       {std::string(retry_check),
        "a keyed request whose answer was lost (closed connection, 5xx, 429, 409) is retried "
@@ -183,7 +187,8 @@ void add_idempotency_rules(harness::check_catalogue& catalogue) {
       harness::rule_level::core,
       "retry of a keyed request whose answer was lost",
       judge_on_retry,
-      {dropped_kind}});
+      {dropped_kind},
+      [](const openapi::operation& op) { return op.idempotent.has_value(); }});
 }
 
 }  // namespace conform::suites::client

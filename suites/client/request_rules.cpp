@@ -247,7 +247,9 @@ void add_request_rules(harness::check_catalogue& catalogue) {
        "x-tenant-context"},
       harness::rule_level::core,
       "partner-key call to a route that takes the tenant from a header",
-      judge_tenant});
+      judge_tenant,
+      {},
+      [](const openapi::operation& op) { return !op.tenant.header_name.empty(); }});
   catalogue.add(harness::traffic_check{
       {std::string(environment_check),
        "every key sent carries the prefix of the server's environment (x-key-prefixes)",

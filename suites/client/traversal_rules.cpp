@@ -242,7 +242,11 @@ void add_traversal_rules(harness::check_catalogue& catalogue) {
        "x-pagination style cursor"},
       harness::rule_level::core,
       "call to a cursor list (x-pagination style cursor)",
-      judge_cursor});
+      judge_cursor,
+      {},
+      [](const openapi::operation& op) {
+        return op.paging && op.paging->kind == openapi::pagination::style::cursor;
+      }});
   catalogue.add(harness::traffic_check{
       {std::string(page_check),
        "a page traversal sends page >= 1 and a size within x-pagination's bounds, keeps "
@@ -250,7 +254,11 @@ void add_traversal_rules(harness::check_catalogue& catalogue) {
        "x-pagination style page"},
       harness::rule_level::core,
       "call to a page list (x-pagination style page)",
-      judge_page});
+      judge_page,
+      {},
+      [](const openapi::operation& op) {
+        return op.paging && op.paging->kind == openapi::pagination::style::page;
+      }});
 }
 
 }  // namespace conform::suites::client

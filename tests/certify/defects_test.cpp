@@ -48,7 +48,7 @@ const std::map<std::string, std::vector<defect>> family = {
       {"multipart-wrong-type", "client_request_valid"},
       {"two-credentials", "client_one_credential"},
       {"empty-credential", "client_one_credential"},
-      {"exit-1-on-outage", "client_completed"}}},
+      {"exit-1", "client_completed"}}},
 };
 
 constexpr std::uint64_t seed = 5;

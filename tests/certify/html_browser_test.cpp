@@ -100,8 +100,8 @@ TEST(html_report, certification_report_renders_and_screenshots) {
       "#3 at 0.100 s: GET /partner/tenants -> 200"};
   c.verdict = "not certified: the client broke client_retry_after";
   c.client_command = "./partner-client";
-  c.rules.push_back({"client_retry_after", "waits", "section 7", harness::rule_level::core,
-                     harness::rule_verdict::status::failed, 0, 1, ""});
+  c.rules.push_back({"client_retry_after", "waits", "section 7", "description",
+                     harness::rule_level::core, harness::rule_verdict::status::failed, 0, 1, ""});
   c.coverage.push_back({"listPartnerTenants",
                         "GET /partner/tenants",
                         "partner_key (partner)",
