@@ -179,6 +179,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
   bool nullable = false;
   bool excl_min = false, excl_max = false;
   const node* required_node = &node::undefined();
+  bool tuple_items = false;                      // `items` written as a list
+  const node_entry* additional_items = nullptr;  // draft 4: past a list of `items`
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     const std::string key = it->key;
     const node& v = it->value;
@@ -264,10 +266,16 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       }
     } else if (key == "items") {
       if (v.is_sequence()) {
-        r.error(doc_reader::pos(doc, v), "items as a list (tuple validation) is not supported");
+        // The tuple form of JSON Schema draft 4, which OpenAPI 3.0 and
+        // Swagger 2.0 read: each position by its own schema, as 2020-12's
+        // prefixItems; `additionalItems` (below) governs the rest.
+        tuple_items = true;
+        if (v.size() > 0) s.prefix_items = sub_list(doc, v, here, key);
         continue;
       }
       s.items = sub(doc, v, here);
+    } else if (key == "additionalItems") {
+      additional_items = &*it;
     } else if (key == "prefixItems") {
       s.prefix_items = sub_list(doc, v, here, key);
     } else if (key == "dependentRequired") {
@@ -334,6 +342,20 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       read_same_as(s, doc, v);
     }
     // Anything else (unknown keywords, other x- keys) is ignored.
+  }
+
+  // additionalItems means something only beside a list of `items`, as
+  // draft 4 says; elsewhere it is ignored like any unknown keyword.
+  if (tuple_items && additional_items != nullptr) {
+    const node& v = additional_items->value;
+    const std::string here = pointer + "/additionalItems";
+    if (v.is_scalar() && classify(v) == scalar_kind::boolean) {
+      if (!*r.boolean(doc, v, "additionalItems")) s.items = sub(doc, v, here);
+    } else if (v.is_map()) {
+      s.items = sub(doc, v, here);
+    } else {
+      r.error(doc_reader::pos(doc, v), "additionalItems must be a boolean or a schema");
+    }
   }
 
   if (nullable) {

@@ -1,0 +1,193 @@
+// Descriptions as they are published, read as mainstream tools read them
+// (issue 37): YAML merge keys sharing error responses (Swagger 2.0) and
+// `items` as a list (JSON Schema draft 4's tuple form). Each is read, and
+// what it says is judged: a value the description forbids is invalid.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <boost/json/parse.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "openapi/loader.hpp"
+#include "schema/validator.hpp"
+#include "tests/openapi/support.hpp"
+
+namespace conform::openapi {
+namespace {
+
+using test_support::messages;
+using test_support::says;
+
+/// A folder of description files, removed afterwards.
+class files {
+ public:
+  explicit files(const std::map<std::string, std::string>& texts) {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("conform-as-others-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    for (const auto& [name, text] : texts) std::ofstream(dir_ / name) << text;
+  }
+  ~files() { std::filesystem::remove_all(dir_); }
+  files(const files&) = delete;
+  files& operator=(const files&) = delete;
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+const schema::schema& body_of(const api_spec& spec, const std::string& op_id, int status) {
+  const operation* op = spec.find_operation(op_id);
+  if (op == nullptr) throw std::runtime_error("no operation " + op_id);
+  const response* r = op->find_response(status);
+  if (r == nullptr) throw std::runtime_error(op_id + " has no " + std::to_string(status));
+  const media_type* m = r->find("application/json");
+  if (m == nullptr || m->schema == nullptr) throw std::runtime_error("no JSON body");
+  return *m->schema;
+}
+
+bool valid(const schema::schema& s, const char* json) {
+  return schema::is_valid(s, boost::json::parse(json));
+}
+
+// A Swagger 2.0 description as published: its error responses written once
+// under an anchor and merged into each operation's `responses`.
+const std::string merged_responses = R"(swagger: '2.0'
+info: {title: Merge, version: '1'}
+x-common-responses: &commonErrors
+  '404':
+    description: not found
+    schema: {$ref: '#/definitions/Error'}
+  '500':
+    description: broken
+    schema: {$ref: '#/definitions/Error'}
+x-auth-responses: &authErrors
+  '401': {description: who are you}
+  '404': {description: hidden, schema: {type: string}}
+produces: [application/json]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        <<: *commonErrors
+        '200':
+          description: ok
+          schema: {type: array, items: {type: string}}
+        '500': {description: mine, schema: {type: integer}}
+  /owners:
+    get:
+      operationId: listOwners
+      responses:
+        <<: [*commonErrors, *authErrors]
+        '200': {description: ok, schema: {type: array, items: {type: string}}}
+definitions:
+  Error:
+    type: object
+    required: [code]
+    properties: {code: {type: integer}}
+)";
+
+TEST(as_others_read, merge_keys_share_responses_as_yaml_loaders_read_them) {
+  const files f({{"api.yaml", merged_responses}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_FALSE(says(r, "'<<'")) << messages(r);
+  const api_spec& spec = *r.spec;
+  const operation& pets = *spec.find_operation("listPets");
+  EXPECT_EQ(pets.responses.size(), 3u);
+  // Merged: the 404 judges by the shared Error schema.
+  EXPECT_TRUE(valid(body_of(spec, "listPets", 404), R"({"code": 404})"));
+  EXPECT_FALSE(valid(body_of(spec, "listPets", 404), R"({"code": "missing"})"));
+  // Written in the operation: its own 500 wins over the merged one.
+  EXPECT_TRUE(valid(body_of(spec, "listPets", 500), "7"));
+  EXPECT_FALSE(valid(body_of(spec, "listPets", 500), R"({"code": 500})"));
+  // Merged from a list: the first mapping that has a status wins.
+  const operation& owners = *spec.find_operation("listOwners");
+  EXPECT_NE(owners.find_response(401), nullptr);
+  EXPECT_TRUE(valid(body_of(spec, "listOwners", 404), R"({"code": 404})"));
+  EXPECT_FALSE(valid(body_of(spec, "listOwners", 404), R"("hidden")"));
+}
+
+TEST(as_others_read, a_merge_key_of_no_mapping_is_one_error_where_it_stands) {
+  std::string broken = merged_responses;
+  const std::string anchor = "x-common-responses: &commonErrors";
+  broken.replace(broken.find(anchor), anchor.size(), anchor + " none\nx-old:");
+  const files f({{"api.yaml", broken}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u) << messages(r);
+  EXPECT_TRUE(says(r,
+                   "api.yaml:20:13: error: a merge key '<<' takes a mapping or a list of "
+                   "mappings"))
+      << messages(r);
+}
+
+const std::string tuples = R"(openapi: 3.0.3
+info: {title: Tuples, version: '1'}
+paths:
+  /point:
+    get:
+      operationId: getPoint
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  closed:
+                    type: array
+                    items: [{type: string}, {type: integer}]
+                    additionalItems: false
+                  open:
+                    type: array
+                    items: [{type: string}]
+                  typed:
+                    type: array
+                    additionalItems: {type: boolean}
+                    items: [{type: string}]
+                  plain:
+                    type: array
+                    items: {type: string}
+                    additionalItems: false
+)";
+
+TEST(as_others_read, tuple_items_are_judged_position_by_position) {
+  const files f({{"api.yaml", tuples}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(r.diagnostics.empty()) << messages(r);
+  const schema::schema& body = body_of(*r.spec, "getPoint", 200);
+  const schema::schema& closed = body.property("closed")->resolved();
+  ASSERT_EQ(closed.prefix_items.size(), 2u);
+  EXPECT_TRUE(valid(closed, R"(["a", 1])"));
+  EXPECT_TRUE(valid(closed, R"(["a"])"));            // positions past the array are not required
+  EXPECT_FALSE(valid(closed, R"([1, "a"])"));        // each position by its own schema
+  EXPECT_FALSE(valid(closed, R"(["a", 1, true])"));  // additionalItems: false
+  const schema::schema& open = body.property("open")->resolved();
+  EXPECT_TRUE(valid(open, R"(["a", 1, {}])"));  // no additionalItems: anything past them
+  EXPECT_FALSE(valid(open, R"([1])"));
+  const schema::schema& typed = body.property("typed")->resolved();
+  EXPECT_TRUE(valid(typed, R"(["a", true, false])"));
+  EXPECT_FALSE(valid(typed, R"(["a", true, "b"])"));
+  // Beside `items` as one schema, additionalItems means nothing (draft 4).
+  const schema::schema& plain = body.property("plain")->resolved();
+  EXPECT_TRUE(valid(plain, R"(["a", "b", "c"])"));
+  EXPECT_FALSE(valid(plain, R"(["a", 1])"));
+  // The error a response would get names the position.
+  const auto v = schema::validate(closed, boost::json::parse(R"(["a", "b"])"));
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors.front().instance_pointer, "/1");
+}
+
+}  // namespace
+}  // namespace conform::openapi
