@@ -1,7 +1,8 @@
 // Descriptions as they are published, read as mainstream tools read them
-// (issue 37): YAML merge keys sharing error responses (Swagger 2.0) and
-// `items` as a list (JSON Schema draft 4's tuple form). Each is read, and
-// what it says is judged: a value the description forbids is invalid.
+// (issue 37): YAML merge keys sharing error responses (Swagger 2.0), `items`
+// as a list (JSON Schema draft 4's tuple form), and a map of schemas given by
+// `$ref` (`properties: {$ref: ...}`, as DigitalOcean writes). Each is read,
+// and what it says is judged: a value the description forbids is invalid.
 
 #include <gtest/gtest.h>
 
@@ -187,6 +188,136 @@ TEST(as_others_read, tuple_items_are_judged_position_by_position) {
   const auto v = schema::validate(closed, boost::json::parse(R"(["a", "b"])"));
   ASSERT_FALSE(v.ok());
   EXPECT_EQ(v.errors.front().instance_pointer, "/1");
+}
+
+const std::string fields_by_ref = R"(openapi: 3.0.3
+info: {title: Fields, version: '1'}
+paths:
+  /droplets:
+    get:
+      operationId: getDroplet
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/droplet'}
+  /volumes:
+    get:
+      operationId: getVolume
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [size]
+                properties:
+                  $ref: '#/components/x-volume-fields'
+                  size: {type: integer, minimum: 1}
+  /images:
+    get:
+      operationId: getImage
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: 'schemas.yml#/image'}
+components:
+  x-volume-fields:
+    name: {type: string}
+    size: {type: string}
+  schemas:
+    droplet:
+      type: object
+      required: [id]
+      properties:
+        $ref: './fields.yml'
+)";
+
+const std::string fields_file = R"(id: {type: integer}
+name: {type: string, maxLength: 8}
+)";
+
+const std::string schemas_file = R"(image:
+  type: object
+  properties: {$ref: '#/fields'}
+fields:
+  slug: {type: string, pattern: '^[a-z]+$'}
+)";
+
+TEST(as_others_read, a_map_of_schemas_given_by_ref_is_read_where_it_points) {
+  const files f(
+      {{"api.yaml", fields_by_ref}, {"fields.yml", fields_file}, {"schemas.yml", schemas_file}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  // Followed as bundlers do, and said once: other tools may not.
+  EXPECT_TRUE(says(r,
+                   "$ref(s) where OpenAPI allows none (the first: the properties of "
+                   "#/components/schemas/droplet)"))
+      << messages(r);
+  const schema::schema& droplet = body_of(*r.spec, "getDroplet", 200).resolved();
+  ASSERT_EQ(droplet.properties.size(), 2u);
+  EXPECT_TRUE(valid(droplet, R"({"id": 1, "name": "web"})"));
+  EXPECT_FALSE(valid(droplet, R"({"id": "one"})"));
+  EXPECT_FALSE(valid(droplet, R"({"id": 1, "name": "far-too-long"})"));
+  EXPECT_FALSE(valid(droplet, R"({"name": "web"})"));  // required id
+  // In the same file; a property written beside the $ref wins over its own.
+  const schema::schema& volume = body_of(*r.spec, "getVolume", 200).resolved();
+  EXPECT_TRUE(valid(volume, R"({"name": "v", "size": 3})"));
+  EXPECT_FALSE(valid(volume, R"({"name": "v", "size": "3"})"));
+  EXPECT_FALSE(valid(volume, R"({"name": 1, "size": 3})"));
+  // In a file a $ref led to, relative to that file.
+  const schema::schema& image = body_of(*r.spec, "getImage", 200).resolved();
+  EXPECT_TRUE(valid(image, R"({"slug": "ubuntu"})"));
+  EXPECT_FALSE(valid(image, R"({"slug": "Ubuntu 22"})"));
+}
+
+TEST(as_others_read, a_map_of_schemas_by_a_dangling_ref_is_an_error_at_the_ref) {
+  std::string broken = fields_by_ref;
+  broken.replace(broken.find("./fields.yml"), 12, "./fields.yml#/nothing");
+  const files f({{"api.yaml", broken}, {"fields.yml", fields_file}, {"schemas.yml", schemas_file}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(says(r, "api.yaml:45:15: error: dangling $ref: '")) << messages(r);
+  EXPECT_TRUE(says(r, "fields.yml' has nothing at '#/nothing'")) << messages(r);
+  EXPECT_FALSE(says(r, "must be a mapping")) << messages(r);
+}
+
+// `components.schemas` itself in another file: its schemas are read there,
+// and `#/components/schemas/X` leads there too.
+TEST(as_others_read, components_schemas_given_by_ref_are_read_where_they_are) {
+  const std::string api = R"(openapi: 3.0.3
+info: {title: Split, version: '1'}
+paths:
+  /pets:
+    get:
+      operationId: getPet
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+components:
+  schemas: {$ref: 'all.yml'}
+)";
+  const std::string all = R"(Pet:
+  type: object
+  required: [id]
+  properties: {id: {type: integer}}
+Unused: {type: string, minLength: 3}
+)";
+  const files f({{"api.yaml", api}, {"all.yml", all}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(says(r, "the first: components.schemas")) << messages(r);
+  const schema::schema& pet = body_of(*r.spec, "getPet", 200).resolved();
+  EXPECT_TRUE(valid(pet, R"({"id": 1})"));
+  EXPECT_FALSE(valid(pet, R"({"id": "1"})"));
+  EXPECT_EQ(pet.pos.file.substr(pet.pos.file.size() - 7), "all.yml");
 }
 
 }  // namespace
