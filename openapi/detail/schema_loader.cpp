@@ -1,6 +1,8 @@
 #include "openapi/detail/schema_loader.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 #include "core/limits.hpp"
 #include "core/text.hpp"
@@ -23,6 +25,22 @@ std::optional<json_type> parse_type(const std::string& s) {
   if (s == "array") return json_type::array;
   if (s == "object") return json_type::object;
   return std::nullopt;
+}
+
+/// JSON Schema keywords that constrain a value and that the model does not
+/// keep: a schema using one is judged without it.
+bool unjudged_keyword(std::string_view key) {
+  static constexpr std::string_view keywords[] = {"patternProperties",
+                                                  "propertyNames",
+                                                  "dependentSchemas",
+                                                  "dependencies",
+                                                  "contains",
+                                                  "if",
+                                                  "then",
+                                                  "else",
+                                                  "unevaluatedItems",
+                                                  "unevaluatedProperties"};
+  return std::find(std::begin(keywords), std::end(keywords), key) != std::end(keywords);
 }
 
 /// Keys that may stand beside a $ref without making it a composition.
@@ -292,6 +310,7 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
   bool nullable = false;
   bool excl_min = false, excl_max = false;
   const node* required_node = &node::undefined();
+  bool pattern_properties = false;
   bool tuple_items = false;                      // `items` written as a list
   const node_entry* additional_items = nullptr;  // draft 4: past a list of `items`
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
@@ -449,8 +468,23 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       if (auto f = r.str(doc, v, key)) s.fixture = *f;
     } else if (key == "x-same-as") {
       read_same_as(s, doc, v);
+    } else if (unjudged_keyword(key)) {
+      // A limitation, said once per keyword (finish()): nothing it says is
+      // judged, and nothing else is blamed for it.
+      unjudged& u = unjudged_[key];
+      if (u.count++ == 0) u.first = doc_reader::pos(doc, *it);
+      pattern_properties = pattern_properties || key == "patternProperties";
     }
     // Anything else (unknown keywords, other x- keys) is ignored.
+  }
+
+  // Beside patternProperties, additionalProperties governs only the names no
+  // pattern matches; unable to tell which, the validator would call what a
+  // pattern admits "additional". Not judged, then, and said.
+  if (pattern_properties && (!s.additional_allowed || s.additional_properties != nullptr)) {
+    s.additional_allowed = true;
+    s.additional_properties = nullptr;
+    ++unjudged_["patternProperties"].beside_additional;
   }
 
   // additionalItems means something only beside a list of `items`, as
@@ -555,6 +589,17 @@ void schema_loader::finish() {
   for (const auto& [key, s] : targets_) roots.push_back(s);
   check_base_cases(roots, reported, *r_);
   warn_undefined_required();
+  for (const auto& [keyword, u] : unjudged_) {
+    std::string what = "'" + keyword + "' is not judged (a limitation of Conform; " +
+                       std::to_string(u.count) + " schema(s) use it, the first here): " +
+                       "values are checked without it, and values drawn may break it";
+    if (u.beside_additional > 0) {
+      what += "; beside it, additionalProperties is not judged either (" +
+              std::to_string(u.beside_additional) + " schema(s)), since it would call what a " +
+              "pattern admits additional";
+    }
+    r_->note(u.first, what);
+  }
 }
 
 namespace {

@@ -104,6 +104,15 @@ class schema_loader {
   std::map<const schema::schema*, const schema::schema*> all_of_parent_;  // branch -> allOf
   void warn_undefined_required();
   nonstandard_refs nonstandard_;
+  /// Keywords the model does not keep, by name: how many schemas use each,
+  /// the first, and (patternProperties) how many had additionalProperties
+  /// left unjudged beside it; noted in finish().
+  struct unjudged {
+    std::size_t count = 0;
+    source_pos first;
+    std::size_t beside_additional = 0;
+  };
+  std::map<std::string, unjudged> unjudged_;
 };
 
 }  // namespace conform::openapi::detail

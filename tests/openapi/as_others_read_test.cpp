@@ -320,5 +320,56 @@ Unused: {type: string, minLength: 3}
   EXPECT_EQ(pet.pos.file.substr(pet.pos.file.size() - 7), "all.yml");
 }
 
+// What the model does not keep is a limitation, said once, and blames
+// nothing else: beside patternProperties, additionalProperties: false would
+// call a property a pattern admits "additional".
+TEST(as_others_read, a_keyword_not_judged_is_a_note_and_blames_nothing_else) {
+  const std::string api = R"(openapi: 3.0.3
+info: {title: Labels, version: '1'}
+paths:
+  /labels:
+    get:
+      operationId: getLabels
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: {count: {type: integer}}
+                patternProperties: {'^x-': {type: string}}
+                additionalProperties: false
+                propertyNames: {maxLength: 20}
+  /closed:
+    get:
+      operationId: getClosed
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: {count: {type: integer}}
+                additionalProperties: false
+)";
+  const files f({{"api.yaml", api}});
+  const load_result r = load(f.path("api.yaml"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_TRUE(says(r,
+                   "api.yaml:15:17: note: 'patternProperties' is not judged (a limitation of "
+                   "Conform; 1 schema(s) use it, the first here)"))
+      << messages(r);
+  EXPECT_TRUE(says(r, "beside it, additionalProperties is not judged either")) << messages(r);
+  EXPECT_TRUE(says(r, "api.yaml:17:17: note: 'propertyNames' is not judged")) << messages(r);
+  const schema::schema& labels = body_of(*r.spec, "getLabels", 200).resolved();
+  EXPECT_TRUE(valid(labels, R"({"count": 1, "x-team": "voice"})"));
+  EXPECT_FALSE(valid(labels, R"({"count": "one"})"));  // what is kept is still judged
+  // Without patternProperties, additionalProperties: false holds.
+  const schema::schema& closed = body_of(*r.spec, "getClosed", 200).resolved();
+  EXPECT_FALSE(valid(closed, R"({"count": 1, "x-team": "voice"})"));
+}
+
 }  // namespace
 }  // namespace conform::openapi
