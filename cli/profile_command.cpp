@@ -42,6 +42,11 @@ Review it, then: conform run --profile FILE.
   --spec FILE          the OpenAPI description (default specs/voice-api.yaml)
   --overlay FILE       an OpenAPI Overlay applied first (repeatable)
   --permissions FILE   the permission matrix (default: permissions.yaml beside the spec)
+  --skip-invalid-operations
+                       walk what is valid of a description with errors: an operation
+                       whose own parts (or the components it names) have errors is
+                       left out, said with the error's file:line:col on standard error
+                       and in the profile's header
   --auth-env NAME      a credential in environment variable NAME (repeatable); the
                        profile names it by NAME (value_env)
   --auth-scheme KEY    the security scheme of the --auth-env just before it (default:
@@ -66,6 +71,7 @@ struct discover_options {
   std::string out;
   std::optional<std::uint64_t> seed;
   double timeout_seconds = 30;
+  bool skip_invalid_operations = false;
   bool help = false;
 };
 
@@ -78,6 +84,10 @@ core::outcome<discover_options> parse(const std::vector<std::string>& args) {
     std::string v;
     if (name == "-h" || name == "--help") {
       o.help = true;
+      continue;
+    }
+    if (name == "--skip-invalid-operations") {
+      o.skip_invalid_operations = true;
       continue;
     }
     if (auto got = in.value(v); !got) return core::fail(got.error());
@@ -207,6 +217,7 @@ int discover(const discover_options& o, std::ostream& out, std::ostream& err) {
   openapi::load_options load_opts;
   load_opts.permissions = o.permissions;
   load_opts.overlays.assign(o.overlays.begin(), o.overlays.end());
+  load_opts.skip_invalid_operations = o.skip_invalid_operations;
   const auto spec_path = resolve_default_spec(o.spec);
   auto loaded = openapi::load(spec_path, load_opts);
   if (!loaded.ok()) {
@@ -215,6 +226,19 @@ int discover(const discover_options& o, std::ostream& out, std::ostream& err) {
     return 2;
   }
   const openapi::api_spec& api = *loaded.spec;
+  // --skip-invalid-operations: what the description's errors kept out, said
+  // now and in the profile's header (what was not walked taught nothing).
+  std::vector<std::string> left_out;
+  for (const auto& part : loaded.skipped) {
+    left_out.push_back(part.what + ": the description's error at " +
+                       core::to_string(part.error.pos) + ": " + part.error.message);
+    err << "conform profile discover: left out: " << left_out.back() << "\n";
+  }
+  if (api.operations.empty() && !left_out.empty()) {
+    err << "conform profile discover: the description " << spec_path.string()
+        << " has no valid operations; nothing to walk\n";
+    return 2;
+  }
   auto target = url_target(o.target, api);
   if (!target) {
     err << "conform profile discover: " << target.error() << "\n";
@@ -264,6 +288,7 @@ int discover(const discover_options& o, std::ostream& out, std::ostream& err) {
       "Review it before use: each line below was learned, not stated. Secrets are not in it:",
       "each credential names the environment variable that holds it (value_env).",
   };
+  for (const auto& n : left_out) comments.header.push_back("left out: " + n);
   for (const auto& n : target->notes) comments.header.push_back("learned: " + n);
   for (const auto& n : outcome.notes) comments.header.push_back("learned: " + n);
   for (auto& c : learned.credentials) decide_scopes(api, c, outcome.answers, comments);

@@ -235,9 +235,18 @@ void parse_components(doc_reader& r, const source_doc& doc, detail::schema_loade
   // Every component schema is loaded, used or not, so all of them are checked.
   const node& defs = doc_reader::child(components, "schemas");
   if (defs.defined() && r.expect_map(doc, defs, "components.schemas")) {
-    for (auto it = defs.entries().begin(); it != defs.entries().end(); ++it) {
-      schemas.at(doc, "/components/schemas/" + core::escape_pointer_token(it->key),
-                 doc_reader::pos(doc, *it));
+    // `schemas: {$ref: 'schemas.yml'}`: the map a bundler would paste there
+    // (its schemas are then where `#/components/schemas/X` leads too).
+    if (const node& ref = doc_reader::child(defs, "$ref"); ref.is_scalar()) {
+      schemas.note_nonstandard(doc_reader::pos(doc, ref), "components.schemas");
+    }
+    auto found = schemas.follow_refs(doc, defs, "/components/schemas");
+    if (found && r.expect_map(*found->doc, *found->at, "components.schemas")) {
+      const node& map = *found->at;
+      for (auto it = map.entries().begin(); it != map.entries().end(); ++it) {
+        schemas.at(*found->doc, found->pointer + "/" + core::escape_pointer_token(it->key),
+                   doc_reader::pos(*found->doc, *it));
+      }
     }
   }
   const node& machines = doc_reader::child(components, "x-state-machines");
@@ -341,6 +350,13 @@ load_result load_once(const std::filesystem::path& file, const load_options& opt
     const node& paths = v31 ? doc_reader::child(doc->root, "paths")
                             : r.required(*doc, doc->root, "paths", "the description");
     if (paths.defined()) detail::parse_paths(ctx, paths, root_security, sec.defined());
+    if (const auto& in_schemas = schemas.nonstandard(); in_schemas.count > 0) {
+      if (state.nonstandard_refs == 0) {
+        state.first_nonstandard = in_schemas.first;
+        state.first_nonstandard_what = in_schemas.first_what;
+      }
+      state.nonstandard_refs += in_schemas.count;
+    }
     if (state.nonstandard_refs > 0) {
       r.note(state.first_nonstandard,
              "this description uses " + std::to_string(state.nonstandard_refs) +

@@ -2,6 +2,11 @@
 // of core/limits.hpp are checked as the events arrive, so that nothing past
 // a limit is ever built, and the first problem stops the parse (by
 // exception) at its position.
+//
+// Merge keys (YAML 1.1's `<<: *anchor`, `<<: [*a, *b]`), which yaml-cpp's
+// events leave as a plain key, are merged here as PyYAML, js-yaml,
+// SnakeYAML and Go's yaml read them: a key written in the mapping wins over
+// a merged one, and an earlier mapping of a merge list over a later one.
 
 #include "core/detail/parsers.hpp"
 
@@ -9,6 +14,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -106,7 +113,10 @@ class builder final : public YAML::EventHandler {
     bool at_key = true;  // mappings: the next node is a key
     std::string key;     // mappings: the key whose value comes next
     YAML::Mark key_mark;
-    std::set<std::string> keys;
+    std::set<std::string> keys;  // the keys written in it (not those merged)
+    bool key_merges = false;     // mappings: the key whose value comes next is `<<`
+    std::vector<node> merges;    // mappings: what `<<` merges, the first winning
+    std::size_t merge_at = 0;    // mappings: the entry where the merged keys go
     YAML::anchor_t anchor = 0;
     totals start;
     std::size_t height = 0;  // of its tallest child so far
@@ -153,13 +163,21 @@ class builder final : public YAML::EventHandler {
       if (n.is_sequence() || n.is_map()) {
         throw refusal{mark, "a mapping key must be a scalar, not a mapping or a sequence"};
       }
+      f.key_mark = mark;
+      f.at_key = false;
+      // A plain `<<` is the merge key; a quoted '<<' is a key like any other.
+      // Like js-yaml, a mapping may have more than one.
+      f.key_merges = key_text == "<<" && !n.quoted();
+      if (f.key_merges) return;
       if (!f.keys.insert(key_text).second) {
         throw refusal{mark, "duplicate key '" + utf8_prefix(key_text, 80) +
                                 "' in a mapping (each key may appear once)"};
       }
       f.key = key_text;
-      f.key_mark = mark;
-      f.at_key = false;
+      return;
+    }
+    if (f.key_merges) {
+      take_merge(f, std::move(n), mark);
       return;
     }
     f.value.entries().push_back(node_entry{std::move(f.key), std::move(n),
@@ -167,6 +185,75 @@ class builder final : public YAML::EventHandler {
                                            static_cast<std::uint32_t>(f.key_mark.column + 1)});
     f.key.clear();
     f.at_key = true;
+  }
+
+  /// The value of a merge key: a mapping (written there or an alias of
+  /// one) or a list of them, kept until the mapping closes. The key and the
+  /// list are not in the tree, and no longer count against the bounds.
+  void take_merge(frame& f, node n, const YAML::Mark& mark) {
+    f.key_merges = false;
+    total_.nodes -= 1;
+    total_.bytes -= 2;
+    f.at_key = true;
+    if (f.merges.empty()) f.merge_at = f.value.entries().size();
+    if (n.is_map()) {
+      f.merges.push_back(std::move(n));
+      return;
+    }
+    const bool maps = n.is_sequence() && std::all_of(n.items().begin(), n.items().end(),
+                                                     [](const node& m) { return m.is_map(); });
+    if (!maps) {
+      throw refusal{mark,
+                    "a merge key '<<' takes a mapping or a list of mappings (an alias '*name' of "
+                    "one, or '[*a, *b]'); quote it ('<<') for a key of that name"};
+    }
+    total_.nodes -= 1;
+    for (node& m : n.items()) f.merges.push_back(std::move(m));
+  }
+
+  /// What `n` counts for against the bounds: its nodes and scalar bytes,
+  /// keys included, as the events that built it counted them.
+  static totals measure(const node& n) {
+    totals t{1, n.is_scalar() ? n.text().size() : 0};
+    for (const node& item : n.items()) {
+      const totals c = measure(item);
+      t.nodes += c.nodes;
+      t.bytes += c.bytes;
+    }
+    for (const node_entry& e : n.entries()) {
+      const totals c = measure(e.value);
+      t.nodes += c.nodes + 1;
+      t.bytes += c.bytes + e.key.size();
+    }
+    return t;
+  }
+
+  /// Merges what the mapping's merge keys named into it, where the first
+  /// merge key stood: keys not written in the mapping, each from the first
+  /// mapping that has it. What is left out (the merged mappings themselves,
+  /// the keys that lost) no longer counts against the bounds: it was
+  /// counted as it arrived, so nothing past them was built, and the mapping
+  /// counts as what it holds, so that anchors of merges of merges do not
+  /// count the copies the merges dropped.
+  void merge(frame& f) {
+    std::set<std::string> taken = f.keys;
+    std::vector<node_entry> merged;
+    for (node& m : f.merges) {
+      total_.nodes -= 1;
+      for (node_entry& e : m.entries()) {
+        if (taken.insert(e.key).second) {
+          merged.push_back(std::move(e));
+          continue;
+        }
+        const totals dropped = measure(e.value);
+        total_.nodes -= dropped.nodes + 1;
+        total_.bytes -= dropped.bytes + e.key.size();
+      }
+    }
+    f.merges.clear();
+    auto& entries = f.value.entries();
+    entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(f.merge_at),
+                   std::make_move_iterator(merged.begin()), std::make_move_iterator(merged.end()));
   }
 
   /// The expanded document grows by `nodes` and `bytes` of scalars.
@@ -213,6 +300,9 @@ class builder final : public YAML::EventHandler {
     if (frames_.empty()) return;
     frame f = std::move(frames_.back());
     frames_.pop_back();
+    if (f.value.is_map() && !f.at_key && f.key_merges) {
+      throw refusal{f.key_mark, "a merge key '<<' without a value"};
+    }
     if (f.value.is_map() && !f.at_key) {  // a key without a value: null
       node null_value;
       place(null_value, f.key_mark);
@@ -220,6 +310,7 @@ class builder final : public YAML::EventHandler {
                                              static_cast<std::uint32_t>(f.key_mark.line + 1),
                                              static_cast<std::uint32_t>(f.key_mark.column + 1)});
     }
+    if (!f.merges.empty()) merge(f);
     const std::size_t height = f.height + 1;
     if (f.anchor != 0) {
       remember(f.mark, f.anchor, f.value,

@@ -1,6 +1,8 @@
 #include "openapi/detail/schema_loader.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 #include "core/limits.hpp"
 #include "core/text.hpp"
@@ -23,6 +25,22 @@ std::optional<json_type> parse_type(const std::string& s) {
   if (s == "array") return json_type::array;
   if (s == "object") return json_type::object;
   return std::nullopt;
+}
+
+/// JSON Schema keywords that constrain a value and that the model does not
+/// keep: a schema using one is judged without it.
+bool unjudged_keyword(std::string_view key) {
+  static constexpr std::string_view keywords[] = {"patternProperties",
+                                                  "propertyNames",
+                                                  "dependentSchemas",
+                                                  "dependencies",
+                                                  "contains",
+                                                  "if",
+                                                  "then",
+                                                  "else",
+                                                  "unevaluatedItems",
+                                                  "unevaluatedProperties"};
+  return std::find(std::begin(keywords), std::end(keywords), key) != std::end(keywords);
 }
 
 /// Keys that may stand beside a $ref without making it a composition.
@@ -73,6 +91,9 @@ const schema::schema* schema_loader::at(const source_doc& doc, const std::string
   if (auto it = targets_.find(key); it != targets_.end()) return it->second;
   const node& n = at_pointer(doc.root, pointer);
   if (!n.defined()) {
+    // A mapping on the way may be given by `$ref` (`components.schemas`
+    // in another file): what it names is the schema's one place.
+    if (auto found = through_refs(doc, pointer, 0)) return at(*found->doc, found->pointer, at_pos);
     r_->error(at_pos, "dangling $ref: '" + doc.display + "' has nothing at '#" + pointer + "'");
     return nullptr;
   }
@@ -159,6 +180,116 @@ void schema_loader::fill(schema::schema& s, const source_doc& doc, const node& n
   }
 }
 
+void schema_loader::read_properties(schema::schema& s, const source_doc& doc, const node& v,
+                                    const std::string& pointer) {
+  auto add = [&](const source_doc& d, const node_entry& p, const std::string& at) {
+    const bool known = std::any_of(s.properties.begin(), s.properties.end(),
+                                   [&](const auto& q) { return q.first == p.key; });
+    if (!known)
+      s.properties.emplace_back(p.key,
+                                sub(d, p.value, at + "/" + core::escape_pointer_token(p.key)));
+  };
+  // `properties: {$ref: 'fields.yml'}` (DigitalOcean writes it): the map a
+  // bundler would paste there. Only a text `$ref` is one: a schema under
+  // `$ref` is a property of that name.
+  const node& ref = doc_reader::child(v, "$ref");
+  if (!ref.is_scalar()) {
+    for (const node_entry& p : v.entries()) add(doc, p, pointer);
+    return;
+  }
+  note_nonstandard(doc_reader::pos(doc, ref),
+                   "the properties of #" + pointer.substr(0, pointer.rfind('/')));
+  // Properties written beside it win over those it names, as keys beside a
+  // YAML merge key do.
+  for (const node_entry& p : v.entries()) {
+    if (p.key != "$ref") add(doc, p, pointer);
+  }
+  auto found = follow_refs(doc, v, pointer);
+  if (!found || !r_->expect_map(*found->doc, *found->at, "properties")) return;
+  for (const node_entry& p : found->at->entries()) add(*found->doc, p, found->pointer);
+}
+
+void schema_loader::note_nonstandard(const source_pos& at, std::string what) {
+  if (nonstandard_.count++ == 0) {
+    nonstandard_.first = at;
+    nonstandard_.first_what = std::move(what);
+  }
+}
+
+std::optional<schema_loader::site> schema_loader::follow_refs(const source_doc& doc, const node& n,
+                                                              const std::string& pointer) {
+  return follow_refs(doc, n, pointer, 0);
+}
+
+std::optional<schema_loader::site> schema_loader::follow_refs(const source_doc& doc, const node& n,
+                                                              const std::string& pointer,
+                                                              std::size_t hops) {
+  site cur{&doc, &n, pointer};
+  std::set<std::string> seen{doc.display + "#" + pointer};
+  while (cur.at->is_map() && doc_reader::child(*cur.at, "$ref").is_scalar()) {
+    const node& ref = doc_reader::child(*cur.at, "$ref");
+    const std::string text = ref.text();
+    const source_pos at_pos = doc_reader::pos(*cur.doc, ref);
+    if (++hops > core::limits::max_ref_nesting) {
+      r_->error(at_pos, "$ref '" + text + "': more than " +
+                            std::to_string(core::limits::max_ref_nesting) +
+                            " $refs one after another");
+      return std::nullopt;
+    }
+    const std::size_t hash = text.find('#');
+    const std::string file = text.substr(0, hash);
+    const std::string fragment = hash == std::string::npos ? "" : text.substr(hash + 1);
+    if (!fragment.empty() && fragment.front() != '/') {
+      r_->error(at_pos, "$ref '" + text + "': the fragment must be a JSON pointer ('#/...')");
+      return std::nullopt;
+    }
+    const source_doc* target = cur.doc;
+    if (!file.empty()) {
+      target = docs_->load_beside(*cur.doc, file, *r_, at_pos);
+      if (target == nullptr) return std::nullopt;
+    }
+    if (!seen.insert(target->display + "#" + fragment).second) {
+      r_->error(at_pos, "$ref cycle: '" + text + "' leads back to itself");
+      return std::nullopt;
+    }
+    const node& next = at_pointer(target->root, fragment);
+    if (next.defined()) {
+      cur = site{target, &next, fragment};
+      continue;
+    }
+    auto through = through_refs(*target, fragment, hops);
+    if (!through) {
+      r_->error(at_pos,
+                "dangling $ref: '" + target->display + "' has nothing at '#" + fragment + "'");
+      return std::nullopt;
+    }
+    cur = *through;
+  }
+  return cur;
+}
+
+std::optional<schema_loader::site> schema_loader::through_refs(const source_doc& doc,
+                                                               const std::string& pointer,
+                                                               std::size_t hops) {
+  // The longest part of the pointer that names something: when that is a
+  // `$ref`, the rest of the pointer goes on from what it names.
+  for (std::size_t cut = pointer.rfind('/'); cut != std::string::npos && cut > 0;
+       cut = pointer.rfind('/', cut - 1)) {
+    const std::string head = pointer.substr(0, cut);
+    const node& n = at_pointer(doc.root, head);
+    if (!n.defined()) continue;
+    if (!n.is_map() || !doc_reader::child(n, "$ref").is_scalar()) return std::nullopt;
+    auto found = follow_refs(doc, n, head, hops);
+    if (!found) return std::nullopt;
+    const std::string rest = found->pointer + pointer.substr(cut);
+    const node& target = at_pointer(found->doc->root, rest);
+    if (target.defined()) return site{found->doc, &target, rest};
+    if (hops + 1 > core::limits::max_ref_nesting) return std::nullopt;
+    return through_refs(*found->doc, rest, hops + 1);
+  }
+  return std::nullopt;
+}
+
 void schema_loader::read_same_as(schema::schema& s, const source_doc& doc, const node& v) {
   doc_reader& r = *r_;
   if (!r.expect_map(doc, v, "x-same-as")) return;
@@ -179,6 +310,9 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
   bool nullable = false;
   bool excl_min = false, excl_max = false;
   const node* required_node = &node::undefined();
+  bool pattern_properties = false;
+  bool tuple_items = false;                      // `items` written as a list
+  const node_entry* additional_items = nullptr;  // draft 4: past a list of `items`
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     const std::string key = it->key;
     const node& v = it->value;
@@ -264,10 +398,16 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       }
     } else if (key == "items") {
       if (v.is_sequence()) {
-        r.error(doc_reader::pos(doc, v), "items as a list (tuple validation) is not supported");
+        // The tuple form of JSON Schema draft 4, which OpenAPI 3.0 and
+        // Swagger 2.0 read: each position by its own schema, as 2020-12's
+        // prefixItems; `additionalItems` (below) governs the rest.
+        tuple_items = true;
+        if (v.size() > 0) s.prefix_items = sub_list(doc, v, here, key);
         continue;
       }
       s.items = sub(doc, v, here);
+    } else if (key == "additionalItems") {
+      additional_items = &*it;
     } else if (key == "prefixItems") {
       s.prefix_items = sub_list(doc, v, here, key);
     } else if (key == "dependentRequired") {
@@ -284,11 +424,7 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       s.unique_items = r.boolean(doc, v, "uniqueItems").value_or(false);
     } else if (key == "properties") {
       if (!r.expect_map(doc, v, "properties")) continue;
-      for (auto p = v.entries().begin(); p != v.entries().end(); ++p) {
-        const std::string name = p->key;
-        s.properties.emplace_back(
-            name, sub(doc, p->value, here + "/" + core::escape_pointer_token(name)));
-      }
+      read_properties(s, doc, v, here);
     } else if (key == "required") {
       if (auto l = r.strings(doc, v, "required")) {
         s.required = *l;
@@ -332,8 +468,37 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       if (auto f = r.str(doc, v, key)) s.fixture = *f;
     } else if (key == "x-same-as") {
       read_same_as(s, doc, v);
+    } else if (unjudged_keyword(key)) {
+      // A limitation, said once per keyword (finish()): nothing it says is
+      // judged, and nothing else is blamed for it.
+      unjudged& u = unjudged_[key];
+      if (u.count++ == 0) u.first = doc_reader::pos(doc, *it);
+      pattern_properties = pattern_properties || key == "patternProperties";
     }
     // Anything else (unknown keywords, other x- keys) is ignored.
+  }
+
+  // Beside patternProperties, additionalProperties governs only the names no
+  // pattern matches; unable to tell which, the validator would call what a
+  // pattern admits "additional". Not judged, then, and said.
+  if (pattern_properties && (!s.additional_allowed || s.additional_properties != nullptr)) {
+    s.additional_allowed = true;
+    s.additional_properties = nullptr;
+    ++unjudged_["patternProperties"].beside_additional;
+  }
+
+  // additionalItems means something only beside a list of `items`, as
+  // draft 4 says; elsewhere it is ignored like any unknown keyword.
+  if (tuple_items && additional_items != nullptr) {
+    const node& v = additional_items->value;
+    const std::string here = pointer + "/additionalItems";
+    if (v.is_scalar() && classify(v) == scalar_kind::boolean) {
+      if (!*r.boolean(doc, v, "additionalItems")) s.items = sub(doc, v, here);
+    } else if (v.is_map()) {
+      s.items = sub(doc, v, here);
+    } else {
+      r.error(doc_reader::pos(doc, v), "additionalItems must be a boolean or a schema");
+    }
   }
 
   if (nullable) {
@@ -424,6 +589,17 @@ void schema_loader::finish() {
   for (const auto& [key, s] : targets_) roots.push_back(s);
   check_base_cases(roots, reported, *r_);
   warn_undefined_required();
+  for (const auto& [keyword, u] : unjudged_) {
+    std::string what = "'" + keyword + "' is not judged (a limitation of Conform; " +
+                       std::to_string(u.count) + " schema(s) use it, the first here): " +
+                       "values are checked without it, and values drawn may break it";
+    if (u.beside_additional > 0) {
+      what += "; beside it, additionalProperties is not judged either (" +
+              std::to_string(u.beside_additional) + " schema(s)), since it would call what a " +
+              "pattern admits additional";
+    }
+    r_->note(u.first, what);
+  }
 }
 
 namespace {

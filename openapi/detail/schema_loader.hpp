@@ -4,6 +4,7 @@
 // files beside it, each target loaded once.
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,6 +34,29 @@ class schema_loader {
   /// Reports cycles of pure $refs; call once everything is loaded.
   void finish();
 
+  /// A node reached through `$ref`s: where it lives.
+  struct site {
+    const source_doc* doc = nullptr;
+    const node* at = nullptr;
+    std::string pointer;
+  };
+  /// `n` (at `pointer` of `doc`) when it is no `{$ref: '...'}`, else what its
+  /// `$ref`s lead to: a map of schemas given by `$ref` (`properties: {$ref:
+  /// ...}`, `components.schemas`), which OpenAPI does not allow but
+  /// bundlers resolve. Each problem is an error at the `$ref`, and nullopt.
+  std::optional<site> follow_refs(const source_doc& doc, const node& n, const std::string& pointer);
+
+  /// `$ref`s written where OpenAPI allows none (a map of schemas), said once
+  /// per description by the loader.
+  struct nonstandard_refs {
+    std::size_t count = 0;
+    source_pos first;
+    std::string first_what;
+  };
+  const nonstandard_refs& nonstandard() const { return nonstandard_; }
+  /// Counts one of them, `what` naming where it stands.
+  void note_nonstandard(const source_pos& at, std::string what);
+
  private:
   void fill(schema::schema& s, const source_doc& doc, const node& n, const std::string& pointer);
   /// x-same-as on a schema node (kept beside a 3.0 $ref, like x-fixture).
@@ -40,6 +64,17 @@ class schema_loader {
   void fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
                      const std::string& pointer);
   const schema::schema* sub(const source_doc& doc, const node& n, const std::string& pointer);
+  /// `properties` (the mapping `v`), given in place or by `$ref`.
+  void read_properties(schema::schema& s, const source_doc& doc, const node& v,
+                       const std::string& pointer);
+  /// What `pointer` of `doc` names when a mapping on the way is a `$ref`
+  /// (`#/components/schemas/X` where `schemas` is `{$ref: ...}`); nullopt
+  /// when nothing is there, through references or not.
+  std::optional<site> through_refs(const source_doc& doc, const std::string& pointer,
+                                   std::size_t hops);
+  /// follow_refs, counting the references followed so far.
+  std::optional<site> follow_refs(const source_doc& doc, const node& n, const std::string& pointer,
+                                  std::size_t hops);
   std::vector<const schema::schema*> sub_list(const source_doc& doc, const node& n,
                                               const std::string& pointer, const std::string& kw);
 
@@ -68,6 +103,16 @@ class schema_loader {
   std::vector<undefined_required> undefined_required_;
   std::map<const schema::schema*, const schema::schema*> all_of_parent_;  // branch -> allOf
   void warn_undefined_required();
+  nonstandard_refs nonstandard_;
+  /// Keywords the model does not keep, by name: how many schemas use each,
+  /// the first, and (patternProperties) how many had additionalProperties
+  /// left unjudged beside it; noted in finish().
+  struct unjudged {
+    std::size_t count = 0;
+    source_pos first;
+    std::size_t beside_additional = 0;
+  };
+  std::map<std::string, unjudged> unjudged_;
 };
 
 }  // namespace conform::openapi::detail

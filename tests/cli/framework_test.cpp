@@ -4,7 +4,7 @@
 // documented 4xx is a note, not a failure; form parameters travel as forms;
 // sizes stay within what servers take; a slow endpoint's timeouts are not
 // re-sent; binary and non-UTF-8 answers leave every report valid; a broken
-// operation is skipped when asked, and said.
+// operation is skipped when asked, and said, by `run` and `profile discover`.
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -283,6 +283,30 @@ TEST(framework_stub, a_broken_operation_is_skipped_and_said_when_asked) {
   // `spec lint` stays strict.
   std::ostringstream out, err;
   EXPECT_EQ(lint_command({spec}, out, err), 2) << out.str() << err.str();
+}
+
+// `profile discover` takes --skip-invalid-operations as `run` does (issue 37).
+TEST(framework_stub, discover_walks_what_is_valid_when_asked) {
+  framework_server server;
+  scratch files;
+  const std::string spec = test_support::framework_broken_description();
+  const std::vector<std::string> base = {"profile", "discover",          "--spec", spec,
+                                         "--url",   server.base_url(),   "--seed", "1",
+                                         "-o",      files.file("p.yaml")};
+  const auto strict = test_support::conform_cmd(base);
+  EXPECT_EQ(strict.status, 2) << strict.out << strict.err;
+  EXPECT_TRUE(contains(strict.err, "has errors")) << strict.err;
+  EXPECT_EQ(server.hits("GET /labels"), 0u);
+  auto args = base;
+  args.emplace_back("--skip-invalid-operations");
+  const auto r = test_support::conform_cmd(args);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  const std::string said = "left out: GET /labels/{name}: the description's error at " +
+                           std::filesystem::path(spec).lexically_normal().string() + ":21:11";
+  EXPECT_TRUE(contains(r.err, said)) << r.err;
+  EXPECT_GT(server.hits("GET /labels"), 0u);
+  // The profile says what it learned nothing from.
+  EXPECT_TRUE(contains(read(files.file("p.yaml")), said)) << read(files.file("p.yaml"));
 }
 
 }  // namespace
