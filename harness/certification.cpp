@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "core/text.hpp"
@@ -296,11 +297,12 @@ certification_report judge_traffic(const traffic& t,
 
 namespace {
 
-/// True when something in `scope` lets `c` apply: an operation it judges,
-/// and a pass that scripted an adversity kind it owns.
-bool applies_to_scope(const traffic_check& c, const certification_scope& scope,
-                      const std::vector<pass_summary>& passes, const openapi::api_spec& spec,
-                      std::string& why) {
+/// Why nothing in `scope` lets `c` apply ("not applicable: ..."); nullopt
+/// when something does: an operation it judges, and a pass that scripted an
+/// adversity kind it owns.
+std::optional<std::string> not_applicable(const traffic_check& c, const certification_scope& scope,
+                                          const std::vector<pass_summary>& passes,
+                                          const openapi::api_spec& spec) {
   if (c.applies) {
     bool any = false;
     for (const auto& op : spec.operations) {
@@ -310,22 +312,18 @@ bool applies_to_scope(const traffic_check& c, const certification_scope& scope,
         any = true;
       }
     }
-    if (!any) {
-      why = "not applicable: the scope has no operation for a " + c.exercised_by;
-      return false;
-    }
+    if (!any) return "not applicable: the scope has no operation for a " + c.exercised_by;
   }
   if (!c.owns.empty()) {
     for (const auto& p : passes) {
       for (const auto& k : p.planned_kinds) {
-        if (std::find(c.owns.begin(), c.owns.end(), k) != c.owns.end()) return true;
+        if (std::find(c.owns.begin(), c.owns.end(), k) != c.owns.end()) return std::nullopt;
       }
     }
-    why = "not applicable: no pass scripted " + core::join(c.owns, " or ") +
-          " on the scope's requests (the programme scripts it on other classes)";
-    return false;
+    return "not applicable: no pass scripted " + core::join(c.owns, " or ") +
+           " on the scope's requests (the programme scripts it on other classes)";
   }
-  return true;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -428,10 +426,12 @@ certification_report combine_passes(const std::vector<certification_report>& rep
         v.not_exercised_why = in.not_exercised_why + " (the " + p.name + " pass)";
       }
     }
-    std::string why;
-    if (v.what != rule_verdict::status::failed && !applies_to_scope(c, scope, passes, spec, why)) {
+    const auto why = v.what == rule_verdict::status::failed
+                         ? std::nullopt
+                         : not_applicable(c, scope, passes, spec);
+    if (why) {
       v.what = rule_verdict::status::not_applicable;
-      v.not_exercised_why = why;
+      v.not_exercised_why = *why;
       out.scope.rules_not_applicable.push_back(c.info.name);
     } else {
       out.scope.rules_judged.push_back(c.info.name);

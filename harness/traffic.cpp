@@ -171,7 +171,13 @@ std::string describe(const traffic& t, const traffic_exchange& e) {
   std::string out = "#" + std::to_string(e.seq) + " at " + when + ": " +
                     std::string(http::method_name(e.request.method)) + " " + e.request.target;
   std::string shown;
-  for (const char* name : {"Idempotency-Key", "X-Tenant-Id", "Content-Type"}) {
+  // The headers the description gives a meaning: its idempotency key and
+  // tenant header (x-idempotency, x-tenant-context), and the content type.
+  std::vector<std::string> names;
+  if (e.op && e.op->idempotent) names.push_back(e.op->idempotent->header);
+  if (e.op && !e.op->tenant.header_name.empty()) names.push_back(e.op->tenant.header_name);
+  names.emplace_back("Content-Type");
+  for (const std::string& name : names) {
     if (const std::string* v = e.request.find_header(name)) {
       shown += (shown.empty() ? "" : "; ") + std::string(name) + ": " + excerpt(*v, 80);
     }
@@ -197,8 +203,11 @@ std::string describe(const traffic& t, const traffic_exchange& e) {
 }
 
 bool same_request(const traffic_exchange& a, const traffic_exchange& b) {
+  // The tenant the request names in the header its description reads it
+  // from (x-tenant-context), if any.
   auto tenant = [](const traffic_exchange& e) {
-    const std::string* v = e.request.find_header("X-Tenant-Id");
+    if (!e.op || e.op->tenant.header_name.empty()) return std::string();
+    const std::string* v = e.request.find_header(e.op->tenant.header_name);
     return v ? *v : std::string();
   };
   auto content_type = [](const traffic_exchange& e) {

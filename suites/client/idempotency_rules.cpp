@@ -130,7 +130,8 @@ void judge_on_retry(const traffic& t, traffic_judgement& j) {
                               " later at #" + std::to_string(retry.seq);
         if (answer) {
           outcome += "; " + outcome_of(*answer);
-          if (answer->response_header("Idempotent-Replayed")) outcome += " (replayed)";
+          const std::string& replayed = e.op->idempotent->replayed_header;
+          if (!replayed.empty() && answer->response_header(replayed)) outcome += " (replayed)";
         } else {
           outcome += "; never answered";
         }
@@ -151,9 +152,21 @@ void judge_on_retry(const traffic& t, traffic_judgement& j) {
     v.cause = retry_key ? "new key on retry" : "no key on retry";
     j.broken(v);
     if (dropped) {
+      // The transcript shows whether the server acted twice: the dropped
+      // write was processed, and the retry under another key was processed
+      // anew (a success, not a replay).
+      const std::string& replayed = e.op->idempotent->replayed_header;
+      const bool twice = e.processed_status >= 200 && e.processed_status < 300 &&
+                         retry.status >= 200 && retry.status < 300 &&
+                         (replayed.empty() || !retry.response_header(replayed));
       j.adversity(e, false,
                   "retried at #" + std::to_string(retry.seq) + " with " +
-                      (retry_key ? "another key" : "no key") + ": the server may have acted twice");
+                      (retry_key ? "another key" : "no key") +
+                      (twice ? ": the server acted twice (#" + std::to_string(e.seq) +
+                                   " was processed with " + std::to_string(e.processed_status) +
+                                   ", and #" + std::to_string(retry.seq) + " again with " +
+                                   std::to_string(retry.status) + ")"
+                             : ": the server may have acted twice"));
     }
   }
 }

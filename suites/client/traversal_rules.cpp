@@ -46,8 +46,8 @@ std::string kept_params(const traffic_exchange& e, const openapi::pagination& p)
 /// The group a traversal lives in: operation, credential, tenant.
 std::string group_of(const traffic_exchange& e) {
   return e.op->operation_id + "\x1f" + e.auth_model() + "\x1f" +
-         header_or_empty(
-             e, e.op->tenant.header_name.empty() ? "X-Tenant-Id" : e.op->tenant.header_name);
+         (e.op->tenant.header_name.empty() ? std::string()
+                                           : header_or_empty(e, e.op->tenant.header_name));
 }
 
 struct cursor_walk {
