@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The certification matrix of issue 19: the correct clients of three stacks
-# (C++ examples/partner_client, Python stdlib, Node fetch) certified on seeds
-# 1..N (a refusal is a false refusal), and every planted defect of
+# The certification matrix of issues 19 and 31: the correct clients of three
+# stacks (C++ examples/partner_client, Python stdlib, Node fetch) and their
+# correct variants (issue 31: exit 1 after giving up, two read operations
+# only, credit moves only, a form rebuilt on every attempt) certified on
+# seeds 1..N (a refusal is a false refusal), and every planted defect of
 # examples/partner_client --list-defects on the same seeds (a defect counts
 # as caught when the rule named for it failed). Prints the false refusals
 # and the mutation score (defects refused by their own rule, out of all
@@ -12,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=20
-jobs=8
+jobs=4  # each certification runs its client in four passes at once
 build=build
 keep=""
 while [ $# -gt 0 ]; do
@@ -43,6 +45,12 @@ for s in $(seq 1 "$seeds"); do
   echo "cpp $s - $client" >>"$list"
   echo "python $s - python3 examples/partner_client_py/client.py" >>"$list"
   echo "node $s - node examples/partner_client_node/client.mjs" >>"$list"
+  echo "cpp+exit-on-give-up $s - $client --exit-on-give-up" >>"$list"
+  for v in "exit-on-give-up:--exit-on-give-up" "sessions-only:--only sessions" \
+    "credits-only:--only credits" "rebuild-multipart:--rebuild-multipart"; do
+    echo "python+${v%%:*} $s - python3 examples/partner_client_py/client.py ${v#*:}" >>"$list"
+    echo "node+${v%%:*} $s - node examples/partner_client_node/client.mjs ${v#*:}" >>"$list"
+  done
   "$client" --list-defects | while read -r defect rule; do
     echo "defect:$defect $s $rule $client --defect $defect" >>"$list"
   done
@@ -89,9 +97,9 @@ for line in open(os.path.join(out, "results.txt")):
 runs = sum(r for r, _ in stacks.values()) + sum(r for r, _ in defects.values())
 print("certify matrix: %d certifications, seeds 1..%d, %s at a time, %d s" % (runs, seeds, jobs, secs))
 print()
-print("correct clients (a refusal is a false refusal):")
+print("correct clients and variants (a refusal is a false refusal):")
 for s in sorted(stacks):
-    print("  %-8s %2d runs, %d false refusals" % (s, stacks[s][0], stacks[s][1]))
+    print("  %-26s %2d runs, %d false refusals" % (s, stacks[s][0], stacks[s][1]))
 false = sum(x for _, x in stacks.values())
 print("  total    %d false refusals out of %d" % (false, sum(r for r, _ in stacks.values())))
 print()
