@@ -312,7 +312,7 @@ std::optional<std::string> not_applicable(const traffic_check& c, const certific
         any = true;
       }
     }
-    if (!any) return "not applicable: the scope has no operation for a " + c.exercised_by;
+    if (!any) return "not applicable: the scope has no " + c.exercised_by;
   }
   if (!c.owns.empty()) {
     for (const auto& p : passes) {
@@ -337,7 +337,6 @@ certification_report combine_passes(const std::vector<certification_report>& rep
   if (!reports.empty()) {
     out.environment = reports.front().environment;
     out.run.info = reports.front().run.info;
-    out.client_exit = reports.front().client_exit;
   }
   out.level = level;
   out.scope = scope;
@@ -436,7 +435,9 @@ certification_report combine_passes(const std::vector<certification_report>& rep
     } else {
       out.scope.rules_judged.push_back(c.info.name);
     }
-    if (v.what == rule_verdict::status::passed) v.not_exercised_why.clear();
+    if (v.what == rule_verdict::status::passed || v.what == rule_verdict::status::failed) {
+      v.not_exercised_why.clear();  // what a pass did not exercise, another did
+    }
     if (v.what == rule_verdict::status::not_exercised ||
         v.what == rule_verdict::status::not_applicable) {
       out.run.not_runs.push_back({c.info.name, "", "", v.not_exercised_why});

@@ -33,7 +33,7 @@ std::string status_badge(rule_verdict::status s) {
     case rule_verdict::status::not_exercised:
       return badge("skip", "not exercised");
     case rule_verdict::status::not_applicable:
-      return badge("skip", "not applicable");
+      return badge("none", "not applicable");  // grey: nothing to do, not a warning
   }
   return "";
 }

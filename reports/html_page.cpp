@@ -29,6 +29,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
          font-weight: 600; color: #fff; white-space: nowrap; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); }
 .badge.skip { background: var(--skip); } .badge.info { background: var(--info); }
+.badge.none { background: #8c959f; }
 .cell { display: inline-block; min-width: 22px; padding: 0 4px; margin: 1px; border-radius: 3px;
         color: #fff; font-size: 12px; text-align: center; }
 .cell.pass { background: var(--pass); } .cell.fail { background: var(--fail); }

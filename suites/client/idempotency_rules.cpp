@@ -188,7 +188,7 @@ void add_idempotency_rules(harness::check_catalogue& catalogue) {
        "a key is never sent with two different requests (method, target, tenant, body)",
        "x-idempotency"},
       harness::rule_level::core,
-      "request with an Idempotency-Key",
+      "request with an idempotency key (x-idempotency)",
       judge_per_intent,
       {},
       [](const openapi::operation& op) { return op.idempotent.has_value(); }});

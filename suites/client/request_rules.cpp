@@ -243,7 +243,7 @@ void add_request_rules(harness::check_catalogue& catalogue) {
       judge_one_credential});
   catalogue.add(harness::traffic_check{
       {std::string(tenant_check),
-       "partner-key calls on routes that take the tenant from X-Tenant-Id carry it",
+       "calls that must name a tenant carry the tenant header (x-tenant-context, x-tenants)",
        "x-tenant-context"},
       harness::rule_level::core,
       "partner-key call to a route that takes the tenant from a header",
