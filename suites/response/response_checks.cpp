@@ -90,6 +90,12 @@ bool rate_limited(const exchange& e, unsigned status) {
 
 const std::vector<std::string> json_only = {"application/json"};
 
+/// True for 204 and 304, the statuses HTTP forbids content in (RFC 9110
+/// sections 15.3.5 and 15.4.5), whatever content the description lists.
+bool no_content_status(unsigned status) {
+  return status == 204 || status == 304;
+}
+
 // ---------------------------------------------------------------------------
 
 check_verdict response_received(const exchange& e) {
@@ -162,7 +168,8 @@ check_verdict error_code_conformance(const exchange& e) {
 
 check_verdict content_type_conformance(const exchange& e) {
   const auto* r = response_of(e);
-  if (!r || r->body.empty()) return check_verdict::not_applicable();
+  // A 204 or 304 has no content to type: no_content_is_empty judges one that has.
+  if (!r || r->body.empty() || no_content_status(r->status)) return check_verdict::not_applicable();
   const int status = static_cast<int>(r->status);
   std::vector<std::string> allowed;
   if (const auto* doc = documented_response(e.op, status)) {
@@ -259,7 +266,9 @@ check_verdict items_conform(const openapi::media_type& m, const http::response& 
 
 check_verdict response_schema_conformance(const exchange& e) {
   const auto* r = response_of(e);
-  if (!r) return check_verdict::not_applicable();
+  // No body to match, even where the description lists JSON content for the
+  // status: HTTP forbids it there (no_content_is_empty judges one sent).
+  if (!r || no_content_status(r->status)) return check_verdict::not_applicable();
   const int status = static_cast<int>(r->status);
   if (const auto* m = sequential_media(e.op, status, *r)) return items_conform(*m, *r, status);
   const schema::schema* s = expected_schema(e.spec, e.op, status);
@@ -287,6 +296,36 @@ check_verdict response_schema_conformance(const exchange& e) {
           (first.instance_pointer.empty() ? "/" : generic_pointer(first.instance_pointer)) + " " +
           first.schema_location.substr(first.schema_location.rfind('/') + 1));
   return v.assumed(assumptions_broken(e, *s, status));
+}
+
+check_verdict no_content_is_empty(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r || !no_content_status(r->status)) return check_verdict::not_applicable();
+  const std::string status = std::to_string(r->status);
+  const std::string expected = "no content in a " + status + " (RFC 9110 section " +
+                               (r->status == 204 ? "15.3.5" : "15.4.5") + ")";
+  if (!r->body.empty()) {
+    const std::string* type = r->find(http::field::content_type);
+    return check_verdict::violation(
+        expected, "a body: " + core::body_excerpt(r->body, type ? *type : std::string(), 120),
+        status + " with content");
+  }
+  // A parser ends a 204 at its header (RFC 9112 section 6.3): content the
+  // server sent shows as the length it announced (RFC 9110 section 8.6,
+  // RFC 9112 section 6.1). A 304's Content-Length is the selected
+  // representation's, and no announcement.
+  if (r->status == 204) {
+    const std::string* length = r->find(http::field::content_length);
+    if (length && *length != "0") {
+      return check_verdict::violation(expected, "Content-Length " + *length,
+                                      status + " with content");
+    }
+    if (const std::string* coding = r->find(http::field::transfer_encoding)) {
+      return check_verdict::violation(expected, "Transfer-Encoding " + *coding,
+                                      status + " with content");
+    }
+  }
+  return check_verdict::pass();
 }
 
 check_verdict request_id_conformance(const exchange& e) {
@@ -541,6 +580,9 @@ void register_response_checks(harness::check_catalogue& catalogue) {
   add("response_schema_conformance", "the body matches the documented schema",
       "OpenAPI responses.content.schema (JSON Schema 2020-12)", applies_to::both,
       response_schema_conformance);
+  add("no_content_is_empty", "a 204 or 304 answer carries no content",
+      "RFC 9110 sections 15.3.5 (204) and 15.4.5 (304); RFC 9110 section 8.6", applies_to::both,
+      no_content_is_empty);
   add("request_id_conformance", "the x-request-id header is sent and agrees with the body's",
       "x-request-id", applies_to::both, request_id_conformance);
   add("negative_data_rejection", "a request invalid by the description gets 4xx",
