@@ -366,9 +366,20 @@ bool validation_code_ok(const exchange& e) {
 }
 
 /// "404 NOT_FOUND": the status, and the error code when the body has one.
+std::string refusal_message(const exchange& e);
+
 std::string answer_of(const exchange& e, int status) {
   const auto* c = error_code_of(e);
   return std::to_string(status) + (c ? " " + std::string(*c) : std::string());
+}
+
+/// The answer with the server's own reason, when it gave one: `400
+/// VALIDATION_ERROR ("name is too long")`.
+std::string answer_with_reason(const exchange& e, int status) {
+  std::string out = answer_of(e, status);
+  const std::string why = e.result.ok() ? refusal_message(e) : std::string();
+  if (!why.empty() && why != "{}") out += " (\"" + why + "\")";
+  return out;
 }
 
 check_verdict negative_data_rejection(const exchange& e) {
@@ -386,7 +397,8 @@ check_verdict negative_data_rejection(const exchange& e) {
         status == 413 || status == 414 || status == 431 ||
         ((want != 0 ? status == want : status == 400 || status == 422) && validation_code_ok(e));
     return says_invalid ? check_verdict::pass()
-                        : response::assumptions_not_observed(e, answer_of(e, status));
+                        : response::assumptions_not_observed(e, answer_with_reason(e, status),
+                                                             answer_of(e, status));
   }
   check_verdict v = check_verdict::violation(
       "a 4xx refusal of the invalid request (" + e.mode.key() + ")",
@@ -420,7 +432,7 @@ check_verdict same_as_enforced(const exchange& e) {
   std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
   if (!e.spec.rules.validation_codes.empty()) expected += " with a validation code";
   return check_verdict::violation(
-      expected + " for " + e.mode.description, "status " + answer_of(e, status),
+      expected + " for " + e.mode.description, "status " + answer_with_reason(e, status),
       "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
 }
 
@@ -434,10 +446,11 @@ std::string refusal_message(const exchange& e) {
     return core::body_excerpt(r.body, type ? *type : std::string(), 120);
   }
   auto text_of = [](const boost::json::value& v) -> std::optional<std::string> {
-    if (v.is_string()) return std::string(v.as_string());
+    // An empty member says nothing (Spring's `"message": ""`): look further.
+    if (v.is_string() && !v.as_string().empty()) return std::string(v.as_string());
     if (const auto* o = v.if_object()) {
       for (const char* k : {"msg", "message", "detail", "title"}) {
-        if (const auto* m = o->if_contains(k); m && m->is_string())
+        if (const auto* m = o->if_contains(k); m && m->is_string() && !m->as_string().empty())
           return std::string(m->as_string());
       }
     }
@@ -518,9 +531,11 @@ check_verdict positive_data_acceptance(const exchange& e) {
         .with_note(text, key);
   }
   std::string seen = "status " + std::to_string(status) + (code.empty() ? "" : " " + code);
-  if (e.json && e.json->is_object()) {
-    if (const auto* errs = e.json->as_object().if_contains("errors"))
-      seen += " " + excerpt_of(*errs);
+  if (const auto* errs =
+          e.json && e.json->is_object() ? e.json->as_object().if_contains("errors") : nullptr) {
+    seen += " " + excerpt_of(*errs);
+  } else if (const std::string why = refusal_message(e); !why.empty() && why != "{}") {
+    seen += " (\"" + why + "\")";  // the server's own reason
   }
   check_verdict v = check_verdict::violation(
       "a valid request with a sufficient credential not refused as invalid or unauthorised", seen,
