@@ -113,6 +113,7 @@ core::outcome<profile::target> url_target(const url_target_options& opts,
                                           const profile::env_lookup& env) {
   profile::target t;
   t.file = "--url " + opts.url;
+  t.made_from = profile::target::origin::url;
   auto parsed = http::parse_url(opts.url);
   if (!parsed.ok()) {
     return core::fail("--url: " + parsed.error);

@@ -2,7 +2,9 @@
 // stub of a description with two schemes in one header (an http bearer and
 // an apiKey, both in Authorization): a `Bearer ` token is the bearer
 // scheme's, not the apiKey's (the run then said nothing was sent with the
-// bearer scheme); --auth-scheme files a -H credential too.
+// bearer scheme); --auth-scheme files a -H credential too; and the "not
+// run" reasons of a --url run name the target as what it is, not "the
+// profile" there is none of.
 #include <gtest/gtest.h>
 
 #include <httplib.h>
@@ -122,6 +124,22 @@ TEST(url_target, a_run_with_a_bearer_header_reaches_the_bearer_operation) {
   EXPECT_TRUE(me->at("reached").as_bool()) << boost::json::serialize(*me);
   EXPECT_TRUE(contains(std::string(me->at("auth_model").as_string()), "bearerAuth"))
       << boost::json::serialize(*me);
+}
+
+TEST(url_target, not_run_reasons_of_a_url_run_name_the_url_target_not_a_profile) {
+  auto server = shared_header_server();
+  const std::string json =
+      (std::filesystem::temp_directory_path() / "conform-url-target-words.json").string();
+  const auto report = run_json({"--spec", spec_file, "--url", server.base_url(), "-H",
+                                "Authorization: Bearer tok-123", "--seed", "3", "--examples", "2",
+                                "--no-coverage", "--no-stateful", "--json", json, "--no-progress"},
+                               json);
+  std::filesystem::remove(json);
+  ASSERT_TRUE(report.contains("not_run")) << boost::json::serialize(report);
+  const std::string not_run = boost::json::serialize(report.at("not_run"));
+  // listKeys has no keyAuth credential here: said of the --url target.
+  EXPECT_TRUE(contains(not_run, "the target (--url) has no usable")) << not_run;
+  EXPECT_FALSE(contains(not_run, "the profile")) << not_run;
 }
 
 }  // namespace
