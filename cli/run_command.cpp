@@ -243,6 +243,9 @@ std::string target_arguments(const run_options& opts, const openapi::api_spec& a
                                    : s->kind == type::http_basic ? "Basic "
                                                                  : "";
         out += " -H \"" + s->header + ": " + prefix + var + "\"";
+        if (opts.auth_env.empty() && opts.auth_scheme == c.scheme) {
+          out += " --auth-scheme " + c.scheme;
+        }
       }
     }
   }

@@ -43,11 +43,13 @@ reference server in-process on a free loopback port and tests that.
                        description names them, and a -H of the description's tenant
                        header names its tenant
   -H 'Name: value'     with --url: a header for every request; the header of a
-                       security scheme (Authorization, an apiKey's) is its credential.
+                       security scheme (Authorization, an apiKey's) is its credential
+                       ("Bearer ..." of an http bearer scheme where schemes share it).
                        Values are secrets: reproductions name them ${CONFORM_HEADER_NAME}
   --auth-env NAME      with --url: the credential is in environment variable NAME
   --auth-scheme KEY    the security scheme (components.securitySchemes key) of
-                       --auth-env (default: the first an operation accepts)
+                       --auth-env (default: the first an operation accepts) and of a
+                       -H credential in that scheme's header
   --seed N             the run's seed: the same seed and target send the same requests
   --examples N         examples per operation, auth model and mode (default 10)
   --no-coverage        skip the coverage phase (one request per constraint, sent

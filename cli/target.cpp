@@ -60,7 +60,9 @@ std::optional<profile::target> make_target(const target_choice& choice,
     err << "conform " << command << ": the reference server's profile does not load\n";
     return std::nullopt;
   }
-  return std::move(*p.value);
+  profile::target target = std::move(*p.value);
+  target.made_from = profile::target::origin::reference;
+  return target;
 }
 
 http::client_options client_options_for(const profile::target& target, double timeout_seconds) {

@@ -42,6 +42,58 @@ core::outcome<const openapi::security_scheme*> chosen_scheme(const url_target_op
       "--auth-env: the description declares no security scheme to use the credential with");
 }
 
+/// A -H credential: its scheme and the secret it carries, or no scheme.
+struct header_credential {
+  const openapi::security_scheme* scheme = nullptr;
+  std::string secret;
+};
+
+/// The scheme whose header `name` is, and the secret `value` carries for it
+/// (a bearer token without "Bearer ", a basic pair decoded). Several schemes
+/// may share a header (an http bearer and an apiKey both in Authorization):
+/// `auth_scheme` (--auth-scheme) decides when it names one of them, else a
+/// value that starts with an auth-scheme name ("Bearer ", "Basic ",
+/// case-insensitive: RFC 9110 section 11.1) goes to that http scheme, and
+/// any other value to an apiKey scheme of the header.
+header_credential header_scheme(const openapi::api_spec& spec, const std::string& auth_scheme,
+                                const std::string& name, const std::string& value) {
+  using type = openapi::security_scheme::type;
+  auto starts = [&value](std::string_view prefix) {
+    return value.size() > prefix.size() && http::iequals(value.substr(0, prefix.size()), prefix);
+  };
+  // What `value` carries for `s`, or nullopt when it cannot be for `s`.
+  auto secret_for = [&](const openapi::security_scheme& s) -> std::optional<std::string> {
+    if (s.kind == type::http_bearer) {
+      if (starts("Bearer ")) return value.substr(7);
+      return std::nullopt;
+    }
+    if (s.kind == type::http_basic) {
+      if (!starts("Basic ")) return std::nullopt;
+      return core::base64_decode(value.substr(6));
+    }
+    if (s.kind == type::api_key_header) return value;
+    return std::nullopt;
+  };
+  std::vector<const openapi::security_scheme*> of_header;
+  for (const auto& s : spec.schemes) {
+    if (!s->header.empty() && http::iequals(s->header, name)) of_header.push_back(s.get());
+  }
+  for (const auto* s : of_header) {
+    if (s->name != auth_scheme) continue;
+    // Named by --auth-scheme: the value as that scheme carries it, else whole.
+    auto secret = secret_for(*s);
+    return {s, secret ? *secret : value};
+  }
+  // The http schemes first: their prefix says the value is theirs.
+  for (const bool http_kind : {true, false}) {
+    for (const auto* s : of_header) {
+      if ((s->kind == type::api_key_header) == http_kind) continue;
+      if (auto secret = secret_for(*s)) return {s, *secret};
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<std::string> check_identities(const http::client_options& opts) {
@@ -61,6 +113,7 @@ core::outcome<profile::target> url_target(const url_target_options& opts,
                                           const profile::env_lookup& env) {
   profile::target t;
   t.file = "--url " + opts.url;
+  t.made_from = profile::target::origin::url;
   auto parsed = http::parse_url(opts.url);
   if (!parsed.ok()) {
     return core::fail("--url: " + parsed.error);
@@ -79,7 +132,8 @@ core::outcome<profile::target> url_target(const url_target_options& opts,
   };
 
   std::set<std::string> seen;
-  std::string tenant_id;  // a -H of the description's tenant header
+  std::string tenant_id;          // a -H of the description's tenant header
+  bool used_auth_scheme = false;  // a -H credential filed under --auth-scheme
   for (const auto& h : opts.headers) {
     const auto colon = h.find(':');
     std::string name = colon == std::string::npos ? "" : h.substr(0, colon);
@@ -103,24 +157,9 @@ core::outcome<profile::target> url_target(const url_target_options& opts,
                       ? std::toupper(static_cast<unsigned char>(c))
                       : '_';
     // The header of a scheme: the credential of that scheme.
-    const openapi::security_scheme* scheme = nullptr;
-    std::string secret_value = value;
-    for (const auto& s : spec.schemes) {
-      if (s->header.empty() || !http::iequals(s->header, name)) continue;
-      using type = openapi::security_scheme::type;
-      if (s->kind == type::http_bearer && value.rfind("Bearer ", 0) == 0) {
-        secret_value = value.substr(7);
-      } else if (s->kind == type::http_basic && value.rfind("Basic ", 0) == 0) {
-        auto decoded = core::base64_decode(value.substr(6));
-        if (!decoded) continue;
-        secret_value = *decoded;
-      } else if (s->kind != type::api_key_header) {
-        continue;
-      }
-      scheme = s.get();
-      break;
-    }
+    const auto [scheme, secret_value] = header_scheme(spec, opts.auth_scheme, name, value);
     if (scheme) {
+      used_auth_scheme = used_auth_scheme || scheme->name == opts.auth_scheme;
       add_credential(*scheme, profile::secret(secret_value, env_name, false), "-H " + name);
     } else if (tenant_header(spec, name)) {
       // The tenant the credential acts for: the harness sends the header
@@ -135,8 +174,12 @@ core::outcome<profile::target> url_target(const url_target_options& opts,
   std::vector<std::pair<std::string, std::string>> from_env;
   if (!opts.auth_env.empty()) {
     from_env.emplace_back(opts.auth_env, opts.auth_scheme);
-  } else if (!opts.auth_scheme.empty()) {
-    return core::fail("--auth-scheme names the scheme of --auth-env, which is not given");
+  } else if (!opts.auth_scheme.empty() && !used_auth_scheme) {
+    if (const auto chosen = chosen_scheme(opts, spec); !chosen) return core::fail(chosen.error());
+    return core::fail(
+        "--auth-scheme names the scheme of --auth-env or of a -H credential, and "
+        "neither is given (no -H names the header of " +
+        opts.auth_scheme + ")");
   }
   from_env.insert(from_env.end(), opts.more_auth.begin(), opts.more_auth.end());
   std::set<std::string> variables;

@@ -32,7 +32,9 @@ std::optional<std::string> check_identities(const http::client_options& opts);
 
 /// The target, or why not (one line). A -H whose name is
 /// the header of one of the description's schemes (Authorization for http
-/// bearer and basic, an apiKey's header) becomes that scheme's credential; a
+/// bearer and basic, an apiKey's header) becomes that scheme's credential
+/// (where schemes share the header: the one --auth-scheme names, else
+/// "Bearer ..." the http bearer's and "Basic ..." the http basic's); a
 /// -H of the header the description takes the tenant from (x-tenant-context)
 /// names the tenant the credential acts for; the others go on every request.
 /// The credential's scopes are not stated (the run learns them from the

@@ -170,7 +170,8 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
       }
     }
     if (!none.tenant && !fixtures.empty()) {
-      none.not_run_why = "no tenant of the profile has the fixtures " + core::join(fixtures);
+      none.not_run_why = "no tenant of " + std::string(target.noun()) + " has the fixtures " +
+                         core::join(fixtures);
     }
     out.push_back(std::move(none));
     return out;
@@ -241,21 +242,23 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
         if (!choice.certificate) {
           choice.not_run_why = "no client certificate: " + scheme->name +
                                " is required together with a mutualTLS scheme, and no "
-                               "credential of the profile has certificate and key";
+                               "credential of " +
+                               std::string(target.noun()) + " has certificate and key";
         }
       }
     } else if (mtls) {
-      choice.not_run_why =
-          "no client certificate: the profile has no usable credential with "
-          "certificate and key for mutualTLS scheme '" +
-          scheme->name + "'";
+      choice.not_run_why = "no client certificate: " + std::string(target.noun()) +
+                           " has no usable credential with "
+                           "certificate and key for mutualTLS scheme '" +
+                           scheme->name + "'";
     } else if (sufficient_without_fixtures) {
       choice.not_run_why = "the tenant of every sufficient " + choice.model.name +
                            " credential lacks a fixture the operation needs (" +
                            core::join(fixtures) + ")";
     } else {
       auto needed = op.scopes_for(*scheme).value_or(std::vector<std::string>{});
-      std::string why = "the profile has no usable " + choice.model.name + " credential";
+      std::string why =
+          std::string(target.noun()) + " has no usable " + choice.model.name + " credential";
       if (!needed.empty()) why += " with scope " + core::join(needed);
       if (role_matters) why += " and a role that may write";
       if (op.tenant.from != openapi::tenant_context::source::none) why += " and a tenant";

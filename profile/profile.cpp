@@ -77,9 +77,22 @@ void repoint(std::vector<credential>& credentials, const std::vector<tenant>& to
 
 }  // namespace
 
+std::string_view target::noun() const {
+  switch (made_from) {
+    case origin::profile:
+      return "the profile";
+    case origin::url:
+      return "the target (--url)";
+    case origin::reference:
+      return "the in-process reference";
+  }
+  return "the profile";
+}
+
 target target::clone() const {
   target out;
   out.file = file;
+  out.made_from = made_from;
   out.base_url = base_url;
   out.env = env;
   out.tenants = tenants;

@@ -96,7 +96,14 @@ struct credential {
 /// there, and which credentials reach them. Move-only: credentials point at
 /// its tenants.
 struct target {
+  /// What the target was made from: the words "not run" reasons use for it.
+  enum class origin : std::uint8_t {
+    profile,    // --profile FILE
+    url,        // --url BASE with -H and --auth-env, no profile
+    reference,  // the in-process reference server (the profile it writes)
+  };
   std::string file;  // where it was loaded from (or the display name)
+  origin made_from = origin::profile;
   http::url base_url;
   environment env = environment::sandbox;
   std::vector<tenant> tenants;          // in document order
@@ -126,6 +133,9 @@ struct target {
   void reserve_tenants(std::size_t n);
   /// The tenant whose API id is `id`, or nullptr.
   const tenant* find_tenant_id(std::string_view id) const;
+  /// The target as a reason names it: "the profile", "the target (--url)",
+  /// "the in-process reference".
+  std::string_view noun() const;
 };
 
 /// The client certificates of `t`'s credentials, each named after its

@@ -193,6 +193,25 @@ bool check_decimal(std::string_view s) {
   return pos > frac_start && pos == s.size();
 }
 
+/// Base64 of RFC 4648 section 4: the standard alphabet, in quanta of four
+/// characters, the last padded with "=" (or left unpadded, as many encoders
+/// write it, but never one character short of a byte).
+bool check_base64(std::string_view s) {
+  std::size_t end = s.size();
+  std::size_t pad = 0;
+  while (end > 0 && s[end - 1] == '=' && pad < 2) {
+    --end;
+    ++pad;
+  }
+  const bool alphabet =
+      std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(end), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '+' ||
+               c == '/';
+      });
+  if (!alphabet || end % 4 == 1) return false;
+  return pad == 0 || s.size() % 4 == 0;
+}
+
 }  // namespace
 
 format_kind parse_format(std::string_view name) {
@@ -216,6 +235,8 @@ format_kind parse_format(std::string_view name) {
       {"iana-time-zone", format_kind::timezone},
       {"decimal", format_kind::decimal},
       {"decimal-string", format_kind::decimal},
+      {"byte", format_kind::byte},
+      {"binary", format_kind::binary},
       {"int32", format_kind::int32},
       {"int64", format_kind::int64},
   };
@@ -247,6 +268,10 @@ bool check_format(format_kind kind, std::string_view value) {
       return core::is_time_zone(value);
     case format_kind::decimal:
       return check_decimal(value);
+    case format_kind::byte:
+      return check_base64(value);
+    case format_kind::binary:
+      return true;  // any octets
     case format_kind::int32:
     case format_kind::int64:
       return true;  // number formats: a string is not theirs to judge

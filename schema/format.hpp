@@ -22,6 +22,8 @@ enum class format_kind {
   e164,       // ^\+[1-9][0-9]{1,14}$
   timezone,   // an IANA zone name (compiled-in tzdata list)
   decimal,    // ^-?[0-9]+(\.[0-9]+)?$, a decimal amount as a string
+  byte,       // base64 (RFC 4648 section 4): OpenAPI's `byte`
+  binary,     // any octets: OpenAPI's `binary` (nothing to check)
   int32,      // a number: a whole number from -2^31 to 2^31 - 1 (OpenAPI's format registry)
   int64,      // a number: a whole number from -2^63 to 2^63 - 1
 };

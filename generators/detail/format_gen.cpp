@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/base64.hpp"
 #include "core/tz_names.hpp"
 #include "generators/detail/lazy_tree.hpp"
 #include "generators/detail/memo.hpp"
@@ -50,6 +51,13 @@ Gen<std::string> chars_from(std::string alphabet, std::size_t min, std::size_t m
         out);
     return out;
   });
+}
+
+/// Every octet, 0x00 to 0xff.
+std::string all_octets() {
+  std::string out(256, '\0');
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<char>(i);
+  return out;
 }
 
 Gen<std::string> date_gen() {
@@ -143,6 +151,11 @@ std::optional<Gen<std::string>> format_generator(schema::format_kind kind) {
       std::vector<std::string> names(zones.begin(), zones.end());
       return gen::elementOf(std::move(names));
     }
+    case format_kind::byte:  // base64 of any octets (RFC 4648 section 4): shrinks to fewer
+      return gen::map(chars_from(all_octets(), 0, 24),
+                      [](const std::string& bytes) { return core::base64_encode(bytes); });
+    case format_kind::binary:  // the octets themselves, any of the 256
+      return chars_from(all_octets(), 0, 32);
     case format_kind::decimal:
       return gen::map(gen::tuple(gen::arbitrary<bool>(), chars_from("0123456789", 1, 6),
                                  chars_from("0123456789", 2, 4)),
@@ -177,6 +190,10 @@ std::vector<std::string> format_violations(schema::format_kind kind) {
       return {"Mars/Olympus_Mons", "EST5EDT6", "europe/paris", "+05:30"};
     case format_kind::decimal:
       return {"1.2.3", "abc", "1e5", ".5"};
+    case format_kind::byte:  // outside the alphabet, a dangling character, padding inside
+      return {"not base64!", "QUJD=", "QQ=A", "A"};
+    case format_kind::binary:
+      return {};  // any octets are binary
     case format_kind::int32:
     case format_kind::int64:
       return {};  // number formats: number_sites breaks them

@@ -436,21 +436,33 @@ void chain_checks::judge_deleted(session& s, const actor& a, std::vector<step>& 
                      "no operation reads one resource of " + del.path + " by its id");
     return;
   }
-  auto read_it = [read, param](session& s2, const actor& a2, const std::string& which,
-                               probes& more) -> std::shared_ptr<probe> {
+  // The read names the same resource as the delete: the id, and every other
+  // path parameter (`/workspaces/{ws}/connections/{id}`: the workspace too)
+  // with the value the delete was sent with.
+  auto read_it = [read, param](session& s2, const actor& a2, const step& deleted,
+                               const std::string& which, probes& more) -> std::shared_ptr<probe> {
     step_plan plan;
     plan.op = read;
     binding b;
     b.where = slot{false, openapi::param_location::path, param};
     b.value = boost::json::value(which);
     plan.bindings.push_back(std::move(b));
+    for (const auto& p : read->parameters) {
+      if (p.in != openapi::param_location::path || p.name == param) continue;
+      const auto same = deleted.path_value(p.name);
+      if (!same) continue;
+      binding other;
+      other.where = slot{false, openapi::param_location::path, p.name};
+      other.value = boost::json::value(*same);
+      plan.bindings.push_back(std::move(other));
+    }
     auto sent = send_step(s2, a2, plan, 1, "gone");
     if (!sent) return nullptr;
     more.push_back(sent->exchange);
     return sent->exchange;
   };
   probes extra;
-  auto probe_read = read_it(s, a, *id, extra);
+  auto probe_read = read_it(s, a, st, *id, extra);
   if (!probe_read) return;
   chain_verdict v = gone_verdict(s, del, *probe_read, *read, *id);
   if (v.what == chain_verdict::kind::pass) {
@@ -470,7 +482,7 @@ void chain_checks::judge_deleted(session& s, const actor& a, std::vector<step>& 
     if (!again.back().succeeded()) return chain_verdict{};
     const auto fresh = again.back().path_value(which);
     if (!fresh) return chain_verdict{};
-    auto p = read_it(s2, a2, *fresh, more);
+    auto p = read_it(s2, a2, again.back(), *fresh, more);
     return p ? gone_verdict(s2, del, *p, *read, *fresh) : chain_verdict{};
   };
   report_chain(s, a, results_, deleted_gone, del, plans_of(log, chain), chain.size() - 1,

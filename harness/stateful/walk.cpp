@@ -85,8 +85,8 @@ std::string refusal(session& s, const actor& a, const step_plan& plan) {
     if (b.where.body && create) continue;
     const bool fixture = s.protected_ids.count(text) > 0;
     if (fixture && (b.where.body || moves_resource(op, b.where.name))) {
-      return "every id it gave that the run tried is a fixture of the profile (" + text +
-             "), which the run leaves where it is";
+      return "every id it gave that the run tried is a fixture of " +
+             std::string(s.original.noun()) + " (" + text + "), which the run leaves where it is";
     }
     if (s.only_created && !mine.count(text)) {
       return "a discovery changes only what it created";
@@ -104,7 +104,8 @@ std::string refusal(session& s, const actor& a, const step_plan& plan) {
     }
     if (id.empty() && !p->examples.empty()) id = detail::text_of(p->examples.front()).value_or("");
     if (s.protected_ids.count(id) && moves_resource(op, p->name)) {
-      return "its id " + id + " is a fixture of the profile, which the run leaves where it is";
+      return "its id " + id + " is a fixture of " + std::string(s.original.noun()) +
+             ", which the run leaves where it is";
     }
   }
   return {};

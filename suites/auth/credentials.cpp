@@ -265,10 +265,12 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
     if (c.expired || c.other_environment) rejected.push_back(&c);
   }
   if (rejected.empty()) {
-    results.not_run(nullptr, "", credential_rejected_check,
-                    "the profile has no credential marked expired and none of the other "
-                    "environment: add one (expired: true, or a key of the other environment) to "
-                    "test that such credentials are refused");
+    results.not_run(
+        nullptr, "", credential_rejected_check,
+        std::string(ctx.target().noun()) +
+            " has no credential marked expired and none of the other "
+            "environment: add one (expired: true, or a key of the other environment) to "
+            "test that such credentials are refused");
     return;
   }
   for (const auto* op : authenticated(ctx)) {
@@ -301,8 +303,9 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   }
   if (!usable_jwt(ctx, nullptr, nullptr)) {
     results.not_run(nullptr, "jwt", jwt_tampering_check,
-                    "the profile has no usable JWT (compact form, not expired, of this "
-                    "environment, not rate-limited) to tamper with: add one");
+                    std::string(ctx.target().noun()) +
+                        " has no usable JWT (compact form, not expired, of this "
+                        "environment, not rate-limited) to tamper with: add one");
     return;
   }
   for (const auto* op : authenticated(ctx)) {
@@ -393,9 +396,11 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
             "sent a valid request with " + c.name);
     }
     if (!any) {
-      results.not_run(op, "", jwt_only_check,
-                      "the profile has no usable non-JWT credential (not expired, of this "
-                      "environment, not rate-limited) whose kind the description has a scheme for");
+      results.not_run(
+          op, "", jwt_only_check,
+          std::string(ctx.target().noun()) +
+              " has no usable non-JWT credential (not expired, of this "
+              "environment, not rate-limited) whose kind the description has a scheme for");
     }
   }
 }

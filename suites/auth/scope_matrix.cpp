@@ -28,7 +28,7 @@ struct expectation {
 };
 
 expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
-                   const profile::credential& c) {
+                   const profile::credential& c, const profile::target& target) {
   expectation e;
   const auto* scheme = accepted_scheme(op, c.kind);
   const std::string kind(openapi::to_string(c.kind));
@@ -48,7 +48,7 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
   const auto needed = op.scopes_for(*scheme).value_or(std::vector<std::string>{});
   if (!needed.empty()) {
     if (!c.scopes) {
-      e.cannot_tell = "the profile does not state the scopes of " + c.name +
+      e.cannot_tell = std::string(target.noun()) + " does not state the scopes of " + c.name +
                       " (the operation needs " + join(needed) + "): add its scopes";
       return e;
     }
@@ -68,7 +68,7 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
   }
   if (op.access == openapi::access_kind::write && !scheme->read_only_roles.empty()) {
     if (c.role.empty()) {
-      e.cannot_tell = "the profile does not state the role of " + c.name +
+      e.cannot_tell = std::string(target.noun()) + " does not state the role of " + c.name +
                       " and the operation writes: add its role";
       return e;
     }
@@ -81,7 +81,7 @@ expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
     }
   }
   if (op.tenant.from != openapi::tenant_context::source::none && c.tenants.empty()) {
-    e.cannot_tell = "the profile names no tenant for " + c.name +
+    e.cannot_tell = std::string(target.noun()) + " names no tenant for " + c.name +
                     ", and the operation acts for a tenant: add its tenants";
     return e;
   }
@@ -121,8 +121,9 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
     any_credential = any_credential || harness::credential_selector::usable(c);
   if (!any_credential) {
     results.not_run(nullptr, "", scope_matrix_check,
-                    "the profile has no usable credential (not expired, of this environment, not "
-                    "rate-limited)");
+                    std::string(ctx.target().noun()) +
+                        " has no usable credential (not expired, of this environment, not "
+                        "rate-limited)");
     return;
   }
   for (const auto* op : ctx.operations()) {
@@ -139,7 +140,7 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
                             std::string(openapi::to_string(c.kind)) + " credentials");
         continue;
       }
-      const expectation e = expect(ctx.spec(), *op, c);
+      const expectation e = expect(ctx.spec(), *op, c, ctx.target());
       if (e.cannot_tell) {
         results.not_run(op, label, scope_matrix_check, *e.cannot_tell);
         continue;

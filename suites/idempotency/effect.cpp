@@ -157,8 +157,8 @@ core::outcome<std::unique_ptr<effect_reader>> effect_reader::make(harness::scena
     reader_auth = auth_with(ctx, *list, c, tenant);
   }
   if (!reader_auth) {
-    return fail("no credential of the profile is sufficient for " + effect.operation_id +
-                " and sees the request's tenant; add one to read the effect");
+    return fail("no credential of " + std::string(ctx.target().noun()) + " is sufficient for " +
+                effect.operation_id + " and sees the request's tenant; add one to read the effect");
   }
   auto g = ctx.valid_request(*list, *reader_auth, "idempotency-effect");
   if (!g) return fail("no valid request for " + effect.operation_id + ": " + g.error());

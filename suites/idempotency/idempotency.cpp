@@ -346,9 +346,11 @@ void run_key_reuse(scenario_context& ctx, results_sink& results, subject& s,
       }
     }
   } else {
-    results.not_run(s.op, s.label, reuse_check,
-                    "no second credential of the profile is sufficient for the operation and acts "
-                    "for the same tenant, so keys per credential (x-idempotency) were not checked");
+    results.not_run(
+        s.op, s.label, reuse_check,
+        "no second credential of " + std::string(ctx.target().noun()) +
+            " is sufficient for the operation and acts "
+            "for the same tenant, so keys per credential (x-idempotency) were not checked");
   }
   if (judged && !failed) results.pass(*s.op, s.label, reuse_check);
 }

@@ -380,11 +380,13 @@ void run_cursor_integrity(scenario_context& ctx, results_sink& results, const li
     } else {
       o.not_run.push_back(
           t.auth.tenant
-              ? "no credential of the profile sufficient for this list acts for a tenant other "
-                "than " +
+              ? "no credential of " + std::string(ctx.target().noun()) +
+                    " sufficient for this list acts for a tenant other "
+                    "than " +
                     t.auth.tenant->name +
                     ", so no cursor was sent for another tenant: add a second tenant with such "
-                    "a credential to the profile"
+                    "a credential to " +
+                    std::string(ctx.target().noun())
               : "the auth model acts for no tenant, so no cursor was sent for another tenant");
     }
   }

@@ -163,8 +163,9 @@ void check_payload_too_large(scenario_context& ctx, results_sink& results) {
       continue;
     }
     if (!auth && op->needs_credentials()) {
-      results.not_run(op, label, payload_too_large_check,
-                      "the profile has no sufficient credential for this operation");
+      results.not_run(
+          op, label, payload_too_large_check,
+          std::string(ctx.target().noun()) + " has no sufficient credential for this operation");
       continue;
     }
     auth_choice none;
@@ -383,8 +384,9 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
     }
   }
   if (!any) {
-    results.not_run(nullptr, "", rate_limit_check,
-                    "the profile marks no usable credential rate_limited: true");
+    results.not_run(
+        nullptr, "", rate_limit_check,
+        std::string(ctx.target().noun()) + " marks no usable credential rate_limited: true");
   }
 }
 
@@ -408,8 +410,9 @@ void check_repeat_delivery(scenario_context& ctx, results_sink& results) {
     if (op->needs_credentials()) {
       auto sufficient = first_sufficient(ctx, *op);
       if (!sufficient) {
-        results.not_run(op, "none", repeat_check,
-                        "the profile has no sufficient credential for this operation");
+        results.not_run(
+            op, "none", repeat_check,
+            std::string(ctx.target().noun()) + " has no sufficient credential for this operation");
         continue;
       }
       auth = *sufficient;

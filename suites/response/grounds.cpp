@@ -182,7 +182,8 @@ std::vector<std::string> invalid_only_by_assumptions(const harness::exchange& e)
 }
 
 harness::check_verdict assumptions_not_observed(const harness::exchange& e,
-                                                const std::string& answer) {
+                                                const std::string& answer,
+                                                const std::string& cause) {
   auto texts = invalid_only_by_assumptions(e);
   if (texts.empty()) return harness::check_verdict::pass();
   std::string where;
@@ -191,7 +192,7 @@ harness::check_verdict assumptions_not_observed(const harness::exchange& e,
       "not observed: a request that breaks only an assumption of the description was refused "
       "with " +
           answer + ", which does not say its content was invalid",
-      "assumption not observed: " + answer + " (assumption " + where + ")");
+      "assumption not observed: " + cause + " (assumption " + where + ")");
   v.assumptions = std::move(texts);
   return v;
 }

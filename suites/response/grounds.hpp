@@ -22,12 +22,15 @@ namespace conform::suites::response {
 std::vector<std::string> invalid_only_by_assumptions(const harness::exchange& e);
 
 /// A pass of an invalid request that was refused with `answer` ("404
-/// NOT_FOUND"), a refusal that does not say its content was invalid: when
+/// NOT_FOUND (\"no such note\")": the server's own reason quoted when it gave
+/// one), a refusal that does not say its content was invalid: when
 /// the request broke assumptions of the description alone, the pass carries
 /// a note with them (`check_verdict::assumptions`), since the run could
 /// neither confirm nor contradict them (`run_report::assumptions_not_observed`).
+/// `cause` ("404 NOT_FOUND") keeps one note per kind of refusal.
 harness::check_verdict assumptions_not_observed(const harness::exchange& e,
-                                                const std::string& answer);
+                                                const std::string& answer,
+                                                const std::string& cause);
 
 /// The assumed bounds the values of a request sit exactly on (a string of
 /// exactly an assumed maxLength, a number at an assumed maximum): a refusal

@@ -90,6 +90,12 @@ bool rate_limited(const exchange& e, unsigned status) {
 
 const std::vector<std::string> json_only = {"application/json"};
 
+/// True for 204 and 304, the statuses HTTP forbids content in (RFC 9110
+/// sections 15.3.5 and 15.4.5), whatever content the description lists.
+bool no_content_status(unsigned status) {
+  return status == 204 || status == 304;
+}
+
 // ---------------------------------------------------------------------------
 
 check_verdict response_received(const exchange& e) {
@@ -162,7 +168,8 @@ check_verdict error_code_conformance(const exchange& e) {
 
 check_verdict content_type_conformance(const exchange& e) {
   const auto* r = response_of(e);
-  if (!r || r->body.empty()) return check_verdict::not_applicable();
+  // A 204 or 304 has no content to type: no_content_is_empty judges one that has.
+  if (!r || r->body.empty() || no_content_status(r->status)) return check_verdict::not_applicable();
   const int status = static_cast<int>(r->status);
   std::vector<std::string> allowed;
   if (const auto* doc = documented_response(e.op, status)) {
@@ -259,7 +266,9 @@ check_verdict items_conform(const openapi::media_type& m, const http::response& 
 
 check_verdict response_schema_conformance(const exchange& e) {
   const auto* r = response_of(e);
-  if (!r) return check_verdict::not_applicable();
+  // No body to match, even where the description lists JSON content for the
+  // status: HTTP forbids it there (no_content_is_empty judges one sent).
+  if (!r || no_content_status(r->status)) return check_verdict::not_applicable();
   const int status = static_cast<int>(r->status);
   if (const auto* m = sequential_media(e.op, status, *r)) return items_conform(*m, *r, status);
   const schema::schema* s = expected_schema(e.spec, e.op, status);
@@ -287,6 +296,36 @@ check_verdict response_schema_conformance(const exchange& e) {
           (first.instance_pointer.empty() ? "/" : generic_pointer(first.instance_pointer)) + " " +
           first.schema_location.substr(first.schema_location.rfind('/') + 1));
   return v.assumed(assumptions_broken(e, *s, status));
+}
+
+check_verdict no_content_is_empty(const exchange& e) {
+  const auto* r = response_of(e);
+  if (!r || !no_content_status(r->status)) return check_verdict::not_applicable();
+  const std::string status = std::to_string(r->status);
+  const std::string expected = "no content in a " + status + " (RFC 9110 section " +
+                               (r->status == 204 ? "15.3.5" : "15.4.5") + ")";
+  if (!r->body.empty()) {
+    const std::string* type = r->find(http::field::content_type);
+    return check_verdict::violation(
+        expected, "a body: " + core::body_excerpt(r->body, type ? *type : std::string(), 120),
+        status + " with content");
+  }
+  // A parser ends a 204 at its header (RFC 9112 section 6.3): content the
+  // server sent shows as the length it announced (RFC 9110 section 8.6,
+  // RFC 9112 section 6.1). A 304's Content-Length is the selected
+  // representation's, and no announcement.
+  if (r->status == 204) {
+    const std::string* length = r->find(http::field::content_length);
+    if (length && *length != "0") {
+      return check_verdict::violation(expected, "Content-Length " + *length,
+                                      status + " with content");
+    }
+    if (const std::string* coding = r->find(http::field::transfer_encoding)) {
+      return check_verdict::violation(expected, "Transfer-Encoding " + *coding,
+                                      status + " with content");
+    }
+  }
+  return check_verdict::pass();
 }
 
 check_verdict request_id_conformance(const exchange& e) {
@@ -327,9 +366,20 @@ bool validation_code_ok(const exchange& e) {
 }
 
 /// "404 NOT_FOUND": the status, and the error code when the body has one.
+std::string refusal_message(const exchange& e);
+
 std::string answer_of(const exchange& e, int status) {
   const auto* c = error_code_of(e);
   return std::to_string(status) + (c ? " " + std::string(*c) : std::string());
+}
+
+/// The answer with the server's own reason, when it gave one: `400
+/// VALIDATION_ERROR ("name is too long")`.
+std::string answer_with_reason(const exchange& e, int status) {
+  std::string out = answer_of(e, status);
+  const std::string why = e.result.ok() ? refusal_message(e) : std::string();
+  if (!why.empty() && why != "{}") out += " (\"" + why + "\")";
+  return out;
 }
 
 check_verdict negative_data_rejection(const exchange& e) {
@@ -347,7 +397,8 @@ check_verdict negative_data_rejection(const exchange& e) {
         status == 413 || status == 414 || status == 431 ||
         ((want != 0 ? status == want : status == 400 || status == 422) && validation_code_ok(e));
     return says_invalid ? check_verdict::pass()
-                        : response::assumptions_not_observed(e, answer_of(e, status));
+                        : response::assumptions_not_observed(e, answer_with_reason(e, status),
+                                                             answer_of(e, status));
   }
   check_verdict v = check_verdict::violation(
       "a 4xx refusal of the invalid request (" + e.mode.key() + ")",
@@ -381,7 +432,7 @@ check_verdict same_as_enforced(const exchange& e) {
   std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
   if (!e.spec.rules.validation_codes.empty()) expected += " with a validation code";
   return check_verdict::violation(
-      expected + " for " + e.mode.description, "status " + answer_of(e, status),
+      expected + " for " + e.mode.description, "status " + answer_with_reason(e, status),
       "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
 }
 
@@ -395,10 +446,11 @@ std::string refusal_message(const exchange& e) {
     return core::body_excerpt(r.body, type ? *type : std::string(), 120);
   }
   auto text_of = [](const boost::json::value& v) -> std::optional<std::string> {
-    if (v.is_string()) return std::string(v.as_string());
+    // An empty member says nothing (Spring's `"message": ""`): look further.
+    if (v.is_string() && !v.as_string().empty()) return std::string(v.as_string());
     if (const auto* o = v.if_object()) {
       for (const char* k : {"msg", "message", "detail", "title"}) {
-        if (const auto* m = o->if_contains(k); m && m->is_string())
+        if (const auto* m = o->if_contains(k); m && m->is_string() && !m->as_string().empty())
           return std::string(m->as_string());
       }
     }
@@ -479,9 +531,11 @@ check_verdict positive_data_acceptance(const exchange& e) {
         .with_note(text, key);
   }
   std::string seen = "status " + std::to_string(status) + (code.empty() ? "" : " " + code);
-  if (e.json && e.json->is_object()) {
-    if (const auto* errs = e.json->as_object().if_contains("errors"))
-      seen += " " + excerpt_of(*errs);
+  if (const auto* errs =
+          e.json && e.json->is_object() ? e.json->as_object().if_contains("errors") : nullptr) {
+    seen += " " + excerpt_of(*errs);
+  } else if (const std::string why = refusal_message(e); !why.empty() && why != "{}") {
+    seen += " (\"" + why + "\")";  // the server's own reason
   }
   check_verdict v = check_verdict::violation(
       "a valid request with a sufficient credential not refused as invalid or unauthorised", seen,
@@ -541,6 +595,9 @@ void register_response_checks(harness::check_catalogue& catalogue) {
   add("response_schema_conformance", "the body matches the documented schema",
       "OpenAPI responses.content.schema (JSON Schema 2020-12)", applies_to::both,
       response_schema_conformance);
+  add("no_content_is_empty", "a 204 or 304 answer carries no content",
+      "RFC 9110 sections 15.3.5 (204) and 15.4.5 (304); RFC 9110 section 8.6", applies_to::both,
+      no_content_is_empty);
   add("request_id_conformance", "the x-request-id header is sent and agrees with the body's",
       "x-request-id", applies_to::both, request_id_conformance);
   add("negative_data_rejection", "a request invalid by the description gets 4xx",

@@ -147,8 +147,9 @@ core::outcome<std::string> machine_test::fixture_id(const std::string& state) co
   }
   auto it = access_.tenant().fixtures.find(named->second);
   if (it == access_.tenant().fixtures.end()) {
-    return core::fail("tenant " + access_.tenant().name + " of the profile has no fixture " +
-                      named->second + " (a " + m_.resource + " in state " + state + ")");
+    return core::fail("tenant " + access_.tenant().name + " of " +
+                      std::string(ctx_.target().noun()) + " has no fixture " + named->second +
+                      " (a " + m_.resource + " in state " + state + ")");
   }
   return it->second;
 }
@@ -288,7 +289,7 @@ bool machine_test::allowed_move(const openapi::state_machine::transition& t, con
                          pre->error_code + " of " + op->operation_id +
                          (pre->description.empty() ? "" : " (" + pre->description + ")") +
                          ", so the move to " + t.to + " was refused (" + move.summary() +
-                         "): give the profile one that does");
+                         "): give " + std::string(ctx_.target().noun()) + " one that does");
     return false;
   }
   if (!move.succeeded()) {
@@ -422,8 +423,9 @@ void machine_test::preconditions() {
     auto fixture = access_.tenant().fixtures.find(pre.fixture);
     if (fixture == access_.tenant().fixtures.end()) {
       results_.not_run(op, label(*op), preconditions_check,
-                       "tenant " + access_.tenant().name + " of the profile has no fixture " +
-                           pre.fixture + " (a " + m_.resource + " on which " + who + " fails)");
+                       "tenant " + access_.tenant().name + " of " +
+                           std::string(ctx_.target().noun()) + " has no fixture " + pre.fixture +
+                           " (a " + m_.resource + " on which " + who + " fails)");
       continue;
     }
     const std::string& id = fixture->second;
@@ -553,7 +555,8 @@ void run_machine(scenario_context& ctx, results_sink& results, const openapi::st
   if (!tenant) {
     std::vector<std::string> names;
     for (const auto* op : needed) names.push_back(op->operation_id);
-    not_run("no tenant of the profile has a fixture of state machine " + m.name +
+    not_run("no tenant of " + std::string(ctx.target().noun()) +
+            " has a fixture of state machine " + m.name +
             " and a credential acting for it that is sufficient for " + core::join(names) +
             " (usable, with their scopes and a role that may write)");
     return;

@@ -78,8 +78,9 @@ void run_list_isolation(scenario_context& ctx, results_sink& results) {
     const auto walkers = walkers_for(ctx, *op);
     if (walkers.size() < 2) {
       results.not_run(op, "", list_isolation_check,
-                      "needs two tenants of the profile, each with a usable credential sufficient "
-                      "for this list (found " +
+                      "needs two tenants of " + std::string(ctx.target().noun()) +
+                          ", each with a usable credential sufficient "
+                          "for this list (found " +
                           std::to_string(walkers.size()) + ")");
       continue;
     }

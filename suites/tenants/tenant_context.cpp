@@ -89,7 +89,8 @@ void run_header_enforcement(scenario_context& ctx, results_sink& results) {
             {"the tenant header naming a tenant the credential cannot reach", other->id});
       } else {
         results.not_run(op, label, header_enforcement_check,
-                        "every tenant of the profile is reachable by " + c.name +
+                        "every tenant of " + std::string(ctx.target().noun()) +
+                            " is reachable by " + c.name +
                             ": add a tenant it cannot reach to test that the header never widens "
                             "its rights");
       }
@@ -145,8 +146,8 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
       }
       if (!caller) {
         results.not_run(op, kind_name, context_required_check,
-                        "the profile has no usable, sufficient " + kind_name +
-                            (claimed ? " with several tenants" : "") +
+                        std::string(ctx.target().noun()) + " has no usable, sufficient " +
+                            kind_name + (claimed ? " with several tenants" : "") +
                             " for this operation: add one");
         continue;
       }
@@ -219,8 +220,9 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
         }
         if (!other) {
           results.not_run(op, label, foreign_resource_check,
-                          "no tenant of the profile outside the reach of " + c.name +
-                              " has its own fixture " + ref.fixture + ": add one");
+                          "no tenant of " + std::string(ctx.target().noun()) +
+                              " outside the reach of " + c.name + " has its own fixture " +
+                              ref.fixture + ": add one");
           continue;
         }
         // The same request twice, only the id differing: another tenant's, then nobody's.

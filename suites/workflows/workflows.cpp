@@ -112,8 +112,9 @@ core::outcome<plan> plan_for(const harness::scenario_context& ctx, const workflo
     reasons.push_back("tenant " + t.name + ": " + reason);
   }
   return core::fail(reasons.empty()
-                        ? "the profile has no tenant"
-                        : "no profile tenant can run every step (" + core::join(reasons, "; ") +
+                        ? std::string(ctx.target().noun()) + " has no tenant"
+                        : "no tenant of " + std::string(ctx.target().noun()) +
+                              " can run every step (" + core::join(reasons, "; ") +
                               "): add the fixtures and a credential with the scopes the steps "
                               "need to one tenant");
 }

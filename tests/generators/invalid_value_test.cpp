@@ -41,6 +41,25 @@ TEST(invalid_value, every_invalid_value_is_rejected) {
   EXPECT_GE(with_mutations, 50);
 }
 
+// Issue 37: a `byte` string that is not base64 is an invalid value.
+TEST(invalid_value, a_byte_string_that_is_not_base64_is_invalid) {
+  testing::schemas make;
+  const auto& s = make(R"({"type": "string", "format": "byte"})");
+  EXPECT_FALSE(schema::is_valid(s, value("not base64!")));
+  EXPECT_TRUE(schema::is_valid(s, value("QUJD")));
+  const auto g = invalid_values(s);
+  ASSERT_TRUE(g.has_value());
+  bool not_base64 = false;
+  for (std::uint64_t seed = 0; seed < 100; ++seed) {
+    const invalid_value bad = (*g)(rc::Random(seed), 30).value();
+    ASSERT_TRUE(bad.json.has_value());
+    EXPECT_FALSE(schema::is_valid(s, *bad.json)) << boost::json::serialize(*bad.json);
+    // Besides values of another type: strings that are not base64.
+    not_base64 = not_base64 || bad.json->is_string();
+  }
+  EXPECT_TRUE(not_base64);
+}
+
 TEST(invalid_value, the_property_catches_a_mutation_checked_against_the_wrong_schema) {
   testing::schemas make;
   const auto& strict = make(R"({"type": "integer", "maximum": 10})");

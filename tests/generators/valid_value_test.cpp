@@ -5,6 +5,7 @@
 
 #include <boost/json/serialize.hpp>
 
+#include "core/base64.hpp"
 #include "generators/value.hpp"
 #include "schema/validator.hpp"
 
@@ -60,6 +61,41 @@ TEST(valid_value, shrinks_of_valid_values_stay_valid) {
         level = std::move(next);
       }
     }
+  }
+}
+
+// Issue 37: `format: byte` was generated as any text. It is base64 of
+// varied octets (RFC 4648 section 4), and `binary` the octets themselves.
+TEST(valid_value, byte_is_base64_of_any_octets_and_binary_is_raw_octets) {
+  testing::schemas make;
+  const auto byte = valid_value(make(R"({"type": "string", "format": "byte"})"));
+  const auto binary = valid_value(make(R"({"type": "string", "format": "binary"})"));
+  bool high_octet = false, raw_high = false;
+  for (std::uint64_t seed = 0; seed < 60; ++seed) {
+    const value v = byte(rc::Random(seed), 30).value();
+    ASSERT_TRUE(v.is_string());
+    const std::string text(v.as_string());
+    const auto decoded = core::base64_decode(text);
+    ASSERT_TRUE(decoded) << text;
+    EXPECT_EQ(core::base64_encode(*decoded), text);
+    for (const char c : *decoded) high_octet = high_octet || static_cast<unsigned char>(c) >= 0x80;
+    const value raw = binary(rc::Random(seed), 30).value();
+    ASSERT_TRUE(raw.is_string());
+    for (const char c : raw.as_string())
+      raw_high = raw_high || static_cast<unsigned char>(c) >= 0x80;
+  }
+  EXPECT_TRUE(high_octet);
+  EXPECT_TRUE(raw_high);
+  // Within lengths, and valid by the validator (which asserts `byte`).
+  for (const char* text : {R"({"type": "string", "format": "byte"})",
+                           R"({"type": "string", "format": "byte", "minLength": 4,
+                               "maxLength": 12})"}) {
+    const schema::schema& s = make(text);
+    const auto g = valid_value(s);
+    testing::expect_success(testing::run_property([&] {
+      const value v = *g;
+      RC_ASSERT(first_error(s, v) == "");
+    }));
   }
 }
 

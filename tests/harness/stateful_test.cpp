@@ -4,7 +4,8 @@
 // chain shrunk; the correct service passes; and the shape of a Swagger 2.0
 // Go service (issue 25) whose single-resource GET and DELETE the phase
 // reaches with the id its create returned, without a false alarm on a
-// delete that expires rather than removes.
+// delete that expires rather than removes. A resource named by two path
+// parameters is read back, after its delete, with both (issue 37).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "profile/loader.hpp"
 #include "suites/registry.hpp"
 #include "tests/support/crud_server.hpp"
+#include "tests/support/nested_crud_server.hpp"
 #include "tests/support/silences_server.hpp"
 
 namespace conform {
@@ -164,6 +166,43 @@ TEST(stateful, the_single_silence_of_a_swagger2_service_is_reached_with_the_crea
   ASSERT_TRUE(gone);
   EXPECT_EQ(gone->failed, 0u);
   EXPECT_TRUE(gone->not_run_why) << "passed " << gone->passed;
+}
+
+// Seen: `DELETE /workspaces/1H/connections/h` then `GET
+// /workspaces/B/connections/h`, a read of another workspace that answers
+// 404 whatever the delete did. The read after a delete names every path
+// parameter of the deleted connection.
+TEST(stateful, a_delete_is_read_back_with_every_path_parameter_of_the_deleted_resource) {
+  test_support::nested_crud_server correct;
+  auto r = run_stateful("nested_crud.yaml", correct.base_url());
+  for (const auto& f : r.failures) ADD_FAILURE() << f.check << ": " << f.seen << "\n" << f.curl;
+  const auto* gone = cell(r, "deleteConnection", harness::stateful::deleted_gone);
+  ASSERT_TRUE(gone);
+  EXPECT_GT(gone->passed, 0u);
+  EXPECT_EQ(gone->failed, 0u);
+}
+
+TEST(stateful, a_nested_delete_that_keeps_the_resource_is_found) {
+  test_support::nested_crud_server keeps(/*delete_keeps=*/true);
+  auto r = run_stateful("nested_crud.yaml", keeps.base_url());
+  EXPECT_EQ(r.exit_code(), 1);
+  auto it = std::find_if(r.failures.begin(), r.failures.end(), [](const harness::failure& f) {
+    return f.check == harness::stateful::deleted_gone;
+  });
+  ASSERT_NE(it, r.failures.end());
+  EXPECT_EQ(it->operation_id, "deleteConnection");
+  EXPECT_EQ(it->status, 200u);
+  // The read names the workspace the delete named: the curl of the chain
+  // shows the same path twice, once deleted and once read.
+  const auto del = it->curl.find("-X DELETE");
+  ASSERT_NE(del, std::string::npos) << it->curl;
+  const auto path_at = it->curl.find("/workspaces/", del);
+  ASSERT_NE(path_at, std::string::npos) << it->curl;
+  const std::string path =
+      it->curl.substr(path_at, it->curl.find_first_of("' \n", path_at) - path_at);
+  EXPECT_NE(it->curl.find(path, path_at + path.size()), std::string::npos)
+      << path << " read back?\n"
+      << it->curl;
 }
 
 }  // namespace

@@ -96,6 +96,19 @@ TEST(format, decimal) {
   EXPECT_FALSE(check_format(format_kind::decimal, "1e5"));
 }
 
+// OpenAPI's `byte` is base64 (RFC 4648 section 4); `binary` is any octets.
+TEST(format, byte_is_base64_and_binary_is_any_octets) {
+  EXPECT_EQ(parse_format("byte"), format_kind::byte);
+  EXPECT_EQ(parse_format("binary"), format_kind::binary);
+  for (const char* ok : {"", "QQ==", "QUI=", "QUJD", "QUJDRA==", "+/+/", "QQ"}) {
+    EXPECT_TRUE(check_format(format_kind::byte, ok)) << ok;
+  }
+  for (const char* bad : {"not base64!", "QUJD=", "QQ=A", "A", "QQ=", "QQ===", "-_-_", "QU JD"}) {
+    EXPECT_FALSE(check_format(format_kind::byte, bad)) << bad;
+  }
+  EXPECT_TRUE(check_format(format_kind::binary, std::string_view("\xff\x00\x80", 3)));
+}
+
 TEST(format, validator_asserts_known_formats_only) {
   testing::schemas make;
   const schema& tz = make(R"({"type": "string", "format": "timezone"})");

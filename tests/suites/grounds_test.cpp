@@ -114,6 +114,24 @@ TEST_F(grounds,
             check_verdict::kind::pass);
 }
 
+// Issue 37: the note quoted "404" where the server had said why. It quotes
+// the server's own reason when the body gives one, and nothing made up when
+// it gives none; the note's key stays the status and code, one per cause.
+TEST_F(grounds, a_note_on_a_refusal_quotes_the_servers_own_reason) {
+  const std::string assumed_only = R"({"title":"t","owner_id":"1","colour":"red"})";
+  const auto said = judge("negative_data_rejection", ok_target, assumed_only, 409,
+                          R"({"error_code":"STATE_CONFLICT","message":"note 7 is archived"})");
+  EXPECT_NE(said.note.find("409 STATE_CONFLICT (\"note 7 is archived\")"), std::string::npos)
+      << said.note;
+  EXPECT_EQ(said.cause.find("archived"), std::string::npos) << said.cause;
+  // An empty message says nothing: the next member that does is quoted.
+  const auto spring = judge("negative_data_rejection", ok_target, assumed_only, 404,
+                            R"({"message":"","error":"Not Found","path":"/notes/7"})");
+  EXPECT_NE(spring.note.find("404 (\"Not Found\")"), std::string::npos) << spring.note;
+  const auto silent = judge("negative_data_rejection", ok_target, assumed_only, 404, "{}");
+  EXPECT_NE(silent.note.find("refused with 404, which"), std::string::npos) << silent.note;
+}
+
 TEST_F(grounds, a_refusal_for_another_reason_neither_confirms_nor_contradicts_an_assumption) {
   using harness::check_verdict;
   const std::string assumed_only = R"({"title":"t","owner_id":"1","colour":"red"})";
