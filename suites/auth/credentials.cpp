@@ -1,6 +1,7 @@
 // The credential checks of the auth scenario: missing, unknown, malformed,
 // expired, other-environment and tampered credentials, and JWT-only routes.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <utility>
 #include <string>
@@ -104,12 +105,65 @@ auth_choice base_choice(const scenario_context& ctx, const openapi::operation& o
   return bare;
 }
 
+/// Whether a request of an operation reaches a resource that exists: the
+/// same request with a sufficient credential, sent once per operation,
+/// answered 2xx. A server may answer 404 for an unknown resource before it
+/// looks at credentials (RFC 9110 section 15.5.5 lets it hide what exists),
+/// so a 404 to a request that should be refused is judged only when the
+/// resource is known to exist; a path parameter Conform made up proves
+/// nothing (issue 37: 99 of 102 such failures on a real server were false).
+/// Only safe methods are sent as a control: a write with a credential would
+/// act.
+class reach_control {
+ public:
+  /// nullopt when a sufficient credential's request of `op` answered 2xx;
+  /// else why the resource is not known to exist.
+  std::optional<std::string> why_not(scenario_context& ctx, const openapi::operation& op) {
+    auto [it, added] = why_not_.try_emplace(&op);
+    if (!added) return it->second;
+    const bool safe = op.method == http::verb::get || op.method == http::verb::head ||
+                      op.method == http::verb::options;
+    if (!safe) {
+      it->second =
+          "no request with a credential was sent to tell an unknown resource from a "
+          "refusal (" +
+          op.method_name() + " would act)";
+      return it->second;
+    }
+    const auth_choice base = base_choice(ctx, op);
+    if (base.model.name == "none") {
+      it->second = "no credential of " + std::string(ctx.target().noun()) +
+                   " may call it, so no request is known to reach a resource";
+      return it->second;
+    }
+    auto made = make_safe_request(ctx, op, base, "auth-reach-control");
+    if (!made.request) {
+      it->second = "no valid request with a credential could be made: " + made.why;
+      return it->second;
+    }
+    const probe control = ctx.send(ctx.build(op, made.auth, *made.request));
+    if (control.answered() && control.status() >= 200 && control.status() < 300) {
+      it->second = std::nullopt;
+    } else {
+      it->second = "the same request with a sufficient credential answered " +
+                   (control.answered() ? std::to_string(control.status()) : "nothing") +
+                   ", so the resource is not known to exist (its path parameters were made "
+                   "up, not learned from a 2xx answer)";
+    }
+    return it->second;
+  }
+
+ private:
+  std::map<const openapi::operation*, std::optional<std::string>> why_not_;
+};
+
 /// Passes the cell when `p` is `want`, else reports it; an unanswered probe
-/// makes the cell not run (a refusal cannot be judged without an answer).
+/// makes the cell not run (a refusal cannot be judged without an answer),
+/// and so does a 404 when `reach` cannot show that the resource exists.
 void judge(scenario_context& ctx, results_sink& results, const openapi::operation& op,
            const std::string& label, std::string_view check, const expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
-           const std::string& steps) {
+           const std::string& steps, reach_control& reach) {
   if (auto why = p.unjudgeable(ctx.spec())) {
     results.not_run(&op, label, check, what + ": " + *why);
     return;
@@ -117,6 +171,12 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
   if (want.matches(p)) {
     results.pass(op, label, check);
     return;
+  }
+  if (p.status() == 404) {
+    if (auto why = reach.why_not(ctx, op)) {
+      results.not_run(&op, label, check, what + ": answered 404, and " + *why);
+      return;
+    }
   }
   scenario_failure f;
   f.expected = want.text() + " for " + what + " (" + rule + ")";
@@ -181,6 +241,7 @@ std::optional<std::string> not_forged(const jwt::compact_token& token,
 }  // namespace
 
 void run_unauthenticated(scenario_context& ctx, results_sink& results) {
+  reach_control reach;
   const auto& spec = ctx.spec();
   for (const auto* op : authenticated(ctx)) {
     const auth_choice base = base_choice(ctx, *op);
@@ -197,7 +258,7 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
     bare.client_identity.clear();
     const probe none = ctx.send(bare);
     judge(ctx, results, *op, "none", unauthenticated_check, want, "no credential",
-          "OpenAPI security", none, none, "sent a valid request without any credential");
+          "OpenAPI security", none, none, "sent a valid request without any credential", reach);
 
     for (const auto* scheme : op->accepted_schemes()) {
       const std::string label = scheme->label();
@@ -247,19 +308,20 @@ void run_unauthenticated(scenario_context& ctx, results_sink& results) {
       put_credential(unknown_req, spec, scheme, unknown);
       const probe u = ctx.send(unknown_req);
       judge(ctx, results, *op, label, unauthenticated_check, want, "unknown credential",
-            "OpenAPI security", u, u, "sent a valid request with " + form);
+            "OpenAPI security", u, u, "sent a valid request with " + form, reach);
 
       http::request malformed_req = template_req;
       put_credential(malformed_req, spec, scheme, malformed);
       const probe m = ctx.send(malformed_req);
       judge(ctx, results, *op, label, unauthenticated_check, want, "malformed credential",
             "OpenAPI security", m, m,
-            "sent a valid request with a credential not of the scheme's form");
+            "sent a valid request with a credential not of the scheme's form", reach);
     }
   }
 }
 
 void run_credential_rejected(scenario_context& ctx, results_sink& results) {
+  reach_control reach;
   std::vector<const profile::credential*> rejected;
   for (const auto& c : ctx.target().credentials) {
     if (c.expired || c.other_environment) rejected.push_back(&c);
@@ -288,12 +350,13 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
           c->expired ? "an expired credential" : "a credential of the other environment";
       judge(ctx, results, *op, label, credential_rejected_check, unauthorized(ctx.spec(), *op),
             what, c->expired ? "RFC 7519 section 4.1.4 (exp)" : "x-key-prefixes", p, p,
-            "sent a valid request with " + what);
+            "sent a valid request with " + what, reach);
     }
   }
 }
 
 void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
+  reach_control reach;
   const auto& schemes = ctx.spec().schemes;
   if (std::none_of(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); })) {
     results.not_run(nullptr, "", jwt_tampering_check,
@@ -360,12 +423,13 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
       }
       judge(ctx, results, *op, label, jwt_tampering_check, unauthorized(ctx.spec(), *op), v.what,
             "RFC 7515 (JWS signatures)", shown, p,
-            "sent a valid request with " + v.what + " (from " + c->name + ")");
+            "sent a valid request with " + v.what + " (from " + c->name + ")", reach);
     }
   }
 }
 
 void run_jwt_only(scenario_context& ctx, results_sink& results) {
+  reach_control reach;
   for (const auto* op : ctx.operations()) {
     if (!op->jwt_only) continue;
     if (op->jwt_only_status == 0) {
@@ -393,7 +457,7 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
       const probe p = ctx.send(ctx.build(*op, made.auth, *made.request));
       judge(ctx, results, *op, label, jwt_only_check, want,
             "a " + choice.model.name + " on a JWT-only operation", "x-jwt-only", p, p,
-            "sent a valid request with " + c.name);
+            "sent a valid request with " + c.name, reach);
     }
     if (!any) {
       results.not_run(

@@ -165,6 +165,22 @@ TEST(certify, a_small_client_is_certified_for_its_scope_and_every_family_meets_i
   for (const auto& p : passes) EXPECT_TRUE(p.at("run").as_bool()) << p;
 }
 
+TEST(certify, a_declared_scope_is_what_the_certificate_names) {
+  // --scope names the operations certified: adversity meets only those, and
+  // the report (and a certificate) names exactly them.
+  const auto scope = scratch("scope.json");
+  std::ofstream(scope) << R"(["listVoiceSessions", "getVoiceSession"])";
+  const auto r = certify(3, {CONFORM_EXAMPLE_CLIENT}, {"--scope", scope.string()});
+  EXPECT_EQ(r.status, 0) << r.out;
+  const auto& s = r.report.at("scope").as_object();
+  ASSERT_EQ(s.at("operations").as_array().size(), 2u);
+  EXPECT_EQ(s.at("source").as_string(), "declared in " + scope.string());
+  for (const auto& e : r.report.at("adversity").at("events").as_array()) {
+    const std::string op(e.at("operation_id").as_string());
+    EXPECT_TRUE(op == "listVoiceSessions" || op == "getVoiceSession") << op;
+  }
+}
+
 TEST(certify, a_declared_scope_is_checked_against_the_description) {
   const auto bad = scratch("bad-scope.yaml");
   std::ofstream(bad) << "- listPartnerTenants\n- noSuchOperation\n";
