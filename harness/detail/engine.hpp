@@ -165,6 +165,44 @@ class engine {
   std::string redact(std::string text) const {
     return redact_credentials(*target_, std::move(text));
   }
+  /// What sees each request a scenario context of phase `p` sends (its mode:
+  /// `mode`): --record's recorder, and the server-error check. A 5xx met
+  /// anywhere is a failure with its own reproduction (issue 37): the
+  /// scenarios and the stateful walk judge what they sent for, and this
+  /// judges that the server did not fail on it.
+  scenario_context::observer observer_for(phase p, std::string mode) {
+    scenario_context::observer record;
+    if (recorder_) record = recorder_for(p, mode);
+    const auto& exchange_checks = config_.checks.exchange;
+    const bool judge_5xx =
+        std::any_of(exchange_checks.begin(), exchange_checks.end(),
+                    [](const exchange_check* k) { return k->info.name == "not_a_server_error"; });
+    if (!record && !judge_5xx) return {};
+    return [this, record = std::move(record), judge_5xx, p, mode = std::move(mode)](
+               const http::request& req, const http::result& res,
+               std::chrono::system_clock::time_point started) {
+      if (record) record(req, res, started);
+      if (!judge_5xx || !res.ok() || res.value().status < 500) return;
+      const auto* op = operation_of(spec_, req);
+      const auto c = results_.cell(op, mode, "not_a_server_error", results_sink::origin::scenarios);
+      results_sink::count_failure(c);
+      failure f;
+      f.check = "not_a_server_error";
+      f.mode = {failure_mode::kind::scenario,
+                "a request of the " + std::string(to_string(p)) + " phase"};
+      f.expected = "a status below 500 (RFC 9110 section 15.6: 5xx, the server failed)";
+      f.status = res.value().status;
+      f.seen = "status " + std::to_string(f.status);
+      f.cause =
+          "status " + std::to_string(f.status) + " in the " + std::string(to_string(p)) + " phase";
+      f.seed = config_.seed;
+      f.curl = http::to_curl(req, client_.base(), redactor_);
+      f.response_excerpt = redact(core::body_excerpt(
+          res.value().body,
+          res.value().find("Content-Type") ? *res.value().find("Content-Type") : "", 200));
+      results_.report(c, std::move(f), 0);
+    };
+  }
   /// --record: what records each request a scenario context of phase `p`
   /// sends (its mode: `mode`).
   scenario_context::observer recorder_for(phase p, std::string mode) {

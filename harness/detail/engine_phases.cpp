@@ -35,7 +35,7 @@ void engine::stateful_phase() {
   o.enabled = [&selection](std::string_view name) { return selection.enabled(name); };
   o.max_shrinks = config_.max_shrinks;
   o.reach = &reach_;
-  if (recorder_) o.observe = recorder_for(phase::stateful, "stateful");
+  o.observe = observer_for(phase::stateful, "stateful");
   auto outcome = stateful::run_phase(spec_, *target_, o);
   learned_.emplace(std::move(outcome.learned));
   target_ = &*learned_;
@@ -59,7 +59,7 @@ void engine::scenario_phase() {
   scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
-  if (recorder_) ctx.observe(recorder_for(phase::scenarios, "scenario"));
+  if (auto seen = observer_for(phase::scenarios, "scenario")) ctx.observe(std::move(seen));
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
   };

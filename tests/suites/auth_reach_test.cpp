@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/engine.hpp"
 #include "openapi/loader.hpp"
@@ -23,6 +24,7 @@ enum class stub_kind {
   hides_unknown,  // unknown item: 404 before the credential; known one (1-3): 401 or 200
   answers_404,    // the planted defect: 404 without a credential, 200 with one, any item
   answers_401,    // correct: 401 without a credential, 200 with one
+  fails_500,      // a 500 to a request without a credential
 };
 
 class item_server {
@@ -40,6 +42,8 @@ class item_server {
           int status = 200;
           if (kind == stub_kind::hides_unknown) {
             status = !known ? 404 : keyed ? 200 : 401;
+          } else if (kind == stub_kind::fails_500) {
+            status = keyed ? 200 : 500;
           } else if (kind == stub_kind::answers_404) {
             status = keyed ? 200 : 404;
           } else {
@@ -61,7 +65,8 @@ std::optional<std::string> no_env_reach(const std::string&) {
   return std::nullopt;
 }
 
-harness::run_report run_reach(const std::string& base_url) {
+harness::run_report run_reach(const std::string& base_url,
+                              std::vector<std::string> checks = {"auth_unauthenticated"}) {
   auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/auth_reach.yaml");
   EXPECT_TRUE(loaded.ok());
   for (const auto& d : loaded.diagnostics) ADD_FAILURE() << core::to_string(d);
@@ -76,7 +81,7 @@ harness::run_report run_reach(const std::string& base_url) {
   config.examples = 1;
   config.coverage = false;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
-  config.checks = *catalogue.select({"auth_unauthenticated"});
+  config.checks = *catalogue.select(checks);
   http::client_options opts;
   opts.workers = 1;
   http::client client(p.value->base_url, opts);
@@ -114,6 +119,22 @@ TEST(auth_reach, a_401_passes) {
     passed = passed || (t.check == "auth_unauthenticated" && t.passed > 0);
   }
   EXPECT_TRUE(passed);
+}
+
+TEST(auth_reach, a_500_to_a_scenario_request_is_a_failure_with_its_own_reproduction) {
+  // Issue 37: a 500 met anywhere, not only in the generated phases.
+  item_server server(stub_kind::fails_500);
+  const auto r = run_reach(server.base_url(), {"auth_unauthenticated", "not_a_server_error"});
+  const harness::failure* found = nullptr;
+  for (const auto& f : r.failures) {
+    if (f.check == "not_a_server_error") found = &f;
+  }
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->status, 500u);
+  EXPECT_EQ(found->mode.what, harness::failure_mode::kind::scenario);
+  EXPECT_EQ(found->seed, 5u);
+  EXPECT_NE(found->curl.find("/items/"), std::string::npos) << found->curl;
+  EXPECT_EQ(found->curl.find("k1"), std::string::npos) << "a secret in the curl";
 }
 
 }  // namespace auth_reach_stub
