@@ -310,28 +310,35 @@ std::vector<std::string> learned_scope(const harness::traffic& t, const openapi:
   return out;
 }
 
+/// The header of one transcript section: the run's facts and `pass`'s own.
+transcript_header header_of(const certify_options& opts, const openapi::api_spec& api,
+                            const certification_run& run, const pass_run& pass) {
+  transcript_header h;
+  h.tool_version = CONFORM_VERSION;
+  h.seed = opts.seed;
+  h.environment = opts.environment;
+  h.level = opts.level;
+  h.spec_title = api.title;
+  h.spec_version = api.version;
+  h.spec_hash = api.hash;
+  h.base_url = pass.base_url;
+  h.started_at = pass.started_at;
+  h.finished_at = pass.finished_at;
+  h.client_command = run.client_command;
+  h.client_name = run.client_name;
+  h.client_artifacts = run.artifacts;
+  h.client = pass.client;
+  h.adversity_plan = pass.plan;
+  return h;
+}
+
 /// The transcript of a plan: a section per pass.
 std::string plan_transcript(const certify_options& opts, const openapi::api_spec& api,
                             const certification_run& run, const std::vector<pass_run>& passes,
                             const harness::certification_scope& scope) {
   std::string text;
   for (const auto& p : passes) {
-    transcript_header h;
-    h.tool_version = CONFORM_VERSION;
-    h.seed = opts.seed;
-    h.environment = opts.environment;
-    h.level = opts.level;
-    h.spec_title = api.title;
-    h.spec_version = api.version;
-    h.spec_hash = api.hash;
-    h.base_url = p.base_url;
-    h.started_at = p.started_at;
-    h.finished_at = p.finished_at;
-    h.client_command = run.client_command;
-    h.client_name = run.client_name;
-    h.client_artifacts = run.artifacts;
-    h.client = p.client;
-    h.adversity_plan = p.plan;
+    transcript_header h = header_of(opts, api, run, p);
     h.pass = p.summary;
     h.scope = scope;
     harness::traffic t = p.traffic;
@@ -605,23 +612,10 @@ int listen_and_judge(const certify_options& opts, const openapi::api_spec& api,
   run.server_profile = profile;
   run.recording_started = recording_started;
   if (!opts.transcript.empty()) {
-    transcript_header h;
-    h.tool_version = CONFORM_VERSION;
-    h.seed = opts.seed;
-    h.environment = opts.environment;
-    h.level = opts.level;
-    h.spec_title = api.title;
-    h.spec_version = api.version;
-    h.spec_hash = api.hash;
-    h.base_url = run.info.target;
-    h.started_at = started_at;
-    h.finished_at = run.finished_at;
-    h.client_command = run.client_command;
-    h.client_name = run.client_name;
-    h.client_artifacts = run.artifacts;
-    h.client = pass.client;
-    h.adversity_plan = pass.plan;
-    const std::string text = write_transcript(h, pass.traffic, api);
+    pass.base_url = run.info.target;
+    pass.started_at = started_at;
+    pass.finished_at = run.finished_at;
+    const std::string text = write_transcript(header_of(opts, api, run, pass), pass.traffic, api);
     if (auto written = reports::detail::write_file(opts.transcript, text); !written) {
       err << "conform certify: --transcript: " << written.error() << "\n";
       return 2;
