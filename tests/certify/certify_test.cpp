@@ -7,14 +7,14 @@
 
 #include <boost/json.hpp>
 
+#include <csignal>
+#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "cli/cli.hpp"
 #include "reports/certificate.hpp"
 #include "tests/certify/certify_support.hpp"
-
-#include <fstream>
 
 namespace conform::testing {
 namespace {
@@ -255,6 +255,65 @@ TEST(certify, behaviour_8_a_client_that_exits_1_is_refused_for_that_first) {
   const std::string xml = read_file(junit);
   EXPECT_NE(xml.find("client_completed"), std::string::npos);
   EXPECT_NE(xml.find("<failure"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace conform::testing
+
+namespace conform::testing {
+namespace {
+
+TEST(certify, listen_serves_one_pass_of_every_family_then_judges_on_sigterm) {
+  if (!available("python3")) GTEST_SKIP() << "not run: python3 is not installed";
+  const auto profile = scratch("listen-profile.json"), json = scratch("listen.json"),
+             transcript = scratch("listen.jsonl"), log = scratch("listen.log");
+  std::vector<std::string> args{CONFORM_BINARY,
+                                "certify",
+                                "--listen",
+                                "--seed",
+                                "1",
+                                "--json",
+                                json.string(),
+                                "--transcript",
+                                transcript.string(),
+                                "--profile-out",
+                                profile.string()};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  ASSERT_EQ(::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  // The profile appears once the server listens (bounded: 30 s).
+  for (int i = 0; i < 300 && read_file(log).find("listening on") == std::string::npos; ++i) {
+    ::usleep(100 * 1000);
+  }
+  const std::string said = read_file(log);
+  const auto at = said.find("listening on ");
+  ASSERT_NE(at, std::string::npos) << said;
+  const std::string base = said.substr(at + 13, said.find(';', at) - at - 13);
+  const std::string client =
+      "CONFORM_PROFILE_JSON=" + profile.string() + " CONFORM_BASE_URL=" + base + " python3 " +
+      std::string(CONFORM_EXAMPLES_DIR) + "/partner_client_py/client.py > /dev/null 2>&1";
+  EXPECT_EQ(std::system(client.c_str()), 0);
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ASSERT_TRUE(WIFEXITED(status)) << read_file(log);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(log);
+  boost::system::error_code ec;
+  const auto report = boost::json::parse(read_file(json), ec);
+  ASSERT_FALSE(ec) << read_file(log);
+  EXPECT_TRUE(report.at("certified").as_bool()) << report.at("verdict");
+  EXPECT_TRUE(report.at("passes").as_array().empty());  // one pass: no plan
+  // --judge reads the single section back to the same verdict.
+  const auto again = conform_process({"certify", "--judge", transcript.string()});
+  EXPECT_EQ(again.status, 0) << again.out;
 }
 
 }  // namespace
