@@ -455,7 +455,7 @@ std::vector<same_as_binding> same_as_bindings(const schema::schema& body);
 /// An x-columns-of of a form body: the property whose object's keys name
 /// columns, and the CSV part whose header row must hold each of them.
 struct columns_binding {
-  std::string property;                  // the body property ("column_mapping")
+  std::string property;                  // the body property whose keys name columns
   const schema::schema* node = nullptr;  // its schema (carries x-columns-of)
   schema::schema::columns_of_ref columns;
 };
