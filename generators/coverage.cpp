@@ -84,6 +84,22 @@ std::vector<coverage_case> request_builder::coverage() const {
     add(request_kind::invalid, "same_as_mismatch body " + slot.pointer,
         same_as_site(valid, self, slot), "x-same-as");
   }
+  // x-columns-of broken, once: a mapped column the CSV part's header lacks.
+  if (auto broken = columns_broken_body()) {
+    const auto binding = openapi::columns_bindings(*media_->schema).front();
+    const std::string where = "body /" + binding.property;
+    const std::string what = where + " maps a column the header row of part " +
+                             binding.columns.part + " lacks (x-columns-of)";
+    add(request_kind::invalid, "columns_not_in_header " + where,
+        gen::map(gen::tuple(valid, std::move(*broken)),
+                 [self, where, what](std::tuple<parts, body_bytes> t) {
+                   parts ps = std::move(std::get<0>(t));
+                   ps.body = std::move(std::get<1>(t));
+                   return self->assemble(ps, request_mode{request_mutation::columns_not_in_header,
+                                                          where, what, std::nullopt});
+                 }),
+        "x-columns-of");
+  }
   // The sites that break the request, not a value: required parameters and
   // bodies left out, malformed JSON, the wrong content type.
   for (auto& site : invalid_sites()) {

@@ -284,24 +284,65 @@ class collector {
       }
     }
     const bool arrays = r.types.any() || r.types.has(json_type::array);
-    if (arrays && r.items != nullptr && !(r.max_items && *r.max_items == 0)) {
-      walk(
-          *r.items, depth + 1, pointer + "/0",
-          [embed, valid_here](Gen<value> child) {
-            return embed(
-                gen::map(gen::tuple(valid_here, std::move(child)), [](std::tuple<value, value> t) {
-                  boost::json::array a =
-                      std::get<0>(t).is_array() ? std::get<0>(t).get_array() : boost::json::array();
-                  if (a.empty()) {
-                    a.push_back(std::move(std::get<1>(t)));
-                  } else {
-                    a[0] = std::move(std::get<1>(t));
-                  }
-                  return value(std::move(a));
-                }));
-          },
-          text_part(*r.items, depth + 1, true));
+    if (!arrays) return;
+    for (std::size_t i = 0; i < r.prefix_items.size(); ++i) {
+      if (r.max_items && *r.max_items <= i) break;
+      walk(*r.prefix_items[i], depth + 1, pointer + "/" + std::to_string(i),
+           at_index(r, depth, i, embed, valid_here),
+           text_part(*r.prefix_items[i], depth + 1, true));
     }
+    const std::size_t first = r.prefix_items.size();
+    if (r.items != nullptr && !(r.max_items && *r.max_items <= first)) {
+      walk(*r.items, depth + 1, pointer + "/" + std::to_string(first),
+           at_index(r, depth, first, embed, valid_here), text_part(*r.items, depth + 1, true));
+    }
+  }
+
+  /// Puts a child's value at index `i` of a valid array of `r`; items
+  /// before it that the valid array lacks are drawn valid (each prefix
+  /// item by its own schema, later ones by `items`).
+  embed_fn at_index(const node& r, int depth, std::size_t i, const embed_fn& embed,
+                    const Gen<value>& valid_here) {
+    if (i == 0) {
+      return [embed, valid_here](Gen<value> child) {
+        return embed(
+            gen::map(gen::tuple(valid_here, std::move(child)), [](std::tuple<value, value> t) {
+              boost::json::array a =
+                  std::get<0>(t).is_array() ? std::get<0>(t).get_array() : boost::json::array();
+              if (a.empty()) {
+                a.push_back(std::move(std::get<1>(t)));
+              } else {
+                a[0] = std::move(std::get<1>(t));
+              }
+              return value(std::move(a));
+            }));
+      };
+    }
+    Gen<boost::json::array> lead = gen::just(boost::json::array());
+    for (std::size_t j = 0; j < i; ++j) {
+      const node* item = j < r.prefix_items.size() ? r.prefix_items[j] : r.items;
+      lead = gen::map(gen::tuple(lead, values_.build(*item, depth + 1)),
+                      [](std::tuple<boost::json::array, value> t) {
+                        std::get<0>(t).push_back(std::move(std::get<1>(t)));
+                        return std::move(std::get<0>(t));
+                      });
+    }
+    return [embed, valid_here, lead, i](Gen<value> child) {
+      return embed(gen::map(gen::tuple(valid_here, lead, std::move(child)),
+                            [i](std::tuple<value, boost::json::array, value> t) {
+                              boost::json::array a = std::get<0>(t).is_array()
+                                                         ? std::get<0>(t).get_array()
+                                                         : boost::json::array();
+                              const auto& fill = std::get<1>(t);
+                              while (a.size() < i) a.push_back(fill[a.size()]);
+                              if (a.size() > i) {
+                                a[i] = std::move(std::get<2>(t));
+                              } else {
+                                a.push_back(std::move(std::get<2>(t)));
+                              }
+                              return value(std::move(a));
+                            }));
+    };
   }
 
   const node& root_;

@@ -98,6 +98,8 @@ std::string_view to_string(request_mutation m) {
       return "same_as_mismatch";
     case request_mutation::invalid_cookie_param:
       return "invalid_cookie_param";
+    case request_mutation::columns_not_in_header:
+      return "columns_not_in_header";
   }
   return "unknown";
 }

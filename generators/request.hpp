@@ -23,16 +23,17 @@ namespace conform::generators {
 /// What is wrong with a generated request (none: it is valid).
 enum class request_mutation : std::uint8_t {
   none,
-  invalid_path_param,    // a path parameter's value breaks its schema
-  invalid_query_param,   // a query parameter's value breaks its schema
-  invalid_header_param,  // a header parameter's value breaks its schema
-  missing_param,         // a required query or header parameter left out
-  invalid_body,          // the body breaks its schema
-  missing_body,          // a required body left out
-  malformed_body,        // the JSON body does not parse
-  wrong_content_type,    // a valid body sent as text/plain
-  same_as_mismatch,      // a body property differs from the parameter x-same-as names
-  invalid_cookie_param,  // a cookie parameter's value breaks its schema
+  invalid_path_param,     // a path parameter's value breaks its schema
+  invalid_query_param,    // a query parameter's value breaks its schema
+  invalid_header_param,   // a header parameter's value breaks its schema
+  missing_param,          // a required query or header parameter left out
+  invalid_body,           // the body breaks its schema
+  missing_body,           // a required body left out
+  malformed_body,         // the JSON body does not parse
+  wrong_content_type,     // a valid body sent as text/plain
+  same_as_mismatch,       // a body property differs from the parameter x-same-as names
+  invalid_cookie_param,   // a cookie parameter's value breaks its schema
+  columns_not_in_header,  // a form body maps a column its CSV part's header lacks (x-columns-of)
 };
 
 /// "none", "invalid_query_param", ...

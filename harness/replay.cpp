@@ -45,7 +45,8 @@ std::optional<generators::request_mutation> replay_parse_mutation(std::string_vi
   using m = generators::request_mutation;
   for (auto v : {m::none, m::invalid_path_param, m::invalid_query_param, m::invalid_header_param,
                  m::missing_param, m::invalid_body, m::missing_body, m::malformed_body,
-                 m::wrong_content_type, m::same_as_mismatch}) {
+                 m::wrong_content_type, m::same_as_mismatch, m::invalid_cookie_param,
+                 m::columns_not_in_header}) {
     if (generators::to_string(v) == s) return v;
   }
   return std::nullopt;

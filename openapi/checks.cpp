@@ -121,6 +121,20 @@ void check_same_as(doc_reader& r, const operation& op) {
   }
 }
 
+void check_columns_of(doc_reader& r, const operation& op) {
+  if (!op.body) return;
+  for (const auto& m : op.body->content) {
+    if (m.schema == nullptr) continue;
+    for (const auto& b : columns_bindings(*m.schema)) {
+      if (m.schema->resolved().property(b.columns.part) == nullptr) {
+        r.error(b.node->pos, "operation " + op_name(op) + ": x-columns-of on body property '" +
+                                 b.property + "' names part '" + b.columns.part +
+                                 "', which the body does not have");
+      }
+    }
+  }
+}
+
 void check_machine(doc_reader& r, const api_spec& spec, const state_machine& m) {
   const std::string what = "state machine '" + m.name + "'";
   auto state = [&](const std::string& s, const source_pos& at, const std::string& role) {
@@ -164,6 +178,7 @@ void check_spec(doc_reader& r, const api_spec& spec) {
     check_transition(r, spec, op);
     check_idempotency(r, spec, op);
     check_same_as(r, op);
+    check_columns_of(r, op);
   }
   for (const auto& [name, m] : spec.state_machines) check_machine(r, spec, m);
 }

@@ -279,6 +279,16 @@ void collect_same_as(const schema::schema& s, const std::string& pointer, int de
 
 }  // namespace
 
+std::vector<columns_binding> columns_bindings(const schema::schema& body) {
+  std::vector<columns_binding> out;
+  for (const auto& [name, p] : body.resolved().properties) {
+    if (p == nullptr) continue;
+    const auto& c = p->columns_of ? p->columns_of : p->resolved().columns_of;
+    if (c) out.push_back({name, p, *c});
+  }
+  return out;
+}
+
 std::vector<same_as_binding> same_as_bindings(const schema::schema& body) {
   std::vector<same_as_binding> out;
   std::vector<const schema::schema*> path;

@@ -452,6 +452,17 @@ struct same_as_binding {
 /// allOf / anyOf / oneOf (not through array items), each pointer once.
 std::vector<same_as_binding> same_as_bindings(const schema::schema& body);
 
+/// An x-columns-of of a form body: the property whose object's keys name
+/// columns, and the CSV part whose header row must hold each of them.
+struct columns_binding {
+  std::string property;                  // the body property whose keys name columns
+  const schema::schema* node = nullptr;  // its schema (carries x-columns-of)
+  schema::schema::columns_of_ref columns;
+};
+
+/// Every x-columns-of among the properties of `body` (its $ref followed).
+std::vector<columns_binding> columns_bindings(const schema::schema& body);
+
 /// specs/permissions.yaml: the permission matrix.
 struct permission_matrix {
   struct scope_def {

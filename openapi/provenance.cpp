@@ -49,6 +49,52 @@ std::vector<provenance> nearest(const provenance_index& index, const std::string
 }
 
 void add_schema_constraints(const provenance_index& index, const schema::schema& s,
+                            std::vector<constraint_ground>& out);
+
+/// The constraints of `n` and of every subschema it holds (through $ref,
+/// each node once), with their grounds.
+void subtree_constraints(const provenance_index& index, const schema::schema& n,
+                         std::set<const schema::schema*>& seen,
+                         std::vector<constraint_ground>& out) {
+  if (!seen.insert(&n).second) return;
+  add_schema_constraints(index, n, out);
+  auto walk = [&](const schema::schema* sub) {
+    if (sub != nullptr) subtree_constraints(index, *sub, seen, out);
+  };
+  walk(n.ref);
+  for (const auto* p : n.prefix_items) walk(p);
+  walk(n.items);
+  for (const auto& [name, p] : n.properties) walk(p);
+  walk(n.additional_properties);
+  for (const auto* b : n.all_of) walk(b);
+  for (const auto* b : n.any_of) walk(b);
+  for (const auto* b : n.one_of) walk(b);
+  walk(n.not_schema);
+}
+
+/// What grounds the `not` of `s`: what grounds the constraints written
+/// under it (an x-assumption inside the subschema, or one above it that
+/// covers them), so that a `not` over assumed constraints alone is assumed.
+/// A subschema with no constraint of its own takes the nearest entry of `s`
+/// that covers `not`; one with an ungrounded constraint is ungrounded.
+std::vector<provenance> not_grounds(const provenance_index& index, const schema::schema& s) {
+  std::set<const schema::schema*> seen{&s};
+  std::vector<constraint_ground> inner;
+  subtree_constraints(index, *s.not_schema, seen, inner);
+  if (inner.empty()) return nearest(index, s.pos.file, s.location, "not");
+  std::vector<provenance> out;
+  for (const auto& c : inner) {
+    if (!c.grounded()) return {};
+    for (const auto& g : c.grounds) {
+      const bool known = std::any_of(out.begin(), out.end(),
+                                     [&](const provenance& p) { return p.text() == g.text(); });
+      if (!known) out.push_back(g);
+    }
+  }
+  return out;
+}
+
+void add_schema_constraints(const provenance_index& index, const schema::schema& s,
                             std::vector<constraint_ground>& out) {
   auto ground = [&](std::string keyword, std::string property, std::vector<provenance> g) {
     constraint_ground c;
@@ -62,6 +108,10 @@ void add_schema_constraints(const provenance_index& index, const schema::schema&
   };
   for (const auto& kw : constraint_keywords(s)) {
     if (kw == "required") continue;
+    if (kw == "not") {
+      ground(kw, "", not_grounds(index, s));
+      continue;
+    }
     ground(kw, "", nearest(index, s.pos.file, s.location, kw));
   }
   for (const auto& name : s.required) {
@@ -118,6 +168,7 @@ std::vector<std::string> constraint_keywords(const schema::schema& s) {
   if (s.min_properties) out.emplace_back("minProperties");
   if (s.max_properties) out.emplace_back("maxProperties");
   if (!s.dependent_required.empty()) out.emplace_back("dependentRequired");
+  if (s.not_schema != nullptr) out.emplace_back("not");
   return out;
 }
 

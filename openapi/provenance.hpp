@@ -4,7 +4,10 @@
 // and item counts, uniqueItems, required, additionalProperties, ...) is
 // grounded by the nearest `x-assumption` that covers it: on its own schema
 // node, else on the schema, parameter, header, request body or response it
-// is written inside (docs/spec-extensions.md). A constraint whose grounds are
+// is written inside (docs/spec-extensions.md). An entry inside a subschema
+// (`items`, `prefixItems`, `additionalProperties`, `allOf`, `anyOf`, `oneOf`,
+// `not`) grounds the constraints written there; a `not` is grounded by what
+// grounds the constraints under it. A constraint whose grounds are
 // all assumptions is "assumed": a failure resting on it alone is reported as
 // contradicting an assumption of the description, not as a fault.
 

@@ -6,7 +6,7 @@
 namespace conform::reference {
 namespace {
 
-constexpr std::array<std::string_view, 27> fault_names = {
+constexpr std::array<std::string_view, 29> fault_names = {
     "scope_leak",
     "tenant_leak",
     "foreign_list_leak",
@@ -33,6 +33,8 @@ constexpr std::array<std::string_view, 27> fault_names = {
     "rate_limit_no_retry_after",
     "telephony_not_idempotent",
     "path_mismatch_accepted",
+    "unmapped_phone_accepted",
+    "unknown_column_accepted",
     "lenient_assumptions",
 };
 

@@ -39,6 +39,12 @@ enum class fault : std::uint8_t {
   rate_limit_no_retry_after,
   telephony_not_idempotent,
   path_mismatch_accepted,
+  /// D5.4: a contact import whose column_mapping maps no column to
+  /// phone_e164 is accepted.
+  unmapped_phone_accepted,
+  /// D5.4: a contact import whose column_mapping names a column absent from
+  /// the CSV header is accepted.
+  unknown_column_accepted,
   /// Drops every constraint the description marks as an assumption of its
   /// own that a request can break (docs/api-choices.md): a server built from
   /// the same prose and decisions that chose otherwise. Conform must report

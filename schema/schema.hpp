@@ -176,6 +176,16 @@ struct schema {
     friend bool operator==(const same_as_ref&, const same_as_ref&) = default;
   };
   std::optional<same_as_ref> same_as;
+  /// x-columns-of: a request object property of a multipart body whose
+  /// keys each name a column of the header row of the CSV part `part` of
+  /// the same request; `code`, when given, is the error code a violation
+  /// is refused with.
+  struct columns_of_ref {
+    std::string part;
+    std::string code;
+    friend bool operator==(const columns_of_ref&, const columns_of_ref&) = default;
+  };
+  std::optional<columns_of_ref> columns_of;
 
   /// The schema this node stands for, following `ref` (cycle-safe: stops
   /// after the first revisit).

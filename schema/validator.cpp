@@ -412,6 +412,41 @@ class walker {
     return matched;
   }
 
+  /// A fast-mode evaluation of a subschema whose assumption hits go to
+  /// `local` (when given), kept only if it matched.
+  bool matches_into(const schema& s, const value& v, std::size_t depth,
+                    assumption_hits* local) const {
+    assumption_hits mine;
+    walker fast(options_, nullptr, note_, local ? &mine : nullptr);
+    const bool matched = fast.check(s, v, depth);
+    if (matched && local) {
+      for (auto& h : mine) add_hit(*local, std::move(h));
+    }
+    return matched;
+  }
+
+  /// True when some branch of anyOf takes `v`. The assumptions met are those
+  /// of the first branch that takes it, none when one takes it meeting none.
+  bool any_branch_matches(const schema& r, const value& v, std::size_t depth) {
+    bool any = false;
+    std::optional<assumption_hits> chosen;
+    for (const schema* sub : r.any_of) {
+      assumption_hits local;
+      if (!matches_into(*sub, v, depth + 1, hits_ ? &local : nullptr)) continue;
+      any = true;
+      if (hits_ == nullptr) break;
+      if (local.empty()) {
+        chosen = assumption_hits{};
+        break;
+      }
+      if (!chosen) chosen = std::move(local);
+    }
+    if (chosen) {
+      for (auto& h : *chosen) add_hit(*hits_, std::move(h));
+    }
+    return any;
+  }
+
   /// The first error of `s` on `v`, for explaining a failed anyOf / oneOf branch.
   std::string first_error(const schema& s, const value& v, std::size_t depth) const {
     validation_options one = options_;
@@ -431,9 +466,7 @@ class walker {
       ok = check(*sub, v, depth + 1) && ok;
       if (!ok && !collecting()) return false;
     }
-    if (!r.any_of.empty() && std::none_of(r.any_of.begin(), r.any_of.end(), [&](const schema* sub) {
-          return matches(*sub, v, depth + 1);
-        })) {
+    if (!r.any_of.empty() && !any_branch_matches(r, v, depth)) {
       ok = fail(r, "anyOf", [&] {
         std::string why =
             "matches none of the " + std::to_string(r.any_of.size()) + " anyOf schemas";
@@ -447,18 +480,24 @@ class walker {
     if (!r.one_of.empty()) {
       std::size_t count = 0;
       std::size_t first = 0, second = 0;
+      assumption_hits met;
       for (std::size_t i = 0; i < r.one_of.size() && count < 2; ++i) {
-        if (!matches(*r.one_of[i], v, depth + 1)) continue;
+        if (!matches_into(*r.one_of[i], v, depth + 1, hits_ ? &met : nullptr)) continue;
         (count == 0 ? first : second) = i;
         ++count;
       }
       // Relaxed: branches that overlap only once assumed constraints are
       // dropped (as the wrapped and flat shapes of a body may) do not make
-      // the value invalid; an overlap the strict branches have does.
+      // the value invalid; an overlap the strict branches have does. When
+      // one branch takes the value strictly, no assumption was met.
       if (count == 2 && options_.assumptions == assumption_mode::relaxed) {
         std::size_t strictly = 0;
         for (const auto* b : r.one_of) strictly += matches(*b, v, depth + 1, true) ? 1 : 0;
         if (strictly < 2) count = 1;
+        if (strictly == 1) met.clear();
+      }
+      if (count == 1 && hits_) {
+        for (auto& h : met) add_hit(*hits_, std::move(h));
       }
       if (count != 1) {
         ok = fail(r, "oneOf", [&] {
@@ -476,7 +515,8 @@ class walker {
         if (!collecting()) return false;
       }
     }
-    if (r.not_schema != nullptr && matches(*r.not_schema, v, depth + 1, true)) {
+    if (r.not_schema != nullptr && matches(*r.not_schema, v, depth + 1, true) &&
+        !relaxed(r, "not")) {
       ok = fail(r, "not", [&] { return excerpt(v) + " matches the schema under `not`"; });
     }
     return ok;

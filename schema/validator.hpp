@@ -30,7 +30,8 @@ enum class assumption_mode : std::uint8_t {
   /// Dropped: they never fail, and each that would have is listed in
   /// validation_result::assumed. A value valid this way and invalid strictly
   /// is invalid only by assumptions. (Under `not` nothing is dropped: that
-  /// would tighten the schema, not loosen it.)
+  /// would tighten the schema, not loosen it; a `not` that is assumed as a
+  /// whole, every constraint under it resting on an assumption, is dropped.)
   relaxed,
   /// Like strict; each assumed bound (min/max, lengths, item and property
   /// counts) the value sits exactly on is listed in validation_result::assumed.

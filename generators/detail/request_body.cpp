@@ -10,6 +10,7 @@
 #include "generators/detail/bind.hpp"
 #include "generators/detail/body_gen.hpp"
 #include "generators/detail/checks.hpp"
+#include "generators/detail/columns.hpp"
 #include "generators/detail/filter.hpp"
 #include "generators/detail/memo.hpp"
 #include "generators/detail/request_builder.hpp"
@@ -139,10 +140,39 @@ Gen<body_bytes> request_builder::multipart(Gen<std::pair<value, bool>> values) c
       [](made b) { return std::move(b.first); });
 }
 
+std::optional<Gen<body_bytes>> request_builder::columns_broken_body() const {
+  const schema::schema* s = media_ == nullptr ? nullptr : media_->schema;
+  if (s == nullptr || !multipart_media() || openapi::columns_bindings(*s).empty()) {
+    return std::nullopt;
+  }
+  const auto encoding = media_->part_content_types;
+  using made = std::pair<body_bytes, bool>;
+  return gen::map(
+      detail::such_that_kept(gen::map(gen::tuple(valid_value(*s, options_.values),
+                                                 detail::csv_text(), detail::boundary_gen()),
+                                      [encoding, s](std::tuple<value, std::string, std::string> t) {
+                                        const value& v = std::get<0>(t);
+                                        if (!v.is_object()) return made(body_bytes{}, false);
+                                        auto ps = detail::form_parts(v.get_object(), encoding, *s);
+                                        for (auto& part : ps) {
+                                          if (part.content_type == "text/csv")
+                                            part.content = std::get<1>(t);
+                                        }
+                                        if (!detail::break_columns(ps, *s))
+                                          return made(body_bytes{}, false);
+                                        return finish_multipart(*s, std::move(ps), std::get<2>(t),
+                                                                false, true, false);
+                                      }),
+                             [](const made& b) { return b.second; }),
+      [](made b) { return std::move(b.first); });
+}
+
 std::pair<body_bytes, bool> request_builder::finish_multipart(const schema::schema& s,
                                                               std::vector<detail::form_part> ps,
                                                               const std::string& boundary,
-                                                              bool from_example, bool want_valid) {
+                                                              bool from_example, bool want_valid,
+                                                              bool columns_kept) {
+  if (columns_kept) detail::keep_columns(ps, s);
   const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
     return p.content.find(boundary) != std::string::npos;
   });

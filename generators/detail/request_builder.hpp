@@ -171,10 +171,18 @@ class request_builder {
 
   /// The body of `ps` with a fresh boundary; `.second` is false when the
   /// boundary clashes or the value the server reads back is not `want_valid`.
+  /// Unless `columns_kept` is false, every column an x-columns-of part
+  /// maps is added to its CSV part's header first (detail::keep_columns).
   static std::pair<body_bytes, bool> finish_multipart(const schema::schema& s,
                                                       std::vector<detail::form_part> ps,
                                                       const std::string& boundary,
-                                                      bool from_example, bool want_valid);
+                                                      bool from_example, bool want_valid,
+                                                      bool columns_kept = true);
+
+  /// Valid multipart bodies whose x-columns-of part maps one column its CSV
+  /// part's header lacks (detail::break_columns); nullopt when the body has
+  /// no x-columns-of.
+  std::optional<Gen<body_bytes>> columns_broken_body() const;
 
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;

@@ -230,7 +230,8 @@ std::optional<std::string> claim_lost(const generators::generated_request& g,
     case request_mutation::malformed_body:
     case request_mutation::missing_body:
     case request_mutation::wrong_content_type:
-    case request_mutation::same_as_mismatch: {
+    case request_mutation::same_as_mismatch:
+    case request_mutation::columns_not_in_header: {
       const auto types = headers_named("Content-Type");
       const bool type_kept = g.content_type.empty()
                                  ? types.empty()

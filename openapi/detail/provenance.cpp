@@ -9,7 +9,7 @@ namespace conform::openapi::detail {
 namespace {
 
 /// Keywords an entry may name: those that restrict a value.
-constexpr std::array<std::string_view, 20> known_keywords = {"type",
+constexpr std::array<std::string_view, 21> known_keywords = {"type",
                                                              "format",
                                                              "pattern",
                                                              "enum",
@@ -28,7 +28,8 @@ constexpr std::array<std::string_view, 20> known_keywords = {"type",
                                                              "additionalProperties",
                                                              "minProperties",
                                                              "maxProperties",
-                                                             "dependentRequired"};
+                                                             "dependentRequired",
+                                                             "not"};
 
 std::optional<schema::provenance> read_entry(doc_reader& r, const source_doc& doc, const node& v,
                                              std::vector<std::string>* texts) {

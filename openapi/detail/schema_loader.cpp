@@ -290,6 +290,18 @@ std::optional<schema_loader::site> schema_loader::through_refs(const source_doc&
   return std::nullopt;
 }
 
+void schema_loader::read_columns_of(schema::schema& s, const source_doc& doc, const node& v) {
+  doc_reader& r = *r_;
+  if (!r.expect_map(doc, v, "x-columns-of")) return;
+  auto part = r.str(doc, r.required(doc, v, "part", "x-columns-of"), "x-columns-of.part");
+  if (!part) return;
+  std::string code;
+  if (const node& c = doc_reader::child(v, "code"); c.defined()) {
+    code = r.str(doc, c, "x-columns-of.code").value_or("");
+  }
+  s.columns_of = schema::schema::columns_of_ref{*part, code};
+}
+
 void schema_loader::read_same_as(schema::schema& s, const source_doc& doc, const node& v) {
   doc_reader& r = *r_;
   if (!r.expect_map(doc, v, "x-same-as")) return;
@@ -468,6 +480,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       if (auto f = r.str(doc, v, key)) s.fixture = *f;
     } else if (key == "x-same-as") {
       read_same_as(s, doc, v);
+    } else if (key == "x-columns-of") {
+      read_columns_of(s, doc, v);
     } else if (unjudged_keyword(key)) {
       // A limitation, said once per keyword (finish()): nothing it says is
       // judged, and nothing else is blamed for it.

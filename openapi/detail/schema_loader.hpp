@@ -61,6 +61,8 @@ class schema_loader {
   void fill(schema::schema& s, const source_doc& doc, const node& n, const std::string& pointer);
   /// x-same-as on a schema node (kept beside a 3.0 $ref, like x-fixture).
   void read_same_as(schema::schema& s, const source_doc& doc, const node& v);
+  /// x-columns-of on a schema node: {part, code}.
+  void read_columns_of(schema::schema& s, const source_doc& doc, const node& v);
   void fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
                      const std::string& pointer);
   const schema::schema* sub(const source_doc& doc, const node& n, const std::string& pointer);

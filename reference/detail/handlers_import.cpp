@@ -57,7 +57,10 @@ reply import_contacts(request_ctx& ctx) {
       return bad_mapping("target field '" + t + "' is mapped twice");
     }
   }
-  if (target_to_column.count("phone_e164") == 0) return bad_mapping("phone_e164 must be mapped");
+  if (target_to_column.count("phone_e164") == 0 &&
+      !ctx.state.fault_on(fault::unmapped_phone_accepted)) {
+    return bad_mapping("phone_e164 must be mapped");
+  }
   auto rows = parse_csv(files.find("file")->second.content);
   if (!rows) {
     const std::string& why = rows.error();
@@ -75,8 +78,10 @@ reply import_contacts(request_ctx& ctx) {
   std::map<std::string, std::size_t> target_index;
   for (const auto& [target, column] : target_to_column) {
     auto it = column_index.find(column);
-    if (it == column_index.end())
+    if (it == column_index.end()) {
+      if (ctx.state.fault_on(fault::unknown_column_accepted)) continue;
       return bad_mapping("column '" + column + "' is not in the CSV header");
+    }
     target_index[target] = it->second;
   }
   // The campaign the contacts join, if named.

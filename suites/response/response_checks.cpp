@@ -436,6 +436,54 @@ check_verdict same_as_enforced(const exchange& e) {
       "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
 }
 
+/// The error code an x-columns-of of the request's body names, or "".
+std::string columns_code(const exchange& e) {
+  if (!e.op.body) return {};
+  for (const auto& m : e.op.body->content) {
+    if (m.schema == nullptr) continue;
+    for (const auto& b : openapi::columns_bindings(*m.schema)) {
+      if (!b.columns.code.empty()) return b.columns.code;
+    }
+  }
+  return {};
+}
+
+/// A form body whose x-columns-of part maps a column its CSV part's header
+/// lacks gets the documented validation refusal: 422 when the operation
+/// documents it, else 400, with the extension's code when it names one
+/// (else a validation code, as same_as_enforced asks).
+check_verdict columns_in_header(const exchange& e) {
+  if (e.mode.mutation != generators::request_mutation::columns_not_in_header) {
+    return check_verdict::not_applicable();
+  }
+  const auto* r = response_of(e);
+  if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
+  const int want = validation_status(e);
+  const int status = static_cast<int>(r->status);
+  const bool status_ok = want != 0 ? status == want : status >= 400 && status < 500;
+  const std::string code = columns_code(e);
+  const auto* c = error_code_of(e);
+  const bool code_ok = code.empty() ? validation_code_ok(e) : c != nullptr && *c == code;
+  if (status_ok && code_ok) return check_verdict::pass();
+  if ((status == 401 || status == 403) && !e.auth.unverified.empty()) {
+    return check_verdict::not_applicable();
+  }
+  if (status == 404 && !e.auth.made_up.empty()) {
+    return check_verdict::not_run(
+        "the path named a made-up id (no fixture, none found), and "
+        "its 404 came before the body was read");
+  }
+  std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
+  if (!code.empty()) {
+    expected += " " + code;
+  } else if (!e.spec.rules.validation_codes.empty()) {
+    expected += " with a validation code";
+  }
+  return check_verdict::violation(
+      expected + " for " + e.mode.description, "status " + answer_with_reason(e, status),
+      "columns not enforced: " + e.mode.where + " status " + std::to_string(status));
+}
+
 /// The human-readable message of an error body: the first string among the
 /// members frameworks use ("message", "detail", "error", ...; FastAPI's
 /// `detail[0].msg`), else the start of the body.
@@ -614,6 +662,20 @@ void register_response_checks(harness::check_catalogue& catalogue) {
          return std::any_of(
              op.body->content.begin(), op.body->content.end(), [](const openapi::media_type& m) {
                return m.schema != nullptr && !openapi::same_as_bindings(*m.schema).empty();
+             });
+       }});
+  catalogue.add(
+      {{"columns_in_header",
+        "a form body that maps a column its CSV part's header lacks (x-columns-of) is refused "
+        "as invalid",
+        "x-columns-of; x-error-envelope.validation_codes"},
+       applies_to::invalid,
+       columns_in_header,
+       [](const openapi::api_spec&, const openapi::operation& op) {
+         if (!op.body) return false;
+         return std::any_of(
+             op.body->content.begin(), op.body->content.end(), [](const openapi::media_type& m) {
+               return m.schema != nullptr && !openapi::columns_bindings(*m.schema).empty();
              });
        }});
   add("positive_data_acceptance",

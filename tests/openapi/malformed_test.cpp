@@ -78,6 +78,7 @@ const bad_case cases[] = {
   {"machine_unknown_state.yaml", "", 18, 11, "state machine 'item': transition to 'finished' is not one of its states"},
   {"transition_unknown_parameter.yaml", "", 24, 21, "x-transition names path parameter 'item_id', which the operation does not have"},
   {"machine_unknown_operation.yaml", "", 18, 11, "state machine 'item': a transition names unknown operation 'finishItem'"},
+  {"columns_of_unknown_part.yaml", "", 21, 19, "x-columns-of on body property 'mapping' names part 'csv', which the body does not have"},
   {"idempotency_unknown_operation.yaml", "", 19, 17, "x-idempotency.effect names unknown operation 'listItems'"},
   {"matrix_disagrees.yaml", "matrix.yaml", 14, 5, "operation 'getItem' does not accept a jwt, but the permission matrix (" },
   {"valid.yaml", "matrix_opt_in_default.yaml", 3, 5, "scope 'items:read' is opt-in and must not be a default grant"},

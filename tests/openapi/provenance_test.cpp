@@ -6,6 +6,10 @@
 // x-assumption covering the keyword; a property's own for its `required`; a
 // parameter's for its schema and its `required`), the validator dropping
 // assumed constraints, and malformed entries refused where they are written.
+// Issue 32: an entry inside a subschema (not, items, prefixItems,
+// additionalProperties, allOf, anyOf, oneOf; if/then/else are not judged)
+// grounds what is written there, for the validator and for the failures of
+// negative_data_rejection on the values the generators break it with.
 
 #include <gtest/gtest.h>
 
@@ -17,9 +21,11 @@
 #include <sstream>
 #include <string>
 
+#include "generators/invalid.hpp"
 #include "openapi/loader.hpp"
 #include "openapi/provenance.hpp"
 #include "schema/validator.hpp"
+#include "suites/registry.hpp"
 #include "tests/openapi/support.hpp"
 
 namespace conform::openapi {
@@ -324,6 +330,160 @@ TEST(provenance, under_not_nothing_is_relaxed) {
   const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
   EXPECT_FALSE(schema::validate(outer, boost::json::value("ab"), relaxed).ok());
   EXPECT_TRUE(schema::validate(outer, boost::json::value("abcdef"), relaxed).ok());
+}
+
+// --- entries inside subschemas (issue 32) -----------------------------------
+
+/// The positions of subschemas, each a schema of subschemas.yaml with a
+/// sourced `type` at its root and one assumed constraint inside.
+struct planted {
+  std::string position;  // the schema's name, and the operation's path
+  std::string assumed;   // where() of the assumed constraint inside
+  std::string breaks;    // a value that breaks it alone
+  std::string reason;    // the planted reason, as its failure names it
+  std::string obeys;     // a value that breaks nothing
+};
+
+const std::vector<planted>& positions() {
+  static const std::vector<planted> all = {
+      {"not", "#/components/schemas/not/not", R"({"secret":1})", "P-not: no secret is sent",
+       R"({"public":1})"},
+      {"items", "#/components/schemas/items/items/maxLength", R"(["a","abcd"])",
+       "P-items: short names", R"(["a","abc"])"},
+      {"prefixItems", "#/components/schemas/prefixItems/prefixItems/0/maximum", R"([10,"x"])",
+       "P-prefixItems: one digit", R"([9,"x"])"},
+      {"additionalProperties",
+       "#/components/schemas/additionalProperties/additionalProperties/enum", R"({"a":"dim"})",
+       "P-additionalProperties: two states", R"({"a":"on"})"},
+      {"allOf", "#/components/schemas/allOf/allOf/0/required/name", R"({"title":"t"})",
+       "P-allOf: a name is given", R"({"name":"n"})"},
+      {"anyOf", "#/components/schemas/anyOf/anyOf/0/required/name", R"({"other":1})",
+       "P-anyOf: a name", R"({"title":"t"})"},
+      {"oneOf", "#/components/schemas/oneOf/oneOf/1/required/title", R"({"other":1})",
+       "P-oneOf: ", R"({"name":"n"})"},
+  };
+  return all;
+}
+
+TEST(provenance, an_entry_inside_each_subschema_grounds_the_constraints_written_there) {
+  const api_spec spec = load_ok(provenance_data + "/subschemas.yaml");
+  const auto all = constraint_grounds(spec);
+  for (const auto& p : positions()) {
+    SCOPED_TRACE(p.position);
+    const auto* inside = find(all, p.assumed);
+    ASSERT_NE(inside, nullptr) << p.assumed;
+    EXPECT_TRUE(inside->assumed()) << inside->text();
+    EXPECT_NE(inside->text().find(p.reason), std::string::npos) << inside->text();
+    const auto* root = find(all, "#/components/schemas/" + p.position + "/type");
+    ASSERT_NE(root, nullptr);
+    EXPECT_FALSE(root->assumed()) << "the root's type is section 9.1's";
+  }
+  // The `not`'s own `required` is the entry's too.
+  const auto* secret = find(all, "#/components/schemas/not/not/required/secret");
+  ASSERT_NE(secret, nullptr);
+  EXPECT_TRUE(secret->assumed());
+  // if/then/else are not judged: nothing under them is a constraint.
+  for (const auto& c : all) {
+    EXPECT_EQ(c.location.find("/schemas/if/"), std::string::npos) << c.where();
+  }
+}
+
+TEST(provenance, a_not_is_grounded_by_what_grounds_the_constraints_under_it) {
+  // Sourced inside: the `not` is sourced, as the shipped description's
+  // KnowledgeBaseSourceFields (section 4.1: the wrapper key is never a field).
+  const api_spec shipped_spec = load_ok(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml");
+  const auto shipped_all = constraint_grounds(shipped_spec);
+  const auto* wrapper = find(shipped_all, "#/components/schemas/KnowledgeBaseSourceFields/not");
+  ASSERT_NE(wrapper, nullptr);
+  EXPECT_TRUE(wrapper->grounded());
+  EXPECT_FALSE(wrapper->assumed()) << wrapper->text();
+  EXPECT_NE(wrapper->text().find("section 4.1"), std::string::npos) << wrapper->text();
+  // Assumed inside: the `not` is assumed, and marked on its node.
+  const api_spec spec = load_ok(provenance_data + "/subschemas.yaml");
+  const schema::schema& node = node_at(spec, "#/components/schemas/not");
+  const auto* a = node.assumption_for("not");
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a->text.find("P-not: no secret is sent"), std::string::npos) << a->text;
+}
+
+TEST(provenance, relaxed_validation_drops_an_assumed_constraint_inside_each_subschema) {
+  const api_spec spec = load_ok(provenance_data + "/subschemas.yaml");
+  const schema::validation_options relaxed{.assumptions = schema::assumption_mode::relaxed};
+  for (const auto& p : positions()) {
+    SCOPED_TRACE(p.position);
+    const schema::schema& s = node_at(spec, "#/components/schemas/" + p.position);
+    const auto breaks = boost::json::parse(p.breaks);
+    EXPECT_FALSE(schema::is_valid(s, breaks)) << p.breaks;
+    const auto r = schema::validate(s, breaks, relaxed);
+    EXPECT_TRUE(r.ok()) << p.breaks;
+    std::string named;
+    for (const auto& h : r.assumed) named += h.message + "\n";
+    EXPECT_NE(named.find(p.reason), std::string::npos) << named;
+    EXPECT_TRUE(schema::validate(s, boost::json::parse(p.obeys), relaxed).assumed.empty())
+        << p.obeys;
+    // The sourced type is kept.
+    EXPECT_FALSE(schema::validate(s, boost::json::value("text"), relaxed).ok());
+  }
+  // Not judged: a value that breaks `then` is valid, and nothing is named.
+  const schema::schema& cond = node_at(spec, "#/components/schemas/if");
+  const auto r = schema::validate(cond, boost::json::parse(R"({"name":"n"})"), relaxed);
+  EXPECT_TRUE(r.ok());
+  EXPECT_TRUE(r.assumed.empty());
+}
+
+/// negative_data_rejection's verdict on `body` sent to `op` and accepted.
+harness::check_verdict accepted(const api_spec& spec, const operation& op,
+                                const std::string& body) {
+  static const auto catalogue = suites::builtin_checks();
+  const auto* entry = catalogue.find("negative_data_rejection");
+  EXPECT_NE(entry, nullptr);
+  harness::auth_model auth{"none", nullptr, "", ""};
+  generators::request_mode mode{generators::request_mutation::invalid_body, "body", "planted",
+                                std::nullopt};
+  http::request req;
+  req.method = http::verb::post;
+  req.target = op.path;
+  req.body = body;
+  req.add_header("Content-Type", "application/json");
+  http::response res;
+  res.status = 200;
+  res.body = "{}";
+  http::result result{res};
+  const boost::json::value json = boost::json::parse(res.body);
+  harness::exchange e{spec, op, auth, mode, req, result, &json, ""};
+  return entry->exchange->run(e);
+}
+
+TEST(provenance, an_invalid_value_that_breaks_an_assumption_inside_a_subschema_names_it) {
+  // The generators break each constraint; a server that accepts the value
+  // fails negative_data_rejection, and the failure names the planted
+  // assumption exactly when the broken part is the one inside.
+  const api_spec spec = load_ok(provenance_data + "/subschemas.yaml");
+  for (const auto& p : positions()) {
+    SCOPED_TRACE(p.position);
+    const operation& op = *spec.find_operation("post_" + p.position);
+    const auto gen = generators::invalid_values(*op.body->content.front().schema);
+    ASSERT_TRUE(gen.has_value());
+    int inside = 0;
+    for (int i = 0; i < 60; ++i) {
+      const auto v = (*gen)(rc::Random(static_cast<std::uint64_t>(i) + 1), 20).value();
+      ASSERT_TRUE(v.json.has_value());
+      const auto verdict = accepted(spec, op, v.body());
+      ASSERT_EQ(verdict.what, harness::check_verdict::kind::violation) << v.description;
+      const auto body_schema_says =
+          schema::validate(*op.body->content.front().schema, *v.json,
+                           {.assumptions = schema::assumption_mode::relaxed});
+      if (body_schema_says.ok()) {
+        ++inside;
+        std::string named;
+        for (const auto& a : verdict.assumptions) named += a + "\n";
+        EXPECT_NE(named.find(p.reason), std::string::npos) << v.description << ": " << v.body();
+      } else {
+        EXPECT_TRUE(verdict.assumptions.empty()) << v.description << ": " << v.body();
+      }
+    }
+    EXPECT_GT(inside, 0) << "no value broke the constraint inside";
+  }
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ const std::map<std::string, std::string>& catching_check() {
       {"rate_limit_no_retry_after", "rate_limit_conformance"},
       {"telephony_not_idempotent", "repeat_delivery"},
       {"path_mismatch_accepted", "same_as_enforced"},
+      {"unmapped_phone_accepted", "negative_data_rejection"},
+      {"unknown_column_accepted", "columns_in_header"},
   };
   return m;
 }
