@@ -103,7 +103,8 @@ bool writes(const http::request& req) {
   }
 }
 
-const openapi::operation* operation_of(const openapi::api_spec& spec, const http::request& req) {
+const openapi::operation* operation_written(const openapi::api_spec& spec,
+                                            const http::request& req) {
   const auto concrete = segments(req.target, true);
   const openapi::operation* best = nullptr;
   const openapi::operation* any_method = nullptr;
@@ -129,7 +130,7 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
                                                 const http::request& req) const {
   if (mode_ == write_mode::destructive || !writes(req)) return std::nullopt;
   const std::string method(http::method_name(req));
-  if (!op) op = operation_of(spec_, req);
+  if (!op) op = operation_written(spec_, req);
   const std::string path = req.target.substr(0, req.target.find('?'));
   if (!op) {
     return "safe mode: " + method + " " + path +
@@ -171,7 +172,7 @@ void write_guard::learn(const openapi::operation* op, const http::request& req,
   const auto status = res.value().status;
   if (status < 200 || status >= 300) return;
   if (req.method != http::verb::post && req.method != http::verb::put) return;
-  if (!op) op = operation_of(spec_, req);
+  if (!op) op = operation_written(spec_, req);
   std::vector<std::string> made;
   if (const std::string* location = res.value().find("Location"); location && !location->empty()) {
     std::string_view at(*location);

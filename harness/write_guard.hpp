@@ -62,7 +62,9 @@ std::set<std::string> writable_ids(const profile::target& t);
 bool writes(const http::request& req);
 
 /// The operation of `spec` whose method and path template match `req`
+/// (else one of any method on that path: a 405 probe writes where it points)
 /// (the one with the most literal segments), or nullptr.
-const openapi::operation* operation_of(const openapi::api_spec& spec, const http::request& req);
+const openapi::operation* operation_written(const openapi::api_spec& spec,
+                                            const http::request& req);
 
 }  // namespace conform::harness
