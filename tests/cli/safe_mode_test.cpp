@@ -21,9 +21,9 @@ namespace {
 
 using test_support::contains;
 
-const std::string spec_file = std::string(CONFORM_TEST_DATA_DIR) + "/kept.yaml";
+const std::string kept_spec = std::string(CONFORM_TEST_DATA_DIR) + "/kept.yaml";
 
-std::string scratch(const std::string& name) {
+std::string kept_scratch(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("conform-safe-" + std::to_string(::getpid()) + "-" + name))
       .string();
@@ -33,8 +33,8 @@ TEST(safe_mode, a_url_run_leaves_the_data_it_found_as_it_was) {
   test_support::kept_server server;
   const std::string before = server.seeded();
   for (const char* seed : {"1", "2", "3"}) {
-    const std::string json = scratch(std::string("safe-") + seed + ".json");
-    const auto r = test_support::run({"--spec", spec_file, "--url", server.base_url(), "--seed",
+    const std::string json = kept_scratch(std::string("safe-") + seed + ".json");
+    const auto r = test_support::run({"--spec", kept_spec, "--url", server.base_url(), "--seed",
                                       seed, "--examples", "8", "--json", json, "--no-progress"});
     EXPECT_NE(r.status, 2) << r.err << r.out;
     EXPECT_EQ(server.seeded(), before) << "seed " << seed << "\n" << r.out;
@@ -54,7 +54,7 @@ TEST(safe_mode, a_url_run_leaves_the_data_it_found_as_it_was) {
 TEST(safe_mode, allow_destructive_may_change_it_and_says_so) {
   test_support::kept_server server;
   const std::string before = server.seeded();
-  const auto r = test_support::run({"--spec", spec_file, "--url", server.base_url(), "--seed", "1",
+  const auto r = test_support::run({"--spec", kept_spec, "--url", server.base_url(), "--seed", "1",
                                     "--examples", "8", "--allow-destructive", "--no-progress"});
   EXPECT_NE(r.status, 2) << r.err << r.out;
   EXPECT_TRUE(contains(r.out,
