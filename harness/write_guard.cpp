@@ -137,18 +137,17 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
            " matches no path of the description, so what it writes to is unknown";
   }
   const auto where = method + " " + op->path;
-  const bool filtered =
-      req.target.find('?') != std::string::npos && req.target.find('?') + 1 < req.target.size();
-  if (req.method == http::verb::delete_ && filtered) {
-    return "safe mode: " + where + " with query filters could match resources this run did not " +
-           "create";
-  }
   const auto resources = resource_segments(*op);
   if (resources.empty()) {
     if (req.method == http::verb::post) return std::nullopt;  // a create, or an action on none
     if (req.method == http::verb::delete_) {
-      return "safe mode: " + where + " is a DELETE on a collection path, which could remove " +
-             "resources this run did not create";
+      // A DELETE on one named resource matches that one, whatever its
+      // query says; on a collection, with or without filters, it may match many.
+      const bool filtered =
+          req.target.find('?') != std::string::npos && req.target.find('?') + 1 < req.target.size();
+      return "safe mode: " + where + " is a DELETE on a collection path" +
+             (filtered ? " with query filters" : "") +
+             ", which could remove resources this run did not create";
     }
     return "safe mode: " + where + " writes to a resource this run did not create";
   }

@@ -4,7 +4,8 @@
 // --allow-destructive or `disposable: true`) no request writes to a resource
 // the run did not create: no PUT, PATCH or DELETE on it, no POST to its
 // sub-paths (an action such as /things/{id}/launch), and no DELETE that
-// could match many (on a collection path, or with query filters). A
+// could match many (on a collection path, filtered or not; a DELETE that names
+// one resource matches that one, whatever its query). A
 // resource is created in the run when a 2xx answer to a POST (or a PUT that
 // answered 201) sent in this run named it: by its Location, or by the
 // record id of the answer's body. Resources read from lists and the
