@@ -326,7 +326,7 @@ TEST(profile, a_writable_name_that_is_no_fixture_is_a_positioned_error) {
   const std::string text = all_messages(r);
   EXPECT_NE(text.find("p.yaml:3:13: error: disposable: expected true or false"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("p.yaml:8:31: error: tenants.t1.writable: 'invoice_id' is no fixture of t1"),
+  EXPECT_NE(text.find("p.yaml:8:28: error: tenants.t1.writable: 'invoice_id' is no fixture of t1"),
             std::string::npos)
       << text;
 }
