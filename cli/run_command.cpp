@@ -213,6 +213,7 @@ bool add_listeners(const run_options& opts, std::ostream& out, std::ostream& err
 std::string target_arguments(const run_options& opts, const openapi::api_spec& api,
                              const profile::target& target) {
   std::string out;
+  if (opts.allow_destructive) out += " --allow-destructive";
   for (const auto& overlay : opts.overlays) out += " --overlay " + http::shell_quote(overlay);
   if (!opts.ref_root.empty()) out += " --ref-root " + http::shell_quote(opts.ref_root);
   if (!opts.url.empty()) {
@@ -407,6 +408,20 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   info.checks = config.checks.names();
   info.started_at = utc_now();
   info.strict_assumptions = opts.strict_assumptions;
+  // Safe unless told otherwise: a target someone keeps is written to only
+  // where this run created what it writes to (harness/write_guard.hpp).
+  if (reference_server) {
+    info.writes = harness::write_mode::destructive;
+    info.writes_because = "the in-process reference";
+  } else if (opts.allow_destructive) {
+    info.writes = harness::write_mode::destructive;
+    info.writes_because = "--allow-destructive";
+  } else if (target->disposable) {
+    info.writes = harness::write_mode::destructive;
+    info.writes_because = "the profile says disposable: true";
+  } else {
+    info.writes = harness::write_mode::safe;
+  }
   info.skipped_operations = description->skipped_operations;
 
   const harness::run_report report = harness::run(api, *target, config, *client, listeners);

@@ -58,6 +58,11 @@ reference server in-process on a free loopback port and tests that.
                        description (x-assumption) fails the run too; without it such
                        failures are reported in a class of their own and listed, and
                        the run passes (docs/checks.md)
+  --allow-destructive  write to any resource the run reaches (PUT, PATCH, DELETE,
+                       actions), not only to what it created; without it a run
+                       against a profile or --url leaves the target's own data as
+                       it found it (a profile says the same with disposable: true;
+                       the in-process reference always is)
   --no-stateful        skip the stateful phase (chains along the description's links
                        that learn ids for the rest of the run, and the stateful
                        checks; on by default)
@@ -143,6 +148,8 @@ core::outcome<run_options> parse_run_options(const std::vector<std::string>& arg
       opts.coverage = false;
     } else if (name == "--strict-assumptions") {
       opts.strict_assumptions = true;
+    } else if (name == "--allow-destructive") {
+      opts.allow_destructive = true;
     } else if (name == "--no-stateful") {
       opts.stateful = false;
     } else if (name == "--list-checks") {

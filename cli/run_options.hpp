@@ -46,6 +46,9 @@ struct run_options {
   /// --strict-assumptions: failures that contradict only an assumption of
   /// the description fail the run too.
   bool strict_assumptions = false;
+  /// --allow-destructive: write to any resource the run reaches, not only
+  /// to what it created (the default for a profile or --url target).
+  bool allow_destructive = false;
   bool progress = true;  // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;

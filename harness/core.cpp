@@ -35,6 +35,13 @@ check_verdict& check_verdict::assumed(std::vector<std::string> texts) {
   return *this;
 }
 
+std::string run_info::writes_label() const {
+  if (writes == write_mode::safe) return "safe: writes only to what this run creates";
+  std::string out = "destructive: writes to any resource it reaches";
+  if (!writes_because.empty()) out += " (" + writes_because + ")";
+  return out;
+}
+
 std::string run_info::shard_label() const {
   if (shard_count == 0) return "";
   if (merged_shards.empty()) {

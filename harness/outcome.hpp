@@ -153,6 +153,10 @@ struct check_tally {
 };
 
 /// Facts about the run, written at its start.
+/// Whether a run may write to resources it did not create
+/// (harness/write_guard.hpp): `safe` writes only to what the run creates.
+enum class write_mode : std::uint8_t { safe, destructive };
+
 struct run_info {
   std::string tool_version;
   std::uint64_t seed = 0;
@@ -190,7 +194,15 @@ struct run_info {
   /// What the run learned rather than was told, one line each (a token's
   /// claims read unverified, tenants and ids found): the run header says it.
   std::vector<std::string> learned;
+  /// Which writes the run allowed itself, and why (`writes_because`:
+  /// "--allow-destructive", "the profile says disposable: true", "the
+  /// in-process reference"; empty in safe mode).
+  write_mode writes = write_mode::destructive;  // conform run decides (cli/run_command.cpp)
+  std::string writes_because;
 
+  /// "safe: writes only to what this run creates", or "destructive: writes
+  /// to any resource it reaches (--allow-destructive)".
+  std::string writes_label() const;
   /// "shard 2/3", "shards 1, 2, 3 of 3, merged", or "" for a whole run.
   std::string shard_label() const;
 };

@@ -40,6 +40,7 @@ const std::string* probe::header(std::string_view name) const {
 }
 
 std::optional<std::string> probe::unjudgeable(const openapi::api_spec& spec) const {
+  if (!refused.empty()) return refused;
   if (!answered()) return "the target did not answer: " + summary();
   if (spec.rules.rate_limited_status != 0 &&
       static_cast<int>(status()) == spec.rules.rate_limited_status) {
@@ -50,6 +51,7 @@ std::optional<std::string> probe::unjudgeable(const openapi::api_spec& spec) con
 }
 
 std::string probe::summary() const {
+  if (!refused.empty()) return "not sent (" + refused + ")";
   if (!result.ok()) return "no response (" + result.error().message + ")";
   std::string out = std::to_string(status());
   if (auto code = error_code(); !code.empty()) out += " " + code;
@@ -122,9 +124,16 @@ probe scenario_context::send(const http::request& req, unsigned lane, bool once)
   p.request = req;
   p.code_pointer = spec_.rules.error_code_pointer;
   lane = lane % client_.workers();
+  if (auto why = refusal(nullptr, req)) {
+    p.refused = std::move(*why);
+    p.result.outcome = core::fail(http::transport_error{
+        http::transport_error::kind::invalid_request, "not sent: " + p.refused});
+    return p;
+  }
   const auto started = std::chrono::system_clock::now();
   p.result = once ? client_.send_once(lane, req) : client_.send(lane, req);
   if (observer_) observer_(req, p.result, started);
+  if (guard_) guard_->learn(nullptr, req, p.result);
   requests_.fetch_add(1 + p.result.retries_429, std::memory_order_relaxed);
   retries_429_.fetch_add(p.result.retries_429, std::memory_order_relaxed);
   if (p.result.ok() && !p.result.value().body.empty()) {

@@ -32,6 +32,7 @@
 #include "harness/check.hpp"
 #include "harness/outcome.hpp"
 #include "harness/results.hpp"
+#include "harness/write_guard.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness {
@@ -42,6 +43,10 @@ struct probe {
   http::result result;
   /// The body parsed as JSON, when it is JSON.
   std::optional<boost::json::value> json;
+
+  /// Why the run's write guard kept it from the wire ("safe mode: ..."),
+  /// or "" when it was sent.
+  std::string refused;
 
   bool answered() const { return result.ok(); }
   /// 0 when no response came back.
@@ -124,8 +129,18 @@ class scenario_context {
   /// A key no other send of this run uses.
   std::string fresh_key();
 
+  /// Sends every later request through `g` (harness/write_guard.hpp), which
+  /// must outlive the context; nullptr (the default): every write goes out.
+  void guard(write_guard* g) { guard_ = g; }
+  /// Why the guard keeps `req` (built for `op`, nullptr: matched by its
+  /// path) from the wire, or nullopt.
+  std::optional<std::string> refusal(const openapi::operation* op, const http::request& req) const {
+    return guard_ ? guard_->refusal(op, req) : std::nullopt;
+  }
+
   /// Sends `req` on connection `lane` (< lanes()). 429 is waited for and
-  /// retried as the run's client does, unless `once`.
+  /// retried as the run's client does, unless `once`. A request the guard
+  /// refuses is not sent: the probe says why (`refused`, `unjudgeable`).
   probe send(const http::request& req, unsigned lane = 0, bool once = false);
   unsigned lanes() const { return client_.workers(); }
   /// The target's base URL.
@@ -165,6 +180,7 @@ class scenario_context {
   std::atomic<std::uint64_t> keys_{0};
   std::atomic<std::uint64_t> requests_{0}, retries_429_{0};
   observer observer_;
+  write_guard* guard_ = nullptr;
 };
 
 /// Whether a check is enabled in this run (a scenario runs only those).

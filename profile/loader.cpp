@@ -58,6 +58,8 @@ class builder {
         tenants = &e.value;
       } else if (e.key == "credentials") {
         credentials = &e.value;
+      } else if (e.key == "disposable") {
+        p.disposable = boolean(e.value, "disposable").value_or(false);
       } else if (e.key == "ca_file") {
         if (auto f = scalar(e.value, "ca_file")) {
           const auto path = std::filesystem::path(file_).parent_path() / *f;
@@ -172,6 +174,24 @@ class builder {
     return out;
   }
 
+  /// `writable: [name, ...]`: the fixtures of `t` a safe run may write to.
+  void read_writable(const node& n, const std::string& where, tenant& t) {
+    const std::string what = where + ".writable";
+    if (!n.is_sequence()) {
+      error(n, what + ": expected a list of fixture names (e.g. [contact_id])");
+      return;
+    }
+    for (const auto& item : n.items()) {
+      auto name = scalar(item, what + " item");
+      if (!name) continue;
+      if (!t.fixtures.count(*name)) {
+        error(item, what + ": '" + *name + "' is no fixture of " + t.name);
+        continue;
+      }
+      t.writable.insert(std::move(*name));
+    }
+  }
+
   void read_tenants(const node& n, target& p) {
     if (!n.is_map()) {
       error(n, "tenants: expected a mapping from tenant name to {id, fixtures}");
@@ -188,6 +208,7 @@ class builder {
         return;
       }
       bool has_id = false;
+      const node* writable = nullptr;
       for_each_entry(v, where, [&](const node_entry& kk) {
         const node& vv = kk.value;
         if (kk.key == "id") {
@@ -204,11 +225,14 @@ class builder {
               t.fixtures.emplace(f.key, *id);
             }
           });
+        } else if (kk.key == "writable") {
+          writable = &vv;
         } else {
           warning(kk, where + ": unknown key '" + kk.key + "' (ignored)");
         }
       });
       if (!has_id) error(k, where + ".id: missing (the tenant id the API uses)");
+      if (writable && !writable->is_null()) read_writable(*writable, where, t);
       for (const auto& other : p.tenants) {
         if (!t.id.empty() && other.id == t.id) {
           error(k, where + ".id: '" + t.id + "' is also the id of tenant " + other.name);

@@ -95,6 +95,7 @@ target target::clone() const {
   out.made_from = made_from;
   out.base_url = base_url;
   out.env = env;
+  out.disposable = disposable;
   out.tenants = tenants;
   out.credentials = credentials;
   out.headers = headers;

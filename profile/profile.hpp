@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,9 @@ struct tenant {
   std::string name;                             // the profile's key ("t1")
   std::string id;                               // the tenant id the API uses ("101")
   std::map<std::string, std::string> fixtures;  // fixture name -> resource id (names are free)
+  /// The fixtures (by name) a run may write to in safe mode (`writable:`);
+  /// the others are read-only unless the target is disposable.
+  std::set<std::string> writable;
   core::source_pos pos;
 };
 
@@ -106,6 +110,9 @@ struct target {
   origin made_from = origin::profile;
   http::url base_url;
   environment env = environment::sandbox;
+  /// `disposable: true`: the target's data may be changed by any run (a
+  /// throwaway server); otherwise runs write only to what they create.
+  bool disposable = false;
   std::vector<tenant> tenants;          // in document order
   std::vector<credential> credentials;  // in document order
   /// Headers sent on every request (`conform run -H`), values kept secret.

@@ -41,6 +41,7 @@ std::string to_yaml(const target& t, const profile_comments& comments) {
   comment_lines(out, comments.header, "");
   out += "base_url: " + quoted(t.base_url.to_string()) + "\n";
   out += "environment: " + std::string(to_string(t.env)) + "\n";
+  if (t.disposable) out += "disposable: true\n";
   out += t.tenants.empty() ? "tenants: {}\n" : "tenants:\n";
   for (const auto& tenant : t.tenants) {
     if (auto it = comments.tenants.find(tenant.name); it != comments.tenants.end()) {
@@ -55,6 +56,15 @@ std::string to_yaml(const target& t, const profile_comments& comments) {
     out += "    fixtures:\n";
     for (const auto& [name, value] : tenant.fixtures) {
       out += "      " + quoted(name) + ": " + quoted(value) + "\n";
+    }
+    if (!tenant.writable.empty()) {
+      out += "    writable: [";
+      const char* sep = "";
+      for (const auto& name : tenant.writable) {
+        out += sep + quoted(name);
+        sep = ", ";
+      }
+      out += "]\n";
     }
   }
   out += t.credentials.empty() ? "credentials: []\n" : "credentials:\n";

@@ -87,8 +87,9 @@ void console_writer::run_started(const harness::event::run_started& e) {
   out_ << "conform " << info.tool_version << ": " << info.spec_title << " " << info.spec_version
        << " (" << info.spec_file << ")\n"
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
-       << "\nseed: " << info.seed << ", examples: " << info.examples
-       << ", workers: " << info.workers << ", " << planned << " generated requests planned";
+       << "\nwrites: " << info.writes_label() << "\nseed: " << info.seed
+       << ", examples: " << info.examples << ", workers: " << info.workers << ", " << planned
+       << " generated requests planned";
   if (info.coverage_planned > 0) {
     out_ << " (" << info.coverage_planned << " covering each constraint once, "
          << planned - info.coverage_planned << " random)";

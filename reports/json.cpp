@@ -64,20 +64,24 @@ boost::json::object note_json(const harness::note& n) {
 
 boost::json::value to_json(const harness::run_report& report) {
   const auto& info = report.info;
-  boost::json::object run{{"tool_version", info.tool_version},
-                          {"seed", info.seed},
-                          {"spec",
-                           {{"file", info.spec_file},
-                            {"title", info.spec_title},
-                            {"version", info.spec_version},
-                            {"hash", info.spec_hash}}},
-                          {"target",
-                           {{"base_url", info.target},
-                            {"in_process_reference", info.in_process_reference},
-                            {"profile", info.profile_file}}},
-                          {"examples", info.examples},
-                          {"workers", info.workers},
-                          {"started_at", info.started_at}};
+  boost::json::object run{
+      {"tool_version", info.tool_version},
+      {"seed", info.seed},
+      {"spec",
+       {{"file", info.spec_file},
+        {"title", info.spec_title},
+        {"version", info.spec_version},
+        {"hash", info.spec_hash}}},
+      {"target",
+       {{"base_url", info.target},
+        {"in_process_reference", info.in_process_reference},
+        {"profile", info.profile_file},
+        {"writes",
+         {{"mode", info.writes == harness::write_mode::safe ? "safe" : "destructive"},
+          {"text", info.writes_label()}}}}},
+      {"examples", info.examples},
+      {"workers", info.workers},
+      {"started_at", info.started_at}};
   boost::json::array checks;
   for (const auto& c : info.checks) checks.emplace_back(c);
   run["checks"] = std::move(checks);

@@ -216,6 +216,23 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
     if (const auto* in = t.if_contains("in_process_reference"); in && in->is_bool()) {
       info.in_process_reference = in->as_bool();
     }
+    if (const auto* writes = t.if_contains("writes"); writes && writes->is_object()) {
+      const auto& wr = writes->as_object();
+      if (const auto* mode = wr.if_contains("mode"); mode && mode->is_string()) {
+        if (mode->as_string() != "safe" && mode->as_string() != "destructive") {
+          return w.fail("/run/target/writes/mode", "expected safe or destructive");
+        }
+        info.writes = mode->as_string() == "safe" ? harness::write_mode::safe
+                                                  : harness::write_mode::destructive;
+      }
+      if (const auto* text = wr.if_contains("text"); text && text->is_string()) {
+        // "destructive: ... (why)": the why comes back from the text.
+        const std::string_view said = text->as_string();
+        if (const auto open = said.rfind(" ("); open != said.npos && said.back() == ')') {
+          info.writes_because = std::string(said.substr(open + 2, said.size() - open - 3));
+        }
+      }
+    }
   }
   if (const auto* strict = run->if_contains("strict_assumptions")) {
     if (!strict->is_bool()) return w.fail("/run/strict_assumptions", "expected true or false");

@@ -122,7 +122,8 @@ class engine {
         gate_(events_),
         results_(spec, gate_),
         reach_(spec),
-        redactor_(make_redactor(target)) {
+        redactor_(make_redactor(target)),
+        guard_(spec, config.info.writes, client.base().base_path, writable_ids(target)) {
     credentials_.emplace(spec, target);
     if (events_.records_exchanges()) recorder_.emplace(target);
   }
@@ -242,6 +243,9 @@ class engine {
   results_sink results_;
   reach_tracker reach_;
   http::secret_redactor redactor_;
+  /// What every send of the run passes: in safe mode, no write to what the
+  /// run did not create.
+  write_guard guard_;
   std::optional<exchange_recorder> recorder_;  // set when a listener records exchanges
 
   std::vector<std::vector<auth_choice>> auth_;  // per operation

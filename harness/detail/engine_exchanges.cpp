@@ -23,10 +23,15 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
     s.lost = std::move(why);
     return s;
   }
+  if (auto why = guard_.refusal(c.op, s.request)) {
+    s.lost = std::move(why);
+    return s;
+  }
   s.started = std::chrono::system_clock::now();
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request, timeout);
   add_time(&run_timings::transport, clock::now() - t0);
+  guard_.learn(c.op, s.request, s.result);
   requests_.fetch_add(1, std::memory_order_relaxed);
   retries_429_.fetch_add(s.result.retries_429, std::memory_order_relaxed);
   if (!s.result.ok()) {
@@ -124,7 +129,9 @@ void engine::worker_main(unsigned worker) {
       if (s.lost) {
         // A case whose broken part would not reach the wire is not run,
         // never judged as if it were (issue 22).
-        const std::string why = "not sent: " + *s.lost;
+        // The write guard's refusal says itself ("safe mode: ...").
+        const std::string why =
+            s.lost->rfind("safe mode: ", 0) == 0 ? *s.lost : "not sent: " + *s.lost;
         if (item < covering) {
           coverage_outcomes_[item].why = why;
         } else {

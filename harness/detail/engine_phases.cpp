@@ -35,6 +35,7 @@ void engine::stateful_phase() {
   o.enabled = [&selection](std::string_view name) { return selection.enabled(name); };
   o.max_shrinks = config_.max_shrinks;
   o.reach = &reach_;
+  o.guard = &guard_;
   o.observe = observer_for(phase::stateful, "stateful");
   auto outcome = stateful::run_phase(spec_, *target_, o);
   learned_.emplace(std::move(outcome.learned));
@@ -60,6 +61,7 @@ void engine::scenario_phase() {
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
   if (auto seen = observer_for(phase::scenarios, "scenario")) ctx.observe(std::move(seen));
+  ctx.guard(&guard_);
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
   };

@@ -103,6 +103,7 @@ phase_outcome run_phase(const openapi::api_spec& spec, const profile::target& ta
   scenario_context ctx(spec, work, options.seed, options.operations, options.base, options.client,
                        std::max(2u, options.lanes));
   if (options.observe) ctx.observe(options.observe);
+  ctx.guard(options.guard);
   session s(spec, ctx, work, target, options.reach);
   s.g = build_graph(spec, options.operations);
   s.followed.assign(s.g.links.size(), 0);

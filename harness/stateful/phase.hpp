@@ -37,6 +37,8 @@ struct phase_options {
   /// Every usable credential walks (a discovery), not one per scheme.
   bool every_credential = false;
   reach_tracker* reach = nullptr;
+  /// What every send of the phase passes (the run's); nullptr: none.
+  write_guard* guard = nullptr;
   /// Sees every request the phase sends, and its answer (`--record`).
   scenario_context::observer observe;
 };

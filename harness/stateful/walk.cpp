@@ -199,7 +199,12 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
       why = std::string("the generator gave up: ") + ex.what();
       continue;
     }
-    auto p = std::make_shared<probe>(s.ctx.send(s.ctx.build(*plan.op, *auth, g)));
+    auto req = s.ctx.build(*plan.op, *auth, g);
+    if (auto refused = s.ctx.refusal(plan.op, req)) {
+      why = std::move(*refused);
+      break;
+    }
+    auto p = std::make_shared<probe>(s.ctx.send(req));
     ++s.requests;
     ++s.order;
     if (s.reach) s.reach->record(*plan.op, auth->model, p->status(), p->error_code());

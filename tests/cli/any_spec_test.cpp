@@ -65,7 +65,7 @@ TEST(any_spec, a_bearer_token_given_with_h_is_a_credential_and_never_printed) {
   petstore_server server(petstore_fault::none, "opaque-token-123");
   const auto r = run({"--spec", petstore, "--overlay", overlay, "--url", server.base_url(), "-H",
                       "Authorization: Bearer opaque-token-123", "--seed", "7", "--examples", "3",
-                      "--no-progress"});
+                      "--no-progress", "--allow-destructive"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "ok   auth_unauthenticated")) << r.out;
   // An opaque bearer token is not taken for a JWT: no tampering cell.
@@ -92,9 +92,17 @@ TEST(any_spec, the_stateful_phase_reaches_the_pet_a_post_returned) {
   // random ids alone (--no-stateful) both answered 404 (seed 7).
   for (const bool stateful : {true, false}) {
     petstore_server server;
-    std::vector<std::string> args = {
-        "--spec", petstore,     "--url", server.base_url(), "--seed",
-        "7",      "--examples", "2",     "--no-progress",   "--no-coverage"};
+    std::vector<std::string> args = {"--spec",
+                                     petstore,
+                                     "--url",
+                                     server.base_url(),
+                                     "--seed",
+                                     "7",
+                                     "--examples",
+                                     "2",
+                                     "--no-progress",
+                                     "--no-coverage",
+                                     "--allow-destructive"};
     if (!stateful) args.push_back("--no-stateful");
     const auto r = run(args);
     EXPECT_EQ(r.status, 0) << r.out << r.err;

@@ -75,8 +75,9 @@ TEST(open_api32_run, the_fixture_runs_against_its_stub_with_no_false_alarm) {
   scratch dir;
   const auto profile = dir.write("p.yaml", server.profile_yaml());
   const auto json = dir.path("r.json");
-  const auto r = run({"--spec", reports_yaml, "--profile", profile, "--seed", "7", "--examples",
-                      "6", "--workers", "2", "--json", json, "--no-progress"});
+  const auto r =
+      run({"--spec", reports_yaml, "--profile", profile, "--seed", "7", "--examples", "6",
+           "--workers", "2", "--json", json, "--no-progress", "--allow-destructive"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   const auto cells = cells_of(json);
   // Every operation was sent and judged, QUERY and LINK included.

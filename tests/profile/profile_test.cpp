@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <sstream>
 
@@ -292,6 +293,42 @@ TEST(profile, warnings_for_unknown_keys_and_missing_environment) {
   EXPECT_NE(text.find("p.yaml:3:1: warning: unknown key 'colour' (ignored)"), std::string::npos)
       << text;
   EXPECT_NE(text.find("warning: environment: missing, assuming sandbox"), std::string::npos);
+}
+
+TEST(profile, disposable_and_writable_fixtures) {
+  const std::string text =
+      "base_url: http://127.0.0.1:1/api/v1\n"
+      "disposable: yes\n"
+      "tenants:\n"
+      "  t1:\n"
+      "    writable: [contact_id]\n"
+      "    id: \"101\"\n"
+      "    fixtures: { contact_id: \"3001\", agent_id: \"11\" }\n";
+  const auto r = parse_profile(text, "p.yaml", fake_env);
+  ASSERT_TRUE(r.ok()) << all_messages(r);
+  EXPECT_TRUE(r.value->disposable);
+  ASSERT_EQ(r.value->tenants.size(), 1u);
+  EXPECT_EQ(r.value->tenants[0].writable, std::set<std::string>{"contact_id"});
+  // Read-only unless said: a profile without the fields is safe.
+  const auto plain =
+      parse_profile("base_url: http://127.0.0.1:1\nenvironment: sandbox\n", "q.yaml", fake_env);
+  ASSERT_TRUE(plain.ok()) << all_messages(plain);
+  EXPECT_FALSE(plain.value->disposable);
+}
+
+TEST(profile, a_writable_name_that_is_no_fixture_is_a_positioned_error) {
+  const auto r = parse_profile(
+      "base_url: http://127.0.0.1:1\nenvironment: sandbox\ndisposable: maybe\ntenants:\n"
+      "  t1:\n    id: \"101\"\n    fixtures: { contact_id: \"3001\" }\n"
+      "    writable: [contact_id, invoice_id]\n",
+      "p.yaml", fake_env);
+  EXPECT_FALSE(r.ok());
+  const std::string text = all_messages(r);
+  EXPECT_NE(text.find("p.yaml:3:13: error: disposable: expected true or false"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("p.yaml:8:28: error: tenants.t1.writable: 'invoice_id' is no fixture of t1"),
+            std::string::npos)
+      << text;
 }
 
 TEST(profile, secret_env_names) {

@@ -127,12 +127,14 @@ TEST(states_suite, invalid_transition_allowed_fails_pause_from_draft_and_paused)
 TEST(states_suite, a_second_run_on_moved_fixtures_says_not_run_and_does_not_fail) {
   reference::server srv(reference::server_config{});
   const profile_file profile(srv, [](std::string&) {});
-  const auto first = run_conform({"--checks", checks, "--profile", profile.path()});
+  const auto first =
+      run_conform({"--checks", checks, "--allow-destructive", "--profile", profile.path()});
   EXPECT_TRUE(first.failures().empty()) << first.out;
   EXPECT_TRUE(state_not_runs(first).empty()) << first.not_run_text();
 
   // The first run moved the draft campaign and cancelled the scheduled follow-up.
-  const auto second = run_conform({"--checks", checks, "--profile", profile.path()});
+  const auto second =
+      run_conform({"--checks", checks, "--allow-destructive", "--profile", profile.path()});
   EXPECT_TRUE(second.failures().empty()) << second.out;
   EXPECT_TRUE(some_not_run(second, "launchCampaign",
                            "fixture campaign_draft_id is in state running, not draft"))
@@ -163,7 +165,8 @@ TEST(states_suite, a_fixture_the_profile_lacks_is_not_run_with_why) {
   });
   // Without the stateful phase, which would make fresh campaigns for the
   // missing fixtures (tests/cli/depth_test.cpp): what the suite says alone.
-  const auto r = run_conform({"--checks", checks, "--profile", profile.path(), "--no-stateful"});
+  const auto r = run_conform(
+      {"--checks", checks, "--allow-destructive", "--profile", profile.path(), "--no-stateful"});
   EXPECT_TRUE(r.failures().empty()) << r.out;
   EXPECT_TRUE(some_not_run(r, "cancelFollowUp",
                            "tenant t1 of the profile has no fixture follow_up_in_progress_id"))
@@ -208,7 +211,8 @@ TEST(states_suite, a_walked_fixture_that_fails_a_precondition_is_not_run_never_a
     text.replace(at, std::string("campaign_draft_id: \"" + draft + "\"").size(),
                  "campaign_draft_id: \"" + no_contacts + "\"");
   });
-  const auto r = run_conform({"--checks", checks, "--profile", profile.path()});
+  const auto r =
+      run_conform({"--checks", checks, "--allow-destructive", "--profile", profile.path()});
   EXPECT_TRUE(r.failures().empty()) << r.out;
   EXPECT_TRUE(some_not_run(r, "launchCampaign",
                            "fixture campaign_draft_id (draft) does not meet precondition "
@@ -256,7 +260,8 @@ TEST(states_suite, a_target_whose_reads_make_no_sense_is_not_run_never_failed) {
     });
     // No stateful walk: the suite reads the states itself, which is what is
     // judged; the walk judges none of its checks, and here learns nothing.
-    const auto r = run_conform({"--checks", checks, "--profile", profile.path(), "--no-stateful"});
+    const auto r = run_conform(
+        {"--checks", checks, "--allow-destructive", "--profile", profile.path(), "--no-stateful"});
     EXPECT_TRUE(r.failures("state_transitions").empty()) << r.out;
     EXPECT_TRUE(r.failures("state_preconditions").empty()) << r.out;
     EXPECT_TRUE(some_not_run(r, "launchCampaign", "could not be read through listCampaigns"))

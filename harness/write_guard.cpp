@@ -1,0 +1,217 @@
+#include "harness/write_guard.hpp"
+
+#include <boost/json.hpp>
+
+#include <string_view>
+
+#include "core/text.hpp"
+#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/graph.hpp"
+
+namespace conform::harness {
+namespace {
+
+/// The segments of a path, without its query ("/a/b%20c?x" -> a, "b c").
+std::vector<std::string> segments(std::string_view path, bool decode) {
+  path = path.substr(0, path.find('?'));
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= path.size()) {
+    const auto next = path.find('/', at);
+    const auto seg = path.substr(at, next == std::string_view::npos ? path.npos : next - at);
+    if (!seg.empty()) out.push_back(decode ? core::percent_decode(seg) : std::string(seg));
+    if (next == std::string_view::npos) break;
+    at = next + 1;
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& segs, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count && i < segs.size(); ++i) out += "/" + segs[i];
+  return out.empty() ? "/" : out;
+}
+
+/// The name of the parameter a template segment is ("{id}" -> "id"), or "".
+std::string param_name(std::string_view seg) {
+  const auto open = seg.find('{');
+  const auto close = seg.find('}', open);
+  if (open == seg.npos || close == seg.npos) return {};
+  return std::string(seg.substr(open + 1, close - open - 1));
+}
+
+/// True when path parameter `name` of `op` names a resource: not the
+/// tenant the path carries (x-tenant-context), not one of a closed set of
+/// kinds (an enum: /telephony/{provider}/answer).
+bool names_resource(const openapi::operation& op, const std::string& name) {
+  if (op.tenant.from == openapi::tenant_context::source::path && op.tenant.name == name) {
+    return false;
+  }
+  for (const auto& p : op.parameters) {
+    if (p.in != openapi::param_location::path || p.name != name) continue;
+    return !(p.schema && !p.schema->enum_values.empty());
+  }
+  return true;
+}
+
+/// The indices of `op`'s template segments that name a resource.
+std::vector<std::size_t> resource_segments(const openapi::operation& op) {
+  std::vector<std::size_t> out;
+  const auto tmpl = segments(op.path, false);
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    const auto name = param_name(tmpl[i]);
+    if (!name.empty() && names_resource(op, name)) out.push_back(i);
+  }
+  return out;
+}
+
+bool matches(const openapi::operation& op, const std::vector<std::string>& concrete, int& literal) {
+  const auto tmpl = segments(op.path, false);
+  if (tmpl.size() != concrete.size()) return false;
+  literal = 0;
+  for (std::size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i].find('{') != std::string::npos) continue;
+    if (tmpl[i] != concrete[i]) return false;
+    ++literal;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::set<std::string> writable_ids(const profile::target& t) {
+  std::set<std::string> out;
+  for (const auto& tenant : t.tenants) {
+    for (const auto& name : tenant.writable) {
+      if (auto it = tenant.fixtures.find(name); it != tenant.fixtures.end()) out.insert(it->second);
+    }
+  }
+  return out;
+}
+
+bool writes(const http::request& req) {
+  switch (req.method) {
+    case http::verb::get:
+    case http::verb::head:
+    case http::verb::options:
+    case http::verb::trace:
+      return false;
+    case http::verb::unknown:
+      return !core::iequals(req.method_text, "QUERY");
+    default:
+      return true;
+  }
+}
+
+const openapi::operation* operation_written(const openapi::api_spec& spec,
+                                            const http::request& req) {
+  const auto concrete = segments(req.target, true);
+  const openapi::operation* best = nullptr;
+  const openapi::operation* any_method = nullptr;
+  int best_literal = -1, any_literal = -1;
+  for (const auto& op : spec.operations) {
+    int literal = 0;
+    if (!matches(op, concrete, literal)) continue;
+    if (literal > any_literal) any_literal = literal, any_method = &op;
+    if (http::method_name(req) == op.method_name() && literal > best_literal) {
+      best_literal = literal;
+      best = &op;
+    }
+  }
+  // A method the path does not take (a 405 probe) writes where the path points.
+  return best ? best : any_method;
+}
+
+write_guard::write_guard(const openapi::api_spec& spec, write_mode mode, std::string base_path,
+                         std::set<std::string> writable)
+    : spec_(spec), mode_(mode), base_path_(std::move(base_path)), writable_(std::move(writable)) {}
+
+std::optional<std::string> write_guard::refusal(const openapi::operation* op,
+                                                const http::request& req) const {
+  if (mode_ == write_mode::destructive || !writes(req)) return std::nullopt;
+  const std::string method(http::method_name(req));
+  if (!op) op = operation_written(spec_, req);
+  const std::string path = req.target.substr(0, req.target.find('?'));
+  if (!op) {
+    return "safe mode: " + method + " " + path +
+           " matches no path of the description, so what it writes to is unknown";
+  }
+  const auto where = method + " " + op->path;
+  const auto resources = resource_segments(*op);
+  if (resources.empty()) {
+    if (req.method == http::verb::post) return std::nullopt;  // a create, or an action on none
+    if (req.method == http::verb::delete_) {
+      // A DELETE on one named resource matches that one, whatever its
+      // query says; on a collection, with or without filters, it may match many.
+      const bool filtered =
+          req.target.find('?') != std::string::npos && req.target.find('?') + 1 < req.target.size();
+      return "safe mode: " + where + " is a DELETE on a collection path" +
+             (filtered ? " with query filters" : "") +
+             ", which could remove resources this run did not create";
+    }
+    return "safe mode: " + where + " writes to a resource this run did not create";
+  }
+  const auto concrete = segments(req.target, true);
+  const std::size_t last = resources.back();
+  if (last >= concrete.size()) {
+    return "safe mode: " + where + " names no resource this run created";
+  }
+  const std::lock_guard lock(mutex_);
+  for (const auto i : resources) {
+    if (writable_.count(concrete[i])) return std::nullopt;
+    if (created_.count(joined(concrete, i + 1))) return std::nullopt;
+  }
+  return "safe mode: no resource created in this run to " + method + " (" + where +
+         " would write to " + joined(concrete, last + 1) + ", which this run did not create)";
+}
+
+void write_guard::learn(const openapi::operation* op, const http::request& req,
+                        const http::result& res) {
+  if (!res.ok() || !writes(req)) return;
+  const auto status = res.value().status;
+  if (status < 200 || status >= 300) return;
+  if (req.method != http::verb::post && req.method != http::verb::put) return;
+  if (!op) op = operation_written(spec_, req);
+  std::vector<std::string> made;
+  if (const std::string* location = res.value().find("Location"); location && !location->empty()) {
+    std::string_view at(*location);
+    if (const auto scheme = at.find("://"); scheme != at.npos) {
+      const auto slash = at.find('/', scheme + 3);
+      at = slash == at.npos ? std::string_view() : at.substr(slash);
+    }
+    at = at.substr(0, at.find_first_of("?#"));
+    if (!base_path_.empty() && at.substr(0, base_path_.size()) == base_path_) {
+      at.remove_prefix(base_path_.size());
+    }
+    const auto segs = segments(at, true);
+    if (!segs.empty()) made.push_back(joined(segs, segs.size()));
+  }
+  const auto concrete = segments(req.target, true);
+  if (req.method == http::verb::put && status == 201) {
+    made.push_back(joined(concrete, concrete.size()));
+  }
+  if (req.method == http::verb::post && op && !res.value().body.empty()) {
+    const auto pointer = stateful::record_id_pointer(*op);
+    boost::system::error_code ec;
+    const auto body = boost::json::parse(res.value().body, ec);
+    if (!pointer.empty() && !ec) {
+      if (const auto* v = stateful::detail::at(body, pointer)) {
+        if (auto id = stateful::detail::text_of(*v); id && !id->empty()) {
+          auto segs = concrete;
+          segs.push_back(*id);
+          made.push_back(joined(segs, segs.size()));
+        }
+      }
+    }
+  }
+  if (made.empty()) return;
+  const std::lock_guard lock(mutex_);
+  for (auto& m : made) created_.insert(std::move(m));
+}
+
+std::vector<std::string> write_guard::created() const {
+  const std::lock_guard lock(mutex_);
+  return {created_.begin(), created_.end()};
+}
+
+}  // namespace conform::harness

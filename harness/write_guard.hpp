@@ -1,0 +1,71 @@
+#pragma once
+// The write guard: what keeps a run from harming data it did not create.
+// In safe mode (a target people keep: a profile or --url without
+// --allow-destructive or `disposable: true`) no request writes to a resource
+// the run did not create: no PUT, PATCH or DELETE on it, no POST to its
+// sub-paths (an action such as /things/{id}/launch), and no DELETE that
+// could match many (on a collection path, filtered or not; a DELETE that names
+// one resource matches that one, whatever its query). A
+// resource is created in the run when a 2xx answer to a POST (or a PUT that
+// answered 201) sent in this run named it: by its Location, or by the
+// record id of the answer's body. Resources read from lists and the
+// profile's fixtures stay read-only, unless the profile marks a fixture
+// writable (`writable:` under its tenant).
+//
+// Every send of a run passes through one guard (the stateful walk, the
+// scenarios, coverage, the random phase, shrinking), which learns what the
+// answers created. Thread-safe.
+
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/outcome.hpp"
+#include "http/message.hpp"
+#include "openapi/model.hpp"
+#include "profile/profile.hpp"
+
+namespace conform::harness {
+
+class write_guard {
+ public:
+  /// A guard for runs against `spec` in `mode`; `base_path` is the target's
+  /// ("/api/v1": a Location carries it), `writable` the ids of the fixtures
+  /// the profile lets the run write to.
+  write_guard(const openapi::api_spec& spec, write_mode mode, std::string base_path = {},
+              std::set<std::string> writable = {});
+
+  write_mode mode() const { return mode_; }
+  /// Why `req` must not be sent ("safe mode: ..."), or nullopt. `op` is the
+  /// operation it was built for; nullptr: the one its method and path match.
+  std::optional<std::string> refusal(const openapi::operation* op, const http::request& req) const;
+  /// Learns what the answer `res` to `req` created (nothing unless 2xx).
+  void learn(const openapi::operation* op, const http::request& req, const http::result& res);
+  /// The paths ("/things/42") created so far, in order.
+  std::vector<std::string> created() const;
+
+ private:
+  const openapi::api_spec& spec_;
+  write_mode mode_;
+  std::string base_path_;
+  std::set<std::string> writable_;
+  mutable std::mutex mutex_;
+  std::set<std::string> created_;
+};
+
+/// The ids of the fixtures `t`'s tenants mark writable.
+std::set<std::string> writable_ids(const profile::target& t);
+
+/// True for a method that may change the target: not GET, HEAD, OPTIONS,
+/// TRACE or QUERY.
+bool writes(const http::request& req);
+
+/// The operation of `spec` whose method and path template match `req`
+/// (else one of any method on that path: a 405 probe writes where it points)
+/// (the one with the most literal segments), or nullptr.
+const openapi::operation* operation_written(const openapi::api_spec& spec,
+                                            const http::request& req);
+
+}  // namespace conform::harness

@@ -1,0 +1,86 @@
+// The write guard (harness/write_guard.hpp) on the CRUD description
+// (data/crud.yaml): in safe mode a write reaches only what a 2xx create of
+// the run named (by Location or by the record id of its body) or a fixture
+// the profile marks writable; a DELETE on the collection never goes; a
+// destructive run lets everything through.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/write_guard.hpp"
+#include "openapi/loader.hpp"
+
+namespace conform::harness {
+namespace {
+
+const openapi::api_spec& crud() {
+  static const auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/crud.yaml");
+  EXPECT_TRUE(loaded.ok());
+  return *loaded.spec;
+}
+
+http::request req(http::verb v, std::string target) {
+  http::request r;
+  r.method = v;
+  r.target = std::move(target);
+  return r;
+}
+
+http::result answer(unsigned status, std::string body, std::string location = "") {
+  http::response res;
+  res.status = status;
+  res.body = std::move(body);
+  if (!location.empty()) res.headers.push_back({http::field::location, "Location", location});
+  http::result out;
+  out.outcome = std::move(res);
+  return out;
+}
+
+TEST(write_guard, reads_always_go_and_writes_only_to_what_the_run_created) {
+  write_guard g(crud(), write_mode::safe, "/api/v1");
+  EXPECT_FALSE(g.refusal(nullptr, req(http::verb::get, "/items/1")));
+  const auto put = g.refusal(nullptr, req(http::verb::put, "/items/1"));
+  ASSERT_TRUE(put);
+  EXPECT_NE(put->find("safe mode: no resource created in this run to PUT"), std::string::npos)
+      << *put;
+  EXPECT_TRUE(g.refusal(nullptr, req(http::verb::delete_, "/items/1")));
+  // A create is allowed; its answer's record id makes /items/100 the run's.
+  EXPECT_FALSE(g.refusal(nullptr, req(http::verb::post, "/items")));
+  g.learn(nullptr, req(http::verb::post, "/items"), answer(201, R"({"id":100,"name":"a"})"));
+  EXPECT_FALSE(g.refusal(nullptr, req(http::verb::put, "/items/100")));
+  EXPECT_FALSE(g.refusal(nullptr, req(http::verb::delete_, "/items/100?why=done")));
+  EXPECT_TRUE(g.refusal(nullptr, req(http::verb::put, "/items/1")));
+  // A Location (with the base path, or absolute) names what was created too.
+  g.learn(nullptr, req(http::verb::post, "/items"), answer(201, "", "/api/v1/items/7"));
+  g.learn(nullptr, req(http::verb::post, "/items"),
+          answer(201, "", "http://127.0.0.1:9/api/v1/items/8"));
+  EXPECT_FALSE(g.refusal(nullptr, req(http::verb::put, "/items/7")));
+  EXPECT_FALSE(g.refusal(nullptr, req(http::verb::put, "/items/8")));
+  // Refused creates teach nothing.
+  g.learn(nullptr, req(http::verb::post, "/items"), answer(400, R"({"id":9})"));
+  EXPECT_TRUE(g.refusal(nullptr, req(http::verb::put, "/items/9")));
+}
+
+TEST(write_guard, a_delete_that_could_match_many_never_goes_in_safe_mode) {
+  write_guard g(crud(), write_mode::safe);
+  const auto all = g.refusal(nullptr, req(http::verb::delete_, "/items"));
+  ASSERT_TRUE(all);
+  EXPECT_NE(all->find("collection path"), std::string::npos) << *all;
+  const auto filtered = g.refusal(nullptr, req(http::verb::delete_, "/items?name=a"));
+  ASSERT_TRUE(filtered);
+  EXPECT_NE(filtered->find("with query filters"), std::string::npos) << *filtered;
+  // A path the description does not have: what it writes to is unknown.
+  EXPECT_TRUE(g.refusal(nullptr, req(http::verb::post, "/nowhere/1")));
+}
+
+TEST(write_guard, writable_fixtures_and_destructive_runs_let_writes_through) {
+  write_guard safe(crud(), write_mode::safe, "", {"1"});
+  EXPECT_FALSE(safe.refusal(nullptr, req(http::verb::put, "/items/1")));
+  EXPECT_TRUE(safe.refusal(nullptr, req(http::verb::put, "/items/2")));
+  write_guard destructive(crud(), write_mode::destructive);
+  EXPECT_FALSE(destructive.refusal(nullptr, req(http::verb::put, "/items/2")));
+  EXPECT_FALSE(destructive.refusal(nullptr, req(http::verb::delete_, "/items")));
+}
+
+}  // namespace
+}  // namespace conform::harness
