@@ -2,14 +2,43 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <string_view>
 
+#include "core/form.hpp"
 #include "core/text.hpp"
 #include "harness/stateful/detail/json.hpp"
 #include "harness/stateful/graph.hpp"
 
 namespace conform::harness {
 namespace {
+
+/// The value of top-level property `name` in a request body of `media`
+/// (JSON, a multipart form or an urlencoded one), as text; nullopt when the
+/// body does not carry it.
+std::optional<std::string> body_property(const std::string& media, const std::string& type,
+                                         const std::string& body, const std::string& name) {
+  if (media == "multipart/form-data") {
+    auto parts = core::parse_multipart(body, core::multipart_boundary(type));
+    if (!parts) return std::nullopt;
+    for (const auto& p : *parts) {
+      if (p.name == name) return p.content;
+    }
+    return std::nullopt;
+  }
+  if (media == "application/x-www-form-urlencoded") {
+    for (const auto& [k, v] : core::parse_urlencoded(body)) {
+      if (k == name) return v;
+    }
+    return std::nullopt;
+  }
+  boost::system::error_code ec;
+  const auto json = boost::json::parse(body, ec);
+  const auto* object = ec ? nullptr : json.if_object();
+  const auto* v = object ? object->if_contains(name) : nullptr;
+  if (!v) return std::nullopt;
+  return stateful::detail::text_of(*v);
+}
 
 /// The segments of a path, without its query ("/a/b%20c?x" -> a, "b c").
 std::vector<std::string> segments(std::string_view path, bool decode) {
@@ -137,6 +166,7 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
            " matches no path of the description, so what it writes to is unknown";
   }
   const auto where = method + " " + op->path;
+  if (auto why = body_reference_refusal(*op, req, where)) return why;
   const auto resources = resource_segments(*op);
   if (resources.empty()) {
     if (req.method == http::verb::post) return std::nullopt;  // a create, or an action on none
@@ -163,6 +193,31 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
   }
   return "safe mode: no resource created in this run to " + method + " (" + where +
          " would write to " + joined(concrete, last + 1) + ", which this run did not create)";
+}
+
+std::optional<std::string> write_guard::body_reference_refusal(const openapi::operation& op,
+                                                               const http::request& req,
+                                                               const std::string& where) const {
+  if (!op.body || req.body.empty()) return std::nullopt;
+  const std::string* content_type = req.find_header("Content-Type");
+  const std::string type = content_type ? *content_type : std::string();
+  const std::string media = core::media_type_of(type);
+  for (const auto& m : op.body->content) {
+    if (!m.schema || core::media_type_of(m.name) != media) continue;
+    for (const auto& [name, property] : m.schema->resolved().properties) {
+      if (!property || !(property->writes || property->resolved().writes)) continue;
+      const auto value = body_property(media, type, req.body, name);
+      if (!value || value->empty() || writable_.count(*value)) continue;
+      const std::lock_guard lock(mutex_);
+      const bool made = std::any_of(created_.begin(), created_.end(), [&](const std::string& p) {
+        return p.size() > value->size() && p.ends_with("/" + *value);
+      });
+      if (made) continue;
+      return "safe mode: " + where + " changes the resource its body's " + name + " names (" +
+             *value + ", x-writes), which this run did not create";
+    }
+  }
+  return std::nullopt;
 }
 
 void write_guard::learn(const openapi::operation* op, const http::request& req,

@@ -47,6 +47,11 @@ class write_guard {
   std::vector<std::string> created() const;
 
  private:
+  /// Why a body that names an existing resource by an x-writes property
+  /// must not be sent (the request changes that resource), or nullopt.
+  std::optional<std::string> body_reference_refusal(const openapi::operation& op,
+                                                    const http::request& req,
+                                                    const std::string& where) const;
   const openapi::api_spec& spec_;
   write_mode mode_;
   std::string base_path_;

@@ -232,6 +232,9 @@ class builder {
       } else if (key == "x-fixture") {
         if (!x.is_string()) fail(at, "expected a fixture name");
         s.fixture = std::string(x.get_string());
+      } else if (key == "x-writes") {
+        if (!x.is_bool()) fail(at, "expected x-writes: true or false");
+        s.writes = x.get_bool();
       } else if (key == "x-same-as") {
         const auto* o = x.if_object();
         const auto* in = o ? o->if_contains("in") : nullptr;

@@ -167,6 +167,10 @@ struct schema {
   /// of this name (an id the server must know), e.g. "agent_id". The name
   /// "tenant_id" means the tenant's own id.
   std::optional<std::string> fixture;
+  /// x-writes: with x-fixture, the request changes the resource this
+  /// property names (a contact import into the campaign it names), so in
+  /// safe mode it may only name a resource the run created (harness/write_guard.hpp).
+  bool writes = false;
   /// x-same-as: a request property whose value must equal a parameter of
   /// the same request (`in` is "path", "query" or "header"), e.g. a body id
   /// that must name the same resource as the path.

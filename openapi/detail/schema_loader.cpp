@@ -161,6 +161,9 @@ void schema_loader::fill(schema::schema& s, const source_doc& doc, const node& n
   if (const node& fx = doc_reader::child(n, "x-fixture"); fx.defined() && !s.fixture) {
     if (auto f = r_->str(doc, fx, "x-fixture")) s.fixture = *f;
   }
+  if (const node& w = doc_reader::child(n, "x-writes"); w.defined() && !s.writes) {
+    s.writes = r_->boolean(doc, w, "x-writes").value_or(false);
+  }
   if (const node& same = doc_reader::child(n, "x-same-as"); same.defined() && !s.same_as) {
     read_same_as(s, doc, same);
   }
@@ -478,6 +481,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       s.provenance = read_provenance(r, doc, v, &s.assumptions);
     } else if (key == "x-fixture") {
       if (auto f = r.str(doc, v, key)) s.fixture = *f;
+    } else if (key == "x-writes") {
+      s.writes = r.boolean(doc, v, key).value_or(false);
     } else if (key == "x-same-as") {
       read_same_as(s, doc, v);
     } else if (key == "x-columns-of") {

@@ -82,5 +82,43 @@ TEST(write_guard, writable_fixtures_and_destructive_runs_let_writes_through) {
   EXPECT_FALSE(destructive.refusal(nullptr, req(http::verb::delete_, "/items")));
 }
 
+TEST(write_guard, a_body_that_names_an_existing_resource_by_x_writes_is_refused) {
+  // The shipped description: a contact import adds contacts to the campaign
+  // its bulk_call_campaign_id names (x-writes), so a safe run may name only
+  // a campaign it created; JSON and multipart bodies alike.
+  static const auto loaded = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", {});
+  ASSERT_TRUE(loaded.ok());
+  write_guard g(*loaded.spec, write_mode::safe, "/api/v1", {"4006"});
+  auto import = [](const std::string& campaign) {
+    http::request r;
+    r.method = http::verb::post;
+    r.target = "/contacts/import";
+    r.add_header("Content-Type", "multipart/form-data; boundary=B");
+    r.body =
+        "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c.csv\"\r\n\r\n"
+        "phone\n+14155550100\n\r\n--B\r\nContent-Disposition: form-data; "
+        "name=\"bulk_call_campaign_id\"\r\n\r\n" +
+        campaign + "\r\n--B--\r\n";
+    return r;
+  };
+  const auto seeded = g.refusal(nullptr, import("4001"));
+  ASSERT_TRUE(seeded);
+  EXPECT_NE(seeded->find("bulk_call_campaign_id names (4001, x-writes)"), std::string::npos)
+      << *seeded;
+  EXPECT_FALSE(g.refusal(nullptr, import("4006")));  // writable in the profile
+  http::request none = import("4001");
+  none.body =
+      "--B\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c.csv\"\r\n\r\n"
+      "phone\n+14155550100\n\r\n--B--\r\n";
+  EXPECT_FALSE(g.refusal(nullptr, none));  // an import into no campaign creates contacts
+  // A campaign this run created may be named.
+  http::request create = req(http::verb::post, "/bulk_call_campaigns");
+  g.learn(nullptr, create, answer(201, R"({"data":{"id":"1000001"}})"));
+  EXPECT_FALSE(g.refusal(nullptr, import("1000001"))) << g.created().size();
+  // Destructive: anything goes.
+  write_guard d(*loaded.spec, write_mode::destructive, "/api/v1");
+  EXPECT_FALSE(d.refusal(nullptr, import("4001")));
+}
+
 }  // namespace
 }  // namespace conform::harness
