@@ -406,65 +406,22 @@ check_verdict negative_data_rejection(const exchange& e) {
   return v.assumed(response::invalid_only_by_assumptions(e));
 }
 
-/// A request whose x-same-as property differs from its parameter gets the
-/// documented validation refusal: 422 when the operation documents one, else
-/// 400, with a validation code (x-error-envelope) when the body carries one.
-check_verdict same_as_enforced(const exchange& e) {
-  if (e.mode.mutation != generators::request_mutation::same_as_mismatch) {
-    return check_verdict::not_applicable();
-  }
+/// The documented validation refusal of a request broken in one way: 422
+/// when the operation documents one, else a 4xx, with `code` when given,
+/// else a validation code (x-error-envelope) when the body carries one.
+/// `what` names the broken rule in the failure's cause.
+check_verdict validation_refusal(const exchange& e, const std::string& code,
+                                 std::string_view what) {
   const auto* r = response_of(e);
   if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
   const int want = validation_status(e);
   const int status = static_cast<int>(r->status);
   const bool status_ok = want != 0 ? status == want : status >= 400 && status < 500;
-  if (status_ok && validation_code_ok(e)) return check_verdict::pass();
-  // What came first says nothing of the body: a credential whose rights are
-  // not stated refused, or a made-up id of the path not found.
-  if ((status == 401 || status == 403) && !e.auth.unverified.empty()) {
-    return check_verdict::not_applicable();
-  }
-  if (status == 404 && !e.auth.made_up.empty()) {
-    return check_verdict::not_run(
-        "the path named a made-up id (no fixture, none found), and "
-        "its 404 came before the body was read");
-  }
-  std::string expected = want != 0 ? "status " + std::to_string(want) : std::string("a 4xx");
-  if (!e.spec.rules.validation_codes.empty()) expected += " with a validation code";
-  return check_verdict::violation(
-      expected + " for " + e.mode.description, "status " + answer_with_reason(e, status),
-      "same_as not enforced: " + e.mode.where + " status " + std::to_string(status));
-}
-
-/// The error code an x-columns-of of the request's body names, or "".
-std::string columns_code(const exchange& e) {
-  if (!e.op.body) return {};
-  for (const auto& m : e.op.body->content) {
-    if (m.schema == nullptr) continue;
-    for (const auto& b : openapi::columns_bindings(*m.schema)) {
-      if (!b.columns.code.empty()) return b.columns.code;
-    }
-  }
-  return {};
-}
-
-/// A form body whose x-columns-of part maps a column its CSV part's header
-/// lacks gets the documented validation refusal: 422 when the operation
-/// documents it, else 400, with the extension's code when it names one
-/// (else a validation code, as same_as_enforced asks).
-check_verdict columns_in_header(const exchange& e) {
-  if (e.mode.mutation != generators::request_mutation::columns_not_in_header) {
-    return check_verdict::not_applicable();
-  }
-  const auto* r = response_of(e);
-  if (!r || rate_limited(e, r->status)) return check_verdict::not_applicable();
-  const int want = validation_status(e);
-  const int status = static_cast<int>(r->status);
-  const bool status_ok = want != 0 ? status == want : status >= 400 && status < 500;
-  const std::string code = columns_code(e);
   const auto* c = error_code_of(e);
   const bool code_ok = code.empty() ? validation_code_ok(e) : c != nullptr && *c == code;
   if (status_ok && code_ok) return check_verdict::pass();
+  // What came first says nothing of the body: a credential whose rights are
+  // not stated refused, or a made-up id of the path not found.
   if ((status == 401 || status == 403) && !e.auth.unverified.empty()) {
     return check_verdict::not_applicable();
   }
@@ -481,7 +438,38 @@ check_verdict columns_in_header(const exchange& e) {
   }
   return check_verdict::violation(
       expected + " for " + e.mode.description, "status " + answer_with_reason(e, status),
-      "columns not enforced: " + e.mode.where + " status " + std::to_string(status));
+      std::string(what) + " not enforced: " + e.mode.where + " status " + std::to_string(status));
+}
+
+/// A request whose x-same-as property differs from its parameter gets the
+/// documented validation refusal.
+check_verdict same_as_enforced(const exchange& e) {
+  if (e.mode.mutation != generators::request_mutation::same_as_mismatch) {
+    return check_verdict::not_applicable();
+  }
+  return validation_refusal(e, "", "same_as");
+}
+
+/// The error code an x-columns-of of the request's body names, or "".
+std::string columns_code(const exchange& e) {
+  if (!e.op.body) return {};
+  for (const auto& m : e.op.body->content) {
+    if (m.schema == nullptr) continue;
+    for (const auto& b : openapi::columns_bindings(*m.schema)) {
+      if (!b.columns.code.empty()) return b.columns.code;
+    }
+  }
+  return {};
+}
+
+/// A form body whose x-columns-of part maps a column its CSV part's header
+/// lacks gets the documented validation refusal, with the extension's code
+/// when it names one.
+check_verdict columns_in_header(const exchange& e) {
+  if (e.mode.mutation != generators::request_mutation::columns_not_in_header) {
+    return check_verdict::not_applicable();
+  }
+  return validation_refusal(e, columns_code(e), "columns");
 }
 
 /// The human-readable message of an error body: the first string among the

@@ -47,11 +47,9 @@ struct certify_run {
   boost::json::value report;  // --json, when the run wrote one
 };
 
-/// Runs `build/conform args...` (stdout and stderr into a file), waits for it,
-/// and reads the --json report it was given, if any.
-inline certify_run conform_process(const std::vector<std::string>& args) {
-  static std::atomic<int> counter{0};
-  const fs::path log = scratch("run-" + std::to_string(counter++) + ".log");
+/// Starts `build/conform args...` with stdout and stderr into `log`; its
+/// pid, or 0 when it could not start.
+inline pid_t spawn_conform(const std::vector<std::string>& args, const fs::path& log) {
   std::vector<std::string> argv_s{CONFORM_BINARY};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -62,14 +60,23 @@ inline certify_run conform_process(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   pid_t pid = 0;
+  const bool started = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0;
+  posix_spawn_file_actions_destroy(&actions);
+  return started ? pid : 0;
+}
+
+/// Runs `build/conform args...` (stdout and stderr into a file), waits for it,
+/// and reads the --json report it was given, if any.
+inline certify_run conform_process(const std::vector<std::string>& args) {
+  static std::atomic<int> counter{0};
+  const fs::path log = scratch("run-" + std::to_string(counter++) + ".log");
   certify_run r;
-  if (::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) {
+  if (const pid_t pid = spawn_conform(args, log)) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
-  posix_spawn_file_actions_destroy(&actions);
   r.out = read_file(log);
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] != "--json") continue;

@@ -267,27 +267,11 @@ TEST(certify, listen_serves_one_pass_of_every_family_then_judges_on_sigterm) {
   if (!available("python3")) GTEST_SKIP() << "not run: python3 is not installed";
   const auto profile = scratch("listen-profile.json"), json = scratch("listen.json"),
              transcript = scratch("listen.jsonl"), log = scratch("listen.log");
-  std::vector<std::string> args{CONFORM_BINARY,
-                                "certify",
-                                "--listen",
-                                "--seed",
-                                "1",
-                                "--json",
-                                json.string(),
-                                "--transcript",
-                                transcript.string(),
-                                "--profile-out",
-                                profile.string()};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  ASSERT_EQ(::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid =
+      spawn_conform({"certify", "--listen", "--seed", "1", "--json", json.string(), "--transcript",
+                     transcript.string(), "--profile-out", profile.string()},
+                    log);
+  ASSERT_NE(pid, 0);
   // The profile appears once the server listens (bounded: 30 s).
   for (int i = 0; i < 300 && read_file(log).find("listening on") == std::string::npos; ++i) {
     ::usleep(100 * 1000);
