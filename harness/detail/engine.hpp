@@ -167,43 +167,29 @@ class engine {
     return redact_credentials(*target_, std::move(text));
   }
   /// What sees each request a scenario context of phase `p` sends (its mode:
-  /// `mode`): --record's recorder, and the server-error check. A 5xx met
-  /// anywhere is a failure with its own reproduction (issue 37): the
-  /// scenarios and the stateful walk judge what they sent for, and this
-  /// judges that the server did not fail on it.
-  scenario_context::observer observer_for(phase p, std::string mode) {
-    scenario_context::observer record;
-    if (recorder_) record = recorder_for(p, mode);
-    const auto& exchange_checks = config_.checks.exchange;
-    const bool judge_5xx =
-        std::any_of(exchange_checks.begin(), exchange_checks.end(),
-                    [](const exchange_check* k) { return k->info.name == "not_a_server_error"; });
-    if (!record && !judge_5xx) return {};
-    return [this, record = std::move(record), judge_5xx, p, mode = std::move(mode)](
-               const http::request& req, const http::result& res,
-               std::chrono::system_clock::time_point started) {
-      if (record) record(req, res, started);
-      if (!judge_5xx || !res.ok() || res.value().status < 500) return;
-      const auto* op = operation_of(spec_, req);
-      const auto c = results_.cell(op, mode, "not_a_server_error", results_sink::origin::scenarios);
-      results_sink::count_failure(c);
-      failure f;
-      f.check = "not_a_server_error";
-      f.mode = {failure_mode::kind::scenario,
-                "a request of the " + std::string(to_string(p)) + " phase"};
-      f.expected = "a status below 500 (RFC 9110 section 15.6: 5xx, the server failed)";
-      f.status = res.value().status;
-      f.seen = "status " + std::to_string(f.status);
-      f.cause =
-          "status " + std::to_string(f.status) + " in the " + std::string(to_string(p)) + " phase";
-      f.seed = config_.seed;
-      f.curl = http::to_curl(req, client_.base(), redactor_);
-      f.response_excerpt = redact(core::body_excerpt(
-          res.value().body,
-          res.value().find("Content-Type") ? *res.value().find("Content-Type") : "", 200));
-      results_.report(c, std::move(f), 0);
-    };
-  }
+  /// `mode`): --record's recorder, and with `judge` every enabled check that
+  /// judges the answer alone (judge_observed). The scenarios and the stateful
+  /// walk judge what they sent for; these judge the answer as any answer
+  /// (issue 37: every exchange judged, a 5xx anywhere a failure with its own
+  /// reproduction).
+  scenario_context::observer observer_for(phase p, std::string mode, bool judge = true);
+  /// How an exchange the plan did not generate is judged and filed.
+  struct observed {
+    phase p = phase::scenarios;
+    std::string label;        // the auth model its cells are filed under
+    failure_mode mode;        // as its failures say
+    const cell* c = nullptr;  // a re-send of shrinking: the cell it re-sends
+    const generators::generated_request* g = nullptr;  // and its request
+    std::size_t skip = static_cast<std::size_t>(-1);   // the check being shrunk
+  };
+  /// Judges `req` and what came back by every enabled check that judges the
+  /// answer alone (exchange_check::answers_alone); true when one did. A
+  /// scenario's or a step's verdicts are counted in cells of their own
+  /// (`how.label`); a shrinking re-send's failures go to its cell's, once
+  /// per cause that the plan's own exchanges did not show.
+  bool judge_observed(const observed& how, const http::request& req, const http::result& res);
+  /// True when some enabled check judges answers alone.
+  bool judges_answers() const;
   /// --record: what records each request a scenario context of phase `p`
   /// sends (its mode: `mode`).
   scenario_context::observer recorder_for(phase p, std::string mode) {
@@ -263,6 +249,7 @@ class engine {
   const std::uint64_t run_nonce_ =
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   std::atomic<std::uint64_t> sends_{0};
+  std::atomic<std::uint64_t> observed_order_{0};  // failures of observed exchanges, in order
 
   std::uint64_t scenario_requests_ = 0, scenario_retries_429_ = 0;
   std::uint64_t stateful_requests_ = 0, stateful_retries_429_ = 0;

@@ -36,7 +36,15 @@ void engine::stateful_phase() {
   o.max_shrinks = config_.max_shrinks;
   o.reach = &reach_;
   o.guard = &guard_;
-  o.observe = observer_for(phase::stateful, "stateful");
+  // Its steps are judged as any answer once over the shards, like every
+  // other exchange: where its checks are, else in the first shard.
+  const auto& all = selection.scenarios;
+  const bool selected =
+      std::any_of(all.begin(), all.end(), [](const scenario* s) { return s->stateful; });
+  const bool steps_judged =
+      config_.shard_count <= 1 || (selected ? judges : config_.shard_index == 1);
+  o.observe = observer_for(phase::stateful, "stateful", steps_judged);
+  o.judged = steps_judged && judges_answers();
   auto outcome = stateful::run_phase(spec_, *target_, o);
   learned_.emplace(std::move(outcome.learned));
   target_ = &*learned_;

@@ -44,6 +44,19 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
   }
   auto judged = [&](const generators::generated_request& g, const sent& s) {
     check_verdict v = evaluate(c, chk, g, s);
+    // What else the re-send shows (a 5xx, a body against its schema) is a
+    // failure of its own, with this request's reproduction.
+    observed how;
+    how.p = phase::shrinking;
+    how.label = c.auth->model.label();
+    how.mode = {
+        c.kind == request_kind::valid ? failure_mode::kind::valid : failure_mode::kind::invalid,
+        g.mode.description + (g.mode.description.empty() ? "" : " ") +
+            "(re-sent while shrinking a " + chk.info.name + " failure)"};
+    how.c = &c;
+    how.g = &g;
+    how.skip = cand.check_index;
+    judge_observed(how, s.request, s.result);
     record(phase::shrinking, c, g, s, {{chk.info.name, v.what, v.cause, v.expected, v.seen}});
     return v;
   };
