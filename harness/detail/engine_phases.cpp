@@ -68,7 +68,6 @@ void engine::scenario_phase() {
   scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
-  if (auto seen = observer_for(phase::scenarios, "scenario")) ctx.observe(std::move(seen));
   ctx.guard(&guard_);
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
@@ -76,6 +75,9 @@ void engine::scenario_phase() {
   // One after another: a scenario reads state (a value, a resource's
   // status) that another's requests would move.
   for (const auto* s : scenarios) {
+    // Its requests are judged as any answer in cells of its own, which one
+    // shard holds (the suite's).
+    ctx.observe(observer_for(phase::scenarios, "scenario " + s->name));
     try {
       s->run(ctx, results_, enabled);
     } catch (const std::exception& ex) {

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -148,4 +150,80 @@ TEST(learned_ids, reach_counts_only_what_checks_judged) {
 }
 
 }  // namespace learned_ids
+}  // namespace conform
+
+namespace conform {
+namespace resend_judged {
+
+/// Answers a request with `n` it has seen before with 500, any other with
+/// a body against its schema (`n` a number, not a string), or 400 without `n`.
+class repeat_fails_server {
+ public:
+  repeat_fails_server()
+      : server_([this](test_support::raw_server::socket& s, int) {
+          const std::string request = test_support::raw_server::read_request(s);
+          if (request.empty()) return;
+          const std::string line = request.substr(0, request.find("\r\n"));
+          const bool seen = !seen_.insert(line).second;
+          const std::size_t at = line.find("n=");
+          int status = 200;
+          std::string body;
+          if (seen && at != std::string::npos) {
+            status = 500;
+            body = "{\"error\":\"seen\"}";
+          } else if (at == std::string::npos) {
+            status = 400;
+            body = "{}";
+          } else {
+            body = "{\"n\":" + std::to_string(std::atoll(line.c_str() + at + 2)) + "}";
+          }
+          test_support::raw_server::write(
+              s, "HTTP/1.1 " + std::to_string(status) +
+                     " X\r\nContent-Type: application/json\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+        }) {}
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(server_.port()); }
+
+ private:
+  std::set<std::string> seen_;  // one connection at a time: no lock
+  test_support::raw_server server_;
+};
+
+TEST(resend_judged, a_500_met_while_shrinking_is_a_failure_with_its_own_reproduction) {
+  for (std::uint64_t seed : {1u, 2u}) {
+    repeat_fails_server server;
+    auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/resend.yaml");
+    ASSERT_TRUE(loaded.ok());
+    auto p = profile::parse_profile("base_url: " + server.base_url() + "\n", "stub profile");
+    ASSERT_TRUE(p.ok());
+    static const auto catalogue = suites::builtin_checks();
+    harness::run_config config;
+    config.seed = seed;
+    config.examples = 3;
+    config.coverage = false;
+    config.max_shrinks = 4;
+    config.stateful = false;  // its steps would repeat a request too
+    for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
+    config.checks = *catalogue.select({"response_schema_conformance", "not_a_server_error"});
+    http::client_options opts;
+    opts.workers = 1;
+    http::client client(p.value->base_url, opts);
+    harness::listener quiet;
+    const auto r = harness::run(*loaded.spec, *p.value, config, client, quiet);
+    const auto it = std::find_if(r.failures.begin(), r.failures.end(),
+                                 [](const auto& f) { return f.check == "not_a_server_error"; });
+    ASSERT_NE(it, r.failures.end()) << seed;
+    EXPECT_EQ(it->status, 500u);
+    EXPECT_NE(it->mode.detail.find("re-sent while shrinking a response_schema_conformance"),
+              std::string::npos)
+        << it->mode.detail;
+    EXPECT_NE(it->curl.find("/count?n="), std::string::npos) << it->curl;
+    // The failure being shrunk is still reported, as first seen.
+    EXPECT_TRUE(std::any_of(r.failures.begin(), r.failures.end(), [](const auto& f) {
+      return f.check == "response_schema_conformance";
+    }));
+  }
+}
+
+}  // namespace resend_judged
 }  // namespace conform

@@ -60,6 +60,8 @@ TEST(conform_run, the_reference_server_passes_every_check_under_every_auth_model
     // credential per cell of the scope matrix, "workflow <id>").
     if (cell.at("check").as_string() != "status_code_conformance") continue;
     const std::string auth(cell.at("auth_model").as_string());
+    // What the scenarios and the stateful walk sent, judged as any answer.
+    if (auth.starts_with("scenario ") || auth == "stateful") continue;
     seen.insert(std::string(cell.at("operation_id").as_string()) + "|" +
                 auth.substr(0, auth.find(' ')));
   }
