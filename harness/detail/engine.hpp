@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -190,6 +191,28 @@ class engine {
   bool judge_observed(const observed& how, const http::request& req, const http::result& res);
   /// True when some enabled check judges answers alone.
   bool judges_answers() const;
+
+  /// A request the target took, kept for the failure that says it stopped
+  /// answering (engine_liveness.cpp).
+  struct taken {
+    std::uint64_t order = 0;  // when it was sent, over the whole run
+    http::request request;
+    const openapi::operation* op = nullptr;
+    std::string label;  // its auth model, or the phase's cells
+    failure_mode mode;
+    results_sink::origin from = results_sink::origin::exchanges;
+    http::result result;  // what came back, or the transport error
+  };
+  /// Sees each answer or transport error: a connection refused after the
+  /// target had answered means it stopped answering (issue 37 item 8). The
+  /// first time, files a failure against the last request it took and
+  /// stops the run; true when the target is gone.
+  bool watch(const http::result& res);
+  /// Keeps `t` if it is the latest request the target answered, or the
+  /// latest it took and did not answer.
+  void remember(taken t);
+  /// True once the target stopped answering: phases take no more work.
+  bool target_gone() const { return gone_.load(std::memory_order_relaxed); }
   /// --record: what records each request a scenario context of phase `p`
   /// sends (its mode: `mode`).
   scenario_context::observer recorder_for(phase p, std::string mode) {
@@ -250,6 +273,14 @@ class engine {
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   std::atomic<std::uint64_t> sends_{0};
   std::atomic<std::uint64_t> observed_order_{0};  // failures of observed exchanges, in order
+  std::atomic<bool> answered_{false}, gone_{false};
+  std::atomic<std::uint64_t> taken_order_{0};
+  std::mutex taken_mutex_;              // guards the two below
+  std::optional<taken> answered_last_;  // the latest request the target answered
+  std::optional<taken> unanswered_;     // the latest it took and did not answer
+  /// The operations of the latest requests it took and did not answer, in
+  /// that order (a few: those in flight when it died).
+  std::deque<std::pair<std::uint64_t, std::string>> unanswered_ops_;
 
   std::uint64_t scenario_requests_ = 0, scenario_retries_429_ = 0;
   std::uint64_t stateful_requests_ = 0, stateful_retries_429_ = 0;

@@ -75,6 +75,7 @@ void engine::scenario_phase() {
   // One after another: a scenario reads state (a value, a resource's
   // status) that another's requests would move.
   for (const auto* s : scenarios) {
+    if (target_gone()) break;  // the run stopped: watch() said why
     // Its requests are judged as any answer in cells of its own, which one
     // shard holds (the suite's).
     ctx.observe(observer_for(phase::scenarios, "scenario " + s->name));

@@ -66,12 +66,13 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
   // The first re-send confirms the failure is still there; if it is not
   // (the target's state moved on), the failure is reported unshrunk.
   std::optional<sent> resent;
-  if (!timed_out) resent = send_within(worker, c, current_value, deadline);
+  if (!timed_out && !target_gone()) resent = send_within(worker, c, current_value, deadline);
+  if (resent && resent->lost) resent.reset();  // the target is gone: nothing re-sent
   const bool reproduced = resent && judged(current_value, *resent).cause == verdict.cause;
   sent last = resent ? std::move(*resent) : *cand.original;
   if (reproduced) {
     bool progressed = true, in_time = true;
-    while (progressed && in_time && budget > 0) {
+    while (progressed && in_time && budget > 0 && !target_gone()) {
       progressed = false;
       auto children = current.shrinks();
       while (budget > 0) {
