@@ -39,13 +39,18 @@ const openapi::api_rules::generic_error* generic_error_for(const openapi::api_sp
   return nullptr;
 }
 
+/// JSON, or a structured syntax of it (RFC 6839: "+json").
+bool json_media(const std::string& media) {
+  return media == "application/json" || media.ends_with("+json");
+}
+
 /// The schema a JSON body of this status must match, or nullptr.
 const schema::schema* expected_schema(const openapi::api_spec& spec, const openapi::operation& op,
                                       int status) {
   if (const auto* r = documented_response(op, status)) {
     for (const auto& m : r->content) {
       const std::string media = core::media_type_of(m.name);
-      if ((media == "application/json" || media.ends_with("+json")) && m.schema) return m.schema;
+      if (json_media(media) && m.schema) return m.schema;
     }
     return nullptr;
   }
@@ -89,6 +94,29 @@ bool rate_limited(const exchange& e, unsigned status) {
 }
 
 const std::vector<std::string> json_only = {"application/json"};
+
+/// True when `seen` is `documented` or lies in it, a range ("audio/*", "*/*").
+bool media_in(const std::string& documented, const std::string& seen) {
+  if (documented == seen || documented == "*/*") return true;
+  return documented.ends_with("/*") && !seen.empty() &&
+         seen.starts_with(documented.substr(0, documented.size() - 1));
+}
+
+/// True when the response's type is one the description documents for its
+/// status, and not JSON: the server chose that representation (a client
+/// that sent `Accept: */*` or none leaves the choice to it), so no JSON
+/// body is owed.
+bool chose_documented_non_json(const exchange& e, const http::response& r) {
+  const auto* doc = documented_response(e.op, static_cast<int>(r.status));
+  const std::string* header = r.find(http::field::content_type);
+  if (!doc || !header) return false;
+  const std::string seen = core::media_type_of(*header);
+  if (json_media(seen)) return false;
+  return std::any_of(doc->content.begin(), doc->content.end(), [&seen](const auto& m) {
+    const std::string media = core::media_type_of(m.name);
+    return !json_media(media) && media_in(media, seen);
+  });
+}
 
 /// True for 204 and 304, the statuses HTTP forbids content in (RFC 9110
 /// sections 15.3.5 and 15.4.5), whatever content the description lists.
@@ -189,10 +217,8 @@ check_verdict content_type_conformance(const exchange& e) {
   const std::string* header = r->find(http::field::content_type);
   const std::string seen = header ? core::media_type_of(*header) : std::string();
   // A documented range ("audio/*", "*/*") admits every type in it.
-  const bool matches = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
-    if (a == seen || a == "*/*") return true;
-    return a.ends_with("/*") && !seen.empty() && seen.starts_with(a.substr(0, a.size() - 1));
-  });
+  const bool matches = std::any_of(allowed.begin(), allowed.end(),
+                                   [&seen](const std::string& a) { return media_in(a, seen); });
   if (matches) return check_verdict::pass();
   return check_verdict::violation("Content-Type " + core::join(allowed, " or "),
                                   header ? "Content-Type " + *header : "no Content-Type",
@@ -273,6 +299,7 @@ check_verdict response_schema_conformance(const exchange& e) {
   if (!r || no_content_status(r->status)) return check_verdict::not_applicable();
   const int status = static_cast<int>(r->status);
   if (const auto* m = sequential_media(e.op, status, *r)) return items_conform(*m, *r, status);
+  if (chose_documented_non_json(e, *r)) return check_verdict::not_applicable();
   const schema::schema* s = expected_schema(e.spec, e.op, status);
   if (!s) return check_verdict::not_applicable();
   if (!e.json) {

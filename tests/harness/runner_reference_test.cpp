@@ -80,6 +80,20 @@ TEST(conform_run, the_reference_server_passes_every_check_under_every_auth_model
   }
   EXPECT_EQ(seen.size(), expected);
 
+  // Content negotiation (issue 37): every operation was also asked with
+  // `Accept: */*` and with no Accept, and the reference answered each with
+  // a documented type (no failure above).
+  std::set<std::string> negotiated;
+  for (const auto& c : report.at("coverage").as_array()) {
+    for (const auto& k : c.at("by_keyword").as_array()) {
+      if (k.at("keyword").as_string() != "Accept") continue;
+      EXPECT_EQ(k.at("constraints").as_int64(), 2) << c;
+      EXPECT_EQ(k.at("covered").as_int64(), 2) << c;
+      negotiated.insert(std::string(c.at("operation_id").as_string()));
+    }
+  }
+  EXPECT_EQ(negotiated.size(), loaded.spec->operations.size());
+
   std::ifstream xml(junit);
   std::stringstream xml_text;
   xml_text << xml.rdbuf();
