@@ -13,7 +13,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SERVERS=("$@")
-[ ${#SERVERS[@]} -eq 0 ] && SERVERS=(etcd pdns loopback)
+[ ${#SERVERS[@]} -eq 0 ] && SERVERS=(etcd etcd-auth pdns loopback)
 TOOLS=${TOOLS:-conform schemathesis}
 mkdir -p "$OUT" "$WORK"
 
@@ -32,24 +32,38 @@ for server in "${SERVERS[@]}"; do
       say "$NAME / $tool: start, seed"
       srv_stop
       srv_start || { say "$NAME: did not start"; srv_stop; exit 1; }
+      rm -f "$d/$tool-died.txt"
       srv_seed
       cp "$SPEC" "$d/$(basename "$SPEC")"
       srv_dump >"$d/$tool-before.txt"
+      last=none
       for seed in $SEEDS; do
+        sleep 1
+        if ! kill -0 "$(cat "$D/pid" 2>/dev/null)" 2>/dev/null; then
+          # It died during the last seed: say so, and start it again, seeded anew.
+          echo "$NAME died during seed $last; started again, seeded anew, before seed $seed" >>"$d/$tool-died.txt"
+          say "$NAME died during $tool seed $last: restart"
+          srv_stop; srv_start && srv_seed
+        fi
+        last=$seed
         case $tool in
           conform) run_conform "$d" "$seed" "${CONFORM_ARGS[@]}" ;;
           schemathesis) run_schemathesis "$d" "$seed" "${ST_ARGS[@]}" ;;
         esac
-        if ! kill -0 "$(cat "$D/pid" 2>/dev/null)" 2>/dev/null; then
-          say "$NAME died during $tool seed $seed"; echo "server died after seed $seed" >>"$d/$tool-died.txt"
-        fi
       done
-      srv_dump >"$d/$tool-after.txt"
+      sleep 1
+      if ! kill -0 "$(cat "$D/pid" 2>/dev/null)" 2>/dev/null; then
+        echo "$NAME died during seed $last" >>"$d/$tool-died.txt"
+        echo "(the server had died: nothing to dump)" >"$d/$tool-after.txt"
+      else
+        srv_dump >"$d/$tool-after.txt"
+      fi
       if diff <(eval "$SURVIVE_FILTER" <"$d/$tool-before.txt") \
-              <(eval "$SURVIVE_FILTER" <"$d/$tool-after.txt") >"$d/$tool-survival.diff"; then
+              <(eval "$SURVIVE_FILTER" <"$d/$tool-after.txt") >"$d/$tool-survival.diff" &&
+         [ ! -f "$d/$tool-died.txt" ]; then
         echo yes >"$d/$tool-survived.txt"
       else
-        echo no >"$d/$tool-survived.txt"
+        echo "no$([ -f "$d/$tool-died.txt" ] && echo ' (the server died)')" >"$d/$tool-survived.txt"
       fi
       say "$NAME / $tool: seeded data survived: $(cat "$d/$tool-survived.txt")"
       srv_stop

@@ -47,7 +47,7 @@ def op_of(ops, method, path):
 
 def conform(d, ops):
     reached, requests, failures, notes, crashed = set(), 0, {}, {}, []
-    for f in sorted(glob.glob(os.path.join(d, "conform-*.json"))):
+    for f in sorted(glob.glob(os.path.join(d, "conform-[0-9]*.json"))):
         seed = re.search(r"conform-(\d+)\.json", f).group(1)
         try:
             r = json.load(open(f))
@@ -66,7 +66,7 @@ def conform(d, ops):
         for x in r.get("notes", []):
             key = (x.get("method_path"), x.get("check"), x.get("cause"))
             notes.setdefault(key, set()).add(seed)
-    for f in sorted(glob.glob(os.path.join(d, "conform-*.txt"))):
+    for f in sorted(glob.glob(os.path.join(d, "conform-[0-9]*.txt"))):
         text = open(f).read()
         m = re.search(r"exit (\d+)\s*$", text)
         if m and int(m.group(1)) > 3:
@@ -76,7 +76,7 @@ def conform(d, ops):
 
 def schemathesis(d, ops):
     reached, requests, failures, crashed = set(), 0, {}, []
-    for f in sorted(glob.glob(os.path.join(d, "schemathesis-*.cassette.yaml"))):
+    for f in sorted(glob.glob(os.path.join(d, "schemathesis-[0-9]*.cassette.yaml"))):
         seed = re.search(r"schemathesis-(\d+)\.", f).group(1)
         try:
             cas = yaml.load(open(f), Loader=Loader) or {}
@@ -91,7 +91,7 @@ def schemathesis(d, ops):
             code = (resp.get("status") or {}).get("code")
             if op and code is not None and 200 <= int(code) < 300:
                 reached.add(f"{op[0]} {op[1]}")
-    for f in sorted(glob.glob(os.path.join(d, "schemathesis-*.txt"))):
+    for f in sorted(glob.glob(os.path.join(d, "schemathesis-[0-9]*.txt"))):
         seed = re.search(r"schemathesis-(\d+)\.txt", f).group(1)
         section = None
         for line in open(f, errors="replace"):
@@ -127,7 +127,7 @@ def main(out):
             continue
         ops = load_spec(specs[0])
         for tool in ("conform", "schemathesis"):
-            if not glob.glob(os.path.join(d, f"{tool}-*.txt")):
+            if not glob.glob(os.path.join(d, f"{tool}-[0-9]*.txt")):
                 continue
             survived = open(os.path.join(d, f"{tool}-survived.txt")).read().strip() \
                 if os.path.exists(os.path.join(d, f"{tool}-survived.txt")) else "?"

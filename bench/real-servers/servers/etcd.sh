@@ -12,6 +12,7 @@ SPEC=$D/rpc.swagger.json
 ETCD_GIT=${ETCD_GIT:-/work/.mirror/etcd-io+etcd/repo}   # a clone (or bare git dir) of etcd-io/etcd
 CONFORM_ARGS=()
 ST_ARGS=()
+ETCD_EXTRA=()
 
 srv_install() {
   apt_install etcd-server curl jq
@@ -31,7 +32,8 @@ srv_install() {
 
 srv_start() {
   rm -rf "$D/data"
-  etcd --name rs --data-dir "$D/data" \
+  mkdir -p "$D"
+  etcd --name rs --data-dir "$D/data" "${ETCD_EXTRA[@]}" \
     --listen-client-urls "$BASE_URL" --advertise-client-urls "$BASE_URL" \
     --listen-peer-urls "http://127.0.0.1:$PEER_PORT" \
     --initial-advertise-peer-urls "http://127.0.0.1:$PEER_PORT" \
