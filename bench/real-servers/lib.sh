@@ -45,15 +45,17 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
 }
 
-# run_conform SERVER_OUT SEED ARGS...: one Conform run, console and JSON report kept.
+# run_conform SERVER_OUT SEED [PREFIX] ARGS...: one Conform run, console and JSON
+# report kept as SERVER_OUT/PREFIX-SEED.{txt,json} (PREFIX default conform).
 run_conform() {
-  local d=$1 seed=$2; shift 2
+  local d=$1 seed=$2 prefix=conform; shift 2
+  case ${1:-} in conform*) prefix=$1; shift ;; esac
   mkdir -p "$d"
-  say "conform seed $seed -> $d/conform-$seed.json"
+  say "$prefix seed $seed -> $d/$prefix-$seed.json"
   ( set -x; "$CONFORM" run --url "$BASE_URL" --spec "$SPEC" --seed "$seed" \
       --timeout "$REQUEST_TIMEOUT" --no-progress \
-      --report "json=$d/conform-$seed.json" "$@" ) >"$d/conform-$seed.txt" 2>&1
-  echo "exit $?" >>"$d/conform-$seed.txt"
+      --report "json=$d/$prefix-$seed.json" "$@" ) >"$d/$prefix-$seed.txt" 2>&1
+  echo "exit $?" >>"$d/$prefix-$seed.txt"
 }
 
 # run_schemathesis SERVER_OUT SEED ARGS...: one Schemathesis 3.x run, all checks,

@@ -8,7 +8,8 @@
 # data, seed it through its own API, dump the seeded data, run the tool on
 # seeds 1-3, dump again and compare, stop. Then summarize.py writes the table.
 # Environment: CONFORM (default build/conform), ST (Schemathesis launcher made
-# by schemathesis.sh), TOOLS (default "conform schemathesis"), SEEDS, OUT, WORK.
+# by schemathesis.sh), TOOLS (default "conform schemathesis"; "conform-destructive"
+# adds Conform with --allow-destructive on a fresh server), SEEDS, OUT, WORK.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +49,11 @@ for server in "${SERVERS[@]}"; do
         last=$seed
         case $tool in
           conform) run_conform "$d" "$seed" "${CONFORM_ARGS[@]}" ;;
+          # Not in the default TOOLS: Conform allowed to write anywhere.
+          # Not in the default TOOLS: Conform without the operations that end the run
+          # (CONFORM_EXCLUDE, per server: etcd's AuthDisable and Alarm).
+          conform-excluding) run_conform "$d" "$seed" conform-excluding "${CONFORM_EXCLUDE[@]}" "${CONFORM_ARGS[@]}" ;;
+          conform-destructive) run_conform "$d" "$seed" conform-destructive --allow-destructive "${CONFORM_ARGS[@]}" ;;
           schemathesis) run_schemathesis "$d" "$seed" "${ST_ARGS[@]}" ;;
         esac
       done

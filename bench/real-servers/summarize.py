@@ -45,10 +45,10 @@ def op_of(ops, method, path):
     return best
 
 
-def conform(d, ops):
+def conform(d, ops, prefix="conform"):
     reached, requests, failures, notes, crashed = set(), 0, {}, {}, []
-    for f in sorted(glob.glob(os.path.join(d, "conform-[0-9]*.json"))):
-        seed = re.search(r"conform-(\d+)\.json", f).group(1)
+    for f in sorted(glob.glob(os.path.join(d, prefix + "-[0-9]*.json"))):
+        seed = re.search(r"-(\d+)\.json$", f).group(1)
         try:
             r = json.load(open(f))
         except Exception as e:  # no report: the console says why
@@ -66,7 +66,7 @@ def conform(d, ops):
         for x in r.get("notes", []):
             key = (x.get("method_path"), x.get("check"), x.get("cause"))
             notes.setdefault(key, set()).add(seed)
-    for f in sorted(glob.glob(os.path.join(d, "conform-[0-9]*.txt"))):
+    for f in sorted(glob.glob(os.path.join(d, prefix + "-[0-9]*.txt"))):
         text = open(f).read()
         m = re.search(r"exit (\d+)\s*$", text)
         if m and int(m.group(1)) > 3:
@@ -126,17 +126,17 @@ def main(out):
         if not specs:
             continue
         ops = load_spec(specs[0])
-        for tool in ("conform", "schemathesis"):
+        for tool in ("conform", "conform-excluding", "conform-destructive", "schemathesis"):
             if not glob.glob(os.path.join(d, f"{tool}-[0-9]*.txt")):
                 continue
             survived = open(os.path.join(d, f"{tool}-survived.txt")).read().strip() \
                 if os.path.exists(os.path.join(d, f"{tool}-survived.txt")) else "?"
-            if tool == "conform":
-                reached, requests, failures, notes, crashed = conform(d, ops)
+            if tool.startswith("conform"):
+                reached, requests, failures, notes, crashed = conform(d, ops, tool)
             else:
                 (reached, requests, failures, crashed), notes = schemathesis(d, ops), {}
             rows.append(f"| {name} | {tool} | {len(reached)} of {len(ops)} | {requests} | {len(failures)} | "
-                        f"{len(notes) if tool == 'conform' else '-'} | {survived} | {'; '.join(crashed) or '-'} |")
+                        f"{len(notes) if tool.startswith('conform') else '-'} | {survived} | {'; '.join(crashed) or '-'} |")
             details.append(f"\n### {name} / {tool}\n")
             details.append("not reached: " + (", ".join(sorted(f"{m} {p}" for m, p, _ in ops
                                                              if f"{m} {p}" not in reached)) or "none"))
