@@ -93,32 +93,63 @@ def schemathesis(d, ops):
                 reached.add(f"{op[0]} {op[1]}")
     for f in sorted(glob.glob(os.path.join(d, "schemathesis-[0-9]*.txt"))):
         seed = re.search(r"schemathesis-(\d+)\.txt", f).group(1)
-        section = None
-        for line in open(f, errors="replace"):
+        section, pending, last = None, [], None
+        lines = open(f, errors="replace").read().splitlines()
+        for i, line in enumerate(lines):
             m = re.match(r"^_{3,} (.+?) _{3,}$", line.rstrip())
             if m:
-                section = m.group(1)
+                section, pending = m.group(1), []
                 continue
-            if re.match(r"^={3,} (SUMMARY|ERRORS|FAILURES)", line):
-                if "SUMMARY" in line:
-                    section = None
+            if re.match(r"^={3,} ", line):
+                section = None if "SUMMARY" in line else section
                 continue
+            if not section:
+                continue
+            if re.match(r"^\d+\. Test Case ID", line):
+                pending = []
             m = re.match(r"^- (.+?)\s*$", line)
-            if section and m and not line.startswith("- -"):
+            if m:
                 key = (section, "", m.group(1))
                 e = failures.setdefault(key, {"seeds": set(), "occurrences": 0, "example": {}})
                 e["seeds"].add(seed)
                 e["occurrences"] += 1
-            m = re.match(r"^(\w*(Error|Exception)\b.*|.*Timed out.*|.*Response timed out.*)$", line.strip())
-            if section and m and section.startswith(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")) and "Test Case ID" not in line:
-                pass
+                pending.append(e)
+                continue
+            m = re.match(r"^\[(\d{3})\]", line)
+            if m:
+                for e in pending:
+                    e["example"].setdefault("status", int(m.group(1)))
+                    body = lines[i + 2].strip().strip("`") if i + 2 < len(lines) else ""
+                    e["example"].setdefault("response_excerpt", body[:300])
+                continue
+            if line.strip().startswith("curl "):
+                for e in pending:
+                    e["example"].setdefault("curl", line.strip())
+                    e["example"].setdefault("status", None)
+                    e["example"].setdefault("response_excerpt", "")
+                pending = []
         m = re.search(r"exit (\d+)\s*$", open(f).read())
         if m and int(m.group(1)) not in (0, 1):
             crashed.append(f"{os.path.basename(f)}: exit {m.group(1)}")
     return reached, requests, failures, crashed
 
 
+def record(tool, key, e, ops, base):
+    op, check, cause = key
+    x = e["example"] or {}
+    if not op and x.get("curl"):  # a stateful or scenario failure names no operation: its curl does
+        m = re.search(r"-X (\w+) '([^']+)'", x["curl"])
+        if m:
+            path = re.sub(r"^[a-z]+://[^/]+", "", m.group(2)).split("?")[0]
+            found = op_of(ops, m.group(1), path)
+            op = f"{found[0]} {found[1]}" if found else ""
+    return {"op": op or "", "check": check or "", "cause": cause or "", "status": x.get("status"),
+            "excerpt": str(x.get("response_excerpt") or ""), "operation_id": x.get("operation_id") or "",
+            "mode": x.get("mode", ""), "curl": x.get("curl", "")}
+
+
 def main(out):
+    import classes
     rows, details = [], []
     for d in sorted(glob.glob(os.path.join(out, "*/"))):
         name = os.path.basename(d.rstrip("/"))
@@ -129,28 +160,41 @@ def main(out):
         for tool in ("conform", "conform-excluding", "conform-destructive", "schemathesis"):
             if not glob.glob(os.path.join(d, f"{tool}-[0-9]*.txt")):
                 continue
-            survived = open(os.path.join(d, f"{tool}-survived.txt")).read().strip() \
-                if os.path.exists(os.path.join(d, f"{tool}-survived.txt")) else "?"
+            sf = os.path.join(d, f"{tool}-survived.txt")
+            survived = open(sf).read().strip() if os.path.exists(sf) else "?"
             if tool.startswith("conform"):
                 reached, requests, failures, notes, crashed = conform(d, ops, tool)
             else:
                 (reached, requests, failures, crashed), notes = schemathesis(d, ops), {}
+            by_class, by_root, unclassified = {}, {}, []
+            for key, e in failures.items():
+                r = record(tool, key, e, ops, "")
+                root, cls, _ = classes.classify(name, tool, r)
+                by_class[cls] = by_class.get(cls, 0) + 1
+                if root:
+                    by_root[root] = by_root.get(root, 0) + 1
+                else:
+                    unclassified.append((key, e, r))
+            roots = ", ".join(f"{k} ({v})" for k, v in sorted(by_root.items(), key=lambda kv: -kv[1]))
             rows.append(f"| {name} | {tool} | {len(reached)} of {len(ops)} | {requests} | {len(failures)} | "
+                        f"{by_class.get('true', 0)} | {by_class.get('false alarm', 0)} | {by_class.get('unclear', 0)} | "
+                        f"{by_class.get('unclassified', 0)} | {roots or '-'} | "
                         f"{len(notes) if tool.startswith('conform') else '-'} | {survived} | {'; '.join(crashed) or '-'} |")
             details.append(f"\n### {name} / {tool}\n")
             details.append("not reached: " + (", ".join(sorted(f"{m} {p}" for m, p, _ in ops
                                                              if f"{m} {p}" not in reached)) or "none"))
             details.append("")
-            for (op, check, cause), e in sorted(failures.items(), key=lambda kv: tuple(map(str, kv[0]))):
-                x = e["example"]
-                extra = f" [{x.get('mode')}; status {x.get('status')}]" if x else ""
-                details.append(f"- {op} | {check or '-'} | {cause}{extra} (seeds {','.join(sorted(e['seeds']))}, "
-                               f"{e['occurrences']} occurrences)")
-    print("| server | tool | operations reached (2xx) | requests | distinct failures | notes | seeded data survived | crashes |")
-    print("|---|---|---|---:|---:|---:|---|---|")
+            for (op, check, cause), e, r in sorted(unclassified, key=lambda t: tuple(map(str, t[0]))):
+                details.append(f"- UNCLASSIFIED {r['op']} | {check or '-'} | {cause} [{r['mode'] or '-'}; status "
+                               f"{r['status']}] {r['excerpt'][:160]} (seeds {','.join(sorted(e['seeds']))})")
+                details.append(f"    {r['curl'][:400]}")
+    print("| server | tool | operations reached (2xx) | requests | distinct failures | true | false alarm | unclear "
+          "| unclassified | root causes (distinct failures) | notes | seeded data survived | crashes |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|")
     print("\n".join(rows))
     print("\n".join(details))
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/conform-real-servers")
