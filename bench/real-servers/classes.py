@@ -60,6 +60,11 @@ ROOTS = {
     "etcd-header-text": ("etcd", "true",
         "a malformed Authorization value (Schemathesis generates one for the ApiKey scheme) is answered "
         "400 'invalid header value' as text/plain, not the documented application/json"),
+    # PowerDNS
+    "pdns-404-text": ("pdns", "true",
+        "a 404 (unknown server, zone or key) is text/plain 'Not Found' unless the request's Accept names "
+        "application/json (Conform always sends that, Schemathesis 3.21 does not); the description "
+        "documents a JSON Error for every 404"),
     # LoopBack
     "lb-undocumented": ("loopback", "true",
         "the description documents only 200/204; LoopBack answers invalid input 400 or 422, a wrong "
@@ -138,12 +143,15 @@ def loopback(server, tool, r):
         return "lb-undocumented"
     if ck == "negative_data_rejection":
         return "lb-null"
-    if ck == "response_schema_conformance" and "required" in cz:
+    if (ck == "response_schema_conformance" and "required" in cz) or \
+            (cz == "Response violates schema" and "fields" in r["curl"]):
         return "lb-fields"
     return None
 
 
 def pdns(server, tool, r):
+    if r["cause"] == "Undocumented Content-Type" and r["status"] == 404 and "Not Found" in r["excerpt"]:
+        return "pdns-404-text"
     return None
 
 
