@@ -150,7 +150,7 @@ def record(tool, key, e, ops, base):
 
 def main(out):
     import classes
-    rows, details = [], []
+    rows, details, per_root = [], [], {}
     for d in sorted(glob.glob(os.path.join(out, "*/"))):
         name = os.path.basename(d.rstrip("/"))
         specs = [f for f in glob.glob(os.path.join(d, "*")) if re.search(r"(swagger|openapi).*\.(json|yaml)$", f)]
@@ -173,6 +173,8 @@ def main(out):
                 by_class[cls] = by_class.get(cls, 0) + 1
                 if root:
                     by_root[root] = by_root.get(root, 0) + 1
+                    col = f"{name}/{tool}"
+                    per_root.setdefault(root, {})[col] = per_root.setdefault(root, {}).get(col, 0) + 1
                 else:
                     unclassified.append((key, e, r))
             roots = ", ".join(f"{k} ({v})" for k, v in sorted(by_root.items(), key=lambda kv: -kv[1]))
@@ -192,6 +194,14 @@ def main(out):
           "| unclassified | root causes (distinct failures) | notes | seeded data survived | crashes |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|")
     print("\n".join(rows))
+    print("\n## Root causes\n")
+    print("| root cause | class | reason | distinct failures (server/tool: count) |")
+    print("|---|---|---|---|")
+    for root, (server, cls, reason) in classes.ROOTS.items():
+        counts = per_root.get(root, {})
+        if counts:
+            print(f"| {root} | {cls} | {reason} | " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) + " |")
+    print("\n## Per server and tool\n")
     print("\n".join(details))
 
 
