@@ -12,7 +12,7 @@ ROOTS = {
         "400/401/404/412/500 (the gRPC status mapped by grpc-gateway) with a JSON error body"),
     "etcd-lenient": ("etcd", "true",
         "grpc-gateway accepts what the description forbids: any Content-Type, a missing required "
-        "body (taken as {}), null for any field (its default), a JSON number for an int64 string, "
+        "body or a null one (taken as {}), null for any field (its default), a JSON number for an int64 string, "
         "bytes after the first JSON value ('{},' is accepted)"),
     "etcd-500-auth": ("etcd", "true",
         "the maintenance endpoints (hash, defragment, snapshot, alarm) answer 500 (gRPC Unknown) to a "
