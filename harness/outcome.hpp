@@ -217,6 +217,10 @@ struct run_counts {
   std::uint64_t retries_429 = 0;
   /// Exchanges whose failure rested on an assumption alone (check_tally::contradicted).
   std::uint64_t checks_contradicted = 0;
+  /// Of `requests`, the stateful walk's in a shard that does not judge it:
+  /// every shard walks to learn the target, one judges the walk, and
+  /// `conform report merge` counts the others' walks out (docs/report-format.md).
+  std::uint64_t relearned = 0;
 };
 
 /// Where the run's time went.

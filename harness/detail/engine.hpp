@@ -4,7 +4,8 @@
 // `engine::run()`, the table of contents; the plan, the exchanges, the
 // stateful and scenario phases, and shrinking each have a file beside this
 // one (engine_plan.cpp, engine_exchanges.cpp, engine_phases.cpp,
-// engine_shrink.cpp).
+// engine_shrink.cpp), as do the judging of the exchanges the plan did not
+// generate (engine_observed.cpp) and a target that dies (engine_liveness.cpp).
 
 #include <boost/json.hpp>
 #include <rapidcheck.h>

@@ -30,17 +30,22 @@ void engine::stateful_phase() {
   o.base = client_.base();
   o.client = client_.options();
   o.lanes = std::max(2u, config_.scenario_lanes);
-  o.results = judges ? &results_ : nullptr;
   const auto& selection = config_.checks;
+  const auto& all = selection.scenarios;
+  const bool selected =
+      std::any_of(all.begin(), all.end(), [](const scenario* s) { return s->stateful; });
+  // Every shard walks the same way, its checks' requests included, so that
+  // the walks of the shards that do not judge it are the judging shard's:
+  // their verdicts go nowhere.
+  listener unheard;
+  results_sink unjudged(spec_, unheard);
+  o.results = !selected ? nullptr : judges ? &results_ : &unjudged;
   o.enabled = [&selection](std::string_view name) { return selection.enabled(name); };
   o.max_shrinks = config_.max_shrinks;
   o.reach = &reach_;
   o.guard = &guard_;
   // Its steps are judged as any answer once over the shards, like every
   // other exchange: where its checks are, else in the first shard.
-  const auto& all = selection.scenarios;
-  const bool selected =
-      std::any_of(all.begin(), all.end(), [](const scenario* s) { return s->stateful; });
   const bool steps_judged =
       config_.shard_count <= 1 || (selected ? judges : config_.shard_index == 1);
   o.observe = observer_for(phase::stateful, "stateful", steps_judged);
@@ -53,6 +58,7 @@ void engine::stateful_phase() {
   report_.info.learned.insert(report_.info.learned.end(), outcome.notes.begin(),
                               outcome.notes.end());
   stateful_requests_ = outcome.requests;
+  if (!steps_judged) report_.counts.relearned = outcome.requests;
   stateful_retries_429_ = outcome.retries_429;
   add_time(&run_timings::transport, clock::now() - t0);
   gate_.phase_finished({phase::stateful});

@@ -65,7 +65,10 @@ std::vector<std::string> args_for(const framework_server& server, const std::str
                                    "--url",        server.base_url(),
                                    "--seed",       seed,
                                    "--examples",   "8",
-                                   "--no-progress"};
+                                   "--no-progress",
+                                   // The stub's POSTs document no create (no 201):
+                                   // safe mode would send none of them.
+                                   "--allow-destructive"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
