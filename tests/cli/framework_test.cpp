@@ -61,10 +61,8 @@ boost::json::value json_report(const std::string& path) {
 
 std::vector<std::string> args_for(const framework_server& server, const std::string& seed,
                                   std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"--spec",       test_support::framework_description(),
-                                   "--url",        server.base_url(),
-                                   "--seed",       seed,
-                                   "--examples",   "8",
+  std::vector<std::string> args = {"--spec", test_support::framework_description(), "--url",
+                                   server.base_url(), "--seed", seed, "--examples", "8",
                                    "--no-progress",
                                    // The stub's POSTs document no create (no 201):
                                    // safe mode would send none of them.
