@@ -15,14 +15,14 @@ cd "$(dirname "$0")/.."
 say() { echo "conform: $*" >&2; }
 start=$SECONDS
 
-bash scripts/deps.sh package
+bash scripts/deps.sh package >&2
 # The same sources make the same package: the changelog's and the man
 # page's dates are the last commit's.
 if [ -z "${SOURCE_DATE_EPOCH:-}" ] && git rev-parse --git-dir >/dev/null 2>&1; then
   SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
   export SOURCE_DATE_EPOCH
 fi
-bash scripts/build.sh program
+bash scripts/build.sh program >&2   # its progress too: stdout is the path alone
 
 say "making the Debian package (cpack -G DEB)"
 rm -f build-program/package/conform_*.deb
