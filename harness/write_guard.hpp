@@ -39,6 +39,9 @@ class write_guard {
   /// the profile lets the run write to.
   write_guard(const openapi::api_spec& spec, write_mode mode, std::string base_path = {},
               std::set<std::string> writable = {});
+  /// Operations the user says only read (`conform run --read-only`): sent in
+  /// safe mode whatever their method.
+  void read_only(std::set<const openapi::operation*> ops) { read_only_ = std::move(ops); }
 
   write_mode mode() const { return mode_; }
   /// Why `req` must not be sent ("safe mode: ..."), or nullopt. `op` is the
@@ -59,6 +62,7 @@ class write_guard {
   write_mode mode_;
   std::string base_path_;
   std::set<std::string> writable_;
+  std::set<const openapi::operation*> read_only_;
   mutable std::mutex mutex_;
   std::set<std::string> created_;
 };

@@ -127,6 +127,7 @@ class engine {
         redactor_(make_redactor(target)),
         guard_(spec, config.info.writes, client.base().base_path, writable_ids(target)) {
     credentials_.emplace(spec, target);
+    guard_.read_only(config.read_only);
     if (events_.records_exchanges()) recorder_.emplace(target);
   }
 

@@ -112,6 +112,7 @@ TEST(conform_run, usage_errors_exit_2_with_one_line) {
            {"run", "--rate-limit", "fast"},
            {"run", "--spec", spec_file, "--checks", "no_such_check"},
            {"run", "--spec", spec_file, "--include", "noSuchOperation"},
+           {"run", "--spec", spec_file, "--read-only", "noSuchOperation"},
            {"frobnicate"}}) {
     auto r = run_cli(args);
     EXPECT_EQ(r.status, 2) << args.back();

@@ -54,6 +54,13 @@ TEST(write_guard, a_post_not_documented_to_create_is_refused_in_safe_mode) {
   }
   write_guard d(*loaded.spec, write_mode::destructive);
   EXPECT_FALSE(d.refusal(nullptr, req(http::verb::post, "/kv/deleterange")));
+  // What the user says only reads (--read-only) goes, by its own method only.
+  write_guard told(*loaded.spec, write_mode::safe);
+  told.read_only({&loaded.spec->operations.front()});
+  ASSERT_EQ(loaded.spec->operations.front().operation_id, "deleteRange");
+  EXPECT_FALSE(told.refusal(nullptr, req(http::verb::post, "/kv/deleterange")));
+  EXPECT_TRUE(told.refusal(nullptr, req(http::verb::put, "/kv/deleterange")));
+  EXPECT_TRUE(told.refusal(nullptr, req(http::verb::post, "/auth/disable")));
 }
 
 TEST(write_guard, reads_always_go_and_writes_only_to_what_the_run_created) {
