@@ -418,6 +418,13 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
         // prefixItems; `additionalItems` (below) governs the rest.
         tuple_items = true;
         if (v.size() > 0) s.prefix_items = sub_list(doc, v, here, key);
+        // Seen on PowerDNS: a list of the kinds an item may be, where
+        // anyOf was meant. Read as written, and said.
+        if (v.size() > 1) {
+          r.note(doc_reader::pos(doc, v),
+                 "items is a list: read as JSON Schema draft 4 reads it, item i against the "
+                 "i-th schema (a tuple); where an item may be any one of them, that is anyOf");
+        }
         continue;
       }
       s.items = sub(doc, v, here);

@@ -166,7 +166,15 @@ TEST(as_others_read, tuple_items_are_judged_position_by_position) {
   const files f({{"api.yaml", tuples}});
   const load_result r = load(f.path("api.yaml"));
   ASSERT_TRUE(r.ok()) << messages(r);
-  EXPECT_TRUE(r.diagnostics.empty()) << messages(r);
+  // Each list of two or more schemas is said to be read as a tuple, as a
+  // note (a list of the kinds an item may be was anyOf's, on PowerDNS).
+  for (const auto& d : r.diagnostics) {
+    EXPECT_EQ(d.level, core::severity::note) << messages(r);
+    EXPECT_NE(d.message.find("items is a list: read as JSON Schema draft 4 reads it"),
+              std::string::npos)
+        << d.message;
+  }
+  EXPECT_FALSE(r.diagnostics.empty());
   const schema::schema& body = body_of(*r.spec, "getPoint", 200);
   const schema::schema& closed = body.property("closed")->resolved();
   ASSERT_EQ(closed.prefix_items.size(), 2u);
