@@ -26,6 +26,8 @@ scenario_context::observer engine::observer_for(phase p, std::string mode, bool 
              const http::request& req, const http::result& res,
              std::chrono::system_clock::time_point started) {
     if (record) record(req, res, started);
+    // Counted like the plan's: a scenario's or a step's request unanswered.
+    if (!res.ok()) transport_errors_.fetch_add(1, std::memory_order_relaxed);
     if (watch(res)) return;  // refused: the target is gone, and the run says so once
     if (judge) judge_observed(how, req, res);
     const auto* op = operation_of(spec_, req);
