@@ -200,7 +200,10 @@ class engine {
     std::uint64_t order = 0;  // when it was sent, over the whole run
     http::request request;
     const openapi::operation* op = nullptr;
-    std::string label;  // its auth model, or the phase's cells
+    /// Its auth model (the plan's cell: its label is made only if it fails),
+    /// or the phase's cells.
+    const auth_choice* auth = nullptr;
+    std::string label;
     failure_mode mode;
     results_sink::origin from = results_sink::origin::exchanges;
     http::result result;  // what came back, or the transport error

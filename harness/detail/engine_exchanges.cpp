@@ -155,11 +155,17 @@ void engine::worker_main(unsigned worker) {
           reach_.record(*c.op, c.auth->model, s.result, s.json ? &*s.json : nullptr);
         }
         judge(item, cell_index, example, seed, made->tree, made->value, s);
-        remember({0, std::move(s.request), c.op, c.auth->model.label(),
+        // Moved, not copied: what a dying target's failure would need.
+        remember({0,
+                  std::move(s.request),
+                  c.op,
+                  c.auth,
+                  {},
                   failure_mode{c.kind == request_kind::valid ? failure_mode::kind::valid
                                                              : failure_mode::kind::invalid,
-                               made->value.mode.description},
-                  results_sink::origin::exchanges, std::move(s.result)});
+                               std::move(made->value.mode.description)},
+                  results_sink::origin::exchanges,
+                  std::move(s.result)});
       }
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -54,6 +54,7 @@ bool engine::watch(const http::result& res) {
   std::string why =
       "the run stopped: the target stopped answering (a connection was refused: " + refused + ")";
   if (last && last->op) {
+    if (last->auth) last->label = last->auth->model.label();
     failure f;
     f.check = "response_received";
     f.operation_id = last->op->operation_id;

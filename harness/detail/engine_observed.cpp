@@ -31,7 +31,8 @@ scenario_context::observer engine::observer_for(phase p, std::string mode, bool 
     if (watch(res)) return;  // refused: the target is gone, and the run says so once
     if (judge) judge_observed(how, req, res);
     const auto* op = operation_of(spec_, req);
-    if (op) remember({0, req, op, how.label, how.mode, results_sink::origin::scenarios, res});
+    if (op)
+      remember({0, req, op, nullptr, how.label, how.mode, results_sink::origin::scenarios, res});
   };
 }
 
