@@ -31,8 +31,21 @@ scenario_context::observer engine::observer_for(phase p, std::string mode, bool 
     if (watch(res)) return;  // refused: the target is gone, and the run says so once
     if (judge) judge_observed(how, req, res);
     const auto* op = operation_of(spec_, req);
-    if (op)
+    if (!op) return;
+    // Kept for a dying target's failure: a copy, but never of a body of
+    // megabytes (payload_too_large sends one on purpose), which would stay
+    // in memory for nothing but a reproduction no one could paste.
+    constexpr std::size_t kept_body = 64 * 1024;
+    if (req.body.size() <= kept_body) {
       remember({0, req, op, nullptr, how.label, how.mode, results_sink::origin::scenarios, res});
+      return;
+    }
+    http::request head{
+        req.method,      req.target,
+        req.headers,     "<a body of " + std::to_string(req.body.size()) + " bytes, not kept>",
+        req.method_text, req.client_identity};
+    remember({0, std::move(head), op, nullptr, how.label, how.mode, results_sink::origin::scenarios,
+              res});
   };
 }
 
