@@ -43,7 +43,9 @@ ROOTS = {
         "invalid is refused 400/412 for that, before the credential is looked at: no access is granted. "
         "The description calls the request valid: it marks no field required (etcd requires key), types "
         "int64 fields as plain strings (Conform sends non-numeric ones), and cannot state "
-        "preconditions (a bad leader transferee)"),
+        "preconditions (a bad leader transferee). Likewise UserGet {} without a token: etcd lets a "
+        "user read their own record, takes the empty name asked for as the caller's own (none) and "
+        "answers 412 'user name not found'; nothing is disclosed"),
     "etcd-open-ops": ("etcd", "true",
         "with authentication on, etcd serves member list, status, the lease reads and keepalive, and an "
         "empty txn without a token; the description says every operation needs the ApiKey"),
