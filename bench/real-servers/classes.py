@@ -43,7 +43,9 @@ ROOTS = {
         "invalid is refused 400/412 for that, before the credential is looked at: no access is granted. "
         "The description calls the request valid: it marks no field required (etcd requires key), types "
         "int64 fields as plain strings (Conform sends non-numeric ones), and cannot state "
-        "preconditions (a bad leader transferee)"),
+        "preconditions (a bad leader transferee). Likewise UserGet {} without a token: etcd lets a "
+        "user read their own record, takes the empty name asked for as the caller's own (none) and "
+        "answers 412 'user name not found'; nothing is disclosed"),
     "etcd-open-ops": ("etcd", "true",
         "with authentication on, etcd serves member list, status, the lease reads and keepalive, and an "
         "empty txn without a token; the description says every operation needs the ApiKey"),
@@ -62,9 +64,40 @@ ROOTS = {
         "400 'invalid header value' as text/plain, not the documented application/json"),
     # PowerDNS
     "pdns-404-text": ("pdns", "true",
-        "a 404 (unknown server, zone or key) is text/plain 'Not Found' unless the request's Accept names "
-        "application/json (Conform always sends that, Schemathesis 3.21 does not); the description "
-        "documents a JSON Error for every 404"),
+        "an error answer (a 404 for an unknown server, zone, key or route; likewise the 500 of "
+        "pdns-500-cryptokey) is text/plain 'Not Found' / 'Internal Server Error' unless the request's "
+        "Accept names application/json (Schemathesis 3.21 sends Accept: */*; Conform since d87daaa sends "
+        "one request with Accept: */* and one with none per operation); the description documents a JSON "
+        "Error for every 404 and 500"),
+    "pdns-500-cryptokey": ("pdns", "true",
+        "GET /servers/localhost/zones/{zone}/cryptokeys/{cryptokey_id} with a non-numeric id "
+        "(cryptokey_id is a plain string in the description: 'BG', 'v') answers 500 Internal Server "
+        "Error, not 404/422"),
+    "pdns-500-max": ("pdns", "true",
+        "GET /servers/localhost/search-data?q=T&max=conform (max not an integer) answers 500 Internal "
+        "Server Error, not 400/422"),
+    "pdns-lenient": ("pdns", "true",
+        "PowerDNS accepts what the description forbids: search-data without its required max, "
+        "includerings=conform and dnssec=conform where booleans are declared (answered 200)"),
+    "pdns-export": ("pdns", "true",
+        "GET .../zones/{zone_id}/export is described as a JSON string (produces application/json, schema "
+        "type: string); PowerDNS answers a JSON object {\"zone\": \"...\"} to Accept: application/json and "
+        "the zone as text/plain to Accept: */*"),
+    "pdns-rrset-changetype": ("pdns", "true",
+        "the description's RRSet requires changetype (and the Zone's rrsets use RRSet), but a zone read "
+        "back (GET .../zones/{zone_id}) has no changetype in its rrsets: a request-only field marked required "
+        "in a schema shared with responses"),
+    "pdns-401-undocumented": ("pdns", "true",
+        "every operation requires the X-API-Key (APIKeyHeader) and documents 400/404/422/500, but not "
+        "the 401 {\"error\": \"Unauthorized\"} PowerDNS rightly answers without a key (seen on the "
+        "requests the auth scenario sends without a credential: auth model 'scenario auth'); a "
+        "description gap, the refusal itself is right"),
+    "pdns-stats-items": ("pdns", "unclear",
+        "GET .../statistics: the description writes the item schema as a list, items: [StatisticItem, "
+        "MapStatisticItem, RingStatisticItem], which Swagger 2.0 does not allow (items is one schema) and "
+        "which means 'one of these'; Conform reads it as a JSON Schema tuple (item 1 must be a "
+        "MapStatisticItem, whose value is an array) and reports '/1/value: expected array, got string'. "
+        "The answer fits the intent; the description is invalid there; Conform did not say so"),
     # LoopBack
     "lb-undocumented": ("loopback", "true",
         "the description documents only 200/204; LoopBack answers invalid input 400 or 422, a wrong "
@@ -78,6 +111,10 @@ ROOTS = {
     "lb-fields": ("loopback", "true",
         "a fields filter (fields: {title: false}) returns todos without the properties the response "
         "schema requires"),
+    "lb-body-required": ("loopback", "true",
+        "the description does not mark PUT /todos/{id}'s request body required (OpenAPI's default: "
+        "optional), but LoopBack refuses a PUT without one 422 'title can't be blank': a valid request by "
+        "the description refused (positive_data_acceptance)"),
 }
 
 OPEN_OPS = {"MemberList", "Status", "LeaseLeases", "LeaseLeases2", "LeaseTimeToLive",
@@ -95,7 +132,8 @@ def etcd(server, tool, r):
     if ck == "response_received" or "transport" in cz:
         if "/v3/kv/txn" in op and "closed" in cz:
             return "etcd-txn-null"
-        if "connect" in cz or "closed" in cz:
+        if "connect" in cz or "closed" in cz or "stopped answering" in cz:
+            # "target stopped answering" (Conform since d87daaa): the request etcd took last.
             return "etcd-crash"
         if "/v3/watch" in op or "keepalive" in op:
             return "etcd-stream"
@@ -141,6 +179,9 @@ def loopback(server, tool, r):
         return "lb-500-body"
     if ck == "status_code_conformance" or cz == "Undocumented HTTP status code":
         return "lb-undocumented"
+    if ck == "positive_data_acceptance" and st == 422 and "--data" not in r["curl"] and \
+            op == "PUT /todos/{id}":
+        return "lb-body-required"
     if ck == "negative_data_rejection":
         return "lb-null"
     if (ck == "response_schema_conformance" and "required" in cz) or \
@@ -150,8 +191,27 @@ def loopback(server, tool, r):
 
 
 def pdns(server, tool, r):
-    if r["cause"] == "Undocumented Content-Type" and r["status"] == 404 and "Not Found" in r["excerpt"]:
+    ex, st, ck, cz, op = r["excerpt"], r["status"], r["check"], r["cause"], r["op"]
+    st = int(st) if str(st or "").isdigit() else st
+    if cz == "Undocumented Content-Type" and st == 404 and "Not Found" in ex:
+        return "pdns-404-text"  # Schemathesis
+    if op.endswith("/export") and (cz in ("content type text/plain", "body not JSON", "200 / type")):
+        return "pdns-export"
+    if st == 500 and "/cryptokeys/{cryptokey_id}" in op and ck == "not_a_server_error":
+        return "pdns-500-cryptokey"
+    if st in (404, 500) and cz in ("content type text/plain", "body not JSON") and \
+            ("Not Found" in ex or "Internal Server Error" in ex):
         return "pdns-404-text"
+    if st == 500 and "/search-data" in op:
+        return "pdns-500-max"
+    if ck == "negative_data_rejection":
+        return "pdns-lenient"
+    if ck == "response_schema_conformance" and "/rrsets/* required" in cz:
+        return "pdns-rrset-changetype"
+    if ck == "response_schema_conformance" and op.endswith("/statistics") and "value type" in cz:
+        return "pdns-stats-items"
+    if ck == "status_code_conformance" and cz == "undocumented status 401" and "Unauthorized" in ex:
+        return "pdns-401-undocumented"
     return None
 
 

@@ -45,8 +45,9 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
 }
 
-# run_conform SERVER_OUT SEED [PREFIX] ARGS...: one Conform run, console and JSON
-# report kept as SERVER_OUT/PREFIX-SEED.{txt,json} (PREFIX default conform).
+# run_conform SERVER_OUT SEED [PREFIX] ARGS...: one Conform run, console, JSON
+# report and every exchange (HAR) kept as SERVER_OUT/PREFIX-SEED.{txt,json,har}
+# (PREFIX default conform).
 run_conform() {
   local d=$1 seed=$2 prefix=conform; shift 2
   case ${1:-} in conform*) prefix=$1; shift ;; esac
@@ -54,7 +55,8 @@ run_conform() {
   say "$prefix seed $seed -> $d/$prefix-$seed.json"
   ( set -x; "$CONFORM" run --url "$BASE_URL" --spec "$SPEC" --seed "$seed" \
       --timeout "$REQUEST_TIMEOUT" --no-progress \
-      --report "json=$d/$prefix-$seed.json" "$@" ) >"$d/$prefix-$seed.txt" 2>&1
+      --report "json=$d/$prefix-$seed.json" --record "$d/$prefix-$seed.har" "$@" ) \
+      >"$d/$prefix-$seed.txt" 2>&1
   echo "exit $?" >>"$d/$prefix-$seed.txt"
 }
 

@@ -9,7 +9,9 @@
 # seeds 1-3, dump again and compare, stop. Then summarize.py writes the table.
 # Environment: CONFORM (default build/conform), ST (Schemathesis launcher made
 # by schemathesis.sh), TOOLS (default "conform schemathesis"; "conform-destructive"
-# adds Conform with --allow-destructive on a fresh server), SEEDS, OUT, WORK.
+# adds Conform with --allow-destructive on a fresh server, "conform-no-read-only"
+# Conform without the server's --read-only list), SEEDS, OUT, WORK. The default
+# Conform run passes the server's CONFORM_READ_ONLY (etcd: its read-only POSTs).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,6 +27,7 @@ fi
 
 for server in "${SERVERS[@]}"; do
   (
+    CONFORM_READ_ONLY=()
     . "$RS_DIR/servers/$server.sh"
     d=$OUT/$NAME
     mkdir -p "$d"
@@ -48,7 +51,10 @@ for server in "${SERVERS[@]}"; do
         fi
         last=$seed
         case $tool in
-          conform) run_conform "$d" "$seed" "${CONFORM_ARGS[@]}" ;;
+          # The server's read-only operations (CONFORM_READ_ONLY: etcd's), if it names any.
+          conform) run_conform "$d" "$seed" "${CONFORM_READ_ONLY[@]}" "${CONFORM_ARGS[@]}" ;;
+          # Not in the default TOOLS: Conform without --read-only (etcd: nothing is sent).
+          conform-no-read-only) run_conform "$d" "$seed" conform-no-read-only "${CONFORM_ARGS[@]}" ;;
           # Not in the default TOOLS: Conform allowed to write anywhere.
           # Not in the default TOOLS: Conform without the operations that end the run
           # (CONFORM_EXCLUDE, per server: etcd's AuthDisable and Alarm).

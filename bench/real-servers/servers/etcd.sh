@@ -12,6 +12,35 @@ SPEC=$D/rpc.swagger.json
 ETCD_GIT=${ETCD_GIT:-/work/.mirror/etcd-io+etcd/repo}   # a clone (or bare git dir) of etcd-io/etcd
 CONFORM_ARGS=()
 ST_ARGS=()
+# Every operation of etcd's description is a POST (gRPC over grpc-gateway), so
+# safe mode, which sends a POST only where the description says it creates,
+# sends none of them. These are the operations of etcd v3.4 that only read,
+# named by operationId for `conform run --read-only` (safe mode then sends
+# them); the default Conform run for etcd passes them (TOOLS=conform), and
+# TOOLS=conform-no-read-only runs without them. Each is a read by etcd's own
+# words (the summaries of rpc.swagger.json, from the comments of
+# etcdserver/etcdserverpb/rpc.proto at v3.4.23) and by its server code
+# (etcdserver/v3_server.go, etcdserver/api/v3rpc/maintenance.go, etcdserver/
+# apply.go at v3.4.23); docs/real-servers.md has the table:
+#   Range              "Range gets the keys in the range from the key-value store."
+#   LeaseTimeToLive(2) "LeaseTimeToLive retrieves lease information." (/v3/lease/timetolive, /v3/kv/lease/timetolive)
+#   LeaseLeases(2)     "LeaseLeases lists all existing leases." (/v3/lease/leases, /v3/kv/lease/leases)
+#   MemberList         "MemberList lists all the members in the cluster."
+#   Status             "Status gets the status of the member."
+#   HashKV             "HashKV computes the hash of all MVCC keys up to a given revision." (/v3/maintenance/hash; Hash, the same path in rpc.proto, reads too)
+#   UserGet, UserList  "gets detailed user information", "gets a list of all users"
+#   RoleGet, RoleList  "gets detailed role information", "gets lists of all roles"
+# Left out, as they write or act: Put, DeleteRange, Txn (may write), Compact,
+# Alarm (GET, ACTIVATE and DEACTIVATE are one operation), Defragment, Snapshot
+# and Watch (streams), LeaseGrant, LeaseRevoke(2), LeaseKeepAlive, AuthEnable,
+# AuthDisable, Authenticate (issues a token), the user and role add, delete,
+# grant, revoke and changepw, the member add, remove, update and promote,
+# MoveLeader. etcd 3.4 has no AuthStatus (3.5 added it).
+CONFORM_READ_ONLY=()
+for op in Range LeaseTimeToLive LeaseTimeToLive2 LeaseLeases LeaseLeases2 MemberList \
+          Status HashKV UserGet UserList RoleGet RoleList; do
+  CONFORM_READ_ONLY+=(--read-only "$op")
+done
 ETCD_EXTRA=()
 # For TOOLS=conform-excluding: the two operations that end a run (auth off for
 # good, or the server dead: docs/real-servers.md).
