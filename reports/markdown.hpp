@@ -19,7 +19,4 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
 /// The summary without a baseline (the "markdown" format of --report).
 std::string render_markdown(const harness::run_report& report);
 
-/// Appends `text` to the file `path` (creating it), or says why it could not.
-core::status append_file(const std::string& path, const std::string& text);
-
 }  // namespace conform::reports
