@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports::detail {
 

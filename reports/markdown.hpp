@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "reports/diff.hpp"
 
 namespace conform::reports {
