@@ -39,15 +39,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// True when `pattern` (an operationId, a tag or "METHOD /path", globs
+/// allowed) names `op`.
+bool names_operation(const std::string& pattern, const openapi::operation& op) {
+  if (glob_match(pattern, op.operation_id) || glob_match(pattern, op.method_path())) return true;
+  return std::any_of(op.tags.begin(), op.tags.end(),
+                     [&](const std::string& tag) { return glob_match(pattern, tag); });
+}
+
 bool operation_selected(const openapi::operation& op, const run_options& opts) {
-  const std::string method_path = op.method_path();
-  auto matches = [&](const std::string& pattern) {
-    if (glob_match(pattern, op.operation_id) || glob_match(pattern, method_path)) return true;
-    for (const auto& tag : op.tags) {
-      if (glob_match(pattern, tag)) return true;
-    }
-    return false;
-  };
+  auto matches = [&op](const std::string& pattern) { return names_operation(pattern, op); };
   bool in = opts.include.empty();
   for (const auto& p : opts.include) in = in || matches(p);
   if (!in) return false;
@@ -215,6 +216,7 @@ std::string target_arguments(const run_options& opts, const openapi::api_spec& a
                              const profile::target& target) {
   std::string out;
   if (opts.allow_destructive) out += " --allow-destructive";
+  for (const auto& p : opts.read_only) out += " --read-only " + http::shell_quote(p);
   for (const auto& overlay : opts.overlays) out += " --overlay " + http::shell_quote(overlay);
   if (!opts.ref_root.empty()) out += " --ref-root " + http::shell_quote(opts.ref_root);
   if (!opts.url.empty()) {
@@ -343,10 +345,21 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   harness::run_config config;
   for (const auto& op : api.operations) {
     if (operation_selected(op, opts)) config.operations.push_back(&op);
+    for (const auto& p : opts.read_only) {
+      if (names_operation(p, op)) config.read_only.insert(&op);
+    }
   }
   if (config.operations.empty()) {
     err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
     return 2;
+  }
+  for (const auto& p : opts.read_only) {
+    if (std::none_of(api.operations.begin(), api.operations.end(),
+                     [&p](const openapi::operation& op) { return names_operation(p, op); })) {
+      err << "conform run: --read-only '" << p << "' names no operation of " << spec_path.string()
+          << "\n";
+      return 2;
+    }
   }
   {
     auto selection = catalogue.select(opts.checks);
@@ -423,6 +436,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     info.writes_because = "the profile says disposable: true";
   } else {
     info.writes = harness::write_mode::safe;
+    if (!config.read_only.empty()) {
+      std::vector<std::string> ids;
+      for (const auto* op : config.operations) {
+        if (config.read_only.count(op) > 0) ids.push_back(op->operation_id);
+      }
+      info.writes_because = "sends as reads, by --read-only: " + core::join(ids);
+    }
   }
   info.skipped_operations = description->skipped_operations;
 

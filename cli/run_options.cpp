@@ -63,6 +63,9 @@ reference server in-process on a free loopback port and tests that.
                        against a profile or --url leaves the target's own data as
                        it found it (a profile says the same with disposable: true;
                        the in-process reference always is)
+  --read-only PATTERN  operations that only read though their method may write (an
+                       RPC-style POST that reads): safe mode sends them; the same
+                       patterns as --include; repeatable
   --no-stateful        skip the stateful phase (chains along the description's links
                        that learn ids for the rest of the run, and the stateful
                        checks; on by default)
@@ -201,6 +204,9 @@ core::outcome<run_options> parse_run_options(const std::vector<std::string>& arg
     } else if (name == "--exclude") {
       if (!take(v)) return core::fail(error);
       opts.exclude.push_back(v);
+    } else if (name == "--read-only") {
+      if (!take(v)) return core::fail(error);
+      opts.read_only.push_back(v);
     } else if (name == "--fault") {
       if (!take(v)) return core::fail(error);
       opts.faults.push_back(v);

@@ -25,8 +25,11 @@ struct run_options {
   std::optional<std::uint64_t> seed;          // nullopt: chosen at random and printed
   std::uint32_t examples = 10;                // per operation, auth model and mode
   std::vector<std::string> include, exclude;  // operationId, tag or "METHOD /path" (globs)
-  std::vector<std::string> checks;            // empty: every check
-  std::vector<std::string> workflows;         // Arazzo files run besides the shipped ones
+  /// --read-only: operations (the same patterns) that only read, which safe
+  /// mode sends whatever their method.
+  std::vector<std::string> read_only;
+  std::vector<std::string> checks;     // empty: every check
+  std::vector<std::string> workflows;  // Arazzo files run besides the shipped ones
   /// Report files to write: (format name, path), in the order given
   /// (--junit FILE, --json FILE, --report FORMAT=FILE).
   std::vector<std::pair<std::string, std::string>> reports;

@@ -40,6 +40,22 @@ std::vector<coverage_case> request_builder::coverage() const {
   add(request_kind::valid, "valid",
       gen::map(valid, [self](const parts& ps) { return self->assemble(ps, request_mode{}); }),
       "valid");
+  // Content negotiation: the valid request as clients that name no type
+  // send it (curl's `*/*`, or no Accept at all). Whatever the server then
+  // chooses, errors too, must be a type the description documents.
+  for (const char* type : {"*/*", ""}) {
+    const std::string accept = type;
+    const std::string what = accept.empty() ? "no Accept" : "Accept: " + accept;
+    add(request_kind::valid, "negotiation " + what,
+        gen::map(valid,
+                 [self, accept, what](const parts& ps) {
+                   auto r = self->assemble(ps, request_mode{request_mutation::none, "header Accept",
+                                                            what, std::nullopt});
+                   r.accept = accept;
+                   return r;
+                 }),
+        "Accept");
+  }
   for (const auto& e : entries_) {
     const openapi::parameter& p = *e.p;
     if (p.schema == nullptr) continue;

@@ -78,6 +78,10 @@ struct generated_request {
   bool documented = false;
   /// Path parameters filled from profile fixtures (name, value).
   std::vector<std::pair<std::string, std::string>> fixtures_used;
+  /// The Accept header to send instead of the engine's (the media types the
+  /// operation documents): nullopt keeps the engine's, "" sends no Accept,
+  /// "*/*" any type. The coverage phase's content negotiation cases.
+  std::optional<std::string> accept;
 
   /// `path`, then `?` and the percent-encoded query when there is one.
   std::string target() const;
@@ -141,7 +145,8 @@ struct coverage_case {
 /// text) and each boundary value; the required parameters left out; per
 /// body, each constraint broken once, each boundary value, malformed JSON,
 /// the body left out or sent with the wrong content type; each x-same-as
-/// broken. A generator may give up on
+/// broken; and the valid request twice more, once with `Accept: */*` and
+/// once with no Accept, as clients that name no type send it. A generator may give up on
 /// a sample (rc::GenerationFailure): the caller tries another seed, then
 /// reports the case as not covered.
 std::vector<coverage_case> coverage_cases(const openapi::operation& op, fixture_lookup fixtures,

@@ -169,6 +169,7 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
         break;
       }
     }
+    if (!none.tenant) none.tenant = shared_for(op);
     if (!none.tenant && !fixtures.empty()) {
       none.not_run_why = "no tenant of " + std::string(target.noun()) + " has the fixtures " +
                          core::join(fixtures);
@@ -207,7 +208,7 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     const profile::credential* sufficient_without_fixtures = nullptr;
     for (const auto& c : target.credentials) {
       if (!sufficient(op, *scheme, c)) continue;
-      if (!fixtures.empty() && !has_fixtures(c.home())) {
+      if (!fixtures.empty() && !has_fixtures(c.home() ? c.home() : shared_for(op))) {
         if (!sufficient_without_fixtures) sufficient_without_fixtures = &c;
         continue;
       }
@@ -226,6 +227,8 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
       if (!best->tenants.empty()) {
         choice.tenant = best->tenants.front();
         choice.model.tenant_id = choice.tenant->id;
+      } else {
+        choice.tenant = shared_for(op);
       }
       if (role_matters && best->role.empty()) {
         choice.model.unverified = "the role of " + best->name + " is not stated";
@@ -300,6 +303,8 @@ std::optional<auth_choice> credential_selector::unverified_choice(
     if (!c.tenants.empty()) {
       choice.tenant = c.tenants.front();
       choice.model.tenant_id = choice.tenant->id;
+    } else {
+      choice.tenant = shared_for(op);
     }
     for (const auto& f : fixtures) {
       if (!choice.tenant || choice.tenant->fixtures.count(f) == 0)
@@ -338,6 +343,7 @@ auth_choice credential_selector::auth_for(const openapi::operation& op,
   if (c.has_certificate()) choice.certificate = &c;
   choice.tenant = tenant ? tenant : c.home();
   if (choice.tenant) choice.model.tenant_id = choice.tenant->id;
+  if (!choice.tenant) choice.tenant = shared_for(op);
   return choice;
 }
 

@@ -105,6 +105,11 @@ class credential_selector {
   std::optional<auth_choice> unverified_choice(const openapi::operation& op,
                                                const openapi::security_scheme& scheme,
                                                const std::vector<std::string>& fixtures) const;
+  /// For an operation without a tenant context, the target's ids of no
+  /// tenant (profile::target::shared); else nullptr.
+  const profile::tenant* shared_for(const openapi::operation& op) const {
+    return op.tenant.from == openapi::tenant_context::source::none ? &target_.shared : nullptr;
+  }
 
   const openapi::api_spec& spec_;
   const profile::target& target_;

@@ -139,7 +139,9 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
   req.headers.reserve(g.headers.size() + 5);
   for (const auto& [name, value] : g.headers) req.add_header(name, value);
   if (!g.content_type.empty()) req.add_header("Content-Type", g.content_type);
-  req.add_header("Accept", accept_for(op));
+  // A content negotiation case names its own Accept, or none ("").
+  const std::string accept = g.accept ? *g.accept : accept_for(op);
+  if (!accept.empty()) req.add_header("Accept", accept);
   if (!g.cookies.empty()) {
     std::string cookie;
     for (const auto& [name, value] : g.cookies) {
@@ -168,7 +170,6 @@ std::optional<std::string> claim_lost(const generators::generated_request& g,
                                       const http::request& sent) {
   using generators::request_mutation;
   const auto& mode = g.mode;
-  if (mode.valid()) return std::nullopt;
   auto headers_named = [&sent](std::string_view name) {
     std::vector<const std::string*> out;
     for (const auto& [n, v] : sent.headers) {
@@ -176,6 +177,16 @@ std::optional<std::string> claim_lost(const generators::generated_request& g,
     }
     return out;
   };
+  if (g.accept) {
+    const auto values = headers_named("Accept");
+    const bool kept =
+        g.accept->empty() ? values.empty() : values.size() == 1 && *values.front() == *g.accept;
+    if (!kept) {
+      return "the Accept header is set by the target (-H), so the request would not go out " +
+             std::string(g.accept->empty() ? "without one" : "with Accept: " + *g.accept);
+    }
+  }
+  if (mode.valid()) return std::nullopt;
   // "query per_page" -> ("query", "per_page")
   const std::string in = mode.where.substr(0, mode.where.find(' '));
   const std::string name =

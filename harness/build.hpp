@@ -58,7 +58,8 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
 /// mode claims (a header the target adds with -H, a credential or the
 /// engine's own headers overwrote the broken part, or put back the part
 /// left out), or nullopt when the broken part reaches the wire as
-/// generated. A valid request claims nothing: always nullopt.
+/// generated. A valid request claims nothing, unless it names its own
+/// Accept (or none), which the target's -H may overwrite.
 std::optional<std::string> claim_lost(const generators::generated_request& g,
                                       const http::request& sent);
 

@@ -66,6 +66,14 @@ struct exchange_check {
   /// operation). An operation it cannot concern gets no cell, rather than a
   /// cell that "had nothing to judge".
   std::function<bool(const openapi::api_spec&, const openapi::operation&)> concerns;
+  /// The check judges the answer alone, whatever made the request (a
+  /// server error, an undocumented status or media type, a body against its
+  /// schema). The engine then applies it to every exchange of the run, also
+  /// to those it did not generate: a scenario's requests, the stateful
+  /// walk's steps and the re-sends of shrinking (issue 37). Such an
+  /// exchange has no `generated` request, and its `mode` and `auth` only
+  /// name the phase.
+  bool answers_alone = false;
 };
 
 }  // namespace conform::harness

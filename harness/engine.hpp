@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct run_config {
   /// links before the plan, whose learned ids, tenants and scopes the rest
   /// of the run uses. `conform run` turns it on (--no-stateful: off).
   bool stateful = false;
+  /// Operations the user says only read (`--read-only`): safe mode sends
+  /// them although their method may write (an RPC-style POST that reads).
+  std::set<const openapi::operation*> read_only;
   unsigned max_shrinks = 64;  // requests spent shrinking one failure at most
   /// Time spent shrinking one failure at most, its confirming re-send
   /// included; a request is never waited for beyond it. 0: no bound.

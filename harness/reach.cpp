@@ -15,6 +15,10 @@ bool refused_as_invalid(const openapi::api_spec& spec, unsigned status, const st
 }
 
 std::string why_not(const operation_reach& r, bool made_up, const std::string& not_sent) {
+  if (r.sent == 0 && r.unjudged_succeeded > 0) {
+    return "answered 2xx only to requests no check judged (" +
+           std::to_string(r.unjudged_succeeded) + ")";
+  }
   if (r.sent == 0) return "not sent: " + (not_sent.empty() ? std::string("no request") : not_sent);
   const std::uint64_t refused = r.unauthorized + r.forbidden;
   if (refused == r.sent) {
@@ -43,12 +47,16 @@ std::string why_not(const operation_reach& r, bool made_up, const std::string& n
 }  // namespace
 
 void reach_tracker::record(const openapi::operation& op, const auth_model& auth, unsigned status,
-                           const std::string& code) {
+                           const std::string& code, bool judged) {
   std::lock_guard lock(mutex_);
   entry& e = entries_[{op.operation_id, auth.label()}];
   e.r.operation_id = op.operation_id;
   e.r.method_path = op.method_path();
   e.r.auth_model = auth.label();
+  if (!judged) {
+    if (status >= 200 && status < 300) ++e.r.unjudged_succeeded;
+    return;
+  }
   if (!auth.made_up.empty()) e.made_up = true;
   ++e.r.sent;
   if (status >= 200 && status < 300) {

@@ -25,9 +25,10 @@ class reach_tracker {
   explicit reach_tracker(const openapi::api_spec& spec) : spec_(spec) {}
 
   /// A valid request of `op` went out under `auth` and got `status` (0:
-  /// no answer) with error code `code` ("" when none).
+  /// no answer) with error code `code` ("" when none). A request no check
+  /// judged (`judged` false) reaches nothing: its 2xx is counted apart.
   void record(const openapi::operation& op, const auth_model& auth, unsigned status,
-              const std::string& code);
+              const std::string& code, bool judged = true);
   /// The same, from what came back (the code read at x-error-envelope.code).
   void record(const openapi::operation& op, const auth_model& auth, const http::result& result,
               const boost::json::value* body);

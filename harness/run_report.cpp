@@ -35,7 +35,11 @@ check_verdict& check_verdict::assumed(std::vector<std::string> texts) {
 }
 
 std::string run_info::writes_label() const {
-  if (writes == write_mode::safe) return "safe: writes only to what this run creates";
+  if (writes == write_mode::safe) {
+    std::string out = "safe: writes only to what this run creates";
+    if (!writes_because.empty()) out += " (" + writes_because + ")";
+    return out;
+  }
   std::string out = "destructive: writes to any resource it reaches";
   if (!writes_because.empty()) out += " (" + writes_because + ")";
   return out;

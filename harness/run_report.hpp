@@ -217,6 +217,10 @@ struct run_counts {
   std::uint64_t retries_429 = 0;
   /// Exchanges whose failure rested on an assumption alone (check_tally::contradicted).
   std::uint64_t checks_contradicted = 0;
+  /// Of `requests`, the stateful walk's in a shard that does not judge it:
+  /// every shard walks to learn the target, one judges the walk, and
+  /// `conform report merge` counts the others' walks out (docs/report-format.md).
+  std::uint64_t relearned = 0;
 };
 
 /// Where the run's time went.
@@ -256,11 +260,15 @@ struct operation_reach {
   std::string operation_id;
   std::string method_path;
   std::string auth_model;       // "jwt ($JWT)", "none"
-  std::uint64_t sent = 0;       // valid requests (stateful steps and generated ones)
+  std::uint64_t sent = 0;       // valid judged requests (stateful steps and generated ones)
   std::uint64_t succeeded = 0;  // of those, answered 2xx
   std::uint64_t unauthorized = 0, forbidden = 0, not_found = 0;  // 401, 403, 404
   std::uint64_t invalid = 0;  // refused as invalid: 400, 415, 422 with a validation code
   std::uint64_t other = 0;    // any other answer, or none
+  /// 2xx answers to requests no check judged (a stateful step of a shard
+  /// that does not judge them, a run whose checks judge no answer): not
+  /// reach, and shown apart so that reach never overstates what was tested.
+  std::uint64_t unjudged_succeeded = 0;
   /// Why no 2xx came back ("" when one did): "not sent: ...", "refused:
   /// 403 (...)", "no id found: ...", "every request refused as invalid".
   std::string why;

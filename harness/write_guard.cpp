@@ -106,6 +106,26 @@ bool matches(const openapi::operation& op, const std::vector<std::string>& concr
   return true;
 }
 
+/// True when a POST of `op` is documented to create a resource: x-creates, a 201, a
+/// `Location` header on a success, or an item path below its own
+/// (`POST /things` beside `/things/{id}`). Any other POST is an action whose
+/// effect the description does not tell (`POST /kv/deleterange`): it may
+/// change what the run did not create.
+bool creates(const openapi::api_spec& spec, const openapi::operation& op) {
+  if (op.creates) return true;  // x-creates
+  for (const auto& r : op.responses) {
+    if (r.status == 201) return true;
+    const bool success = r.status == 2 || (r.status >= 200 && r.status < 300);
+    if (success && std::any_of(r.headers.begin(), r.headers.end(),
+                               [](const auto& h) { return core::iequals(h.name, "Location"); })) {
+      return true;
+    }
+  }
+  const std::string below = op.path + (op.path.ends_with("/") ? "{" : "/{");
+  return std::any_of(spec.operations.begin(), spec.operations.end(),
+                     [&below](const openapi::operation& o) { return o.path.starts_with(below); });
+}
+
 }  // namespace
 
 std::set<std::string> writable_ids(const profile::target& t) {
@@ -165,11 +185,19 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
     return "safe mode: " + method + " " + path +
            " matches no path of the description, so what it writes to is unknown";
   }
+  // The user says it only reads (--read-only), for a method the request
+  // was built for: a 405 probe of another method still writes.
+  if (read_only_.count(op) > 0 && http::method_name(req) == op->method_name()) return std::nullopt;
   const auto where = method + " " + op->path;
   if (auto why = body_reference_refusal(*op, req, where)) return why;
   const auto resources = resource_segments(*op);
   if (resources.empty()) {
-    if (req.method == http::verb::post) return std::nullopt;  // a create, or an action on none
+    if (req.method == http::verb::post) {
+      if (creates(spec_, *op)) return std::nullopt;  // a create: what it makes is the run's
+      return "safe mode: " + where +
+             " is not documented to create (no 201, no Location, no item path below it), so "
+             "what it changes is unknown and may be data this run did not create";
+    }
     if (req.method == http::verb::delete_) {
       // A DELETE on one named resource matches that one, whatever its
       // query says; on a collection, with or without filters, it may match many.

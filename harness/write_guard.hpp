@@ -5,7 +5,10 @@
 // the run did not create: no PUT, PATCH or DELETE on it, no POST to its
 // sub-paths (an action such as /things/{id}/launch), and no DELETE that
 // could match many (on a collection path, filtered or not; a DELETE that names
-// one resource matches that one, whatever its query). A
+// one resource matches that one, whatever its query), and no POST that is not
+// documented to create (x-creates, a 201, a Location, an item path below it): an
+// action whose effect the description does not tell (`POST /kv/deleterange`,
+// `POST /auth/disable` on an RPC-style API) may change anything. A
 // resource is created in the run when a 2xx answer to a POST (or a PUT that
 // answered 201) sent in this run named it: by its Location, or by the
 // record id of the answer's body. Resources read from lists and the
@@ -36,6 +39,9 @@ class write_guard {
   /// the profile lets the run write to.
   write_guard(const openapi::api_spec& spec, write_mode mode, std::string base_path = {},
               std::set<std::string> writable = {});
+  /// Operations the user says only read (`conform run --read-only`): sent in
+  /// safe mode whatever their method.
+  void read_only(std::set<const openapi::operation*> ops) { read_only_ = std::move(ops); }
 
   write_mode mode() const { return mode_; }
   /// Why `req` must not be sent ("safe mode: ..."), or nullopt. `op` is the
@@ -56,6 +62,7 @@ class write_guard {
   write_mode mode_;
   std::string base_path_;
   std::set<std::string> writable_;
+  std::set<const openapi::operation*> read_only_;
   mutable std::mutex mutex_;
   std::set<std::string> created_;
 };

@@ -183,6 +183,9 @@ std::string to_curl(const request& req, const url& base, const secret_redactor& 
       out.append(render_word(redactor.split(line)));
     }
   }
+  // curl sends `Accept: */*` of its own; a request without one is
+  // reproduced only when that header is removed (`-H 'Accept:'`).
+  if (!req.find_header("Accept")) out.append(" -H 'Accept:'");
   if (!req.body.empty()) {
     out.append(" --data-binary ");
     out.append(render_word(redactor.split(req.body)));

@@ -41,6 +41,7 @@ std::string shell_quote(std::string_view text);
 
 /// `curl -sS -g -X METHOD 'URL' -H '...' --data-binary '...'` for `req` sent to
 /// `base`; secret values appear only as "${ENV}" references, never as text.
+/// A request without Accept gets `-H 'Accept:'`, so curl sends none either.
 std::string to_curl(const request& req, const url& base, const secret_redactor& redactor = {});
 
 }  // namespace conform::http

@@ -408,6 +408,9 @@ struct operation {
   /// x-repeatable: the same request sent again gets the same answer (status
   /// and body, the request id aside): a delivery a caller may repeat.
   bool repeatable = false;
+  /// x-creates: a POST that makes new records and changes none it did not
+  /// make, though it answers 200 (safe mode sends it: harness/write_guard.hpp).
+  bool creates = false;
   /// x-family, the permission matrix's route family; without it the first
   /// tag, else the first path segment (`family_pos` unknown then).
   std::string family;

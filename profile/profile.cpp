@@ -97,6 +97,7 @@ target target::clone() const {
   out.env = env;
   out.disposable = disposable;
   out.tenants = tenants;
+  out.shared = shared;
   out.credentials = credentials;
   out.headers = headers;
   out.ca_file = ca_file;

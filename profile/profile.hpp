@@ -113,7 +113,11 @@ struct target {
   /// `disposable: true`: the target's data may be changed by any run (a
   /// throwaway server); otherwise runs write only to what they create.
   bool disposable = false;
-  std::vector<tenant> tenants;          // in document order
+  std::vector<tenant> tenants;  // in document order
+  /// Ids that belong to no tenant: those a run learned from operations
+  /// without a tenant context, which fill the parameters of such operations
+  /// as a tenant's fixtures fill its own (its name and id are empty).
+  tenant shared;
   std::vector<credential> credentials;  // in document order
   /// Headers sent on every request (`conform run -H`), values kept secret.
   std::vector<std::pair<std::string, secret>> headers;

@@ -162,6 +162,7 @@ boost::json::value to_json(const harness::run_report& report) {
                           {"failures", std::move(failures)},
                           {"not_run", std::move(not_runs)},
                           {"coverage", std::move(coverage)}};
+  if (c.relearned > 0) out["counts"].as_object()["relearned"] = c.relearned;
   if (c.checks_contradicted > 0) {
     out["counts"].as_object()["checks_contradicted"] = c.checks_contradicted;
   }

@@ -347,7 +347,8 @@ core::outcome<harness::run_report> parse_json_report(std::string_view text,
                w.number(*c, "/counts", "checks_failed", n.checks_failed) &&
                w.number(*c, "/counts", "cells_not_run", n.cells_not_run) &&
                w.number(*c, "/counts", "retries_429", n.retries_429) &&
-               w.number(*c, "/counts", "checks_contradicted", n.checks_contradicted));
+               w.number(*c, "/counts", "checks_contradicted", n.checks_contradicted) &&
+               w.number(*c, "/counts", "relearned", n.relearned));
       }
     }
     if (const auto* timings = doc->if_contains("timings"); timings && w.error().empty()) {

@@ -269,7 +269,8 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
       }
     }
     const auto& c = s.report.counts;
-    out.counts.requests += c.requests;
+    // A walk that only taught its shard is another shard's, counted there.
+    out.counts.requests += c.requests - std::min(c.relearned, c.requests);
     out.counts.transport_errors += c.transport_errors;
     out.counts.retries_429 += c.retries_429;
     const auto& t = s.report.timings;

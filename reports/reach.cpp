@@ -55,6 +55,16 @@ std::string reach_text(const harness::run_report& report, bool notes) {
   if (report.reach.empty()) return out;
   const summary s = summarise(report);
   out += "\nReach: " + count_line(s) + "\n";
+  // Reach counts judged requests only; a 2xx no check judged is said apart.
+  std::set<std::string> unjudged;
+  for (const auto& r : report.reach) {
+    if (r.unjudged_succeeded > 0 && !s.reached.count(r.operation_id))
+      unjudged.insert(r.operation_id);
+  }
+  if (!unjudged.empty()) {
+    out += "  and " + std::to_string(unjudged.size()) +
+           " more answered 2xx only to requests no check judged (not counted)\n";
+  }
   // An auth model that sent nothing at all (no credential for it) is one line.
   std::set<std::string> silent;
   for (const auto& label : s.auth_order) {
@@ -114,6 +124,7 @@ void add_reach_json(const harness::run_report& report, boost::json::object& out)
                             {"not_found", r.not_found},
                             {"invalid", r.invalid},
                             {"other", r.other}};
+      if (r.unjudged_succeeded > 0) o["unjudged_succeeded"] = r.unjudged_succeeded;
       if (!r.reached()) o["why"] = r.why;
       reach.push_back(std::move(o));
     }
@@ -168,6 +179,7 @@ void read_reach_json(const boost::json::object& in, harness::run_report& report)
       r.not_found = number(o, "not_found");
       r.invalid = number(o, "invalid");
       r.other = number(o, "other");
+      r.unjudged_succeeded = number(o, "unjudged_succeeded");
       r.why = text(o, "why");
       report.reach.push_back(std::move(r));
     }
@@ -210,6 +222,7 @@ void merge_reach(const harness::run_report& from, harness::run_report& into) {
     it->not_found += r.not_found;
     it->invalid += r.invalid;
     it->other += r.other;
+    it->unjudged_succeeded += r.unjudged_succeeded;
     if (it->reached()) it->why.clear();
     if (!it->reached() && it->why.empty()) it->why = r.why;
   }

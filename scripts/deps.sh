@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Conform builds with, only those missing.
 # Quick when everything is present: one dpkg-query, no apt-get at all.
-# Usage: scripts/deps.sh [all|build|asan|program|bench]:
+# Usage: scripts/deps.sh [all|build|asan|program|package|bench]:
 #   program  what the `conform` program needs (the `program` preset, the Dockerfile)
+#   package  the program's set and what making its Debian package needs
+#            (scripts/package.sh: dpkg-shlibdeps, file, lintian)
 #   build    what building any preset needs: the program's, and the test and
 #            benchmark libraries that configuring the dev preset finds
 #            (scripts/build.sh, scripts/run.sh)
@@ -46,17 +48,23 @@ test_packages=(
 sanitizer_packages=(
   clang libclang-rt-14-dev lld llvm-14
 )
+# CPack's DEB generator finds the binaries with `file` and their Depends
+# with dpkg-shlibdeps (dpkg-dev); lintian checks the package it made.
+package_packages=(
+  dpkg-dev file lintian
+)
 bench_packages=(
   nginx wrk time     # bench/wire.sh: a target that costs almost nothing, wrk's rate beside ours
 )
 case "$set_name" in
   program) ;;
+  package) packages+=("${package_packages[@]}") ;;
   bench) packages+=("${build_packages[@]}" "${bench_packages[@]}") ;;
   build) packages+=("${build_packages[@]}") ;;
   asan) packages+=("${build_packages[@]}" "${sanitizer_packages[@]}") ;;
   all) packages+=("${build_packages[@]}" "${test_packages[@]}") ;;
   *)
-    echo "conform: scripts/deps.sh takes 'all', 'build', 'asan', 'program' or 'bench', not '$set_name'" >&2
+    echo "conform: scripts/deps.sh takes 'all', 'build', 'asan', 'program', 'package' or 'bench', not '$set_name'" >&2
     exit 2
     ;;
 esac

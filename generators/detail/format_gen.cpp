@@ -108,9 +108,14 @@ std::optional<Gen<std::string>> format_generator(schema::format_kind kind) {
   const std::string hex = "0123456789abcdef";
   switch (kind) {
     case format_kind::unknown:
+      return std::nullopt;
     case format_kind::int32:
     case format_kind::int64:
-      return std::nullopt;  // a number format says nothing of a string
+      // A number format on a string: the decimal string that carries the
+      // number, as the proto3 JSON mapping writes 64-bit integers (every
+      // grpc-gateway description). Any string conforms; a server reads these.
+      return gen::map(gen::inRange<std::int64_t>(0, std::int64_t{1} << 31),
+                      [](std::int64_t n) { return std::to_string(n); });
     case format_kind::date_time:
       return gen::map(gen::tuple(date_gen(), time_gen()),
                       [](const std::tuple<std::string, std::string>& t) {

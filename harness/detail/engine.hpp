@@ -4,7 +4,8 @@
 // `engine::run()`, the table of contents; the plan, the exchanges, the
 // stateful and scenario phases, and shrinking each have a file beside this
 // one (engine_plan.cpp, engine_exchanges.cpp, engine_phases.cpp,
-// engine_shrink.cpp).
+// engine_shrink.cpp), as do the judging of the exchanges the plan did not
+// generate (engine_observed.cpp) and a target that dies (engine_liveness.cpp).
 
 #include <boost/json.hpp>
 #include <rapidcheck.h>
@@ -13,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -125,6 +127,7 @@ class engine {
         redactor_(make_redactor(target)),
         guard_(spec, config.info.writes, client.base().base_path, writable_ids(target)) {
     credentials_.emplace(spec, target);
+    guard_.read_only(config.read_only);
     if (events_.records_exchanges()) recorder_.emplace(target);
   }
 
@@ -167,43 +170,51 @@ class engine {
     return redact_credentials(*target_, std::move(text));
   }
   /// What sees each request a scenario context of phase `p` sends (its mode:
-  /// `mode`): --record's recorder, and the server-error check. A 5xx met
-  /// anywhere is a failure with its own reproduction (issue 37): the
-  /// scenarios and the stateful walk judge what they sent for, and this
-  /// judges that the server did not fail on it.
-  scenario_context::observer observer_for(phase p, std::string mode) {
-    scenario_context::observer record;
-    if (recorder_) record = recorder_for(p, mode);
-    const auto& exchange_checks = config_.checks.exchange;
-    const bool judge_5xx =
-        std::any_of(exchange_checks.begin(), exchange_checks.end(),
-                    [](const exchange_check* k) { return k->info.name == "not_a_server_error"; });
-    if (!record && !judge_5xx) return {};
-    return [this, record = std::move(record), judge_5xx, p, mode = std::move(mode)](
-               const http::request& req, const http::result& res,
-               std::chrono::system_clock::time_point started) {
-      if (record) record(req, res, started);
-      if (!judge_5xx || !res.ok() || res.value().status < 500) return;
-      const auto* op = operation_of(spec_, req);
-      const auto c = results_.cell(op, mode, "not_a_server_error", results_sink::origin::scenarios);
-      results_sink::count_failure(c);
-      failure f;
-      f.check = "not_a_server_error";
-      f.mode = {failure_mode::kind::scenario,
-                "a request of the " + std::string(to_string(p)) + " phase"};
-      f.expected = "a status below 500 (RFC 9110 section 15.6: 5xx, the server failed)";
-      f.status = res.value().status;
-      f.seen = "status " + std::to_string(f.status);
-      f.cause =
-          "status " + std::to_string(f.status) + " in the " + std::string(to_string(p)) + " phase";
-      f.seed = config_.seed;
-      f.curl = http::to_curl(req, client_.base(), redactor_);
-      f.response_excerpt = redact(core::body_excerpt(
-          res.value().body,
-          res.value().find("Content-Type") ? *res.value().find("Content-Type") : "", 200));
-      results_.report(c, std::move(f), 0);
-    };
-  }
+  /// `mode`): --record's recorder, and with `judge` every enabled check that
+  /// judges the answer alone (judge_observed). The scenarios and the stateful
+  /// walk judge what they sent for; these judge the answer as any answer
+  /// (issue 37: every exchange judged, a 5xx anywhere a failure with its own
+  /// reproduction).
+  scenario_context::observer observer_for(phase p, std::string mode, bool judge = true);
+  /// How an exchange the plan did not generate is judged and filed.
+  struct observed {
+    phase p = phase::scenarios;
+    std::string label;        // the auth model its cells are filed under
+    failure_mode mode;        // as its failures say
+    const cell* c = nullptr;  // a re-send of shrinking: the cell it re-sends
+    const generators::generated_request* g = nullptr;  // and its request
+    std::size_t skip = static_cast<std::size_t>(-1);   // the check being shrunk
+  };
+  /// Judges `req` and what came back by every enabled check that judges the
+  /// answer alone (exchange_check::answers_alone); true when one did. A
+  /// scenario's or a step's verdicts are counted in cells of their own
+  /// (`how.label`); a shrinking re-send's failures go to its cell's, once
+  /// per cause that the plan's own exchanges did not show.
+  bool judge_observed(const observed& how, const http::request& req, const http::result& res);
+  /// True when some enabled check judges answers alone.
+  bool judges_answers() const;
+
+  /// A request the target took, kept for the failure that says it stopped
+  /// answering (engine_liveness.cpp).
+  struct taken {
+    std::uint64_t order = 0;  // when it was sent, over the whole run
+    http::request request;
+    const openapi::operation* op = nullptr;
+    std::string label;  // its auth model, or the phase's cells
+    failure_mode mode;
+    results_sink::origin from = results_sink::origin::exchanges;
+    http::result result;  // what came back, or the transport error
+  };
+  /// Sees each answer or transport error: a connection refused after the
+  /// target had answered means it stopped answering (issue 37 item 8). The
+  /// first time, files a failure against the last request it took and
+  /// stops the run; true when the target is gone.
+  bool watch(const http::result& res);
+  /// Keeps `t` if it is the latest request the target answered, or the
+  /// latest it took and did not answer.
+  void remember(taken t);
+  /// True once the target stopped answering: phases take no more work.
+  bool target_gone() const { return gone_.load(std::memory_order_relaxed); }
   /// --record: what records each request a scenario context of phase `p`
   /// sends (its mode: `mode`).
   scenario_context::observer recorder_for(phase p, std::string mode) {
@@ -263,6 +274,15 @@ class engine {
   const std::uint64_t run_nonce_ =
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   std::atomic<std::uint64_t> sends_{0};
+  std::atomic<std::uint64_t> observed_order_{0};  // failures of observed exchanges, in order
+  std::atomic<bool> answered_{false}, gone_{false};
+  std::atomic<std::uint64_t> taken_order_{0};
+  std::mutex taken_mutex_;              // guards the two below
+  std::optional<taken> answered_last_;  // the latest request the target answered
+  std::optional<taken> unanswered_;     // the latest it took and did not answer
+  /// The operations of the latest requests it took and did not answer, in
+  /// that order (a few: those in flight when it died).
+  std::deque<std::pair<std::uint64_t, std::string>> unanswered_ops_;
 
   std::uint64_t scenario_requests_ = 0, scenario_retries_429_ = 0;
   std::uint64_t stateful_requests_ = 0, stateful_retries_429_ = 0;

@@ -31,6 +31,11 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
   const auto t0 = clock::now();
   s.result = client_.send(worker, s.request, timeout);
   add_time(&run_timings::transport, clock::now() - t0);
+  if (watch(s.result)) {
+    // Refused because the target is gone: watch() said so once, for the run.
+    s.lost = "the target stopped answering";
+    return s;
+  }
   guard_.learn(c.op, s.request, s.result);
   requests_.fetch_add(1, std::memory_order_relaxed);
   retries_429_.fetch_add(s.result.retries_429, std::memory_order_relaxed);
@@ -105,6 +110,7 @@ core::outcome<engine::generated> engine::generate(std::uint64_t item, std::size_
 void engine::worker_main(unsigned worker) {
   const std::uint64_t covering = coverage_.size();
   for (;;) {
+    if (target_gone()) return;  // the run stopped: watch() said why
     const std::uint64_t item = next_item_.fetch_add(1, std::memory_order_relaxed);
     if (item >= planned_) return;
     std::size_t cell_index = 0;
@@ -125,8 +131,10 @@ void engine::worker_main(unsigned worker) {
              "the generator gave up (example " + std::to_string(example) + "): " + gen_error});
       }
     } else {
-      const sent s = send(worker, c, made->value);
-      if (s.lost) {
+      sent s = send(worker, c, made->value);
+      if (s.lost && target_gone()) {
+        // Not sent: the run-wide "not run" says why, once.
+      } else if (s.lost) {
         // A case whose broken part would not reach the wire is not run,
         // never judged as if it were (issue 22).
         // The write guard's refusal says itself ("safe mode: ...").
@@ -147,6 +155,11 @@ void engine::worker_main(unsigned worker) {
           reach_.record(*c.op, c.auth->model, s.result, s.json ? &*s.json : nullptr);
         }
         judge(item, cell_index, example, seed, made->tree, made->value, s);
+        remember({0, std::move(s.request), c.op, c.auth->model.label(),
+                  failure_mode{c.kind == request_kind::valid ? failure_mode::kind::valid
+                                                             : failure_mode::kind::invalid,
+                               made->value.mode.description},
+                  results_sink::origin::exchanges, std::move(s.result)});
       }
     }
     const auto done = done_.fetch_add(1, std::memory_order_relaxed) + 1;

@@ -30,13 +30,26 @@ void engine::stateful_phase() {
   o.base = client_.base();
   o.client = client_.options();
   o.lanes = std::max(2u, config_.scenario_lanes);
-  o.results = judges ? &results_ : nullptr;
   const auto& selection = config_.checks;
+  const auto& all = selection.scenarios;
+  const bool selected =
+      std::any_of(all.begin(), all.end(), [](const scenario* s) { return s->stateful; });
+  // Every shard walks the same way, its checks' requests included, so that
+  // the walks of the shards that do not judge it are the judging shard's:
+  // their verdicts go nowhere.
+  listener unheard;
+  results_sink unjudged(spec_, unheard);
+  o.results = !selected ? nullptr : judges ? &results_ : &unjudged;
   o.enabled = [&selection](std::string_view name) { return selection.enabled(name); };
   o.max_shrinks = config_.max_shrinks;
   o.reach = &reach_;
   o.guard = &guard_;
-  o.observe = observer_for(phase::stateful, "stateful");
+  // Its steps are judged as any answer once over the shards, like every
+  // other exchange: where its checks are, else in the first shard.
+  const bool steps_judged =
+      config_.shard_count <= 1 || (selected ? judges : config_.shard_index == 1);
+  o.observe = observer_for(phase::stateful, "stateful", steps_judged);
+  o.judged = steps_judged && judges_answers();
   auto outcome = stateful::run_phase(spec_, *target_, o);
   learned_.emplace(std::move(outcome.learned));
   target_ = &*learned_;
@@ -45,6 +58,7 @@ void engine::stateful_phase() {
   report_.info.learned.insert(report_.info.learned.end(), outcome.notes.begin(),
                               outcome.notes.end());
   stateful_requests_ = outcome.requests;
+  if (!steps_judged) report_.counts.relearned = outcome.requests;
   stateful_retries_429_ = outcome.retries_429;
   add_time(&run_timings::transport, clock::now() - t0);
   gate_.phase_finished({phase::stateful});
@@ -60,7 +74,6 @@ void engine::scenario_phase() {
   scenario_context ctx(spec_, *target_, config_.seed, config_.operations, client_.base(),
                        client_.options(), std::max(2u, config_.scenario_lanes),
                        config_.workflow_files);
-  if (auto seen = observer_for(phase::scenarios, "scenario")) ctx.observe(std::move(seen));
   ctx.guard(&guard_);
   const check_enabled enabled = [&selection](std::string_view name) {
     return selection.enabled(name);
@@ -68,6 +81,10 @@ void engine::scenario_phase() {
   // One after another: a scenario reads state (a value, a resource's
   // status) that another's requests would move.
   for (const auto* s : scenarios) {
+    if (target_gone()) break;  // the run stopped: watch() said why
+    // Its requests are judged as any answer in cells of its own, which one
+    // shard holds (the suite's).
+    ctx.observe(observer_for(phase::scenarios, "scenario " + s->name));
     try {
       s->run(ctx, results_, enabled);
     } catch (const std::exception& ex) {

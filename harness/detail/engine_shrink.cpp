@@ -44,6 +44,19 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
   }
   auto judged = [&](const generators::generated_request& g, const sent& s) {
     check_verdict v = evaluate(c, chk, g, s);
+    // What else the re-send shows (a 5xx, a body against its schema) is a
+    // failure of its own, with this request's reproduction.
+    observed how;
+    how.p = phase::shrinking;
+    how.label = c.auth->model.label();
+    how.mode = {
+        c.kind == request_kind::valid ? failure_mode::kind::valid : failure_mode::kind::invalid,
+        g.mode.description + (g.mode.description.empty() ? "" : " ") +
+            "(re-sent while shrinking a " + chk.info.name + " failure)"};
+    how.c = &c;
+    how.g = &g;
+    how.skip = cand.check_index;
+    judge_observed(how, s.request, s.result);
     record(phase::shrinking, c, g, s, {{chk.info.name, v.what, v.cause, v.expected, v.seen}});
     return v;
   };
@@ -53,12 +66,13 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
   // The first re-send confirms the failure is still there; if it is not
   // (the target's state moved on), the failure is reported unshrunk.
   std::optional<sent> resent;
-  if (!timed_out) resent = send_within(worker, c, current_value, deadline);
+  if (!timed_out && !target_gone()) resent = send_within(worker, c, current_value, deadline);
+  if (resent && resent->lost) resent.reset();  // the target is gone: nothing re-sent
   const bool reproduced = resent && judged(current_value, *resent).cause == verdict.cause;
   sent last = resent ? std::move(*resent) : *cand.original;
   if (reproduced) {
     bool progressed = true, in_time = true;
-    while (progressed && in_time && budget > 0) {
+    while (progressed && in_time && budget > 0 && !target_gone()) {
       progressed = false;
       auto children = current.shrinks();
       while (budget > 0) {

@@ -158,36 +158,38 @@ void learn(session& s, const actor& a, const step& st) {
     }
   }
 
-  if (!a.credential) return;
-  profile::credential* c = mutable_credential(s.work, a.credential);
-  if (!c) return;
-  // Scopes: a 2xx proves the operation's scopes granted, when none are stated.
-  if (!c->scopes && st.auth.model.scheme) {
-    for (const auto& scope :
-         op.scopes_for(*st.auth.model.scheme).value_or(std::vector<std::string>{})) {
-      if (std::find(c->proven_scopes.begin(), c->proven_scopes.end(), scope) ==
-          c->proven_scopes.end()) {
-        c->proven_scopes.push_back(scope);
+  // What the credential proved (an operation without one proves nothing of it).
+  if (profile::credential* c = a.credential ? mutable_credential(s.work, a.credential) : nullptr) {
+    // Scopes: a 2xx proves the operation's scopes granted, when none are stated.
+    if (!c->scopes && st.auth.model.scheme) {
+      for (const auto& scope :
+           op.scopes_for(*st.auth.model.scheme).value_or(std::vector<std::string>{})) {
+        if (std::find(c->proven_scopes.begin(), c->proven_scopes.end(), scope) ==
+            c->proven_scopes.end()) {
+          c->proven_scopes.push_back(scope);
+        }
       }
     }
-  }
-  // Tenants: an id the credential was let through as its tenant.
-  for (const auto& id : tenant_ids_sent(s.spec, st)) {
-    if (id.empty()) continue;
-    const bool known = std::any_of(c->tenants.begin(), c->tenants.end(),
-                                   [&id](const profile::tenant* t) { return t && t->id == id; });
-    // Steps hold pointers to the tenants: the list grows only within its room.
-    if (known || s.work.tenants.size() >= s.work.tenants.capacity()) continue;
-    profile::tenant fresh;
-    fresh.name = "tenant-" + id;
-    fresh.id = id;
-    const profile::tenant& added = s.work.add_tenant(std::move(fresh));
-    c->tenants.push_back(&added);
-    s.notes.push_back(c->name + ": reaches tenant " + id + " (" + op.operation_id + " answered " +
-                      std::to_string(status) + " for it)");
+    // Tenants: an id the credential was let through as its tenant.
+    for (const auto& id : tenant_ids_sent(s.spec, st)) {
+      if (id.empty()) continue;
+      const bool known = std::any_of(c->tenants.begin(), c->tenants.end(),
+                                     [&id](const profile::tenant* t) { return t && t->id == id; });
+      // Steps hold pointers to the tenants: the list grows only within its room.
+      if (known || s.work.tenants.size() >= s.work.tenants.capacity()) continue;
+      profile::tenant fresh;
+      fresh.name = "tenant-" + id;
+      fresh.id = id;
+      const profile::tenant& added = s.work.add_tenant(std::move(fresh));
+      c->tenants.push_back(&added);
+      s.notes.push_back(c->name + ": reaches tenant " + id + " (" + op.operation_id + " answered " +
+                        std::to_string(status) + " for it)");
+    }
   }
   // Fixtures: ids a 2xx answer was given, in the tenant it acted for.
   profile::tenant* t = mutable_tenant(s.work, st.auth.tenant);
+  // An operation of no tenant: what it was given is the target's own.
+  if (!t && op.tenant.from == openapi::tenant_context::source::none) t = &s.work.shared;
   if (!t) return;
   auto keep = [t](const std::string& name, const std::string& value) {
     if (name.empty() || value.empty() || t->fixtures.count(name)) return;

@@ -105,6 +105,7 @@ phase_outcome run_phase(const openapi::api_spec& spec, const profile::target& ta
   if (options.observe) ctx.observe(options.observe);
   ctx.guard(options.guard);
   session s(spec, ctx, work, target, options.reach);
+  s.judged = options.judged;
   s.g = build_graph(spec, options.operations);
   s.followed.assign(s.g.links.size(), 0);
   s.not_followed.assign(s.g.links.size(), "");
@@ -161,6 +162,12 @@ phase_outcome run_phase(const openapi::api_spec& spec, const profile::target& ta
     }
     s.notes.push_back("tenant " + t.id + ": ids found for " + core::join(names));
   }
+  // Ids of no tenant, with their values: what the later phases send.
+  std::vector<std::string> shared;
+  for (const auto& [name, value] : work.shared.fixtures) {
+    if (!target.shared.fixtures.count(name)) shared.push_back(name + "=" + value);
+  }
+  if (!shared.empty()) s.notes.push_back("ids found (of no tenant): " + core::join(shared));
   out.notes = std::move(s.notes);
   out.requests = ctx.requests();
   out.retries_429 = ctx.retries_429();

@@ -37,6 +37,9 @@ struct phase_options {
   /// Every usable credential walks (a discovery), not one per scheme.
   bool every_credential = false;
   reach_tracker* reach = nullptr;
+  /// Whether checks judge the steps' answers, so that reach counts them as
+  /// judged requests; else apart (operation_reach::unjudged_succeeded).
+  bool judged = true;
   /// What every send of the phase passes (the run's); nullptr: none.
   write_guard* guard = nullptr;
   /// Sees every request the phase sends, and its answer (`--record`).

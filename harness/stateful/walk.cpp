@@ -207,7 +207,7 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
     auto p = std::make_shared<probe>(s.ctx.send(req));
     ++s.requests;
     ++s.order;
-    if (s.reach) s.reach->record(*plan.op, auth->model, p->status(), p->error_code());
+    if (s.reach) s.reach->record(*plan.op, auth->model, p->status(), p->error_code(), s.judged);
     out.exchange = std::move(p);
     out.order = s.order;
     out.request_json.reset();

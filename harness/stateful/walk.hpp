@@ -74,6 +74,7 @@ struct session {
   profile::target& work;  // learned tenants, fixtures and scopes go here
   const profile::target& original;
   reach_tracker* reach;
+  bool judged = true;  // reach counts the steps as judged requests (phase_options::judged)
   graph g;
   /// Ids of the original profile's fixtures: no step moves them.
   std::set<std::string> protected_ids;

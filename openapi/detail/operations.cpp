@@ -229,6 +229,8 @@ void parse_operation(parse_context& outer, const path_item_base& item, verb meth
   if (idem.defined()) op.idempotent = parse_idempotency(r, doc, idem);
   const node& rep = doc_reader::child(n, "x-repeatable");
   if (rep.defined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
+  const node& makes = doc_reader::child(n, "x-creates");
+  if (makes.defined()) op.creates = r.boolean(doc, makes, "x-creates").value_or(false);
   const node& tr = doc_reader::child(n, "x-transition");
   if (tr.defined()) op.transition = parse_transition(r, doc, tr);
   ctx.spec.operations.push_back(std::move(op));

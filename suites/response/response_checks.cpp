@@ -39,13 +39,18 @@ const openapi::api_rules::generic_error* generic_error_for(const openapi::api_sp
   return nullptr;
 }
 
+/// JSON, or a structured syntax of it (RFC 6839: "+json").
+bool json_media(const std::string& media) {
+  return media == "application/json" || media.ends_with("+json");
+}
+
 /// The schema a JSON body of this status must match, or nullptr.
 const schema::schema* expected_schema(const openapi::api_spec& spec, const openapi::operation& op,
                                       int status) {
   if (const auto* r = documented_response(op, status)) {
     for (const auto& m : r->content) {
       const std::string media = core::media_type_of(m.name);
-      if ((media == "application/json" || media.ends_with("+json")) && m.schema) return m.schema;
+      if (json_media(media) && m.schema) return m.schema;
     }
     return nullptr;
   }
@@ -84,6 +89,29 @@ bool rate_limited(const exchange& e, unsigned status) {
 
 const std::vector<std::string> json_only = {"application/json"};
 
+/// True when `seen` is `documented` or lies in it, a range ("audio/*", "*/*").
+bool media_in(const std::string& documented, const std::string& seen) {
+  if (documented == seen || documented == "*/*") return true;
+  return documented.ends_with("/*") && !seen.empty() &&
+         seen.starts_with(documented.substr(0, documented.size() - 1));
+}
+
+/// True when the response's type is one the description documents for its
+/// status, and not JSON: the server chose that representation (a client
+/// that sent `Accept: */*` or none leaves the choice to it), so no JSON
+/// body is owed.
+bool chose_documented_non_json(const exchange& e, const http::response& r) {
+  const auto* doc = documented_response(e.op, static_cast<int>(r.status));
+  const std::string* header = r.find(http::field::content_type);
+  if (!doc || !header) return false;
+  const std::string seen = core::media_type_of(*header);
+  if (json_media(seen)) return false;
+  return std::any_of(doc->content.begin(), doc->content.end(), [&seen](const auto& m) {
+    const std::string media = core::media_type_of(m.name);
+    return !json_media(media) && media_in(media, seen);
+  });
+}
+
 /// True for 204 and 304, the statuses HTTP forbids content in (RFC 9110
 /// sections 15.3.5 and 15.4.5), whatever content the description lists.
 bool no_content_status(unsigned status) {
@@ -115,9 +143,11 @@ check_verdict status_code_conformance(const exchange& e) {
   // No `responses` at all (optional in OpenAPI 3.1): the answers are
   // undescribed, not forbidden. Only what is described is judged.
   if (e.op.responses.empty()) return check_verdict::not_applicable();
-  // 414 and 431 are refusals any HTTP server may give for a URL or a header
-  // field longer than it takes (RFC 9110 section 15.5.15, RFC 6585 section 5).
-  if (status == 414 || status == 431) return check_verdict::pass();
+  // 413, 414 and 431 are refusals any HTTP server may give for content, a
+  // URL or a header field longer than it takes (RFC 9110 sections 15.5.14
+  // and 15.5.15, RFC 6585 section 5): a scenario sends such content on
+  // purpose (payload_too_large), and this check judges its answer too.
+  if (status == 413 || status == 414 || status == 431) return check_verdict::pass();
   std::vector<std::string> documented;
   for (const auto& resp : e.op.responses) {
     documented.push_back(openapi::status_key(resp.status));
@@ -181,10 +211,8 @@ check_verdict content_type_conformance(const exchange& e) {
   const std::string* header = r->find(http::field::content_type);
   const std::string seen = header ? core::media_type_of(*header) : std::string();
   // A documented range ("audio/*", "*/*") admits every type in it.
-  const bool matches = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) {
-    if (a == seen || a == "*/*") return true;
-    return a.ends_with("/*") && !seen.empty() && seen.starts_with(a.substr(0, a.size() - 1));
-  });
+  const bool matches = std::any_of(allowed.begin(), allowed.end(),
+                                   [&seen](const std::string& a) { return media_in(a, seen); });
   if (matches) return check_verdict::pass();
   return check_verdict::violation("Content-Type " + core::join(allowed, " or "),
                                   header ? "Content-Type " + *header : "no Content-Type",
@@ -265,6 +293,7 @@ check_verdict response_schema_conformance(const exchange& e) {
   if (!r || no_content_status(r->status)) return check_verdict::not_applicable();
   const int status = static_cast<int>(r->status);
   if (const auto* m = sequential_media(e.op, status, *r)) return items_conform(*m, *r, status);
+  if (chose_documented_non_json(e, *r)) return check_verdict::not_applicable();
   const schema::schema* s = expected_schema(e.spec, e.op, status);
   if (!s) return check_verdict::not_applicable();
   if (!e.json) {
@@ -608,28 +637,33 @@ bool status_documented(const openapi::api_spec& spec, const openapi::operation& 
 void register_response_checks(harness::check_catalogue& catalogue) {
   using harness::applies_to;
   auto add = [&catalogue](std::string name, std::string description, std::string rule,
-                          applies_to to, check_fn run) {
-    catalogue.add({{std::move(name), std::move(description), std::move(rule)}, to, run});
+                          applies_to to, check_fn run, bool answers_alone = false) {
+    harness::exchange_check k{{std::move(name), std::move(description), std::move(rule)}, to, run};
+    k.answers_alone = answers_alone;
+    catalogue.add(std::move(k));
   };
+  // These judge the answer alone: every exchange of a run goes through them,
+  // a scenario's and a stateful step's too (harness::exchange_check).
+  constexpr bool any_exchange = true;
   add("response_received", "a response comes back (no transport failure)",
       "RFC 9110 section 6: a request is answered", applies_to::both, response_received);
   add("not_a_server_error", "no 5xx answer", "RFC 9110 section 15.6 (5xx: the server failed)",
-      applies_to::both, not_a_server_error);
+      applies_to::both, not_a_server_error, any_exchange);
   add("status_code_conformance", "the status is documented for the operation",
-      "OpenAPI responses; x-errors", applies_to::both, status_code_conformance);
+      "OpenAPI responses; x-errors", applies_to::both, status_code_conformance, any_exchange);
   add("error_code_conformance", "the error envelope's code is one documented for that status",
-      "x-error-codes; x-error-envelope", applies_to::both, error_code_conformance);
+      "x-error-codes; x-error-envelope", applies_to::both, error_code_conformance, any_exchange);
   add("content_type_conformance", "Content-Type is a documented media type",
-      "OpenAPI responses.content; RFC 9110 section 8.3", applies_to::both,
-      content_type_conformance);
+      "OpenAPI responses.content; RFC 9110 section 8.3", applies_to::both, content_type_conformance,
+      any_exchange);
   add("response_schema_conformance", "the body matches the documented schema",
       "OpenAPI responses.content.schema (JSON Schema 2020-12)", applies_to::both,
-      response_schema_conformance);
+      response_schema_conformance, any_exchange);
   add("no_content_is_empty", "a 204 or 304 answer carries no content",
       "RFC 9110 sections 15.3.5 (204) and 15.4.5 (304); RFC 9110 section 8.6", applies_to::both,
-      no_content_is_empty);
+      no_content_is_empty, any_exchange);
   add("request_id_conformance", "the x-request-id header is sent and agrees with the body's",
-      "x-request-id", applies_to::both, request_id_conformance);
+      "x-request-id", applies_to::both, request_id_conformance, any_exchange);
   add("negative_data_rejection", "a request invalid by the description gets 4xx",
       "OpenAPI parameters and requestBody; RFC 9110 section 15.5 (4xx)", applies_to::invalid,
       negative_data_rejection);

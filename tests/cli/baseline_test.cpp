@@ -165,4 +165,17 @@ TEST_F(baseline, markdown_is_a_report_format) {
   fs::remove(file);
 }
 
+// docs/report-format.md: `--report markdown=FILE` always writes the summary
+// without the baseline: the run's own verdict, no class of the baseline's.
+TEST_F(baseline, a_markdown_report_is_written_without_the_baseline) {
+  const std::string known = faulty();
+  const std::string file = temp("plain.md");
+  const auto r = run(true, {"--baseline", known, "--report", "markdown=" + file});
+  EXPECT_EQ(r.status, 0) << r.err;  // nothing new against the baseline
+  const std::string md = slurp(file);
+  EXPECT_EQ(md.rfind("## Conform: FAILED (seed 1)", 0), 0u) << md;  // the run's own verdict
+  EXPECT_EQ(md.find("### New failures"), std::string::npos) << md;
+  fs::remove(file);
+}
+
 }  // namespace

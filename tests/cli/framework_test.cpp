@@ -61,11 +61,12 @@ boost::json::value json_report(const std::string& path) {
 
 std::vector<std::string> args_for(const framework_server& server, const std::string& seed,
                                   std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"--spec",       test_support::framework_description(),
-                                   "--url",        server.base_url(),
-                                   "--seed",       seed,
-                                   "--examples",   "8",
-                                   "--no-progress"};
+  std::vector<std::string> args = {"--spec", test_support::framework_description(), "--url",
+                                   server.base_url(), "--seed", seed, "--examples", "8",
+                                   "--no-progress",
+                                   // The stub's POSTs document no create (no 201):
+                                   // safe mode would send none of them.
+                                   "--allow-destructive"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -190,8 +191,9 @@ TEST(framework_stub, a_timeout_is_neither_re_sent_nor_shrunk) {
     EXPECT_EQ(f.at("check").as_string(), "response_received") << f;
     EXPECT_EQ(f.at("shrink_steps").as_int64(), 0) << f;
   }
-  // Every request was one the run planned: one coverage case and 3 examples.
-  EXPECT_EQ(report.at("counts").at("requests").as_int64(), 4) << r.out;
+  // Every request was one the run planned: three coverage cases (the valid
+  // request, then with Accept: */* and with none) and 3 examples.
+  EXPECT_EQ(report.at("counts").at("requests").as_int64(), 6) << r.out;
 }
 
 core::status well_formed_xml(const std::string& text) {

@@ -64,5 +64,17 @@ TEST(safe_mode, allow_destructive_may_change_it_and_says_so) {
   EXPECT_NE(server.seeded(), before) << r.out;
 }
 
+// README: the in-process reference is always disposable; the run header
+// says so.
+TEST(safe_mode, the_in_process_reference_is_always_disposable) {
+  const auto r = test_support::run({"--include", "getHealth", "--checks", "response_received",
+                                    "--examples", "1", "--seed", "1", "--no-progress"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "writes: destructive: writes to any resource it reaches (the in-process "
+                       "reference)"))
+      << r.out;
+}
+
 }  // namespace
 }  // namespace conform::cli

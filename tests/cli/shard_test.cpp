@@ -50,6 +50,7 @@ const std::string spec_file = std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml";
 /// What one run sent, as the server received it, and the run's report.
 struct recorded_run {
   std::multiset<std::string> requests;  // "METHOD target\nbody", handed-out ids replaced
+  std::multiset<std::string> walk;      // of those, the stateful walk's (before the plan)
   std::size_t rate_limited = 0;         // answers 429 (retried by the client), left out
   harness::run_report report;
 };
@@ -62,9 +63,25 @@ std::string without_handed_out_ids(const std::string& text) {
   return std::regex_replace(text, id, "$1<new-id>");
 }
 
-/// Runs shard `k` of `n` (0 of 0: the whole run) of seed 17 against a fresh
-/// in-process reference server that records every request.
-recorded_run run_recorded(std::uint32_t k, std::uint32_t n) {
+/// Marks where the stateful walk ends in what the server recorded: its
+/// phase ends before the scenarios send their first request.
+class walk_end : public harness::listener {
+ public:
+  explicit walk_end(const reference::traffic_recorder& r) : recorder_(r) {}
+  void phase_finished(const harness::event::phase_finished& e) override {
+    if (e.which == harness::phase::stateful) at = recorder_.snapshot().size();
+  }
+  std::size_t at = 0;
+
+ private:
+  const reference::traffic_recorder& recorder_;
+};
+
+/// Runs shard `k` of `n` (0 of 0: the whole run) of `seed` against a fresh
+/// in-process reference server that records every request; with `stateful`,
+/// the stateful walk first.
+recorded_run run_recorded(std::uint32_t k, std::uint32_t n, std::uint64_t seed = 17,
+                          bool stateful = false) {
   static const auto loaded = openapi::load(spec_file);
   static const harness::check_catalogue catalogue = suites::builtin_checks();
   EXPECT_TRUE(loaded.ok());
@@ -80,23 +97,28 @@ recorded_run run_recorded(std::uint32_t k, std::uint32_t n) {
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
   config.checks = *catalogue.select({});
   config.workflow_files = suites::shipped_workflows(spec_file);
-  config.seed = 17;
+  config.seed = seed;
   config.examples = 2;
+  config.stateful = stateful;
   config.shard_index = k;
   config.shard_count = n;
   http::client_options opts;
   opts.workers = 4;
   http::client client(target.value->base_url, opts);
-  harness::listener quiet;
+  walk_end quiet(*rc.recorder);
 
   recorded_run out;
   out.report = harness::run(*loaded.spec, *target.value, config, client, quiet);
-  for (const auto& e : rc.recorder->snapshot()) {
+  const auto seen = rc.recorder->snapshot();
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    const auto& e = seen[i];
     if (e.status == 429) {
       ++out.rate_limited;
       continue;
     }
-    out.requests.insert(without_handed_out_ids(e.method + " " + e.target + "\n" + e.request_body));
+    auto text = without_handed_out_ids(e.method + " " + e.target + "\n" + e.request_body);
+    if (i < quiet.at) out.walk.insert(text);
+    out.requests.insert(std::move(text));
   }
   return out;
 }
@@ -147,6 +169,78 @@ TEST(shards, the_shards_of_one_seed_send_exactly_the_requests_of_the_whole_run) 
   EXPECT_EQ(cells, whole_cells);
   EXPECT_EQ(reported, whole.report.counts.requests - whole.report.counts.retries_429);
   EXPECT_TRUE(whole.report.failures.empty());
+}
+
+/// `requests` without the pages after the first of a list read whole: how
+/// many pages a list has is what the target holds when it is read, which
+/// the other shards' creations move (docs/report-format.md).
+std::multiset<std::string> first_pages(const std::multiset<std::string>& requests) {
+  static const std::regex later_page(R"(^GET [^\n]*[?&]page=([2-9]|[1-9][0-9]+)(&|\n|$))");
+  std::multiset<std::string> out;
+  for (const auto& r : requests) {
+    if (!std::regex_search(r, later_page)) out.insert(r);
+  }
+  return out;
+}
+
+/// The multiset `a` with one copy of each element of `b` taken out.
+std::multiset<std::string> without(std::multiset<std::string> a,
+                                   const std::multiset<std::string>& b) {
+  for (const auto& x : b) {
+    if (auto it = a.find(x); it != a.end()) a.erase(it);
+  }
+  return a;
+}
+
+// Every shard walks the target to learn it, as the whole run does; one
+// shard judges the walk and the others count it as `relearned`. With that
+// walk taken once, the shards send exactly the requests of the whole run,
+// their cells are the whole run's, each in one shard, and the counts add up.
+TEST(shards, with_the_stateful_walk_and_every_scenario_the_shards_add_up) {
+  for (const std::uint64_t seed : {17u, 4u}) {
+    const recorded_run whole = run_recorded(0, 0, seed, /*stateful=*/true);
+    ASSERT_GT(whole.walk.size(), 10u) << seed;
+    std::set<std::tuple<std::string, std::string, std::string>> whole_cells;
+    for (const auto& t : whole.report.tallies)
+      whole_cells.emplace(t.operation_id, t.auth_model, t.check);
+    EXPECT_TRUE(whole.report.failures.empty()) << seed;
+    for (const std::uint32_t n : {2u, 3u}) {
+      std::multiset<std::string> together;
+      std::set<std::tuple<std::string, std::string, std::string>> cells;
+      std::uint64_t counted = 0;
+      std::uint32_t judging = 0;
+      for (std::uint32_t k = 1; k <= n; ++k) {
+        const recorded_run shard = run_recorded(k, n, seed, /*stateful=*/true);
+        const std::string label =
+            std::to_string(seed) + " " + std::to_string(k) + "/" + std::to_string(n);
+        EXPECT_TRUE(shard.walk == whole.walk) << label << "\n"
+                                              << first_differences(whole.walk, shard.walk);
+        together.insert(shard.requests.begin(), shard.requests.end());
+        for (const auto& t : shard.report.tallies) {
+          EXPECT_TRUE(cells.emplace(t.operation_id, t.auth_model, t.check).second)
+              << label << ": cell in two shards: " << t.operation_id << " " << t.auth_model << " "
+              << t.check;
+        }
+        const auto& c = shard.report.counts;
+        if (c.relearned == 0) ++judging;
+        counted += c.requests - c.relearned - c.retries_429;
+      }
+      EXPECT_EQ(judging, 1u) << seed << " of " << n << ": one shard judges the walk";
+      for (std::uint32_t k = 1; k < n; ++k) together = without(together, whole.walk);
+      EXPECT_TRUE(first_pages(together) == first_pages(whole.requests))
+          << seed << " of " << n << ": "
+          << first_differences(first_pages(whole.requests), first_pages(together));
+      EXPECT_EQ(cells, whole_cells) << seed << " of " << n;
+      // As many requests counted, the later pages of whole lists aside.
+      const auto later = [](const std::multiset<std::string>& r) {
+        return r.size() - first_pages(r).size();
+      };
+      EXPECT_EQ(
+          counted - later(together),
+          whole.report.counts.requests - whole.report.counts.retries_429 - later(whole.requests))
+          << seed << " of " << n;
+    }
+  }
 }
 
 // ---- --shard on the command line ------------------------------------------
@@ -225,7 +319,7 @@ TEST_F(merge, the_merged_report_is_the_whole_runs) {
   std::set<std::string> shard_failures;
   for (int k = 1; k <= 3; ++k) {
     const auto p = read(part(k));
-    sum.requests += p.counts.requests;
+    sum.requests += p.counts.requests - p.counts.relearned;  // a walk counted once
     sum.checks_passed += p.counts.checks_passed;
     sum.checks_failed += p.counts.checks_failed;
     sum.cells_not_run += p.counts.cells_not_run;

@@ -192,5 +192,38 @@ TEST(coverage_cases, each_end_of_a_range_is_a_case_just_past_it) {
   EXPECT_TRUE(above) << ::testing::PrintToString(target);
 }
 
+// Issue 37: every operation is asked once with `Accept: */*` and once with
+// no Accept, each the valid request of the same seed otherwise, each saying
+// its Accept in its mode; no other case names an Accept of its own.
+TEST(coverage_cases, the_valid_request_is_sent_with_accept_any_and_with_none) {
+  const typed_api a;
+  std::map<std::string, generated_request> negotiation;
+  std::optional<generated_request> plain;
+  for (const auto& c : coverage_cases(a.op, nullptr)) {
+    const auto r = first_sample(c);
+    ASSERT_TRUE(r) << c.constraint;
+    if (c.constraint == "valid") plain = r;
+    if (c.keyword != "Accept") {
+      EXPECT_FALSE(r->accept) << c.constraint;
+      continue;
+    }
+    EXPECT_EQ(c.kind, request_kind::valid) << c.constraint;
+    EXPECT_TRUE(r->mode.valid()) << c.constraint;
+    negotiation.emplace(c.constraint, *r);
+  }
+  ASSERT_EQ(negotiation.size(), 2u);
+  const auto& any = negotiation.at("negotiation Accept: */*");
+  const auto& none = negotiation.at("negotiation no Accept");
+  EXPECT_EQ(any.accept, std::optional<std::string>("*/*"));
+  EXPECT_EQ(any.mode.description, "Accept: */*");
+  EXPECT_EQ(none.accept, std::optional<std::string>(""));
+  EXPECT_EQ(none.mode.description, "no Accept");
+  ASSERT_TRUE(plain);
+  // Drawn as the valid request is, from the same seed: the same request.
+  EXPECT_EQ(any.target(), plain->target());
+  EXPECT_EQ(any.body, plain->body);
+  EXPECT_EQ(none.body, plain->body);
+}
+
 }  // namespace
 }  // namespace conform::generators

@@ -236,5 +236,26 @@ TEST(valid_value, unsupported_patterns_are_reported_and_filtered) {
   }
 }
 
+// Found on etcd's grpc-gateway description: `type: string, format: int64`
+// (the proto3 JSON mapping of a 64-bit integer) was any string, which the
+// server refused. It is the decimal string of a whole number.
+TEST(valid_value, a_number_format_on_a_string_is_a_decimal_string) {
+  testing::schemas make;
+  for (const char* text :
+       {R"({"type": "string", "format": "int64"})", R"({"type": "string", "format": "int32"})"}) {
+    const schema::schema& s = make(text);
+    const auto g = valid_value(s);
+    testing::expect_success(testing::run_property([&] {
+      const value v = *g;
+      RC_ASSERT(v.is_string());
+      const std::string digits(v.as_string());
+      RC_ASSERT(!digits.empty());
+      RC_ASSERT(digits.find_first_not_of("0123456789") == std::string::npos);
+      RC_ASSERT(digits == "0" || digits.front() != '0');
+      RC_ASSERT(first_error(s, v) == "");
+    }));
+  }
+}
+
 }  // namespace
 }  // namespace conform::generators

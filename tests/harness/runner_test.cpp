@@ -122,6 +122,17 @@ TEST(runner, a_failure_is_reported_once_per_cause_and_shrunk) {
   EXPECT_NE(it->curl.find("--data-binary"), std::string::npos);
 }
 
+// docs/checks.md: coverage cases are drawn small with fixed seeds and never
+// shrunk. With no random examples, every failure is a coverage case's, and
+// none went through shrinking.
+TEST(runner, coverage_cases_are_never_shrunk) {
+  const auto r = run_against(fault::accepts_invalid, 7, 2, 0);
+  ASSERT_FALSE(r.failures.empty()) << "the coverage phase found nothing to judge the rule on";
+  for (const auto& f : r.failures) {
+    EXPECT_EQ(f.shrink_steps, 0u) << f.check << ": " << f.cause;
+  }
+}
+
 TEST(runner, a_profile_without_credentials_runs_nothing_and_says_why) {
   auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
   ASSERT_TRUE(loaded.ok());

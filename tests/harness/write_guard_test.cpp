@@ -36,6 +36,33 @@ http::result answer(unsigned status, std::string body, std::string location = ""
   return out;
 }
 
+// Found on etcd: every operation is a POST action, and safe mode sent them
+// all (one deleted the seeded keys, one switched authentication off). A POST
+// goes in safe mode only where the description says it creates: x-creates, a
+// 201, a Location on a success, or an item path below its own.
+TEST(write_guard, a_post_not_documented_to_create_is_refused_in_safe_mode) {
+  static const auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/actions.yaml");
+  ASSERT_TRUE(loaded.ok());
+  write_guard g(*loaded.spec, write_mode::safe);
+  for (const char* action : {"/kv/deleterange", "/auth/disable"}) {
+    const auto why = g.refusal(nullptr, req(http::verb::post, action));
+    ASSERT_TRUE(why) << action;
+    EXPECT_NE(why->find("is not documented to create"), std::string::npos) << *why;
+  }
+  for (const char* create : {"/leases", "/jobs", "/notes", "/imports"}) {
+    EXPECT_FALSE(g.refusal(nullptr, req(http::verb::post, create))) << create;
+  }
+  write_guard d(*loaded.spec, write_mode::destructive);
+  EXPECT_FALSE(d.refusal(nullptr, req(http::verb::post, "/kv/deleterange")));
+  // What the user says only reads (--read-only) goes, by its own method only.
+  write_guard told(*loaded.spec, write_mode::safe);
+  told.read_only({&loaded.spec->operations.front()});
+  ASSERT_EQ(loaded.spec->operations.front().operation_id, "deleteRange");
+  EXPECT_FALSE(told.refusal(nullptr, req(http::verb::post, "/kv/deleterange")));
+  EXPECT_TRUE(told.refusal(nullptr, req(http::verb::put, "/kv/deleterange")));
+  EXPECT_TRUE(told.refusal(nullptr, req(http::verb::post, "/auth/disable")));
+}
+
 TEST(write_guard, reads_always_go_and_writes_only_to_what_the_run_created) {
   write_guard g(crud(), write_mode::safe, "/api/v1");
   EXPECT_FALSE(g.refusal(nullptr, req(http::verb::get, "/items/1")));

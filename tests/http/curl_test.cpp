@@ -23,7 +23,7 @@ TEST(curl, renders_method_url_headers_and_body) {
   r.body = R"({"summary":"it's fine"})";
   EXPECT_EQ(to_curl(r, base()),
             "curl -sS -g -X PATCH 'http://127.0.0.1:8080/api/v1/contacts/3001/memory' "
-            "-H 'Content-Type: application/json' "
+            "-H 'Content-Type: application/json' -H 'Accept:' "
             "--data-binary '{\"summary\":\"it'\\''s fine\"}'");
 }
 
@@ -72,7 +72,26 @@ TEST(curl, head_ipv6_and_odd_env_names) {
   const std::string line = to_curl(r, *parse_url("https://[::1]:8443/api/v1").value, redactor);
   EXPECT_EQ(line,
             "curl -sS -g -I 'https://[::1]:8443/api/v1/health?x=$(rm -rf /)' "
-            "-H 'X-Api-Key: '\"${bad_name_}\"");
+            "-H 'X-Api-Key: '\"${bad_name_}\" -H 'Accept:'");
+}
+
+// Issue 37: a request sent with no Accept is reproduced only if curl sends
+// none either (its own default is `Accept: */*`); one that names a type,
+// `*/*` included, keeps it as it is and gets nothing more.
+TEST(curl, the_accept_sent_or_its_absence_is_reproduced) {
+  request none;
+  none.target = "/things/1";
+  EXPECT_EQ(to_curl(none, base()),
+            "curl -sS -g -X GET 'http://127.0.0.1:8080/api/v1/things/1' -H 'Accept:'");
+  request any = none;
+  any.add_header("Accept", "*/*");
+  EXPECT_EQ(to_curl(any, base()),
+            "curl -sS -g -X GET 'http://127.0.0.1:8080/api/v1/things/1' -H 'Accept: */*'");
+  request json = none;
+  json.add_header("accept", "application/json");
+  const std::string line = to_curl(json, base());
+  EXPECT_NE(line.find("-H 'accept: application/json'"), std::string::npos) << line;
+  EXPECT_EQ(line.find("-H 'Accept:'"), std::string::npos) << line;
 }
 
 RC_GTEST_PROP(curl, secret_never_appears_in_the_command, ()) {

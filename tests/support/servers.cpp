@@ -83,6 +83,12 @@ raw_server::raw_server(session_fn session)
   });
 }
 
+void raw_server::stop_listening() {
+  stopping_ = true;
+  boost::system::error_code ec;
+  acceptor_.close(ec);
+}
+
 raw_server::~raw_server() {
   stopping_ = true;
   // Wake the blocking accept with one last connection.

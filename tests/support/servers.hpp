@@ -87,6 +87,9 @@ class raw_server {
   unsigned short port() const { return port_; }
   /// Connections accepted so far.
   int accepted() const { return accepted_.load(); }
+  /// From a session: stop listening, as a server that died does; every
+  /// later connection is refused.
+  void stop_listening();
 
   /// Reads one request (head and Content-Length body); empty at EOF.
   static std::string read_request(socket& s);
