@@ -14,7 +14,7 @@
 #include "http/url.hpp"
 #include "profile/loader.hpp"
 #include "harness/auth.hpp"
-#include "harness/detail/build.hpp"
+#include "harness/build.hpp"
 #include "schema/validator.hpp"
 #include "openapi/loader.hpp"
 #include "reference/server.hpp"
@@ -54,7 +54,7 @@ void bm_generate(benchmark::State& state, const char* operation_id, harness::req
   auto& f = fixture::get();
   const auto& op = op_named(operation_id);
   auto choices = harness::credential_selector(f.api, f.view).auth_models(op);
-  auto made = harness::detail::make_generator(f.api, op, choices.front(), mode);
+  auto made = harness::make_generator(f.api, op, choices.front(), mode);
   if (!made.gen) {
     state.SkipWithError("no generator for this mode");
     return;
@@ -63,7 +63,7 @@ void bm_generate(benchmark::State& state, const char* operation_id, harness::req
   for (auto _ : state) {
     auto shrinkable = (*made.gen)(rc::Random(seed++), 50);
     auto req = shrinkable.value();
-    auto wire = harness::detail::to_http_request(f.api, op, choices.front(), req, "bench-key");
+    auto wire = harness::to_http_request(f.api, op, choices.front(), req, "bench-key");
     benchmark::DoNotOptimize(wire);
   }
   state.SetItemsProcessed(state.iterations());
@@ -108,7 +108,7 @@ struct wire_fixture {
     for (const auto& op : api.operations) auth.push_back(selector.auth_models(op, true));
     for (std::size_t o = 0; o < api.operations.size(); ++o) {
       for (auto kind : {harness::request_kind::valid, harness::request_kind::invalid}) {
-        auto made = harness::detail::make_generator(api, api.operations[o], auth[o].front(), kind);
+        auto made = harness::make_generator(api, api.operations[o], auth[o].front(), kind);
         if (made.gen) cells.push_back({&api.operations[o], &auth[o].front(), std::move(*made.gen)});
       }
     }

@@ -1,12 +1,9 @@
 // `conform certificate keygen|verify`: Ed25519 keys for signing
 // certificates, and the check of a certificate a partner hands over.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <fstream>
-#include <iterator>
+#include <tuple>
 
 #include "cli/cli.hpp"
+#include "core/file.hpp"
 #include "reports/certificate.hpp"
 
 namespace conform::cli {
@@ -16,20 +13,6 @@ namespace {
 constexpr const char* usage =
     "usage: conform certificate keygen --private-key FILE --public-key FILE\n"
     "       conform certificate verify CERTIFICATE --public-key FILE\n";
-
-bool read_file(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), {});
-  return true;
-}
-
-bool write_file(const std::string& path, const std::string& text, mode_t mode) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) return false;
-  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  return ::close(fd) == 0 && ok;
-}
 
 }  // namespace
 
@@ -77,15 +60,14 @@ int certificate_command(const std::vector<std::string>& args, std::ostream& out,
     const std::string& priv = keys->private_pem;
     const std::string& pub = keys->public_pem;
     // The private key only ever goes into its file, readable by its owner.
-    if (!write_file(private_key, priv, 0600)) {
-      err << "conform certificate keygen: cannot create '" << private_key
-          << "' (it must not exist yet)\n";
-      return 2;
-    }
-    if (!write_file(public_key, pub, 0644)) {
-      err << "conform certificate keygen: cannot create '" << public_key
-          << "' (it must not exist yet)\n";
-      return 2;
+    // Neither file may exist yet: a key pair is never overwritten.
+    for (const auto& [path, text, permissions] :
+         {std::tuple{&private_key, &priv, 0600u}, std::tuple{&public_key, &pub, 0644u}}) {
+      if (auto written = core::write_file(*path, *text, core::write_mode::create, permissions);
+          !written) {
+        err << "conform certificate keygen: " << written.error() << " (it must not exist yet)\n";
+        return 2;
+      }
     }
     out << "conform certificate keygen: private key in " << private_key
         << " (keep it secret), public key in " << public_key << "\n";
@@ -96,16 +78,15 @@ int certificate_command(const std::vector<std::string>& args, std::ostream& out,
       err << "conform certificate verify: give CERTIFICATE and --public-key FILE\n";
       return 2;
     }
-    std::string text, pub;
-    if (!read_file(certificate, text)) {
-      err << "conform certificate verify: cannot read '" << certificate << "'\n";
-      return 2;
+    const auto text = core::read_file(certificate);
+    const auto pub = core::read_file(public_key);
+    for (const auto* read : {&text, &pub}) {
+      if (!*read) {
+        err << "conform certificate verify: " << read->error() << "\n";
+        return 2;
+      }
     }
-    if (!read_file(public_key, pub)) {
-      err << "conform certificate verify: cannot read '" << public_key << "'\n";
-      return 2;
-    }
-    const auto check = reports::verify_certificate(text, pub);
+    const auto check = reports::verify_certificate(*text, *pub);
     if (!check.valid) {
       out << "INVALID: " << certificate << ": " << check.why << "\n";
       return 1;

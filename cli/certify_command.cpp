@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <future>
 #include <memory>
@@ -23,6 +22,7 @@
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
 #include "core/document.hpp"
+#include "core/file.hpp"
 #include "core/outcome.hpp"
 #include "core/parse.hpp"
 #include "core/text.hpp"
@@ -32,7 +32,6 @@
 #include "reference/server.hpp"
 #include "reports/certificate.hpp"
 #include "reports/certification.hpp"
-#include "reports/detail_text.hpp"
 #include "reports/har.hpp"
 #include "profile/loader.hpp"
 #include "reports/registry.hpp"
@@ -272,10 +271,9 @@ core::outcome<pass_run> run_pass(const certify_options& opts, const openapi::api
 /// or one per line), each checked against the description.
 core::outcome<std::vector<std::string>> read_scope(const std::string& path,
                                                    const openapi::api_spec& api) {
-  std::ifstream in(path);
-  if (!in) return core::fail("--scope: cannot read '" + path + "'");
-  const std::string text(std::istreambuf_iterator<char>(in), {});
-  const core::parsed_document doc = core::parse_document(text, path);
+  const auto text = core::read_file(path);
+  if (!text) return core::fail("--scope: " + text.error());
+  const core::parsed_document doc = core::parse_document(*text, path);
   if (doc.error) return core::fail("--scope: " + core::to_string(*doc.error));
   if (!doc.root.is_sequence()) {
     return core::fail("--scope " + path + ": not a list of operationIds (a YAML or JSON list)");
@@ -391,7 +389,7 @@ int write_outputs(const certify_options& opts, const certification_run& run,
   out << reports::render_certification_text(report);
   auto write = [&](const std::string& path, const std::string& text, const char* what) {
     if (path.empty()) return;
-    if (auto written = reports::detail::write_file(path, text); !written) {
+    if (auto written = core::write_file(path, text); !written) {
       err << "conform certify: " << what << ": " << written.error() << "\n";
       status = 2;
     }
@@ -482,20 +480,12 @@ int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
   // A transcript holds every body a client sent (an import may be 10 MiB):
   // bounded all the same, and only a regular file.
   constexpr std::uintmax_t max_transcript_bytes = 256u << 20;
-  std::error_code ec;
-  if (!fs::is_regular_file(opts.judge, ec) ||
-      fs::file_size(opts.judge, ec) > max_transcript_bytes || ec) {
-    err << "conform certify: --judge: '" << opts.judge
-        << "' is not a readable file of at most 256 MiB\n";
+  const auto text = core::read_file(opts.judge, max_transcript_bytes);
+  if (!text) {
+    err << "conform certify: --judge: " << text.error() << "\n";
     return 2;
   }
-  std::ifstream in(opts.judge, std::ios::binary);
-  if (!in) {
-    err << "conform certify: --judge: cannot read '" << opts.judge << "'\n";
-    return 2;
-  }
-  const std::string text(std::istreambuf_iterator<char>(in), {});
-  auto read = read_transcript(text);
+  auto read = read_transcript(*text);
   if (!read) {
     err << "conform certify: --judge " << opts.judge << ": " << read.error() << "\n";
     return 2;
@@ -517,7 +507,7 @@ int judge_transcript(const certify_options& opts, const openapi::api_spec& api,
   run.client_name = h.client_name;
   run.artifacts = h.client_artifacts;
   run.transcript_path = opts.judge;
-  run.transcript_sha256 = reports::sha256_hex(text);
+  run.transcript_sha256 = reports::sha256_hex(*text);
   run.finished_at = read->back().header.finished_at;
   out << "conform certify: judging the transcript " << opts.judge << " (sha256 "
       << run.transcript_sha256 << ") offline\n";
@@ -616,7 +606,7 @@ int listen_and_judge(const certify_options& opts, const openapi::api_spec& api,
     pass.started_at = started_at;
     pass.finished_at = run.finished_at;
     const std::string text = write_transcript(header_of(opts, api, run, pass), pass.traffic, api);
-    if (auto written = reports::detail::write_file(opts.transcript, text); !written) {
+    if (auto written = core::write_file(opts.transcript, text); !written) {
       err << "conform certify: --transcript: " << written.error() << "\n";
       return 2;
     }
@@ -668,12 +658,12 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   std::string signing_key;
   if (!opts.signing_key.empty()) {
-    std::ifstream in(opts.signing_key);
-    if (!in) {
-      err << "conform certify: --signing-key: cannot read '" << opts.signing_key << "'\n";
+    auto key = core::read_file(opts.signing_key);
+    if (!key) {
+      err << "conform certify: --signing-key: " << key.error() << "\n";
       return 2;
     }
-    signing_key.assign(std::istreambuf_iterator<char>(in), {});
+    signing_key = std::move(*key);
   }
   if (!opts.judge.empty()) {
     return judge_transcript(opts, api, spec_path, rules, signing_key, out, err);
@@ -759,7 +749,7 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   run.recording_started = recording_started;
   if (!opts.transcript.empty()) {
     const std::string text = plan_transcript(opts, api, run, passes, scope);
-    if (auto written = reports::detail::write_file(opts.transcript, text); !written) {
+    if (auto written = core::write_file(opts.transcript, text); !written) {
       err << "conform certify: --transcript: " << written.error() << "\n";
       return 2;
     }

@@ -2,6 +2,9 @@
 
 #include <boost/json.hpp>
 
+#include "core/base64.hpp"
+#include "core/text.hpp"
+
 namespace conform::cli {
 
 namespace {
@@ -10,87 +13,12 @@ namespace json = boost::json;
 
 constexpr int transcript_version = 1;
 
-/// True when `s` is well-formed UTF-8 (JSON text can carry it as a string).
-bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80           ? 1
-                    : (c >> 5) == 0x6  ? 2
-                    : (c >> 4) == 0xE  ? 3
-                    : (c >> 3) == 0x1E ? 4
-                                       : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    if (n == 2 && c < 0xC2) return false;  // overlong
-    for (std::size_t k = 1; k < n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-    }
-    if (n == 3) {
-      const auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return false;
-    }
-    if (n == 4) {
-      const auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if ((c == 0xF0 && c1 < 0x90) || c > 0xF4 || (c == 0xF4 && c1 >= 0x90)) return false;
-    }
-    i += n;
-  }
-  return true;
-}
-
-constexpr char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-std::string base64(std::string_view in) {
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
-                       (static_cast<unsigned char>(in[i + 1]) << 8) |
-                       static_cast<unsigned char>(in[i + 2]);
-    for (int k = 18; k >= 0; k -= 6) out += b64[(v >> k) & 63];
-  }
-  if (i < in.size()) {
-    unsigned v = static_cast<unsigned char>(in[i]) << 16;
-    if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
-    out += b64[(v >> 18) & 63];
-    out += b64[(v >> 12) & 63];
-    out += i + 1 < in.size() ? b64[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
-std::optional<std::string> unbase64(std::string_view in) {
-  if (in.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  for (std::size_t i = 0; i < in.size(); i += 4) {
-    unsigned v = 0;
-    int pad = 0;
-    for (std::size_t k = 0; k < 4; ++k) {
-      const char c = in[i + k];
-      int d;
-      if (c == '=' && i + 4 == in.size() && k >= 2) {
-        d = 0;
-        ++pad;
-      } else {
-        const char* at = std::char_traits<char>::find(b64, 64, c);
-        if (!at || pad) return std::nullopt;
-        d = static_cast<int>(at - b64);
-      }
-      v = (v << 6) | static_cast<unsigned>(d);
-    }
-    out += static_cast<char>((v >> 16) & 255);
-    if (pad < 2) out += static_cast<char>((v >> 8) & 255);
-    if (pad < 1) out += static_cast<char>(v & 255);
-  }
-  return out;
-}
-
 /// `text` as a JSON member: "<name>" when UTF-8, "<name>_base64" otherwise.
 void put_bytes(json::object& o, const char* name, const std::string& text) {
-  if (valid_utf8(text)) {
+  if (core::is_utf8(text)) {
     o[name] = text;
   } else {
-    o[std::string(name) + "_base64"] = base64(text);
+    o[std::string(name) + "_base64"] = core::base64_encode(text);
   }
 }
 
@@ -150,7 +78,7 @@ std::optional<std::string> bytes_of(const json::object& o, const std::string& ke
   if (const json::value* v = member(o, key); v && v->is_string())
     return std::string(v->as_string());
   if (const json::value* v = member(o, key + "_base64"); v && v->is_string()) {
-    return unbase64(v->as_string());
+    return core::base64_decode(v->as_string());
   }
   return std::string();
 }

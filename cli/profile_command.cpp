@@ -9,7 +9,6 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
@@ -19,6 +18,7 @@
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
 #include "cli/url_target.hpp"
+#include "core/file.hpp"
 #include "harness/reach.hpp"
 #include "harness/stateful/phase.hpp"
 #include "http/client.hpp"
@@ -296,10 +296,8 @@ int discover(const discover_options& o, std::ostream& out, std::ostream& err) {
   if (o.out.empty()) {
     out << yaml;
   } else {
-    std::ofstream f(o.out, std::ios::binary | std::ios::trunc);
-    f << yaml;
-    if (!f) {
-      err << "conform profile discover: cannot write " << o.out << "\n";
+    if (auto written = core::write_file(o.out, yaml); !written) {
+      err << "conform profile discover: " << written.error() << "\n";
       return 2;
     }
   }

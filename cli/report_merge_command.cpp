@@ -11,9 +11,9 @@
 #include "cli/arguments.hpp"
 #include "cli/cli.hpp"
 #include "cli/default_spec.hpp"
+#include "core/file.hpp"
 #include "openapi/loader.hpp"
 #include "reports/console.hpp"
-#include "reports/detail_text.hpp"
 #include "reports/diff.hpp"
 #include "reports/json_read.hpp"
 #include "reports/markdown.hpp"
@@ -135,16 +135,16 @@ int report_merge_command(const std::vector<std::string>& args, std::ostream& out
   }
   outputs.insert(outputs.begin(), {"json", output});
   for (const auto& [format, path] : outputs) {
-    if (auto written =
-            reports::detail::write_file(path, reports::find_report_format(format)->render(*merged));
+    if (auto written = core::write_file(path, reports::find_report_format(format)->render(*merged));
         !written) {
       err << "conform report merge: " << format << ": " << written.error() << "\n";
       status = 2;
     }
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
-    if (auto appended = reports::append_file(
-            summary, reports::render_markdown(*merged, against ? &*against : nullptr));
+    if (auto appended = core::write_file(
+            summary, reports::render_markdown(*merged, against ? &*against : nullptr),
+            core::write_mode::append);
         !appended) {
       err << "conform report merge: GITHUB_STEP_SUMMARY: " << appended.error() << "\n";
       status = 2;

@@ -18,6 +18,7 @@
 #include "cli/run_options.hpp"
 #include "cli/target.hpp"
 #include "cli/url_target.hpp"
+#include "core/file.hpp"
 #include "http/client.hpp"
 #include "profile/claims.hpp"
 #include "profile/loader.hpp"
@@ -282,8 +283,9 @@ int finish(const run_options& opts, const harness::run_report& report,
     if (status == 0 && skipped_operations > 0) status = 3;
   }
   if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
-    if (auto appended = reports::append_file(
-            summary, reports::render_markdown(report, against ? &*against : nullptr));
+    if (auto appended = core::write_file(
+            summary, reports::render_markdown(report, against ? &*against : nullptr),
+            core::write_mode::append);
         !appended) {
       err << "conform run: GITHUB_STEP_SUMMARY: " << appended.error() << "\n";
       status = 2;

@@ -1,11 +1,11 @@
 // `conform serve`: the reference server standalone until SIGINT/SIGTERM.
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <pthread.h>
 
 #include "cli/cli.hpp"
+#include "core/file.hpp"
 #include "reference/server.hpp"
 
 namespace conform::cli {
@@ -91,16 +91,11 @@ int serve_command(const std::vector<std::string>& args, std::ostream& out, std::
     if (profile_out.empty()) {
       out << srv.profile_yaml();
     } else {
-      // Written beside and renamed, so that a reader never sees half a profile.
-      const std::string partial = profile_out + ".partial";
-      std::ofstream file(partial);
-      file << srv.profile_yaml();
-      file.close();
-      std::error_code ec;
-      if (file) std::filesystem::rename(partial, profile_out, ec);
-      if (!file || ec) {
-        std::filesystem::remove(partial, ec);
-        err << "conform serve: cannot write the profile to '" << profile_out << "'\n";
+      // Swapped in whole, so that a reader never sees half a profile.
+      if (auto written =
+              core::write_file(profile_out, srv.profile_yaml(), core::write_mode::swap_in);
+          !written) {
+        err << "conform serve: the profile: " << written.error() << "\n";
         pthread_sigmask(SIG_SETMASK, &previous, nullptr);
         return 2;
       }

@@ -12,8 +12,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 
+#include "core/file.hpp"
 #include "core/limits.hpp"
 #include "core/parse.hpp"
 
@@ -25,7 +25,7 @@ std::string describe_scalar(const node& n) {
   if (!n.defined() || n.is_null()) return "null";
   if (n.is_map()) return "a mapping";
   if (n.is_sequence()) return "a sequence";
-  return "'" + utf8_prefix(n.text(), 80) + "'";  // a huge scalar is not echoed whole
+  return "'" + excerpt(n.text(), 80) + "'";  // a huge scalar is not echoed whole
 }
 
 bool is_digit(char c) {
@@ -293,36 +293,12 @@ doc_cache::~doc_cache() = default;
 
 std::optional<std::string> read_text_file(const std::filesystem::path& file, doc_reader& r,
                                           const source_pos& where) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    r.error(where, "cannot read '" + file.string() +
-                       "': " + (ec ? ec.message() : std::string("No such file or directory")));
+  auto bytes = read_file(file);
+  if (!bytes) {
+    r.error(where, std::move(bytes).error());
     return std::nullopt;
   }
-  if (!std::filesystem::is_regular_file(status)) {
-    r.error(where, "cannot read '" + file.string() + "': not a regular file");
-    return std::nullopt;
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    r.error(where, "cannot read '" + file.string() +
-                       "': " + (err != 0 ? std::strerror(err) : "not a readable file"));
-    return std::nullopt;
-  }
-  const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  std::string bytes(
-      ec ? limits::max_file_bytes + 1 : std::min<std::uintmax_t>(size, limits::max_file_bytes + 1),
-      '\0');
-  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  bytes.resize(static_cast<std::size_t>(in.gcount()));
-  if ((!ec && size > limits::max_file_bytes) || bytes.size() > limits::max_file_bytes) {
-    r.error(where, "'" + file.string() + "' is larger than the limit of " +
-                       std::to_string(limits::max_file_bytes >> 20) + " MiB");
-    return std::nullopt;
-  }
-  return bytes;
+  return std::move(*bytes);
 }
 
 source_doc* doc_cache::load(const std::filesystem::path& file, const std::string& display,

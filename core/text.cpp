@@ -66,13 +66,6 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
   return h;
 }
 
-std::string utf8_prefix(const std::string& text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
-  return text.substr(0, end) + "...";
-}
-
 std::string escape_pointer_token(std::string_view token) {
   std::string out;
   out.reserve(token.size());
@@ -94,14 +87,14 @@ std::size_t code_points(std::string_view text) {
   return n;
 }
 
-std::string percent_encode(std::string_view text) {
+std::string percent_encode(std::string_view text, std::string_view kept) {
   static constexpr char hex[] = "0123456789ABCDEF";
   std::string out;
   out.reserve(text.size());
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~') {
+        c == '.' || c == '_' || c == '~' || kept.find(ch) != std::string_view::npos) {
       out += ch;
     } else {
       out += '%';
@@ -192,6 +185,77 @@ std::string escape_invalid_utf8(std::string_view text, bool controls) {
   return out;
 }
 
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  static constexpr char hex[] = "0123456789abcdef";
+  auto escaped_byte = [&out](unsigned char c) {
+    out += "\\x";
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      const std::size_t n = utf8_sequence_length(text, i);
+      // XML 1.0 forbids U+FFFE and U+FFFF (EF BF BE, EF BF BF) as well.
+      const bool nonchar = n == 3 && c == 0xEF && static_cast<unsigned char>(text[i + 1]) == 0xBF &&
+                           static_cast<unsigned char>(text[i + 2]) >= 0xBE;
+      if (n == 0 || nonchar) {
+        escaped_byte(c);
+        ++i;
+      } else {
+        out.append(text.substr(i, n));
+        i += n;
+      }
+      continue;
+    }
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+      case '\t':
+      case '\r':
+        out += static_cast<char>(c);
+        break;
+      default:
+        // XML 1.0 forbids other control characters: show them as \xNN.
+        if (c < 0x20) {
+          escaped_byte(c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::string excerpt(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return escape_invalid_utf8(text);
+  std::size_t end = max;
+  // Back off to a character boundary: at most 3 bytes, as a character has
+  // at most 3 continuation bytes (a longer run is no character, and is
+  // escaped byte by byte).
+  while (end > 0 && max - end < 3 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) {
+    --end;
+  }
+  return escape_invalid_utf8(text.substr(0, end)) + "...";
+}
+
 namespace {
 
 /// 1234567 as "1,234,567".
@@ -227,18 +291,7 @@ std::string body_excerpt(std::string_view body, std::string_view content_type, s
     return excerpt_grouped(body.size()) + " bytes of " +
            (media.empty() ? "an undeclared type" : media);
   }
-  std::string_view shown = body;
-  bool cut = false;
-  if (shown.size() > max) {
-    std::size_t end = max;
-    // Back off to a character boundary (at most 3 bytes: a longer run of
-    // continuation bytes is no character, and is escaped as bytes).
-    while (end > 0 && max - end < 3 && (static_cast<unsigned char>(body[end]) & 0xC0u) == 0x80u)
-      --end;
-    shown = body.substr(0, end);
-    cut = true;
-  }
-  return escape_invalid_utf8(shown) + (cut ? "..." : "");
+  return excerpt(body, max);
 }
 
 }  // namespace conform::core

@@ -1,7 +1,8 @@
 #pragma once
 // Small text helpers every floor shares, and their one home: joining,
 // numbers as text, case-insensitive comparison, media types, hashing a
-// name into a seed, and cutting a body for a report.
+// name into a seed, percent coding, XML escaping, and excerpts: text cut
+// for a message or a report.
 
 #include <cstdint>
 #include <string>
@@ -38,9 +39,11 @@ std::string media_type_of(std::string_view content_type);
 /// from a run's seed and a name.
 std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull);
 
-/// At most `max` bytes of `text`, cut at a UTF-8 character boundary, with
-/// "..." when cut.
-std::string utf8_prefix(const std::string& text, std::size_t max);
+/// What a message or a report shows of `text`: at most `max` bytes of it,
+/// cut at a character boundary and followed by "..." when cut, every byte
+/// that is not UTF-8 written as `\xNN`. Always valid UTF-8; when `text` is,
+/// never longer than `max` + 3.
+std::string excerpt(std::string_view text, std::size_t max);
 
 /// Unicode code points in UTF-8 `text` (what JSON Schema's lengths count).
 std::size_t code_points(std::string_view text);
@@ -49,8 +52,8 @@ std::size_t code_points(std::string_view text);
 std::string escape_pointer_token(std::string_view token);
 
 /// `text` percent-encoded for a URL query value: every byte but the
-/// unreserved ones (A-Z a-z 0-9 - . _ ~) as %XX.
-std::string percent_encode(std::string_view text);
+/// unreserved ones (A-Z a-z 0-9 - . _ ~) and those of `kept` as %XX.
+std::string percent_encode(std::string_view text, std::string_view kept = {});
 
 /// `text` with each %XX (two hex digits) decoded to its byte; a `%` not
 /// followed by two hex digits is kept as it is. With `plus_is_space` (a
@@ -71,9 +74,15 @@ bool is_utf8(std::string_view text);
 /// Markdown page). Always valid UTF-8.
 std::string escape_invalid_utf8(std::string_view text, bool controls = false);
 
-/// What a report shows of a body of `content_type`: at most `max` bytes of
-/// it when it is text (cut at a character, with "..."; bytes that are not
-/// UTF-8 escaped as `\xNN`), else a summary, "1,234 bytes of image/png".
+/// `text` escaped for XML (and HTML) character data and attribute values:
+/// markup characters as entities; control characters XML 1.0 forbids,
+/// U+FFFE and U+FFFF, and bytes that are not UTF-8, as the text `\xNN`.
+/// Always well-formed UTF-8 XML.
+std::string xml_escape(std::string_view text);
+
+/// What a report shows of a body of `content_type`: its excerpt (`max`
+/// bytes at the most) when it is text, else a summary, "1,234 bytes of
+/// image/png".
 /// Always valid UTF-8.
 std::string body_excerpt(std::string_view body, std::string_view content_type, std::size_t max);
 

@@ -438,4 +438,9 @@ http::secret_redactor make_redactor(const profile::target& target) {
   return redactor;
 }
 
+std::string auth_model::label() const {
+  if (credential_name.empty()) return name;
+  return name + " (" + credential_name + ")";
+}
+
 }  // namespace conform::harness

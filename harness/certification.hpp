@@ -14,7 +14,7 @@
 
 #include "harness/catalogue.hpp"
 #include "harness/listener.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "harness/traffic.hpp"
 
 namespace conform::harness {

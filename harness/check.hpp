@@ -15,7 +15,7 @@
 
 #include "generators/request.hpp"
 #include "harness/auth.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "http/message.hpp"
 #include "openapi/model.hpp"
 

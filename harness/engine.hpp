@@ -16,7 +16,7 @@
 #include "harness/auth.hpp"
 #include "harness/catalogue.hpp"
 #include "harness/listener.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "harness/recorded.hpp"
 
 namespace conform::harness {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harness/auth.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "http/message.hpp"
 #include "openapi/model.hpp"
 

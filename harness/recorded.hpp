@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "http/curl.hpp"
 #include "http/message.hpp"
 #include "openapi/model.hpp"

@@ -225,7 +225,7 @@ std::vector<replay_difference> replayer::replay(const recorded_exchange& recorde
         if (now.result.ok()) {
           f.status = now.result.value().status;
           f.response_excerpt =
-              redact_credentials(st.target, core::utf8_prefix(now.result.value().body, 300));
+              redact_credentials(st.target, core::excerpt(now.result.value().body, 300));
         }
         st.results.report(cell, std::move(f), recorded.seq);
       }

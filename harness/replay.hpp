@@ -12,7 +12,7 @@
 
 #include "harness/catalogue.hpp"
 #include "harness/listener.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "harness/recorded.hpp"
 #include "http/client.hpp"
 #include "openapi/model.hpp"

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "harness/listener.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness {

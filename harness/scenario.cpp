@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <random>
 
-#include "harness/detail/build.hpp"
+#include "harness/build.hpp"
 #include "core/text.hpp"
 
 namespace conform::harness {
@@ -90,7 +90,7 @@ const openapi::operation* scenario_context::covered(std::string_view operation_i
 
 core::outcome<generators::generated_request> scenario_context::valid_request(
     const openapi::operation& op, const auth_choice& auth, std::string_view salt) const {
-  auto made = detail::make_generator(spec_, op, auth, request_kind::valid);
+  auto made = make_generator(spec_, op, auth, request_kind::valid);
   if (!made.gen) {
     return core::fail(made.why.empty() ? "no valid request could be generated" : made.why);
   }
@@ -106,8 +106,7 @@ http::request scenario_context::build(const openapi::operation& op, const auth_c
                                       const generators::generated_request& g,
                                       std::optional<std::string_view> key) {
   const std::string fresh = key ? std::string() : fresh_key();
-  http::request req =
-      detail::to_http_request(spec_, op, auth, g, key ? *key : std::string_view(fresh));
+  http::request req = to_http_request(spec_, op, auth, g, key ? *key : std::string_view(fresh));
   apply_target_headers(req, target_);
   return req;
 }

@@ -30,7 +30,7 @@
 #include "http/curl.hpp"
 #include "harness/auth.hpp"
 #include "harness/check.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "harness/results.hpp"
 #include "harness/write_guard.hpp"
 #include "openapi/model.hpp"

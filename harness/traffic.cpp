@@ -10,30 +10,6 @@ namespace conform::harness {
 
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string percent_decode(std::string_view s, bool plus_is_space) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-        continue;
-      }
-    }
-    out += (plus_is_space && s[i] == '+') ? ' ' : s[i];
-  }
-  return out;
-}
-
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -55,18 +31,13 @@ bool match_path(const openapi::operation& op, const std::vector<std::string>& se
     const std::string& t = tpl[i];
     if (t.size() > 2 && t.front() == '{' && t.back() == '}') {
       if (segments[i].empty()) return false;
-      found[t.substr(1, t.size() - 2)] = percent_decode(segments[i], false);
+      found[t.substr(1, t.size() - 2)] = core::percent_decode(segments[i], false);
     } else if (t != segments[i]) {
       return false;
     }
   }
   params = std::move(found);
   return true;
-}
-
-/// At most `n` bytes of `s`, cut at a character, bytes that are not UTF-8 escaped.
-std::string excerpt(std::string_view s, std::size_t n) {
-  return core::escape_invalid_utf8(core::utf8_prefix(std::string(s), n));
 }
 
 }  // namespace
@@ -110,15 +81,15 @@ void annotate(traffic& t) {
     const std::string& target = e.request.target;
     const std::size_t q = target.find('?');
     const std::string_view raw_path = std::string_view(target).substr(0, q);
-    e.path = percent_decode(raw_path, false);
+    e.path = core::percent_decode(raw_path, false);
     e.query.clear();
     if (q != std::string::npos) {
       for (const auto& pair : split(std::string_view(target).substr(q + 1), '&')) {
         if (pair.empty()) continue;
         const std::size_t eq = pair.find('=');
         e.query.emplace_back(
-            percent_decode(pair.substr(0, eq), true),
-            eq == std::string::npos ? "" : percent_decode(pair.substr(eq + 1), true));
+            core::percent_decode(pair.substr(0, eq), true),
+            eq == std::string::npos ? "" : core::percent_decode(pair.substr(eq + 1), true));
       }
     }
     e.op = nullptr;
@@ -179,11 +150,11 @@ std::string describe(const traffic& t, const traffic_exchange& e) {
   names.emplace_back("Content-Type");
   for (const std::string& name : names) {
     if (const std::string* v = e.request.find_header(name)) {
-      shown += (shown.empty() ? "" : "; ") + std::string(name) + ": " + excerpt(*v, 80);
+      shown += (shown.empty() ? "" : "; ") + std::string(name) + ": " + core::excerpt(*v, 80);
     }
   }
   if (!shown.empty()) out += " [" + shown + "]";
-  if (!e.request.body.empty()) out += " body " + excerpt(e.request.body, 160);
+  if (!e.request.body.empty()) out += " body " + core::excerpt(e.request.body, 160);
   out += " as " + e.auth_model();
   if (e.credential_headers.size() > 1) {
     std::string sent;

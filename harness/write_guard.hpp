@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "http/message.hpp"
 #include "openapi/model.hpp"
 #include "profile/profile.hpp"

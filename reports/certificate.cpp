@@ -1,5 +1,6 @@
 #include "reports/certificate.hpp"
 
+#include "core/base64.hpp"
 #include "core/text.hpp"
 
 #include <boost/json.hpp>
@@ -20,28 +21,6 @@ namespace json = boost::json;
 using pkey_ptr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
 using bio_ptr = std::unique_ptr<BIO, decltype(&BIO_free)>;
 using md_ptr = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
-
-std::string base64(std::string_view bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()),
-                                static_cast<int>(bytes.size()));
-  out.resize(static_cast<std::size_t>(n));
-  return out;
-}
-
-std::optional<std::string> unbase64(std::string_view text) {
-  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
-  std::string out(3 * text.size() / 4 + 1, '\0');
-  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(text.data()),
-                                static_cast<int>(text.size()));
-  if (n < 0) return std::nullopt;
-  std::size_t len = static_cast<std::size_t>(n);
-  for (std::size_t i = text.size(); i > 0 && text[i - 1] == '='; --i) --len;  // padding
-  out.resize(len);
-  return out;
-}
 
 std::string key_id_of(EVP_PKEY* key) {
   unsigned char raw[64];
@@ -224,12 +203,12 @@ core::outcome<std::string> sign_certificate(const certificate_statement& s,
                      reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1) {
     return core::fail("OpenSSL could not sign the certificate");
   }
-  json::object file{
-      {"conform_certificate", s.version},
-      {"algorithm", "Ed25519"},
-      {"key_id", key_id_of(key.get())},
-      {"statement", statement_json(s)},
-      {"signature", base64(std::string_view(reinterpret_cast<const char*>(sig), sig_len))}};
+  json::object file{{"conform_certificate", s.version},
+                    {"algorithm", "Ed25519"},
+                    {"key_id", key_id_of(key.get())},
+                    {"statement", statement_json(s)},
+                    {"signature", core::base64_encode(std::string_view(
+                                      reinterpret_cast<const char*>(sig), sig_len))}};
   return json::serialize(file) + "\n";
 }
 
@@ -267,7 +246,7 @@ certificate_check verify_certificate(std::string_view text, std::string_view pub
     out.why = "the statement does not have the fields of a Conform certificate";
     return out;
   }
-  const auto sig = unbase64(std::string(signature->as_string()));
+  const auto sig = core::base64_decode(signature->as_string());
   const std::string message = canonical_statement(*parsed);
   md_ptr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (!sig || !ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||

@@ -8,14 +8,9 @@
 #include <string_view>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports::detail {
-
-/// `text` escaped for XML character data and attribute values: markup
-/// characters as entities; control characters XML 1.0 forbids, and bytes
-/// that are not UTF-8, as the text `\xNN`. Always well-formed UTF-8 XML.
-std::string xml_escape(std::string_view text);
 
 /// `text` for a terminal or a Markdown page: bytes that are not UTF-8, and
 /// control characters other than tab and line feed, as the text `\xNN`.
@@ -27,9 +22,6 @@ void make_utf8(boost::json::value& v);
 
 /// Seconds with millisecond precision: "1.234".
 std::string seconds(std::chrono::nanoseconds d);
-
-/// Writes `content` to `path`, or says why it could not.
-core::status write_file(const std::string& path, std::string_view content);
 
 /// The `conform run` line that reproduces failure `f` of the run `info`
 /// describes (a scenario's is not narrowed to its operation).

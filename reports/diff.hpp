@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports {
 

@@ -2,12 +2,12 @@
 
 #include <utility>
 
-#include "reports/detail_text.hpp"
+#include "core/file.hpp"
 
 namespace conform::reports {
 
 void file_writer::run_finished(const harness::event::run_finished& e) {
-  if (auto written = detail::write_file(path_, render_(e.report)); !written) {
+  if (auto written = core::write_file(path_, render_(e.report)); !written) {
     error_ = std::move(written).error();
   }
 }

@@ -15,34 +15,13 @@ namespace {
 
 namespace json = boost::json;
 
-/// Length of the valid UTF-8 sequence at `i`, or 0.
-std::size_t har_utf8_at(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  if (n == 2 && c < 0xC2) return 0;  // overlong
-  return n;
-}
-
-bool har_valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = har_utf8_at(s, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
 /// Text for a JSON string: invalid UTF-8 bytes become U+FFFD (headers only:
 /// bodies that are not UTF-8 are written in base64).
 std::string har_text_of(std::string_view s) {
-  if (har_valid_utf8(s)) return std::string(s);
+  if (core::is_utf8(s)) return std::string(s);
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = har_utf8_at(s, i);
+    const std::size_t n = core::utf8_sequence_length(s, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";
       ++i;
@@ -56,7 +35,7 @@ std::string har_text_of(std::string_view s) {
 
 /// A body as HAR text: as it is when UTF-8, else base64 with `encoding`.
 void har_put_text(json::object& o, const std::string& body) {
-  if (har_valid_utf8(body)) {
+  if (core::is_utf8(body)) {
     o["text"] = body;
   } else {
     o["text"] = core::base64_encode(body);

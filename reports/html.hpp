@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports {
 

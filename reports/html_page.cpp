@@ -1,5 +1,6 @@
 #include "reports/html_page.hpp"
 
+#include "core/text.hpp"
 #include "reports/detail_text.hpp"
 
 namespace conform::reports::html {
@@ -53,7 +54,7 @@ pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; pa
 
 std::string escape(std::string_view text) {
   // XML's escaping is valid HTML (and shows stray control characters).
-  return detail::xml_escape(text);
+  return core::xml_escape(text);
 }
 
 std::string page(std::string_view title, std::string_view body) {

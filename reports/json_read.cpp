@@ -3,9 +3,8 @@
 #include <boost/json.hpp>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
+#include "core/file.hpp"
 #include "reports/reach.hpp"
 
 namespace conform::reports {
@@ -370,11 +369,11 @@ core::outcome<harness::run_report> parse_json_report(std::string_view text,
 }
 
 core::outcome<harness::run_report> read_json_report(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::fail(path + ": cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_json_report(text.str(), path);
+  // A report keeps every failure and cell of a run: a larger bound than a description's.
+  constexpr std::uintmax_t max_report_bytes = 256u << 20;
+  auto text = core::read_file(path, max_report_bytes);
+  if (!text) return core::fail(std::move(text).error());
+  return parse_json_report(*text, path);
 }
 
 }  // namespace conform::reports

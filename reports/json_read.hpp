@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports {
 

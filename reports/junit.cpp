@@ -4,13 +4,14 @@
 #include <sstream>
 #include <vector>
 
+#include "core/text.hpp"
 #include "reports/detail_text.hpp"
 #include "reports/reach.hpp"
 
 namespace conform::reports {
 namespace {
 
-using detail::xml_escape;
+using core::xml_escape;
 
 struct suite {
   std::string operation_id;

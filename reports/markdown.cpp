@@ -1,7 +1,5 @@
 #include "reports/markdown.hpp"
 
-#include <fstream>
-
 #include "reports/detail_text.hpp"
 #include "reports/reach.hpp"
 
@@ -134,13 +132,6 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
 
 std::string render_markdown(const harness::run_report& report) {
   return render_markdown(report, nullptr);
-}
-
-core::status append_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::app | std::ios::binary);
-  if (f) f << text;
-  if (!f) return core::fail("cannot append to " + path);
-  return {};
 }
 
 }  // namespace conform::reports

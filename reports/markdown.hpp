@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "reports/diff.hpp"
 
 namespace conform::reports {
@@ -18,8 +18,5 @@ std::string render_markdown(const harness::run_report& report, const run_diff* b
 
 /// The summary without a baseline (the "markdown" format of --report).
 std::string render_markdown(const harness::run_report& report);
-
-/// Appends `text` to the file `path` (creating it), or says why it could not.
-core::status append_file(const std::string& path, const std::string& text);
 
 }  // namespace conform::reports

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports {
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "core/text.hpp"
 #include "reports/detail_text.hpp"
 
 namespace conform::reports {
@@ -239,7 +240,7 @@ void merge_reach(const harness::run_report& from, harness::run_report& into) {
 }
 
 void write_reach_properties(const harness::run_report& report, std::ostream& out) {
-  using detail::xml_escape;
+  using core::xml_escape;
   for (std::size_t i = 0; i < report.info.learned.size(); ++i) {
     out << "    <property name=\"learned." << i + 1 << "\" value=\""
         << xml_escape(report.info.learned[i]) << "\"/>\n";
@@ -259,7 +260,7 @@ void write_reach_properties(const harness::run_report& report, std::ostream& out
 }
 
 std::string reach_html(const harness::run_report& report) {
-  using detail::xml_escape;
+  using core::xml_escape;
   if (report.reach.empty() && report.info.learned.empty()) return {};
   std::string out = "<section id=\"reach\"><h2>Reach</h2>\n";
   if (!report.info.learned.empty()) {

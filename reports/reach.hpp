@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 
 namespace conform::reports {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "reports/file_writer.hpp"
 
 namespace conform::reports {

@@ -51,7 +51,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 build=(cmake --build --preset "$preset" -j "$jobs")
 [ $# -gt 0 ] && build+=(--target "$@")
 what=${*:-everything}
-say "building $what with $jobs cores$launcher (a first dev build takes minutes: README.md)"
+say "building $what with $jobs cores$launcher (how long a first build takes: docs/performance.md, \"Building\")"
 start=$SECONDS
 if [ -n "${CONFORM_BUILD_LOG:-}" ]; then
   mkdir -p "$(dirname "$CONFORM_BUILD_LOG")"

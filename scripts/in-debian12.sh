@@ -10,9 +10,10 @@
 #   bash scripts/in-debian12.sh COMMAND [ARGS...]
 #
 # The tree is kept between runs (CONFORM_DEBIAN12_ROOT, default
-# /var/cache/conform/debian12): made once (about 30 s), then only brought up
-# to date by scripts/deps.sh inside it. Builds made in the checkout on this
-# machine run there unchanged: the tree has the same Debian 12 libraries.
+# /var/cache/conform/debian12): made once (docs/performance.md, "The Debian
+# 12 tree"), then only brought up to date by scripts/deps.sh inside it.
+# Builds made in the checkout on this machine run there unchanged: the tree
+# has the same Debian 12 libraries.
 # Needs root (debootstrap, chroot, bind mounts). Exit status: COMMAND's, or
 # 2 when the tree cannot be made or entered (said on stderr, never a pass).
 set -euo pipefail

@@ -12,8 +12,7 @@ bash scripts/build.sh "$preset"
 echo "== description (OpenAPI 3.1 meta-schema)"
 bash scripts/validate-spec.sh
 # Two tests per core (the preset says 2, the least a machine has): many
-# tests wait on sockets, timeouts and a partner client's backoff. On 2
-# cores, -j2 left the CPU half idle through the dev tests (168 s); -j4 took
-# 94 s, and the ASan tests, which keep the CPU busy, 563 s against 600 s.
-# docs/performance.md, "One test executable per folder".
+# tests wait on sockets, timeouts and a partner client's backoff, and one
+# per core leaves the CPU half idle (the measurements: docs/performance.md,
+# "One test executable per folder").
 ctest --preset "$preset" -j "$((2 * $(nproc 2>/dev/null || echo 2)))"

@@ -323,7 +323,7 @@ class json_parser {
     const node_entry& e = entries[first_dup];
     throw json_error{
         offsets[first_dup],
-        "duplicate key '" + utf8_prefix(e.key, 80) + "' in a mapping (each key may appear once)",
+        "duplicate key '" + excerpt(e.key, 80) + "' in a mapping (each key may appear once)",
         source_pos{display_, static_cast<int>(e.line), static_cast<int>(e.column)}, true};
   }
 

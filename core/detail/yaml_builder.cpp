@@ -170,7 +170,7 @@ class builder final : public YAML::EventHandler {
       f.key_merges = key_text == "<<" && !n.quoted();
       if (f.key_merges) return;
       if (!f.keys.insert(key_text).second) {
-        throw refusal{mark, "duplicate key '" + utf8_prefix(key_text, 80) +
+        throw refusal{mark, "duplicate key '" + excerpt(key_text, 80) +
                                 "' in a mapping (each key may appear once)"};
       }
       f.key = key_text;

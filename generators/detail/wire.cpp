@@ -126,26 +126,10 @@ bool segment_safe(std::string_view text) {
 }
 
 std::string encode_query_value(std::string_view text, bool allow_reserved) {
-  static constexpr char hex[] = "0123456789ABCDEF";
   // '?' and '=' are reserved and legal in a query value, yet servers split
   // on them (cpp-httplib refuses a second '?' and reads "a=b=c" as "c"):
   // both stay encoded, as '&', '+', '#', '[' and ']' must.
-  const std::string_view kept = allow_reserved ? ":/@!$'()*,;" : ",";
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                            (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
-    if (unreserved || kept.find(ch) != std::string_view::npos) {
-      out += ch;
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 0xF];
-    }
-  }
-  return out;
+  return percent_encode(text, allow_reserved ? ":/@!$'()*,;" : ",");
 }
 
 std::string multipart_body(const std::vector<form_part>& parts, std::string_view boundary) {

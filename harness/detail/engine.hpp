@@ -27,7 +27,7 @@
 #include "core/outcome.hpp"
 #include "core/text.hpp"
 #include "generators/request.hpp"
-#include "harness/detail/build.hpp"
+#include "harness/build.hpp"
 #include "harness/detail/gate.hpp"
 #include "harness/detail/notes.hpp"
 #include "harness/engine.hpp"

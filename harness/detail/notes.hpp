@@ -1,5 +1,5 @@
 #pragma once
-// The notes of a run's generated exchanges (outcome.hpp, `note`): kept once
+// The notes of a run's generated exchanges (run_report.hpp, `note`): kept once
 // per (operation, auth model, check, cause), the one of the earliest plan
 // item, so that the same run gives the same notes whatever its workers did.
 
@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "http/message.hpp"
 
 namespace conform::harness::detail {

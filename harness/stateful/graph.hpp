@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/outcome.hpp"
-#include "harness/outcome.hpp"
+#include "harness/run_report.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::harness::stateful {

@@ -7,7 +7,7 @@
 #include <deque>
 
 #include "core/text.hpp"
-#include "harness/detail/build.hpp"
+#include "harness/build.hpp"
 #include "harness/stateful/detail/json.hpp"
 #include "harness/stateful/learn.hpp"
 

@@ -385,8 +385,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       if (const std::string why = schema::pattern_error(*p); why.empty()) {
         s.pattern = *p;
       } else {
-        r.error(doc_reader::pos(doc, v), "pattern '" + core::utf8_prefix(*p, 80) +
-                                             "' is not a valid ECMAScript regex: " + why);
+        r.error(doc_reader::pos(doc, v),
+                "pattern '" + core::excerpt(*p, 80) + "' is not a valid ECMAScript regex: " + why);
       }
     } else if (key == "minimum") {
       s.minimum = r.number(doc, v, "minimum");

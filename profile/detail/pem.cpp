@@ -1,10 +1,6 @@
 #include "profile/detail/pem.hpp"
 
-#include <fstream>
-#include <iterator>
-#include <system_error>
-
-#include "core/limits.hpp"
+#include "core/file.hpp"
 
 namespace conform::profile::detail {
 namespace {
@@ -24,22 +20,6 @@ bool pem_has_block(const std::string& text, std::string_view kind) {
   return false;
 }
 
-core::outcome<std::string> pem_read_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
-    return core::fail("'" + file.string() + "' is not a readable file");
-  }
-  const auto size = std::filesystem::file_size(file, ec);
-  if (ec || size > core::limits::max_file_bytes) {
-    return core::fail("'" + file.string() + "' is too large for a PEM file");
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    return core::fail("cannot read '" + file.string() + "'");
-  }
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 }  // namespace
 
 core::outcome<pem_text> read_pem(const std::string& written, const std::filesystem::path& folder,
@@ -57,12 +37,12 @@ core::outcome<pem_text> read_pem(const std::string& written, const std::filesyst
       text = *found;
     } else {
       // The variable names a file (a path never is a secret; the PEM may be).
-      auto bytes = pem_read_file(folder / *found);
+      auto bytes = core::read_file(folder / *found);
       if (!bytes) return core::fail(std::move(bytes).error());
       text = std::move(*bytes);
     }
   } else {
-    auto bytes = pem_read_file(folder / written);
+    auto bytes = core::read_file(folder / written);
     if (!bytes) return core::fail(std::move(bytes).error());
     text = std::move(*bytes);
   }

@@ -13,32 +13,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::atomic<std::uint64_t> answer_counter{0};
 
 }  // namespace
@@ -75,13 +49,13 @@ reply telephony_answer(request_ctx& ctx) {
     markup =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response><Stream "
         "url=\"wss://media.example.com/telnyx/" +
-        stream + "\" call_id=\"" + xml_escape(call_id) + "\"/></Response>";
+        stream + "\" call_id=\"" + core::xml_escape(call_id) + "\"/></Response>";
   } else {
     markup =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Response><Connect><Stream "
         "url=\"wss://media.example.com/" +
-        provider + "/" + stream + "\"><Parameter name=\"call_id\" value=\"" + xml_escape(call_id) +
-        "\"/></Stream></Connect></Response>";
+        provider + "/" + stream + "\"><Parameter name=\"call_id\" value=\"" +
+        core::xml_escape(call_id) + "\"/></Stream></Connect></Response>";
   }
   reply r;
   r.raw_json = true;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/text.hpp"
+
 namespace conform::schema::detail {
 
 using boost::json::kind;
@@ -98,13 +100,7 @@ std::string types_text(type_set types) {
 }
 
 std::string excerpt(const value& v) {
-  std::string text = boost::json::serialize(v);
-  constexpr std::size_t max = 48;
-  if (text.size() > max) {
-    text.resize(max);
-    text += "...";
-  }
-  return text;
+  return core::excerpt(boost::json::serialize(v), 48);
 }
 
 bool multiple_of(const value& v, double m) {

@@ -30,7 +30,7 @@ const char* kind_name(const boost::json::value& v);
 /// The types of `types`, "integer or string".
 std::string types_text(type_set types);
 
-/// A short rendering of a value for messages.
+/// A short rendering of a value for messages: its JSON, cut as core::excerpt cuts.
 std::string excerpt(const boost::json::value& v);
 
 /// Whether `v` is a multiple of `m`, exactly for integers and within a few

@@ -462,7 +462,7 @@ void run_cursor_integrity(scenario_context& ctx, results_sink& results, const li
         std::string seen = with.summary();
         if (with.succeeded()) {
           seen = "items " + core::join(ids_with) + " instead of " + core::join(ids_without);
-          seen = core::utf8_prefix(seen, 200);
+          seen = core::excerpt(seen, 200);
         }
         o.findings.push_back({"an ignored parameter changes the answer",
                               "the same items with or without " + names + " (x-pagination)",

@@ -61,13 +61,7 @@ const schema::schema* expected_schema(const openapi::api_spec& spec, const opena
 }
 
 std::string excerpt_of(const boost::json::value& v) {
-  std::string text = boost::json::serialize(v);
-  if (text.size() > 120) {
-    std::size_t end = 117;  // back off to a UTF-8 character boundary
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) --end;
-    text = text.substr(0, end) + "...";
-  }
-  return text;
+  return core::excerpt(boost::json::serialize(v), 120);
 }
 
 /// A JSON pointer with its array indices as "*", so that one fault in every
@@ -526,9 +520,9 @@ std::string refusal_message(const exchange& e) {
                             "msg", "description"}) {
       const auto* v = o->if_contains(key);
       if (v == nullptr) continue;
-      if (auto t = text_of(*v)) return core::utf8_prefix(*t, 160);
+      if (auto t = text_of(*v)) return core::excerpt(*t, 160);
       if (v->is_array() && !v->as_array().empty()) {
-        if (auto t = text_of(v->as_array().front())) return core::utf8_prefix(*t, 160);
+        if (auto t = text_of(v->as_array().front())) return core::excerpt(*t, 160);
       }
     }
   }

@@ -63,6 +63,75 @@ RC_GTEST_PROP(body_excerpt, is_always_utf8, (const std::string& bytes, bool type
   RC_ASSERT(is_utf8(out));
 }
 
+TEST(excerpt, cuts_at_a_character_and_says_so) {
+  EXPECT_EQ(excerpt("short", 10), "short");
+  EXPECT_EQ(excerpt("exactly10!", 10), "exactly10!");
+  EXPECT_EQ(excerpt("hello world", 5), "hello...");
+  // "é" is C3 A9: a cut at byte 4 would split it; the cut backs off to byte 3.
+  EXPECT_EQ(excerpt("caf\xc3\xa9!", 4), "caf...");
+  // A 4-byte character (U+1F4DE) cut anywhere inside is left out whole.
+  for (std::size_t at = 2; at <= 4; ++at) {
+    EXPECT_EQ(excerpt("a\xf0\x9f\x93\x9e"
+                      "b",
+                      at),
+              "a...")
+        << at;
+  }
+  EXPECT_EQ(excerpt("bad \xff", 300), "bad \\xff");
+  EXPECT_EQ(excerpt("", 0), "");
+  EXPECT_EQ(excerpt("abc", 0), "...");
+}
+
+// Any valid UTF-8 input gives a valid UTF-8 excerpt no longer than the
+// limit and the ellipsis, which begins with as much of the input as fits.
+RC_GTEST_PROP(excerpt, of_utf8_is_utf8_and_within_the_limit, (const std::string& raw)) {
+  // Text of characters of every length: build it from code points.
+  std::string text;
+  for (const char c : raw) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b % 4 == 0) {
+      text += static_cast<char>(b & 0x7f);
+    } else if (b % 4 == 1) {
+      text += "\xc3\xa9";
+    } else if (b % 4 == 2) {
+      text += "\xe2\x82\xac";
+    } else {
+      text += "\xf0\x9f\x93\x9e";
+    }
+  }
+  RC_PRE(is_utf8(text));
+  const std::size_t max = *rc::gen::inRange<std::size_t>(0, text.size() + 2);
+  const std::string out = excerpt(text, max);
+  RC_ASSERT(is_utf8(out));
+  RC_ASSERT(out.size() <= max + 3);
+  if (text.size() <= max) {
+    RC_ASSERT(out == text);
+  } else {
+    RC_ASSERT(out.ends_with("..."));
+    const std::string kept = out.substr(0, out.size() - 3);
+    RC_ASSERT(text.starts_with(kept));
+    RC_ASSERT(kept.size() + 3 >= max);  // it backs off by less than a character
+  }
+}
+
+RC_GTEST_PROP(excerpt, of_any_bytes_is_utf8, (const std::string& bytes)) {
+  const std::size_t max = *rc::gen::inRange<std::size_t>(0, bytes.size() + 2);
+  RC_ASSERT(is_utf8(excerpt(bytes, max)));
+}
+
+TEST(xml_escape, escapes_markup_and_what_xml_forbids) {
+  EXPECT_EQ(xml_escape("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(xml_escape("tab\tline\n caf\xc3\xa9"), "tab\tline\n caf\xc3\xa9");
+  EXPECT_EQ(xml_escape("bell\x07 \xff \xef\xbf\xbe"), "bell\\x07 \\xff \\xef\\xbf\\xbe");
+}
+
+RC_GTEST_PROP(xml_escape, is_always_utf8_without_markup, (const std::string& bytes)) {
+  const std::string out = xml_escape(bytes);
+  RC_ASSERT(is_utf8(out));
+  RC_ASSERT(out.find_first_of("<>\"'") == std::string::npos);
+}
+
 TEST(join, puts_the_separator_between_every_two_items_empty_ones_too) {
   EXPECT_EQ(core::join({}), "");
   EXPECT_EQ(core::join({"a"}), "a");

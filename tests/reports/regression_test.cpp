@@ -150,7 +150,7 @@ TEST(json_read, bad_input_says_what_and_where) {
             "bad.json: /kind: a certification report, not a run report");
   const auto missing = reports::read_json_report("/nonexistent/conform.json");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), "/nonexistent/conform.json: cannot open the file");
+  EXPECT_EQ(missing.error(), "cannot read '/nonexistent/conform.json': No such file or directory");
 }
 
 TEST(markdown, summary_has_verdict_counts_and_reproductions) {

@@ -1,12 +1,11 @@
-// The small value types of the engine: failure modes, exit codes, phases,
-// the event stream's fan-out, auth model labels.
+// The run report's own reasoning: failure modes as text, verdicts that
+// rest on an assumption, the run's labels, its exit code, and which of
+// the description's assumptions the run contradicted or never observed.
+#include "harness/run_report.hpp"
+
 #include <algorithm>
 #include <set>
 #include <string>
-
-#include "harness/auth.hpp"
-#include "harness/listener.hpp"
-#include "harness/outcome.hpp"
 
 namespace conform::harness {
 
@@ -109,69 +108,6 @@ std::vector<std::string> run_report::assumptions_not_contradicted() const {
     if (!said.count(text)) out.push_back(text);
   }
   return out;
-}
-
-std::string_view to_string(phase p) {
-  switch (p) {
-    case phase::scenarios:
-      return "scenarios";
-    case phase::stateful:
-      return "stateful";
-    case phase::coverage:
-      return "coverage";
-    case phase::exchanges:
-      return "exchanges";
-    case phase::shrinking:
-      return "shrinking";
-  }
-  return "?";
-}
-
-void event_stream::add(std::unique_ptr<listener> l) {
-  all_.push_back(l.get());
-  owned_.push_back(std::move(l));
-}
-
-template <typename F>
-void event_stream::each(F&& f) {
-  std::lock_guard lock(mutex_);
-  for (auto* l : all_) f(*l);
-}
-
-void event_stream::run_started(const event::run_started& e) {
-  each([&](listener& l) { l.run_started(e); });
-}
-void event_stream::phase_started(const event::phase_started& e) {
-  each([&](listener& l) { l.phase_started(e); });
-}
-void event_stream::exchange_done(const event::exchange_done& e) {
-  each([&](listener& l) { l.exchange_done(e); });
-}
-void event_stream::phase_finished(const event::phase_finished& e) {
-  each([&](listener& l) { l.phase_finished(e); });
-}
-void event_stream::failure_found(const event::failure_found& e) {
-  each([&](listener& l) { l.failure_found(e); });
-}
-void event_stream::not_run(const event::not_run& e) {
-  each([&](listener& l) { l.not_run(e); });
-}
-void event_stream::run_finished(const event::run_finished& e) {
-  each([&](listener& l) { l.run_finished(e); });
-}
-void event_stream::exchange_recorded(const event::exchange_recorded& e) {
-  each([&](listener& l) {
-    if (l.records_exchanges()) l.exchange_recorded(e);
-  });
-}
-bool event_stream::records_exchanges() const {
-  return std::any_of(all_.begin(), all_.end(),
-                     [](const listener* l) { return l->records_exchanges(); });
-}
-
-std::string auth_model::label() const {
-  if (credential_name.empty()) return name;
-  return name + " (" + credential_name + ")";
 }
 
 }  // namespace conform::harness

@@ -14,7 +14,7 @@
 #include "harness/check.hpp"
 #include "http/message.hpp"
 
-namespace conform::harness::detail {
+namespace conform::harness {
 
 /// A generator for (operation, auth model, mode), or why there is none (no
 /// generator and an empty `why`: the mode does not apply to the operation).
@@ -63,4 +63,16 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
 std::optional<std::string> claim_lost(const generators::generated_request& g,
                                       const http::request& sent);
 
-}  // namespace conform::harness::detail
+// The engine's own files still name these `detail::`, as they did when
+// this header lived in detail/: remove these declarations once they say
+// `harness::` (or nothing).
+namespace detail {
+using harness::claim_lost;
+using harness::made_generator;
+using harness::make_coverage;
+using harness::make_generator;
+using harness::pinned_values;
+using harness::to_http_request;
+}  // namespace detail
+
+}  // namespace conform::harness

@@ -1,10 +1,10 @@
-#include "harness/detail/build.hpp"
+#include "harness/build.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-namespace conform::harness::detail {
+namespace conform::harness {
 namespace {
 
 generators::request_options options_for(const openapi::api_spec& spec, const openapi::operation& op,
@@ -260,4 +260,4 @@ std::optional<std::string> claim_lost(const generators::generated_request& g,
   return std::nullopt;
 }
 
-}  // namespace conform::harness::detail
+}  // namespace conform::harness
