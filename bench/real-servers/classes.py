@@ -53,6 +53,12 @@ ROOTS = {
         "self-inflicted: the tool itself disabled authentication (POST /v3/auth/disable with root's "
         "token, 2xx), after which the token is rightly refused (401 'invalid auth token') and requests "
         "without a token rightly served"),
+    "etcd-placeholder-refused": ("etcd", "false alarm",
+        "the run's own setup (TOOLS=conform-placeholder, etcd with authentication off): the placeholder "
+        "Authorization given as the credential is not a token, and etcd with authentication off still "
+        "refuses a token it does not know on Range and the auth reads (401 'invalid auth token'; HashKV: "
+        "500, etcd-500-auth); Conform was told it is a sufficient credential, so its 401 to a valid "
+        "request fails positive_data_acceptance and auth_scope_matrix"),
     "etcd-stream": ("etcd", "unclear",
         "streaming endpoints (watch, lease keepalive, snapshot): grpc-gateway keeps the response open "
         "(timeout) or sends newline-delimited JSON or nothing (not one JSON document); Swagger 2.0 cannot "
@@ -152,6 +158,8 @@ def etcd(server, tool, r):
     if st == 500 and re.search(r"invalid character|unexpected end of JSON|cannot unmarshal|unexpected EOF", ex):
         return "etcd-500-stream"
     if ck in ("positive_data_acceptance", "auth_scope_matrix") and "invalid auth token" in ex:
+        if tool == "conform-placeholder" and not auth_on:
+            return "etcd-placeholder-refused"
         return "etcd-self-authoff"
     if ck == "auth_unauthenticated":
         if not auth_on:

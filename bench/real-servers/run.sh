@@ -10,7 +10,8 @@
 # Environment: CONFORM (default build/conform), ST (Schemathesis launcher made
 # by schemathesis.sh), TOOLS (default "conform schemathesis"; "conform-destructive"
 # adds Conform with --allow-destructive on a fresh server, "conform-no-read-only"
-# Conform without the server's --read-only list), SEEDS, OUT, WORK. The default
+# Conform without the server's --read-only list, "conform-placeholder" Conform with
+# the server's placeholder credential CONFORM_PLACEHOLDER, etcd with auth off), SEEDS, OUT, WORK. The default
 # Conform run passes the server's CONFORM_READ_ONLY (etcd: its read-only POSTs).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +28,7 @@ fi
 
 for server in "${SERVERS[@]}"; do
   (
-    CONFORM_READ_ONLY=()
+    CONFORM_READ_ONLY=(); CONFORM_PLACEHOLDER=()
     . "$RS_DIR/servers/$server.sh"
     d=$OUT/$NAME
     mkdir -p "$d"
@@ -59,6 +60,9 @@ for server in "${SERVERS[@]}"; do
           # Not in the default TOOLS: Conform without the operations that end the run
           # (CONFORM_EXCLUDE, per server: etcd's AuthDisable and Alarm).
           conform-excluding) run_conform "$d" "$seed" conform-excluding "${CONFORM_EXCLUDE[@]}" "${CONFORM_ARGS[@]}" ;;
+          # Not in the default TOOLS: Conform with the server's placeholder credential
+          # (CONFORM_PLACEHOLDER; etcd: auth off ignores Authorization) and its --read-only list.
+          conform-placeholder) run_conform "$d" "$seed" conform-placeholder "${CONFORM_PLACEHOLDER[@]}" "${CONFORM_READ_ONLY[@]}" "${CONFORM_ARGS[@]}" ;;
           conform-destructive) run_conform "$d" "$seed" conform-destructive --allow-destructive "${CONFORM_ARGS[@]}" ;;
           schemathesis) run_schemathesis "$d" "$seed" "${ST_ARGS[@]}" ;;
         esac

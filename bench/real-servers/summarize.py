@@ -157,7 +157,7 @@ def main(out):
         if not specs:
             continue
         ops = load_spec(specs[0])
-        for tool in ("conform", "conform-no-read-only", "conform-excluding", "conform-destructive", "schemathesis"):
+        for tool in ("conform", "conform-no-read-only", "conform-placeholder", "conform-excluding", "conform-destructive", "schemathesis"):
             if not glob.glob(os.path.join(d, f"{tool}-[0-9]*.txt")):
                 continue
             sf = os.path.join(d, f"{tool}-survived.txt")

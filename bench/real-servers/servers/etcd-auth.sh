@@ -11,6 +11,7 @@ BASE_URL=http://127.0.0.1:$PORT
 D=$WORK/etcd-auth
 SPEC=$D/rpc.swagger.json
 ETCD_EXTRA=(--auth-token-ttl 7200)
+CONFORM_PLACEHOLDER=()   # etcd-auth has a real token (CONFORM_ARGS)
 ETCD_TOKEN=
 
 # With the token while it works; without it once a tool has turned authentication
