@@ -131,15 +131,15 @@ probe scenario_context::send(const http::request& req, unsigned lane, bool once)
   }
   const auto started = std::chrono::system_clock::now();
   p.result = once ? client_.send_once(lane, req) : client_.send(lane, req);
-  if (observer_) observer_(req, p.result, started);
-  if (guard_) guard_->learn(nullptr, req, p.result);
-  requests_.fetch_add(1 + p.result.retries_429, std::memory_order_relaxed);
-  retries_429_.fetch_add(p.result.retries_429, std::memory_order_relaxed);
   if (p.result.ok() && !p.result.value().body.empty()) {
     boost::system::error_code ec;
     auto v = boost::json::parse(p.result.value().body, ec);
     if (!ec) p.json = std::move(v);
   }
+  if (observer_) observer_(req, p.result, p.json ? &*p.json : nullptr, started);
+  if (guard_) guard_->learn(nullptr, req, p.result);
+  requests_.fetch_add(1 + p.result.retries_429, std::memory_order_relaxed);
+  retries_429_.fetch_add(p.result.retries_429, std::memory_order_relaxed);
   return p;
 }
 

@@ -152,9 +152,12 @@ class scenario_context {
   /// every text redacted, the evidence as curl commands, the run's seed.
   failure to_failure(const openapi::operation& op, std::string_view auth, std::string_view check,
                      const scenario_failure& f) const;
-  /// What sees every request a scenario sends, and its answer (`--record`).
-  using observer = std::function<void(const http::request&, const http::result&,
-                                      std::chrono::system_clock::time_point started)>;
+  /// What sees every request a scenario sends, and its answer (`--record`,
+  /// the engine's judging): the answer's body parsed once, here, as JSON
+  /// (nullptr when it is not JSON, or there is none).
+  using observer =
+      std::function<void(const http::request&, const http::result&, const boost::json::value* json,
+                         std::chrono::system_clock::time_point started)>;
   /// Calls `f` after each send (from the thread that sent).
   void observe(observer f) { observer_ = std::move(f); }
 

@@ -190,7 +190,10 @@ class engine {
   /// scenario's or a step's verdicts are counted in cells of their own
   /// (`how.label`); a shrinking re-send's failures go to its cell's, once
   /// per cause that the plan's own exchanges did not show.
-  bool judge_observed(const observed& how, const http::request& req, const http::result& res);
+  /// `json`: the answer's body parsed (nullptr when it is not JSON), as the
+  /// sender already parsed it.
+  bool judge_observed(const observed& how, const http::request& req, const http::result& res,
+                      const boost::json::value* json);
   /// True when some enabled check judges answers alone.
   bool judges_answers() const;
 
@@ -222,6 +225,7 @@ class engine {
   /// sends (its mode: `mode`).
   scenario_context::observer recorder_for(phase p, std::string mode) {
     return [this, p, mode = std::move(mode)](const http::request& req, const http::result& res,
+                                             const boost::json::value*,
                                              std::chrono::system_clock::time_point started) {
       const auto* op = operation_of(spec_, req);
       gate_.exchange_recorded(

@@ -23,13 +23,13 @@ scenario_context::observer engine::observer_for(phase p, std::string mode, bool 
   how.mode = {failure_mode::kind::scenario,
               "a request of the " + std::string(to_string(p)) + " phase"};
   return [this, record = std::move(record), judge, how = std::move(how)](
-             const http::request& req, const http::result& res,
+             const http::request& req, const http::result& res, const boost::json::value* json,
              std::chrono::system_clock::time_point started) {
-    if (record) record(req, res, started);
+    if (record) record(req, res, json, started);
     // Counted like the plan's: a scenario's or a step's request unanswered.
     if (!res.ok()) transport_errors_.fetch_add(1, std::memory_order_relaxed);
     if (watch(res)) return;  // refused: the target is gone, and the run says so once
-    if (judge) judge_observed(how, req, res);
+    if (judge) judge_observed(how, req, res, json);
     const auto* op = operation_of(spec_, req);
     if (!op) return;
     // Kept for a dying target's failure: a copy, but never of a body of
@@ -49,23 +49,22 @@ scenario_context::observer engine::observer_for(phase p, std::string mode, bool 
   };
 }
 
-bool engine::judge_observed(const observed& how, const http::request& req,
-                            const http::result& res) {
+bool engine::judge_observed(const observed& how, const http::request& req, const http::result& res,
+                            const boost::json::value* json) {
   const openapi::operation* op = how.c ? how.c->op : operation_of(spec_, req);
   if (op == nullptr) return false;  // no operation of the description: nothing documents it
-  std::optional<boost::json::value> json;
+  // Why the body is not JSON, said only when it is not: parsed again for
+  // the parser's message alone.
   std::string json_error;
-  if (!res.ok()) {
-    json_error = "no response";
-  } else if (res.value().body.empty()) {
-    json_error = "empty body";
-  } else {
-    boost::system::error_code ec;
-    auto v = boost::json::parse(res.value().body, ec);
-    if (ec) {
-      json_error = ec.message();
+  if (json == nullptr) {
+    if (!res.ok()) {
+      json_error = "no response";
+    } else if (res.value().body.empty()) {
+      json_error = "empty body";
     } else {
-      json = std::move(v);
+      boost::system::error_code ec;
+      (void)boost::json::parse(res.value().body, ec);
+      json_error = ec ? ec.message() : "not JSON";
     }
   }
   auth_model phase_auth;
@@ -78,7 +77,7 @@ bool engine::judge_observed(const observed& how, const http::request& req,
                    how.g ? how.g->mode : phase_mode,
                    req,
                    res,
-                   json ? &*json : nullptr,
+                   json,
                    json_error,
                    how.g};
   const auto& checks = config_.checks.exchange;

@@ -56,7 +56,7 @@ failure engine::shrink(unsigned worker, candidate& cand, clock::time_point phase
     how.c = &c;
     how.g = &g;
     how.skip = cand.check_index;
-    judge_observed(how, s.request, s.result);
+    judge_observed(how, s.request, s.result, s.json ? &*s.json : nullptr);
     record(phase::shrinking, c, g, s, {{chk.info.name, v.what, v.cause, v.expected, v.seen}});
     return v;
   };
