@@ -86,3 +86,39 @@ function(conform_add_test name)
   include(GoogleTest)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
 endfunction()
+
+# conform_read_floors(): reads cmake/floors.txt, the one list of the floors
+# (docs/architecture.md), into CONFORM_FLOORS (the folders, lowest floor
+# first) and CONFORM_FLOOR_TARGETS_<folder> (the targets that folder
+# defines). When the tidy preset runs clang-tidy (CMAKE_CXX_CLANG_TIDY), its
+# diagnostics in headers are kept for the floors' headers alone.
+macro(conform_read_floors)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/cmake/floors.txt conform_floor_lines REGEX "^[0-9]")
+  set(CONFORM_FLOORS)
+  foreach(line ${conform_floor_lines})
+    string(REGEX REPLACE "[ \t]+" ";" fields "${line}")
+    list(GET fields 1 folder)
+    list(SUBLIST fields 2 -1 CONFORM_FLOOR_TARGETS_${folder})
+    list(APPEND CONFORM_FLOORS ${folder})
+  endforeach()
+  if(CMAKE_CXX_CLANG_TIDY)
+    string(REGEX REPLACE "([][.+*?^$()|\\\\])" "\\\\\\1" source_dir_regex "${PROJECT_SOURCE_DIR}")
+    list(JOIN CONFORM_FLOORS "|" floor_alternatives)
+    # A normal variable shadows the cache entry: every target made after
+    # this takes the filter with it.
+    set(CMAKE_CXX_CLANG_TIDY ${CMAKE_CXX_CLANG_TIDY}
+                             "--header-filter=^${source_dir_regex}/(${floor_alternatives})/")
+  endif()
+endmacro()
+
+# conform_check_floor_targets(): every target cmake/floors.txt names exists,
+# so the list cannot drift from the folders' CMakeLists.txt.
+function(conform_check_floor_targets)
+  foreach(folder ${CONFORM_FLOORS})
+    foreach(target ${CONFORM_FLOOR_TARGETS_${folder}})
+      if(NOT TARGET ${target})
+        message(FATAL_ERROR "cmake/floors.txt: ${folder}/ defines no target ${target}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()

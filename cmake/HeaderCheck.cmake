@@ -6,10 +6,9 @@
 # neighbours; here nothing stands beside it. At -O0 without debug
 # information, and through ccache, so only the headers a change reaches are
 # compiled again (docs/performance.md, "Building").
-set(conform_header_floors core schema http reference openapi profile generators harness suites
-                          reports cli)
+# The floors are those of cmake/floors.txt (CONFORM_FLOORS, CMakeLists.txt).
 set(conform_header_units)
-foreach(floor ${conform_header_floors})
+foreach(floor ${CONFORM_FLOORS})
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}
        ${PROJECT_SOURCE_DIR}/${floor}/*.hpp)
   list(FILTER headers EXCLUDE REGEX "/detail/")

@@ -1,26 +1,27 @@
 #!/usr/bin/env bash
 # Fails when a source file includes a folder of a higher floor than its own
-# (the floor plan is docs/architecture.md). Each line of `floors` is one floor,
-# lowest first; folders on one line are beside each other and may not include
-# each other either, except as `allowed` says.
+# (the floor plan is docs/architecture.md), or when that plan's table of
+# floors says other than their one list, cmake/floors.txt (read through
+# scripts/floors.sh). Folders on one floor are beside each other and may
+# not include each other either, except as `allowed` says.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/floors.sh
 
-floors=(
-  "core"
-  "schema http reference"
-  "openapi"
-  "profile"
-  "generators"
-  "harness"
-  "suites reports"
-  "cli"
-)
+# The docs' table: its floor, folder and target columns, row by row, are
+# the list's lines.
+want=$(for folder in "${floor_folders[@]}"; do
+  echo "${floor_of[$folder]} $folder ${floor_targets[$folder]}"
+done)
+got=$(grep -E '^\| [0-9]+ \|' docs/architecture.md |
+  awk -F'|' '{ gsub(/[`,\/]/, "", $3); gsub(/[`,]/, "", $4); print $2, $3, $4 }' |
+  tr -s ' ' | sed 's/^ //; s/ $//')
+if [ "$got" != "$want" ]; then
+  echo "docs/architecture.md: the table of floors (floor, folder, target) differs from cmake/floors.txt:"
+  diff <(echo "$want") <(echo "$got") | sed -n 's/^</  the list: /p; s/^>/  the table:/p'
+  exit 1
+fi
 
-declare -A floor_of
-for i in "${!floors[@]}"; do
-  for folder in ${floors[$i]}; do floor_of[$folder]=$i; done
-done
 # reference/ stands on core/ alone: it is a server, not part of the harness.
 reference_may=" core "
 

@@ -14,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-floors=(core schema http reference openapi profile generators harness suites reports cli)
+source scripts/floors.sh  # the floors: cmake/floors.txt
+floors=("${floor_folders[@]}")
 if [ $# -gt 0 ]; then
   files=("$@")
 else
