@@ -15,6 +15,7 @@ say() { echo "conform: $*" >&2; }
 deps=build
 [ "$preset" = program ] && deps=program
 [ "$preset" = asan ] && deps=asan
+[ "$preset" = tidy ] && deps=tidy
 say "checking the Debian packages (scripts/deps.sh $deps)"
 bash scripts/deps.sh "$deps"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Conform builds with, only those missing.
 # Quick when everything is present: one dpkg-query, no apt-get at all.
-# Usage: scripts/deps.sh [all|build|asan|program|package|bench]:
+# Usage: scripts/deps.sh [all|build|asan|tidy|program|package|bench]:
 #   program  what the `conform` program needs (the `program` preset, the Dockerfile)
 #   package  the program's set and what making its Debian package needs
 #            (scripts/package.sh: dpkg-shlibdeps, file, lintian)
@@ -10,6 +10,8 @@
 #            (scripts/build.sh, scripts/run.sh)
 #   asan     the build set and clang, which builds the sanitizer preset
 #            (scripts/build.sh asan)
+#   tidy     the build set and clang-tidy, which the tidy preset runs on
+#            every file (scripts/build.sh tidy, CI's tidy stage)
 #   all      what running the tests needs too: git, clang-format and a
 #            browser for the HTML reports (scripts/test.sh)
 #   bench    what bench/wire.sh needs beside the build set: nginx, wrk and
@@ -48,6 +50,9 @@ test_packages=(
 sanitizer_packages=(
   clang libclang-rt-14-dev lld llvm-14
 )
+tidy_packages=(
+  clang-tidy
+)
 # CPack's DEB generator finds the binaries with `file` and their Depends
 # with dpkg-shlibdeps (dpkg-dev); lintian checks the package it made.
 package_packages=(
@@ -62,9 +67,10 @@ case "$set_name" in
   bench) packages+=("${build_packages[@]}" "${bench_packages[@]}") ;;
   build) packages+=("${build_packages[@]}") ;;
   asan) packages+=("${build_packages[@]}" "${sanitizer_packages[@]}") ;;
+  tidy) packages+=("${build_packages[@]}" "${tidy_packages[@]}") ;;
   all) packages+=("${build_packages[@]}" "${test_packages[@]}") ;;
   *)
-    echo "conform: scripts/deps.sh takes 'all', 'build', 'asan', 'program', 'package' or 'bench', not '$set_name'" >&2
+    echo "conform: scripts/deps.sh takes 'all', 'build', 'asan', 'tidy', 'program', 'package' or 'bench', not '$set_name'" >&2
     exit 2
     ;;
 esac
