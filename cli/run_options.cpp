@@ -10,7 +10,6 @@
 #include "reports/registry.hpp"
 
 namespace conform::cli {
-namespace {}  // namespace
 
 core::status parse_shard(const std::string& text, std::uint32_t& index, std::uint32_t& count) {
   const auto slash = text.find('/');
@@ -131,167 +130,203 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
-core::outcome<run_options> parse_run_options(const std::vector<std::string>& args) {
-  std::string error;  // what take() could not read
-  run_options opts;
-  argument_reader in(args);
-  while (in.next()) {
-    const std::string& name = in.name();
-    auto take = [&](std::string& out) {
-      auto got = in.value(out);
-      if (!got) error = got.error();
-      return got.ok();
-    };
-    std::string v;
-    if (name == "-h" || name == "--help") {
-      opts.help = true;
-    } else if (name == "--no-progress") {
-      opts.progress = false;
-    } else if (name == "--no-coverage") {
-      opts.coverage = false;
-    } else if (name == "--strict-assumptions") {
-      opts.strict_assumptions = true;
-    } else if (name == "--allow-destructive") {
-      opts.allow_destructive = true;
-    } else if (name == "--no-stateful") {
-      opts.stateful = false;
-    } else if (name == "--list-checks") {
-      opts.list_checks = true;
-    } else if (name == "--spec") {
-      if (!take(opts.spec)) return core::fail(error);
-    } else if (name == "--overlay") {
-      if (!take(v)) return core::fail(error);
-      opts.overlays.push_back(v);
-    } else if (name == "--ref-root") {
-      if (!take(opts.ref_root)) return core::fail(error);
-    } else if (name == "--permissions") {
-      if (!take(opts.permissions)) return core::fail(error);
-    } else if (name == "--profile") {
-      if (!take(opts.profile)) return core::fail(error);
-    } else if (name == "--url") {
-      if (!take(opts.url)) return core::fail(error);
-    } else if (name == "-H" || name == "--header") {
-      if (!take(v)) return core::fail(error);
-      opts.headers.push_back(v);
-    } else if (name == "--auth-env") {
-      if (!take(opts.auth_env)) return core::fail(error);
-    } else if (name == "--auth-scheme") {
-      if (!take(opts.auth_scheme)) return core::fail(error);
-    } else if (name == "--baseline") {
-      if (!take(opts.baseline)) return core::fail(error);
-    } else if (name == "--update-baseline") {
-      if (!take(opts.update_baseline)) return core::fail(error);
-    } else if (name == "--record") {
-      if (!take(opts.record)) return core::fail(error);
-    } else if (name == "--junit" || name == "--json" || name == "--html") {
-      if (!take(v)) return core::fail(error);
-      opts.reports.emplace_back(name.substr(2), v);
-    } else if (name == "--report") {
-      if (!take(v)) return core::fail(error);
-      const auto eq = v.find('=');
-      const std::string formats = reports::report_format_names();
-      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
-        return core::fail("--report takes FORMAT=FILE (formats: " + formats + "), got '" + v + "'");
-      }
-      if (!reports::find_report_format(v.substr(0, eq))) {
-        return core::fail("--report: unknown format '" + v.substr(0, eq) +
-                          "' (formats: " + formats + ")");
-      }
-      opts.reports.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-    } else if (name == "--include") {
-      if (!take(v)) return core::fail(error);
-      opts.include.push_back(v);
-    } else if (name == "--exclude") {
-      if (!take(v)) return core::fail(error);
-      opts.exclude.push_back(v);
-    } else if (name == "--read-only") {
-      if (!take(v)) return core::fail(error);
-      opts.read_only.push_back(v);
-    } else if (name == "--fault") {
-      if (!take(v)) return core::fail(error);
-      opts.faults.push_back(v);
-    } else if (name == "--workflows") {
-      if (!take(v)) return core::fail(error);
-      for (auto& f : split_list(v)) opts.workflows.push_back(f);
-    } else if (name == "--checks") {
-      if (!take(v)) return core::fail(error);
-      for (auto& c : split_list(v)) {
-        if (std::find(opts.checks.begin(), opts.checks.end(), c) == opts.checks.end()) {
-          opts.checks.push_back(c);
-        }
-      }
-      if (opts.checks.empty()) {
-        return core::fail("--checks needs at least one check name");
-      }
-    } else if (name == "--seed") {
-      std::uint64_t seed = 0;
-      if (!take(v)) return core::fail(error);
-      if (!parse_number(v, seed)) {
-        return core::fail("--seed takes a non-negative integer, not '" + v + "'");
-      }
-      opts.seed = seed;
-    } else if (name == "--shard") {
-      if (!take(v)) return core::fail(error);
-      if (auto shard = parse_shard(v, opts.shard_index, opts.shard_count); !shard) {
-        return core::fail(std::move(shard).error());
-      }
-    } else if (name == "--examples") {
-      if (!take(v)) return core::fail(error);
-      if (!parse_number(v, opts.examples) || opts.examples == 0 || opts.examples > 100000) {
-        return core::fail("--examples takes an integer from 1 to 100000, not '" + v + "'");
-      }
-    } else if (name == "--workers") {
-      if (!take(v)) return core::fail(error);
-      if (!parse_number(v, opts.workers) || opts.workers == 0 || opts.workers > 256) {
-        return core::fail("--workers takes an integer from 1 to 256, not '" + v + "'");
-      }
-    } else if (name == "--threads") {
-      if (!take(v)) return core::fail(error);
-      if (!parse_number(v, opts.threads) || opts.threads == 0 || opts.threads > 256) {
-        return core::fail("--threads takes an integer from 1 to 256, not '" + v + "'");
-      }
-    } else if (name == "--max-shrinks") {
-      if (!take(v)) return core::fail(error);
-      if (!parse_number(v, opts.max_shrinks)) {
-        return core::fail("--max-shrinks takes a non-negative integer, not '" + v + "'");
-      }
-    } else if (name == "--shrink-time" || name == "--shrink-time-per-failure") {
-      if (!take(v)) return core::fail(error);
-      double seconds = 0;
-      if (v != "0" && !parse_seconds(v, seconds)) {
-        return core::fail(name + " takes a number of seconds from 0 (no bound) to 86400, not '" +
-                          v + "'");
-      }
-      if (name == "--shrink-time") {
-        opts.shrink_seconds = seconds;
-      } else {
-        opts.shrink_seconds_per_failure = seconds;
-      }
-    } else if (name == "--skip-invalid-operations") {
-      opts.skip_invalid_operations = true;
-    } else if (name == "--scale") {
-      if (!take(v)) return core::fail(error);
-      if (!parse_number(v, opts.scale) || opts.scale < 1 || opts.scale > 1000) {
-        return core::fail("--scale takes an integer from 1 to 1000, not '" + v + "'");
-      }
-    } else if (name == "--timeout") {
-      if (!take(v)) return core::fail(error);
-      if (!parse_seconds(v, opts.timeout_seconds)) {
-        return core::fail("--timeout takes a number of seconds above 0 and at most 86400, not '" +
-                          v + "'");
-      }
-    } else if (name == "--rate-limit") {
-      if (!take(v)) return core::fail(error);
-      auto rate = http::parse_rate_limit(v);
-      if (!rate.per_second || *rate.per_second <= 0) {
-        return core::fail("--rate-limit takes N/s or N/min with N > 0 (e.g. 50/s), not '" + v +
-                          "'");
-      }
-      opts.rate_limit = *rate.per_second;
-    } else {
-      return core::fail("unknown option '" + name + "' (see conform run --help)");
-    }
+namespace {
+
+// The options of `conform run`, in three tables: the switches, the options
+// whose value is a text (a file, a pattern, a name), and those whose value
+// is a number with its bounds. Each table takes the option it knows and
+// says so (true), or leaves it to the next one (false); a value it cannot
+// read is the error. A new option is one more branch in its table.
+
+bool take_run_switch(const std::string& name, run_options& opts) {
+  if (name == "-h" || name == "--help") {
+    opts.help = true;
+  } else if (name == "--no-progress") {
+    opts.progress = false;
+  } else if (name == "--no-coverage") {
+    opts.coverage = false;
+  } else if (name == "--strict-assumptions") {
+    opts.strict_assumptions = true;
+  } else if (name == "--allow-destructive") {
+    opts.allow_destructive = true;
+  } else if (name == "--no-stateful") {
+    opts.stateful = false;
+  } else if (name == "--list-checks") {
+    opts.list_checks = true;
+  } else if (name == "--skip-invalid-operations") {
+    opts.skip_invalid_operations = true;
+  } else {
+    return false;
   }
+  return true;
+}
+
+// --report FORMAT=FILE, FORMAT one of the registry's.
+core::status add_named_report(const std::string& v, run_options& opts) {
+  const auto eq = v.find('=');
+  const std::string formats = reports::report_format_names();
+  if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+    return core::fail("--report takes FORMAT=FILE (formats: " + formats + "), got '" + v + "'");
+  }
+  if (!reports::find_report_format(v.substr(0, eq))) {
+    return core::fail("--report: unknown format '" + v.substr(0, eq) + "' (formats: " + formats +
+                      ")");
+  }
+  opts.reports.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+  return {};
+}
+
+core::outcome<bool> take_run_text_option(const std::string& name, argument_reader& in,
+                                         run_options& opts) {
+  std::string error;  // what take() could not read
+  auto take = [&](std::string& out) {
+    auto got = in.value(out);
+    if (!got) error = got.error();
+    return got.ok();
+  };
+  std::string v;
+  if (name == "--spec") {
+    if (!take(opts.spec)) return core::fail(error);
+  } else if (name == "--overlay") {
+    if (!take(v)) return core::fail(error);
+    opts.overlays.push_back(v);
+  } else if (name == "--ref-root") {
+    if (!take(opts.ref_root)) return core::fail(error);
+  } else if (name == "--permissions") {
+    if (!take(opts.permissions)) return core::fail(error);
+  } else if (name == "--profile") {
+    if (!take(opts.profile)) return core::fail(error);
+  } else if (name == "--url") {
+    if (!take(opts.url)) return core::fail(error);
+  } else if (name == "-H" || name == "--header") {
+    if (!take(v)) return core::fail(error);
+    opts.headers.push_back(v);
+  } else if (name == "--auth-env") {
+    if (!take(opts.auth_env)) return core::fail(error);
+  } else if (name == "--auth-scheme") {
+    if (!take(opts.auth_scheme)) return core::fail(error);
+  } else if (name == "--baseline") {
+    if (!take(opts.baseline)) return core::fail(error);
+  } else if (name == "--update-baseline") {
+    if (!take(opts.update_baseline)) return core::fail(error);
+  } else if (name == "--record") {
+    if (!take(opts.record)) return core::fail(error);
+  } else if (name == "--junit" || name == "--json" || name == "--html") {
+    if (!take(v)) return core::fail(error);
+    opts.reports.emplace_back(name.substr(2), v);
+  } else if (name == "--report") {
+    if (!take(v)) return core::fail(error);
+    if (auto added = add_named_report(v, opts); !added) return core::fail(std::move(added).error());
+  } else if (name == "--include") {
+    if (!take(v)) return core::fail(error);
+    opts.include.push_back(v);
+  } else if (name == "--exclude") {
+    if (!take(v)) return core::fail(error);
+    opts.exclude.push_back(v);
+  } else if (name == "--read-only") {
+    if (!take(v)) return core::fail(error);
+    opts.read_only.push_back(v);
+  } else if (name == "--fault") {
+    if (!take(v)) return core::fail(error);
+    opts.faults.push_back(v);
+  } else if (name == "--workflows") {
+    if (!take(v)) return core::fail(error);
+    for (auto& f : split_list(v)) opts.workflows.push_back(f);
+  } else if (name == "--checks") {
+    if (!take(v)) return core::fail(error);
+    for (auto& c : split_list(v)) {
+      if (std::find(opts.checks.begin(), opts.checks.end(), c) == opts.checks.end()) {
+        opts.checks.push_back(c);
+      }
+    }
+    if (opts.checks.empty()) {
+      return core::fail("--checks needs at least one check name");
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+core::outcome<bool> take_run_number_option(const std::string& name, argument_reader& in,
+                                           run_options& opts) {
+  std::string error;  // what take() could not read
+  auto take = [&](std::string& out) {
+    auto got = in.value(out);
+    if (!got) error = got.error();
+    return got.ok();
+  };
+  std::string v;
+  if (name == "--seed") {
+    std::uint64_t seed = 0;
+    if (!take(v)) return core::fail(error);
+    if (!parse_number(v, seed)) {
+      return core::fail("--seed takes a non-negative integer, not '" + v + "'");
+    }
+    opts.seed = seed;
+  } else if (name == "--shard") {
+    if (!take(v)) return core::fail(error);
+    if (auto shard = parse_shard(v, opts.shard_index, opts.shard_count); !shard) {
+      return core::fail(std::move(shard).error());
+    }
+  } else if (name == "--examples") {
+    if (!take(v)) return core::fail(error);
+    if (!parse_number(v, opts.examples) || opts.examples == 0 || opts.examples > 100000) {
+      return core::fail("--examples takes an integer from 1 to 100000, not '" + v + "'");
+    }
+  } else if (name == "--workers") {
+    if (!take(v)) return core::fail(error);
+    if (!parse_number(v, opts.workers) || opts.workers == 0 || opts.workers > 256) {
+      return core::fail("--workers takes an integer from 1 to 256, not '" + v + "'");
+    }
+  } else if (name == "--threads") {
+    if (!take(v)) return core::fail(error);
+    if (!parse_number(v, opts.threads) || opts.threads == 0 || opts.threads > 256) {
+      return core::fail("--threads takes an integer from 1 to 256, not '" + v + "'");
+    }
+  } else if (name == "--max-shrinks") {
+    if (!take(v)) return core::fail(error);
+    if (!parse_number(v, opts.max_shrinks)) {
+      return core::fail("--max-shrinks takes a non-negative integer, not '" + v + "'");
+    }
+  } else if (name == "--shrink-time" || name == "--shrink-time-per-failure") {
+    if (!take(v)) return core::fail(error);
+    double seconds = 0;
+    if (v != "0" && !parse_seconds(v, seconds)) {
+      return core::fail(name + " takes a number of seconds from 0 (no bound) to 86400, not '" + v +
+                        "'");
+    }
+    if (name == "--shrink-time") {
+      opts.shrink_seconds = seconds;
+    } else {
+      opts.shrink_seconds_per_failure = seconds;
+    }
+  } else if (name == "--scale") {
+    if (!take(v)) return core::fail(error);
+    if (!parse_number(v, opts.scale) || opts.scale < 1 || opts.scale > 1000) {
+      return core::fail("--scale takes an integer from 1 to 1000, not '" + v + "'");
+    }
+  } else if (name == "--timeout") {
+    if (!take(v)) return core::fail(error);
+    if (!parse_seconds(v, opts.timeout_seconds)) {
+      return core::fail("--timeout takes a number of seconds above 0 and at most 86400, not '" + v +
+                        "'");
+    }
+  } else if (name == "--rate-limit") {
+    if (!take(v)) return core::fail(error);
+    auto rate = http::parse_rate_limit(v);
+    if (!rate.per_second || *rate.per_second <= 0) {
+      return core::fail("--rate-limit takes N/s or N/min with N > 0 (e.g. 50/s), not '" + v + "'");
+    }
+    opts.rate_limit = *rate.per_second;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The options that only go together: the in-process reference's, --url's.
+core::status check_run_option_pairs(const run_options& opts) {
   if (!opts.profile.empty() && (!opts.faults.empty() || opts.scale != 1)) {
     return core::fail(
         "--fault and --scale apply to the in-process reference only, not with --profile");
@@ -307,6 +342,27 @@ core::outcome<run_options> parse_run_options(const std::vector<std::string>& arg
     return core::fail(
         "-H, --auth-env and --auth-scheme go with --url (a profile says its credentials)");
   }
+  return {};
+}
+
+}  // namespace
+
+core::outcome<run_options> parse_run_options(const std::vector<std::string>& args) {
+  run_options opts;
+  argument_reader in(args);
+  while (in.next()) {
+    const std::string& name = in.name();
+    if (take_run_switch(name, opts)) continue;
+    auto text = take_run_text_option(name, in, opts);
+    if (!text) return core::fail(std::move(text).error());
+    if (*text) continue;
+    auto number = take_run_number_option(name, in, opts);
+    if (!number) return core::fail(std::move(number).error());
+    if (*number) continue;
+    return core::fail("unknown option '" + name + "' (see conform run --help)");
+  }
+  if (auto pairs = check_run_option_pairs(opts); !pairs)
+    return core::fail(std::move(pairs).error());
   return opts;
 }
 
