@@ -620,6 +620,67 @@ int listen_and_judge(const certify_options& opts, const openapi::api_spec& api,
   return write_outputs(opts, run, report, signing_key, out, err);
 }
 
+/// The client rules to judge: those --checks names, else every one.
+core::outcome<std::vector<const harness::traffic_check*>> select_client_rules(
+    const certify_options& opts, const harness::check_catalogue& catalogue) {
+  std::vector<const harness::traffic_check*> rules;
+  for (const auto& name : opts.checks) {
+    const auto* e = catalogue.find(name);
+    if (!e || e->kind != harness::check_kind::traffic) {
+      return core::fail("--checks: '" + name + "' is no client rule (conform run --list-checks)");
+    }
+    rules.push_back(e->traffic);
+  }
+  if (opts.checks.empty()) {
+    for (const auto& e : catalogue.all()) {
+      if (e.kind == harness::check_kind::traffic) rules.push_back(e.traffic);
+    }
+  }
+  return rules;
+}
+
+/// Runs the plan: the baseline first (it learns the scope, when none was
+/// declared, and the classes of its calls), then the families, each against
+/// a fresh server from the same seed, all at once. `profile` is the
+/// baseline server's.
+core::outcome<std::vector<pass_run>> run_plan(const certify_options& opts,
+                                              const openapi::api_spec& api,
+                                              harness::certification_scope& scope,
+                                              std::string& profile) {
+  std::vector<pass_run> passes;
+  {
+    auto baseline = run_pass(opts, api, plan_steps().front(), scope, profile);
+    if (!baseline) return core::fail(std::move(baseline).error());
+    passes.push_back(std::move(*baseline));
+  }
+  if (scope.operations.empty()) {
+    scope.operations = learned_scope(passes.front().traffic, api);
+    scope.source = "learned from the baseline pass";
+  }
+  {
+    // The classes of the scope's calls, as the baseline's server saw them.
+    std::vector<std::string> seen = passes.front().classes;
+    for (const auto& c : reference::request_class_names()) {
+      if (std::find(seen.begin(), seen.end(), c) != seen.end()) scope.classes.push_back(c);
+    }
+  }
+  // Declared before the passes that write them, so that they outlive them
+  // (a future's destructor waits for its pass) even on an early return.
+  std::vector<std::string> profiles(plan_steps().size());
+  std::vector<std::future<core::outcome<pass_run>>> running;
+  for (std::size_t i = 1; i < plan_steps().size(); ++i) {
+    running.push_back(std::async(std::launch::async, [&, i] {
+      return run_pass(opts, api, plan_steps()[i], scope, profiles[i]);
+    }));
+  }
+  for (auto& f : running) {
+    auto p = f.get();
+    if (!p) return core::fail(std::move(p).error());
+    passes.push_back(std::move(*p));
+  }
+  return passes;
+}
+
 }  // namespace
 
 int certify_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -641,21 +702,12 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   const openapi::api_spec& api = *loaded.spec;
   const harness::check_catalogue catalogue = suites::builtin_checks();
-  std::vector<const harness::traffic_check*> rules;
-  for (const auto& name : opts.checks) {
-    const auto* e = catalogue.find(name);
-    if (!e || e->kind != harness::check_kind::traffic) {
-      err << "conform certify: --checks: '" << name
-          << "' is no client rule (conform run --list-checks)\n";
-      return 2;
-    }
-    rules.push_back(e->traffic);
+  auto selected = select_client_rules(opts, catalogue);
+  if (!selected) {
+    err << "conform certify: " << selected.error() << "\n";
+    return 2;
   }
-  if (opts.checks.empty()) {
-    for (const auto& e : catalogue.all()) {
-      if (e.kind == harness::check_kind::traffic) rules.push_back(e.traffic);
-    }
-  }
+  const std::vector<const harness::traffic_check*>& rules = *selected;
   std::string signing_key;
   if (!opts.signing_key.empty()) {
     auto key = core::read_file(opts.signing_key);
@@ -687,46 +739,15 @@ int certify_command(const std::vector<std::string>& args, std::ostream& out, std
     return listen_and_judge(opts, api, spec_path, rules, *artifacts, signing_key, out, err);
   }
 
-  // The plan: the baseline first (it learns the scope), then the families,
-  // each against a fresh server from the same seed, all at once.
   const std::string started_at = utc_now();
   const auto recording_started = std::chrono::system_clock::now();
   std::string profile;
-  std::vector<pass_run> passes;
-  {
-    auto baseline = run_pass(opts, api, plan_steps().front(), scope, profile);
-    if (!baseline) {
-      err << "conform certify: " << baseline.error() << "\n";
-      return 2;
-    }
-    passes.push_back(std::move(*baseline));
+  auto planned = run_plan(opts, api, scope, profile);
+  if (!planned) {
+    err << "conform certify: " << planned.error() << "\n";
+    return 2;
   }
-  if (scope.operations.empty()) {
-    scope.operations = learned_scope(passes.front().traffic, api);
-    scope.source = "learned from the baseline pass";
-  }
-  {
-    // The classes of the scope's calls, as the baseline's server saw them.
-    std::vector<std::string> seen = passes.front().classes;
-    for (const auto& c : reference::request_class_names()) {
-      if (std::find(seen.begin(), seen.end(), c) != seen.end()) scope.classes.push_back(c);
-    }
-  }
-  std::vector<std::future<core::outcome<pass_run>>> running;
-  std::vector<std::string> profiles(plan_steps().size());
-  for (std::size_t i = 1; i < plan_steps().size(); ++i) {
-    running.push_back(std::async(std::launch::async, [&, i] {
-      return run_pass(opts, api, plan_steps()[i], scope, profiles[i]);
-    }));
-  }
-  for (auto& f : running) {
-    auto p = f.get();
-    if (!p) {
-      err << "conform certify: " << p.error() << "\n";
-      return 2;
-    }
-    passes.push_back(std::move(*p));
-  }
+  std::vector<pass_run>& passes = *planned;
 
   certification_run run;
   run.api = &api;

@@ -184,6 +184,139 @@ std::string write_transcript(const transcript_header& h, const harness::traffic&
   return out;
 }
 
+namespace {
+
+// A section's header: what the pass and scope were.
+void read_pass_and_scope(const json::object& o, transcript_header& h) {
+  if (const auto* p = member(o, "pass"); p && p->is_object()) {
+    const auto& po = p->as_object();
+    h.pass.name = text_of(po, "name");
+    h.pass.adversity = text_of(po, "adversity");
+    h.pass.not_run_why = text_of(po, "not_run_why");
+    if (const auto* b = member(po, "run"); b && b->is_bool()) h.pass.run = b->as_bool();
+    if (const auto* b = member(po, "completion_judged"); b && b->is_bool()) {
+      h.pass.completion_judged = b->as_bool();
+    }
+    if (const auto* k = member(po, "planned_kinds"); k && k->is_array()) {
+      for (const auto& item : k->as_array()) {
+        if (item.is_string()) h.pass.planned_kinds.emplace_back(item.as_string());
+      }
+    }
+  }
+  if (const auto* sc = member(o, "scope"); sc && sc->is_object()) {
+    const auto& so = sc->as_object();
+    h.scope.source = text_of(so, "source");
+    for (const char* key : {"operations", "classes"}) {
+      if (const auto* a = member(so, key); a && a->is_array()) {
+        auto& into = std::string_view(key) == "operations" ? h.scope.operations : h.scope.classes;
+        for (const auto& item : a->as_array()) {
+          if (item.is_string()) into.emplace_back(item.as_string());
+        }
+      }
+    }
+  }
+}
+
+// The client the transcript is of: its command, its exit, its artifacts.
+void read_client(const json::object& o, transcript_header& h) {
+  if (const auto* c = member(o, "client"); c && c->is_object()) {
+    const auto& co = c->as_object();
+    h.client_command = text_of(co, "command");
+    h.client_name = text_of(co, "name");
+    h.client.exit = text_of(co, "exit");
+    if (const auto* k = member(co, "known"); k && k->is_bool()) h.client.known = k->as_bool();
+    if (const auto* k = member(co, "completed"); k && k->is_bool()) {
+      h.client.completed = k->as_bool();
+    }
+    if (const auto* a = member(co, "artifacts"); a && a->is_array()) {
+      for (const auto& item : a->as_array()) {
+        if (!item.is_object()) throw std::runtime_error("a client artifact is no object");
+        h.client_artifacts.emplace_back(text_of(item.as_object(), "file"),
+                                        text_of(item.as_object(), "sha256"));
+      }
+    }
+  }
+}
+
+// The adversity planned for the pass, and the credentials the client was given.
+void read_adversity_and_credentials(const json::object& o, transcript& out) {
+  auto& h = out.header;
+  if (const auto* a = member(o, "adversity"); a && a->is_object()) {
+    const auto& ao = a->as_object();
+    if (const auto* e = member(ao, "enabled"); e && e->is_bool()) {
+      h.client.adversity = e->as_bool();
+    }
+    if (const auto* p = member(ao, "planned"); p && p->is_array()) {
+      for (const auto& item : p->as_array()) {
+        if (!item.is_object()) throw std::runtime_error("a planned adversity is no object");
+        const auto& po = item.as_object();
+        out.traffic.planned.push_back({text_of(po, "kind"), text_of(po, "where"),
+                                       text_of(po, "what"), count_of(po, "met_at")});
+      }
+    }
+    if (const auto* p = member(ao, "plan"); p && p->is_array()) {
+      for (const auto& item : p->as_array()) {
+        if (item.is_string()) h.adversity_plan.emplace_back(item.as_string());
+      }
+    }
+  }
+  if (const auto* c = member(o, "credentials"); c && c->is_array()) {
+    for (const auto& item : c->as_array()) {
+      if (!item.is_object()) throw std::runtime_error("a credential is no object");
+      const auto& co = item.as_object();
+      const auto kind = openapi::parse_credential_kind(text_of(co, "scheme"));
+      if (!kind) throw std::runtime_error("a credential has an unknown scheme");
+      out.traffic.credentials.push_back({text_of(co, "name"), *kind, text_of(co, "value")});
+    }
+  }
+}
+
+// The header line that starts a section (a pass).
+void read_section_header(const json::object& o, transcript& out) {
+  auto& h = out.header;
+  read_pass_and_scope(o, h);
+  h.tool_version = text_of(o, "tool_version");
+  h.seed = count_of(o, "seed");
+  h.environment = text_of(o, "environment");
+  h.level = text_of(o, "level");
+  h.base_url = text_of(o, "base_url");
+  h.started_at = text_of(o, "started_at");
+  h.finished_at = text_of(o, "finished_at");
+  if (const auto* s = member(o, "spec"); s && s->is_object()) {
+    h.spec_title = text_of(s->as_object(), "title");
+    h.spec_version = text_of(s->as_object(), "version");
+    h.spec_hash = text_of(s->as_object(), "sha256");
+  }
+  read_client(o, h);
+  read_adversity_and_credentials(o, out);
+  out.traffic.seed = h.seed;
+  out.traffic.environment = h.environment;
+}
+
+// One exchange line: the request as the client sent it, and the answer.
+harness::traffic_exchange read_exchange(const json::object& o) {
+  harness::traffic_exchange e;
+  e.seq = count_of(o, "seq");
+  e.sent = std::chrono::microseconds(count_of(o, "sent_us"));
+  e.answered = std::chrono::microseconds(count_of(o, "answered_us"));
+  e.request.method = http::parse_verb(text_of(o, "method")).value_or(http::verb::unknown);
+  e.request.target = text_of(o, "target");
+  e.request.headers = pairs_of(o, "headers");
+  auto body = bytes_of(o, "body");
+  auto response = bytes_of(o, "response_body");
+  if (!body || !response) throw std::runtime_error("a body is not valid base64");
+  e.request.body = std::move(*body);
+  e.status = static_cast<unsigned>(count_of(o, "status"));
+  e.response_headers = pairs_of(o, "response_headers");
+  e.response_body = std::move(*response);
+  e.adversity = text_of(o, "adversity");
+  e.adversity_detail = text_of(o, "adversity_detail");
+  e.processed_status = static_cast<int>(count_of(o, "processed_status"));
+  return e;
+}
+
+}  // namespace
+
 core::outcome<std::vector<transcript>> read_transcript(const std::string& text) {
   std::vector<transcript> sections;
   std::size_t line_no = 0;
@@ -205,116 +338,10 @@ core::outcome<std::vector<transcript>> read_transcript(const std::string& text) 
         if (!version || !version->is_int64() || version->as_int64() != transcript_version) {
           throw std::runtime_error("not a Conform transcript (conform_transcript: 1)");
         }
-        transcript& out = sections.emplace_back();
-        auto& h = out.header;
-        if (const auto* p = member(o, "pass"); p && p->is_object()) {
-          const auto& po = p->as_object();
-          h.pass.name = text_of(po, "name");
-          h.pass.adversity = text_of(po, "adversity");
-          h.pass.not_run_why = text_of(po, "not_run_why");
-          if (const auto* b = member(po, "run"); b && b->is_bool()) h.pass.run = b->as_bool();
-          if (const auto* b = member(po, "completion_judged"); b && b->is_bool()) {
-            h.pass.completion_judged = b->as_bool();
-          }
-          if (const auto* k = member(po, "planned_kinds"); k && k->is_array()) {
-            for (const auto& item : k->as_array()) {
-              if (item.is_string()) h.pass.planned_kinds.emplace_back(item.as_string());
-            }
-          }
-        }
-        if (const auto* sc = member(o, "scope"); sc && sc->is_object()) {
-          const auto& so = sc->as_object();
-          h.scope.source = text_of(so, "source");
-          for (const char* key : {"operations", "classes"}) {
-            if (const auto* a = member(so, key); a && a->is_array()) {
-              auto& into =
-                  std::string_view(key) == "operations" ? h.scope.operations : h.scope.classes;
-              for (const auto& item : a->as_array()) {
-                if (item.is_string()) into.emplace_back(item.as_string());
-              }
-            }
-          }
-        }
-        h.tool_version = text_of(o, "tool_version");
-        h.seed = count_of(o, "seed");
-        h.environment = text_of(o, "environment");
-        h.level = text_of(o, "level");
-        h.base_url = text_of(o, "base_url");
-        h.started_at = text_of(o, "started_at");
-        h.finished_at = text_of(o, "finished_at");
-        if (const auto* s = member(o, "spec"); s && s->is_object()) {
-          h.spec_title = text_of(s->as_object(), "title");
-          h.spec_version = text_of(s->as_object(), "version");
-          h.spec_hash = text_of(s->as_object(), "sha256");
-        }
-        if (const auto* c = member(o, "client"); c && c->is_object()) {
-          const auto& co = c->as_object();
-          h.client_command = text_of(co, "command");
-          h.client_name = text_of(co, "name");
-          h.client.exit = text_of(co, "exit");
-          if (const auto* k = member(co, "known"); k && k->is_bool()) h.client.known = k->as_bool();
-          if (const auto* k = member(co, "completed"); k && k->is_bool()) {
-            h.client.completed = k->as_bool();
-          }
-          if (const auto* a = member(co, "artifacts"); a && a->is_array()) {
-            for (const auto& item : a->as_array()) {
-              if (!item.is_object()) throw std::runtime_error("a client artifact is no object");
-              h.client_artifacts.emplace_back(text_of(item.as_object(), "file"),
-                                              text_of(item.as_object(), "sha256"));
-            }
-          }
-        }
-        if (const auto* a = member(o, "adversity"); a && a->is_object()) {
-          const auto& ao = a->as_object();
-          if (const auto* e = member(ao, "enabled"); e && e->is_bool()) {
-            h.client.adversity = e->as_bool();
-          }
-          if (const auto* p = member(ao, "planned"); p && p->is_array()) {
-            for (const auto& item : p->as_array()) {
-              if (!item.is_object()) throw std::runtime_error("a planned adversity is no object");
-              const auto& po = item.as_object();
-              out.traffic.planned.push_back({text_of(po, "kind"), text_of(po, "where"),
-                                             text_of(po, "what"), count_of(po, "met_at")});
-            }
-          }
-          if (const auto* p = member(ao, "plan"); p && p->is_array()) {
-            for (const auto& item : p->as_array()) {
-              if (item.is_string()) h.adversity_plan.emplace_back(item.as_string());
-            }
-          }
-        }
-        if (const auto* c = member(o, "credentials"); c && c->is_array()) {
-          for (const auto& item : c->as_array()) {
-            if (!item.is_object()) throw std::runtime_error("a credential is no object");
-            const auto& co = item.as_object();
-            const auto kind = openapi::parse_credential_kind(text_of(co, "scheme"));
-            if (!kind) throw std::runtime_error("a credential has an unknown scheme");
-            out.traffic.credentials.push_back({text_of(co, "name"), *kind, text_of(co, "value")});
-          }
-        }
-        out.traffic.seed = h.seed;
-        out.traffic.environment = h.environment;
+        read_section_header(o, sections.emplace_back());
         continue;
       }
-      transcript& out = sections.back();
-      harness::traffic_exchange e;
-      e.seq = count_of(o, "seq");
-      e.sent = std::chrono::microseconds(count_of(o, "sent_us"));
-      e.answered = std::chrono::microseconds(count_of(o, "answered_us"));
-      e.request.method = http::parse_verb(text_of(o, "method")).value_or(http::verb::unknown);
-      e.request.target = text_of(o, "target");
-      e.request.headers = pairs_of(o, "headers");
-      auto body = bytes_of(o, "body");
-      auto response = bytes_of(o, "response_body");
-      if (!body || !response) throw std::runtime_error("a body is not valid base64");
-      e.request.body = std::move(*body);
-      e.status = static_cast<unsigned>(count_of(o, "status"));
-      e.response_headers = pairs_of(o, "response_headers");
-      e.response_body = std::move(*response);
-      e.adversity = text_of(o, "adversity");
-      e.adversity_detail = text_of(o, "adversity_detail");
-      e.processed_status = static_cast<int>(count_of(o, "processed_status"));
-      out.traffic.exchanges.push_back(std::move(e));
+      sections.back().traffic.exchanges.push_back(read_exchange(o));
     }
   } catch (const std::exception& ex) {
     return core::fail("line " + std::to_string(line_no) + ": " + ex.what());

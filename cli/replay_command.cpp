@@ -155,6 +155,104 @@ core::outcome<replay_options> parse_replay_options(const std::vector<std::string
   return o;
 }
 
+// The description: given, else the recording's (when it is still there).
+fs::path replay_spec_path(const replay_options& opts, const reports::har_reader& reader) {
+  std::string spec_file = opts.spec;
+  if (spec_file.empty() && !reader.origin().spec_file.empty()) {
+    std::error_code ec;
+    if (fs::is_regular_file(reader.origin().spec_file, ec)) spec_file = reader.origin().spec_file;
+  }
+  return resolve_default_spec(spec_file);
+}
+
+// The run's facts as the replay's report states them.
+void describe_replay(harness::run_info& info, const fs::path& spec_path,
+                     const openapi::api_spec& api, const profile::target& target,
+                     const replay_options& opts, bool in_process_reference, std::uint64_t seed) {
+  info.tool_version = CONFORM_VERSION;
+  info.spec_file = spec_path.string();
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target.base_url.to_string();
+  info.in_process_reference = in_process_reference;
+  info.profile_file = opts.profile;
+  info.workers = 1;
+  info.seed = seed;  // the recorded run's, as its console said it
+  info.started_at = utc_now();
+}
+
+// One difference as a line of --differences FILE (JSON Lines).
+void write_replay_difference(std::ostream& file, const harness::replay_difference& d) {
+  file << boost::json::serialize(boost::json::object{{"seq", d.seq},
+                                                     {"operation_id", d.operation_id},
+                                                     {"method_path", d.method_path},
+                                                     {"auth_model", d.auth_model},
+                                                     {"aspect", d.aspect},
+                                                     {"recorded", d.recorded},
+                                                     {"now", d.now},
+                                                     {"curl", d.curl}})
+       << "\n";
+}
+
+// What the replay found different: how many, and the first, for the console.
+struct replay_differences {
+  std::uint64_t count = 0;
+  std::vector<std::string> shown;
+};
+
+// Sends every recorded exchange again, in the recorded order, each
+// difference written to `differences_file` when it is open.
+replay_differences replay_recording(reports::har_reader& reader,
+                                    std::optional<harness::recorded_exchange> pending,
+                                    harness::replayer& replay, const std::string& base_path,
+                                    std::ofstream& differences_file) {
+  constexpr std::size_t show_at_most = 200;
+  replay_differences found;
+  for (; pending; pending = reader.next()) {
+    harness::recorded_exchange& e = *pending;
+    // A recording of another tool: its URL's path, less this target's base path.
+    if (e.phase.empty() && !base_path.empty() && e.request.target.starts_with(base_path)) {
+      e.request.target.erase(0, base_path.size());
+      if (e.request.target.empty() || e.request.target[0] == '?') e.request.target.insert(0, "/");
+    }
+    for (const auto& d : replay.replay(e)) {
+      ++found.count;
+      if (found.shown.size() < show_at_most) found.shown.push_back(harness::to_string(d));
+      if (differences_file) write_replay_difference(differences_file, d);
+    }
+  }
+  return found;
+}
+
+// The console's summary: what was replayed, the differences, what was not compared.
+void print_replay_summary(std::ostream& out, const harness::replayer& replay,
+                          const reports::har_reader& reader, const std::string& target,
+                          const replay_differences& found, const replay_options& opts) {
+  out << "\nReplayed " << replay.replayed() << " of " << reader.count()
+      << " recorded exchanges against " << target << ": "
+      << (found.count == 0 ? std::string("every answer as recorded")
+                           : std::to_string(found.count) + " difference(s)")
+      << "\n";
+  for (const auto& line : found.shown) out << "  " << line << "\n";
+  if (found.count > found.shown.size()) {
+    out << "  ... and " << found.count - found.shown.size() << " more"
+        << (opts.differences.empty() ? " (--differences FILE lists them all)" : "") << "\n";
+  }
+  if (replay.rate_limited() > 0) {
+    out << replay.rate_limited()
+        << " answer(s) not compared: one of the two was a rate-limit refusal\n";
+  }
+  if (replay.concurrent() > 0) {
+    out << replay.concurrent()
+        << " answer(s) not compared: an in-progress conflict of an idempotency key, which "
+           "depends on two requests in flight at once (a replay sends one at a time)\n";
+  }
+  if (replay.skipped() > 0) {
+    out << replay.skipped() << " exchange(s) not resent: see \"not run\" above\n";
+  }
+}
+
 }  // namespace
 
 int replay_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -175,13 +273,7 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
     return 2;
   }
 
-  // The description: given, else the recording's (when it is still there).
-  std::string spec_file = opts.spec;
-  if (spec_file.empty() && !reader.origin().spec_file.empty()) {
-    std::error_code ec;
-    if (fs::is_regular_file(reader.origin().spec_file, ec)) spec_file = reader.origin().spec_file;
-  }
-  const fs::path spec_path = resolve_default_spec(spec_file);
+  const fs::path spec_path = replay_spec_path(opts, reader);
   openapi::load_options load_opts;
   load_opts.overlays.assign(opts.overlays.begin(), opts.overlays.end());
   load_opts.ref_root = opts.ref_root;
@@ -222,19 +314,9 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
   if (const auto* schema = catalogue.find("response_schema_conformance")) {
     config.schema_check = schema->exchange;
   }
-  auto& info = config.info;
-  info.tool_version = CONFORM_VERSION;
-  info.spec_file = spec_path.string();
-  info.spec_title = api.title;
-  info.spec_version = api.version;
-  info.spec_hash = api.hash;
-  info.target = target->base_url.to_string();
-  info.in_process_reference = reference_server != nullptr;
-  info.profile_file = opts.profile;
-  info.workers = 1;
-  info.seed = reader.origin().seed;  // the recorded run's, as its console said it
-  for (const auto* k : config.checks) info.checks.push_back(k->info.name);
-  info.started_at = utc_now();
+  describe_replay(config.info, spec_path, api, *target, opts, reference_server != nullptr,
+                  reader.origin().seed);
+  for (const auto* k : config.checks) config.info.checks.push_back(k->info.name);
 
   harness::event_stream listeners;
   listeners.add(std::make_unique<reports::console_writer>(out, false));
@@ -255,63 +337,16 @@ int replay_command(const std::vector<std::string>& args, std::ostream& out, std:
 
   harness::replayer replay(api, *target, std::move(config), client, listeners);
   replay.start();
-  const std::string base_path = target->base_url.base_path;
-  std::uint64_t differences = 0;
-  std::vector<std::string> shown;  // the first differences, for the console
-  constexpr std::size_t show_at_most = 200;
-  for (; pending; pending = reader.next()) {
-    harness::recorded_exchange& e = *pending;
-    // A recording of another tool: its URL's path, less this target's base path.
-    if (e.phase.empty() && !base_path.empty() && e.request.target.starts_with(base_path)) {
-      e.request.target.erase(0, base_path.size());
-      if (e.request.target.empty() || e.request.target[0] == '?') e.request.target.insert(0, "/");
-    }
-    for (const auto& d : replay.replay(e)) {
-      ++differences;
-      if (shown.size() < show_at_most) shown.push_back(harness::to_string(d));
-      if (differences_file) {
-        differences_file << boost::json::serialize(
-                                boost::json::object{{"seq", d.seq},
-                                                    {"operation_id", d.operation_id},
-                                                    {"method_path", d.method_path},
-                                                    {"auth_model", d.auth_model},
-                                                    {"aspect", d.aspect},
-                                                    {"recorded", d.recorded},
-                                                    {"now", d.now},
-                                                    {"curl", d.curl}})
-                         << "\n";
-      }
-    }
-  }
+  const auto found = replay_recording(reader, std::move(pending), replay,
+                                      target->base_url.base_path, differences_file);
   const harness::run_report report = replay.finish();
   if (!reader.error().empty()) {
     err << "conform replay: " << reader.error() << "\n";
     return 2;
   }
-  out << "\nReplayed " << replay.replayed() << " of " << reader.count()
-      << " recorded exchanges against " << target->base_url.to_string() << ": "
-      << (differences == 0 ? std::string("every answer as recorded")
-                           : std::to_string(differences) + " difference(s)")
-      << "\n";
-  for (const auto& line : shown) out << "  " << line << "\n";
-  if (differences > shown.size()) {
-    out << "  ... and " << differences - shown.size() << " more"
-        << (opts.differences.empty() ? " (--differences FILE lists them all)" : "") << "\n";
-  }
-  if (replay.rate_limited() > 0) {
-    out << replay.rate_limited()
-        << " answer(s) not compared: one of the two was a rate-limit refusal\n";
-  }
-  if (replay.concurrent() > 0) {
-    out << replay.concurrent()
-        << " answer(s) not compared: an in-progress conflict of an idempotency key, which "
-           "depends on two requests in flight at once (a replay sends one at a time)\n";
-  }
-  if (replay.skipped() > 0) {
-    out << replay.skipped() << " exchange(s) not resent: see \"not run\" above\n";
-  }
+  print_replay_summary(out, replay, reader, target->base_url.to_string(), found, opts);
   int status = report.exit_code();
-  if (differences > 0 && status == 0) status = 1;
+  if (found.count > 0 && status == 0) status = 1;
   if (replay.replayed() == 0) {
     err << "conform replay: nothing was replayed\n";
     status = 2;

@@ -303,6 +303,110 @@ int finish(const run_options& opts, const harness::run_report& report,
   return status;
 }
 
+/// The operations (and those sent as reads) and the checks the options
+/// select; an error when they select no operation or name what is not there.
+core::status select_operations_and_checks(const run_options& opts, const openapi::api_spec& api,
+                                          const fs::path& spec_path,
+                                          const harness::check_catalogue& catalogue,
+                                          harness::run_config& config) {
+  for (const auto& op : api.operations) {
+    if (operation_selected(op, opts)) config.operations.push_back(&op);
+    for (const auto& p : opts.read_only) {
+      if (names_operation(p, op)) config.read_only.insert(&op);
+    }
+  }
+  if (config.operations.empty()) {
+    return core::fail("--include/--exclude select no operation of " + spec_path.string());
+  }
+  for (const auto& p : opts.read_only) {
+    if (std::none_of(api.operations.begin(), api.operations.end(),
+                     [&p](const openapi::operation& op) { return names_operation(p, op); })) {
+      return core::fail("--read-only '" + p + "' names no operation of " + spec_path.string());
+    }
+  }
+  auto selection = catalogue.select(opts.checks);
+  if (!selection) {
+    return core::fail("--checks: unknown check '" + selection.error() + "' (see --list-checks)");
+  }
+  config.checks = std::move(*selection);
+  return {};
+}
+
+/// How much the run does: its seed, examples, phases, workflows, shrinking
+/// and shard.
+void set_run_limits(harness::run_config& config, const run_options& opts,
+                    const fs::path& spec_path) {
+  config.seed =
+      opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
+  config.examples = opts.examples;
+  config.coverage = opts.coverage;
+  config.stateful = opts.stateful;
+  // The Arazzo documents shipped beside the description for it, then the user's.
+  config.workflow_files = suites::shipped_workflows(spec_path);
+  config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
+                               opts.workflows.end());
+  config.max_shrinks = opts.max_shrinks;
+  config.threads = opts.threads;
+  config.shrink_time_per_failure =
+      std::chrono::milliseconds(static_cast<long long>(opts.shrink_seconds_per_failure * 1000));
+  if (opts.shrink_seconds) {
+    config.shrink_time =
+        std::chrono::milliseconds(static_cast<long long>(*opts.shrink_seconds * 1000));
+  }
+  config.shard_index = opts.shard_index;
+  config.shard_count = opts.shard_count;
+}
+
+/// Safe unless told otherwise: a target someone keeps is written to only
+/// where this run created what it writes to (harness/write_guard.hpp).
+void set_write_mode(harness::run_config& config, const run_options& opts,
+                    const profile::target& target, bool in_process_reference) {
+  auto& info = config.info;
+  if (in_process_reference) {
+    info.writes = harness::write_mode::destructive;
+    info.writes_because = "the in-process reference";
+  } else if (opts.allow_destructive) {
+    info.writes = harness::write_mode::destructive;
+    info.writes_because = "--allow-destructive";
+  } else if (target.disposable) {
+    info.writes = harness::write_mode::destructive;
+    info.writes_because = "the profile says disposable: true";
+  } else {
+    info.writes = harness::write_mode::safe;
+    if (!config.read_only.empty()) {
+      std::vector<std::string> ids;
+      for (const auto* op : config.operations) {
+        if (config.read_only.count(op) > 0) ids.push_back(op->operation_id);
+      }
+      info.writes_because = "sends as reads, by --read-only: " + core::join(ids);
+    }
+  }
+}
+
+/// The run's facts as its reports state them.
+void describe_run(harness::run_config& config, const run_options& opts,
+                  const openapi::api_spec& api, const fs::path& spec_path,
+                  const profile::target& target, bool in_process_reference) {
+  auto& info = config.info;
+  info.tool_version = CONFORM_VERSION;
+  info.seed = config.seed;
+  info.spec_file = spec_path.string();
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target.base_url.to_string();
+  info.in_process_reference = in_process_reference;
+  info.profile_file = opts.profile;
+  info.target_arguments = target_arguments(opts, api, target);
+  if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
+  info.examples = opts.examples;
+  info.workers = opts.workers;
+  info.checks = config.checks.names();
+  info.started_at = utc_now();
+  info.strict_assumptions = opts.strict_assumptions;
+  set_write_mode(config, opts, target, in_process_reference);
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -343,32 +447,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
 
   // What to run.
   harness::run_config config;
-  for (const auto& op : api.operations) {
-    if (operation_selected(op, opts)) config.operations.push_back(&op);
-    for (const auto& p : opts.read_only) {
-      if (names_operation(p, op)) config.read_only.insert(&op);
-    }
-  }
-  if (config.operations.empty()) {
-    err << "conform run: --include/--exclude select no operation of " << spec_path.string() << "\n";
+  if (auto selected = select_operations_and_checks(opts, api, spec_path, catalogue, config);
+      !selected) {
+    err << "conform run: " << selected.error() << "\n";
     return 2;
-  }
-  for (const auto& p : opts.read_only) {
-    if (std::none_of(api.operations.begin(), api.operations.end(),
-                     [&p](const openapi::operation& op) { return names_operation(p, op); })) {
-      err << "conform run: --read-only '" << p << "' names no operation of " << spec_path.string()
-          << "\n";
-      return 2;
-    }
-  }
-  {
-    auto selection = catalogue.select(opts.checks);
-    if (!selection) {
-      err << "conform run: --checks: unknown check '" << selection.error()
-          << "' (see --list-checks)\n";
-      return 2;
-    }
-    config.checks = std::move(*selection);
   }
 
   // The target: a profile, or the in-process reference server.
@@ -386,65 +468,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const reports::har_writer* recording = nullptr;
   if (!add_listeners(opts, out, err, listeners, files, recording)) return 2;
 
-  config.seed =
-      opts.seed ? *opts.seed : std::random_device{}() * 4294967296ull + std::random_device{}();
-  config.examples = opts.examples;
-  config.coverage = opts.coverage;
-  config.stateful = opts.stateful;
-  // The Arazzo documents shipped beside the description for it, then the user's.
-  config.workflow_files = suites::shipped_workflows(spec_path);
-  config.workflow_files.insert(config.workflow_files.end(), opts.workflows.begin(),
-                               opts.workflows.end());
-  config.max_shrinks = opts.max_shrinks;
-  config.threads = opts.threads;
-  config.shrink_time_per_failure =
-      std::chrono::milliseconds(static_cast<long long>(opts.shrink_seconds_per_failure * 1000));
-  if (opts.shrink_seconds) {
-    config.shrink_time =
-        std::chrono::milliseconds(static_cast<long long>(*opts.shrink_seconds * 1000));
-  }
+  set_run_limits(config, opts, spec_path);
   config.not_run_before = std::move(description->skipped);
-  config.shard_index = opts.shard_index;
-  config.shard_count = opts.shard_count;
-  auto& info = config.info;
-  info.tool_version = CONFORM_VERSION;
-  info.seed = config.seed;
-  info.spec_file = spec_path.string();
-  info.spec_title = api.title;
-  info.spec_version = api.version;
-  info.spec_hash = api.hash;
-  info.target = target->base_url.to_string();
-  info.in_process_reference = reference_server != nullptr;
-  info.profile_file = opts.profile;
-  info.target_arguments = target_arguments(opts, api, *target);
-  if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
-  info.examples = opts.examples;
-  info.workers = opts.workers;
-  info.checks = config.checks.names();
-  info.started_at = utc_now();
-  info.strict_assumptions = opts.strict_assumptions;
-  // Safe unless told otherwise: a target someone keeps is written to only
-  // where this run created what it writes to (harness/write_guard.hpp).
-  if (reference_server) {
-    info.writes = harness::write_mode::destructive;
-    info.writes_because = "the in-process reference";
-  } else if (opts.allow_destructive) {
-    info.writes = harness::write_mode::destructive;
-    info.writes_because = "--allow-destructive";
-  } else if (target->disposable) {
-    info.writes = harness::write_mode::destructive;
-    info.writes_because = "the profile says disposable: true";
-  } else {
-    info.writes = harness::write_mode::safe;
-    if (!config.read_only.empty()) {
-      std::vector<std::string> ids;
-      for (const auto* op : config.operations) {
-        if (config.read_only.count(op) > 0) ids.push_back(op->operation_id);
-      }
-      info.writes_because = "sends as reads, by --read-only: " + core::join(ids);
-    }
-  }
-  info.skipped_operations = description->skipped_operations;
+  describe_run(config, opts, api, spec_path, *target, reference_server != nullptr);
+  config.info.skipped_operations = description->skipped_operations;
 
   const harness::run_report report = harness::run(api, *target, config, *client, listeners);
 
