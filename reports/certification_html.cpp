@@ -38,15 +38,12 @@ std::string status_badge(rule_verdict::status s) {
   return "";
 }
 
-}  // namespace
-
-std::string render_certification_html(const harness::certification_report& r) {
-  const auto& info = r.run.info;
-  std::string body;
-  // The banner says everything red below it: no failed rule, adversity not
-  // survived or client that did not complete hides under it.
-  body += std::string("<header class=\"") + (r.certified ? "pass" : "fail") + "\" id=\"verdict\">" +
-          "<h1>" + (r.certified ? "Certified" : "Not certified") + "</h1>";
+// The banner says everything red below it: no failed rule, adversity not
+// survived or client that did not complete hides under it.
+std::string certification_verdict_html(const harness::certification_report& r) {
+  std::string body = std::string("<header class=\"") + (r.certified ? "pass" : "fail") +
+                     "\" id=\"verdict\">" + "<h1>" + (r.certified ? "Certified" : "Not certified") +
+                     "</h1>";
   if (r.causes.empty()) {
     body += "<p>" + escape(r.verdict) + "</p>";
   } else {
@@ -54,9 +51,14 @@ std::string render_certification_html(const harness::certification_report& r) {
     for (const auto& c : r.causes) body += "<li>" + escape(c) + "</li>";
     body += "</ol>";
   }
-  body += "</header>\n<main>\n";
+  body += "</header>\n";
+  return body;
+}
 
-  body += "<section><h2>Certification</h2><dl class=\"facts\">";
+// What was certified: the client, the description, the level, the scope.
+std::string certification_facts_html(const harness::certification_report& r) {
+  const auto& info = r.run.info;
+  std::string body = "<section><h2>Certification</h2><dl class=\"facts\">";
   auto fact = [&](std::string_view k, const std::string& v) {
     body += "<dt>" + escape(k) + "</dt><dd>" + escape(v) + "</dd>";
   };
@@ -85,31 +87,36 @@ std::string render_certification_html(const harness::certification_report& r) {
   fact("Started", info.started_at);
   fact("Conform", info.tool_version);
   body += "</dl></section>\n";
+  return body;
+}
 
-  // The plan's passes, each with its own verdict.
-  if (!r.passes.empty()) {
-    body +=
-        "<section id=\"passes\"><h2>Passes</h2><table><tr><th>pass</th><th>adversity</th>"
-        "<th>client</th><th>requests</th><th>what was held against the client</th></tr>";
-    for (const auto& p : r.passes) {
-      body += "<tr data-pass=\"" + escape(p.name) + "\"><td><code>" + escape(p.name) +
-              "</code></td><td>" + escape(p.adversity) + "</td>";
-      if (!p.run) {
-        body += "<td colspan=\"3\" class=\"muted\">" + escape(p.not_run_why) + "</td></tr>";
-        continue;
-      }
-      std::string held = p.certified ? std::string("nothing") : core::join(p.causes, "; ");
-      body += "<td>" + escape(p.client_exit) +
-              (p.completion_judged ? std::string()
-                                   : "<br><span class=\"muted\">not judged: an outage</span>") +
-              "</td><td class=\"num\">" + std::to_string(p.requests) + "</td><td>" + escape(held) +
-              "</td></tr>";
+// The plan's passes, each with its own verdict.
+std::string certification_passes_html(const harness::certification_report& r) {
+  if (r.passes.empty()) return {};
+  std::string body =
+      "<section id=\"passes\"><h2>Passes</h2><table><tr><th>pass</th><th>adversity</th>"
+      "<th>client</th><th>requests</th><th>what was held against the client</th></tr>";
+  for (const auto& p : r.passes) {
+    body += "<tr data-pass=\"" + escape(p.name) + "\"><td><code>" + escape(p.name) +
+            "</code></td><td>" + escape(p.adversity) + "</td>";
+    if (!p.run) {
+      body += "<td colspan=\"3\" class=\"muted\">" + escape(p.not_run_why) + "</td></tr>";
+      continue;
     }
-    body += "</table></section>\n";
+    std::string held = p.certified ? std::string("nothing") : core::join(p.causes, "; ");
+    body += "<td>" + escape(p.client_exit) +
+            (p.completion_judged ? std::string()
+                                 : "<br><span class=\"muted\">not judged: an outage</span>") +
+            "</td><td class=\"num\">" + std::to_string(p.requests) + "</td><td>" + escape(held) +
+            "</td></tr>";
   }
+  body += "</table></section>\n";
+  return body;
+}
 
-  // The rules.
-  body +=
+// The rules, then the broken ones with their evidence.
+std::string certification_rules_html(const harness::certification_report& r) {
+  std::string body =
       "<section id=\"rules\"><h2>Client rules</h2><table><tr><th>rule</th><th>status</th>"
       "<th>level</th><th>enforces</th><th class=\"num\">held</th><th class=\"num\">broken</th>"
       "</tr>";
@@ -126,7 +133,6 @@ std::string render_certification_html(const harness::certification_report& r) {
   }
   body += "</table></section>\n";
 
-  // Failures with their evidence.
   if (!r.run.failures.empty()) {
     body += "<section id=\"failures\"><h2>Rules broken</h2>";
     for (const auto& f : r.run.failures) {
@@ -142,8 +148,27 @@ std::string render_certification_html(const harness::certification_report& r) {
     }
     body += "</section>\n";
   }
+  return body;
+}
 
-  // Coverage matrix: operations x auth models.
+// One cell of the coverage matrix: the calls by how they were answered,
+// and the adversity they met.
+std::string certification_coverage_cell(const harness::coverage_row& c) {
+  std::string body = "<td>";
+  if (c.succeeded) body += "<span class=\"cell pass\">" + std::to_string(c.succeeded) + "</span>";
+  if (c.client_errors)
+    body += "<span class=\"cell skip\">" + std::to_string(c.client_errors) + "</span>";
+  if (c.server_errors + c.no_answer)
+    body +=
+        "<span class=\"cell fail\">" + std::to_string(c.server_errors + c.no_answer) + "</span>";
+  for (const auto& adv : c.adversity)
+    body += "<br><span class=\"muted\">" + escape(adv) + "</span>";
+  body += "</td>";
+  return body;
+}
+
+// The coverage matrix: operations x auth models.
+std::string certification_coverage_html(const harness::certification_report& r) {
   std::vector<std::string> auths;
   for (const auto& c : r.coverage) {
     if (std::find(auths.begin(), auths.end(), c.auth_model) == auths.end())
@@ -158,7 +183,7 @@ std::string render_certification_html(const harness::certification_report& r) {
     }
     at[{c.method_path, c.auth_model}] = &c;
   }
-  body +=
+  std::string body =
       "<section id=\"coverage\"><h2>Coverage of the integration</h2><p class=\"muted\">Calls "
       "per operation and auth model: " +
       badge("pass", "answered 2xx/3xx") + " " + badge("skip", "4xx") + " " +
@@ -171,29 +196,18 @@ std::string render_certification_html(const harness::certification_report& r) {
             "</code><br><span class=\"muted\">" + escape(mp) + "</span></td>";
     for (const auto& a : auths) {
       auto it = at.find({mp, a});
-      if (it == at.end()) {
-        body += "<td><span class=\"muted\">-</span></td>";
-        continue;
-      }
-      const auto& c = *it->second;
-      body += "<td>";
-      if (c.succeeded)
-        body += "<span class=\"cell pass\">" + std::to_string(c.succeeded) + "</span>";
-      if (c.client_errors)
-        body += "<span class=\"cell skip\">" + std::to_string(c.client_errors) + "</span>";
-      if (c.server_errors + c.no_answer)
-        body += "<span class=\"cell fail\">" + std::to_string(c.server_errors + c.no_answer) +
-                "</span>";
-      for (const auto& adv : c.adversity)
-        body += "<br><span class=\"muted\">" + escape(adv) + "</span>";
-      body += "</td>";
+      body += it == at.end() ? std::string("<td><span class=\"muted\">-</span></td>")
+                             : certification_coverage_cell(*it->second);
     }
     body += "</tr>";
   }
   body += "</table></section>\n";
+  return body;
+}
 
-  // The adversity timeline.
-  body += "<section id=\"adversity\"><h2>Adversity</h2><ul>";
+// The adversity: planned, not met, and a timeline of each one met.
+std::string certification_adversity_html(const harness::certification_report& r) {
+  std::string body = "<section id=\"adversity\"><h2>Adversity</h2><ul>";
   for (const auto& p : r.adversity_plan) body += "<li class=\"muted\">" + escape(p) + "</li>";
   for (const auto& u : r.unmet_adversity) {
     body +=
@@ -225,7 +239,20 @@ std::string render_certification_html(const harness::certification_report& r) {
                           : badge("fail", "not survived") + " " + escape(e.owner)) +
             " " + escape(e.outcome) + "</td></tr>";
   }
-  body += "</table></section>\n</main>";
+  body += "</table></section>\n";
+  return body;
+}
+
+}  // namespace
+
+std::string render_certification_html(const harness::certification_report& r) {
+  std::string body = certification_verdict_html(r) + "<main>\n";
+  body += certification_facts_html(r);
+  body += certification_passes_html(r);
+  body += certification_rules_html(r);
+  body += certification_coverage_html(r);
+  body += certification_adversity_html(r);
+  body += "</main>";
   return html::page(std::string(r.certified ? "Certified" : "Not certified") + " - Conform", body);
 }
 

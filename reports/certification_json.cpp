@@ -17,6 +17,113 @@ double secs(std::chrono::microseconds d) {
   return static_cast<double>(d.count()) / 1e6;
 }
 
+/// A list of strings as a JSON array.
+boost::json::array string_array(const std::vector<std::string>& v) {
+  boost::json::array a;
+  for (const auto& x : v) a.emplace_back(x);
+  return a;
+}
+
+/// The plan's passes, each with its verdict.
+boost::json::array certification_passes_json(const harness::certification_report& r) {
+  boost::json::array passes;
+  for (const auto& p : r.passes) {
+    passes.push_back({{"name", p.name},
+                      {"adversity", p.adversity},
+                      {"run", p.run},
+                      {"not_run_why", p.not_run_why},
+                      {"certified", p.certified},
+                      {"verdict", p.verdict},
+                      {"causes", string_array(p.causes)},
+                      {"plan", string_array(p.adversity_plan)},
+                      {"not_met", string_array(p.unmet_adversity)},
+                      {"client_exit", p.client_exit},
+                      {"completion_judged", p.completion_judged},
+                      {"requests", p.requests}});
+  }
+  return passes;
+}
+
+/// Each rule: what it enforces, its level, and how the client kept it.
+boost::json::array certification_rules_json(const harness::certification_report& r) {
+  boost::json::array rules;
+  for (const auto& v : r.rules) {
+    boost::json::object o{{"check", v.check},
+                          {"description", v.description},
+                          {"rule", v.rule},
+                          {"source", v.source},
+                          {"level", std::string(harness::to_string(v.level))},
+                          {"status", std::string(harness::to_string(v.what))},
+                          {"judged", v.judged},
+                          {"broken", v.broken},
+                          {"not_exercised", v.not_exercised}};
+    if (!v.not_exercised_why.empty()) o["not_exercised_why"] = v.not_exercised_why;
+    rules.push_back(std::move(o));
+  }
+  return rules;
+}
+
+/// Calls per operation and auth model, with the adversity they met.
+boost::json::array certification_coverage_json(const harness::certification_report& r) {
+  boost::json::array coverage;
+  for (const auto& c : r.coverage) {
+    boost::json::array adv;
+    for (const auto& a : c.adversity) adv.emplace_back(a);
+    coverage.push_back({{"operation_id", c.operation_id},
+                        {"method_path", c.method_path},
+                        {"auth_model", c.auth_model},
+                        {"calls", c.calls},
+                        {"succeeded", c.succeeded},
+                        {"client_errors", c.client_errors},
+                        {"server_errors", c.server_errors},
+                        {"no_answer", c.no_answer},
+                        {"adversity", std::move(adv)}});
+  }
+  return coverage;
+}
+
+/// The adversity planned, met (each event) and not met.
+boost::json::object certification_adversity_json(const harness::certification_report& r) {
+  boost::json::array plan;
+  for (const auto& p : r.adversity_plan) plan.emplace_back(p);
+  boost::json::array events;
+  for (const auto& e : r.adversity) {
+    events.push_back({{"seq", e.seq},
+                      {"at_seconds", secs(e.at)},
+                      {"kind", e.kind},
+                      {"detail", e.detail},
+                      {"operation_id", e.operation_id},
+                      {"method_path", e.method_path},
+                      {"survived", e.survived},
+                      {"judged", e.judged},
+                      {"rule", e.owner},
+                      {"outcome", e.outcome},
+                      {"pass", e.pass}});
+  }
+  boost::json::array unmet;
+  for (const auto& u : r.unmet_adversity) unmet.emplace_back(u);
+  return {{"plan", std::move(plan)}, {"events", std::move(events)}, {"not_met", std::move(unmet)}};
+}
+
+/// The rules broken, each with its evidence.
+boost::json::array certification_failures_json(const harness::certification_report& r) {
+  boost::json::array failures;
+  for (const auto& f : r.run.failures) {
+    boost::json::array evidence;
+    for (const auto& l : f.evidence) evidence.emplace_back(l);
+    failures.push_back({{"check", f.check},
+                        {"operation_id", f.operation_id},
+                        {"method_path", f.method_path},
+                        {"auth_model", f.auth_model},
+                        {"expected", f.expected},
+                        {"seen", f.seen},
+                        {"cause", f.cause},
+                        {"status", f.status},
+                        {"evidence", std::move(evidence)}});
+  }
+  return failures;
+}
+
 }  // namespace
 
 boost::json::value certification_to_json(const harness::certification_report& r) {
@@ -53,100 +160,19 @@ boost::json::value certification_to_json(const harness::certification_report& r)
                   {"version", info.spec_version},
                   {"hash", info.spec_hash}}}};
   out["requests"] = r.requests;
-  auto strings = [](const std::vector<std::string>& v) {
-    boost::json::array a;
-    for (const auto& x : v) a.emplace_back(x);
-    return a;
-  };
-  out["scope"] = {{"operations", strings(r.scope.operations)},
+  out["scope"] = {{"operations", string_array(r.scope.operations)},
                   {"source", r.scope.source},
-                  {"classes", strings(r.scope.classes)},
-                  {"rules_judged", strings(r.scope.rules_judged)},
-                  {"rules_not_applicable", strings(r.scope.rules_not_applicable)}};
-  boost::json::array passes;
-  for (const auto& p : r.passes) {
-    passes.push_back({{"name", p.name},
-                      {"adversity", p.adversity},
-                      {"run", p.run},
-                      {"not_run_why", p.not_run_why},
-                      {"certified", p.certified},
-                      {"verdict", p.verdict},
-                      {"causes", strings(p.causes)},
-                      {"plan", strings(p.adversity_plan)},
-                      {"not_met", strings(p.unmet_adversity)},
-                      {"client_exit", p.client_exit},
-                      {"completion_judged", p.completion_judged},
-                      {"requests", p.requests}});
-  }
-  out["passes"] = std::move(passes);
-  boost::json::array rules;
-  for (const auto& v : r.rules) {
-    boost::json::object o{{"check", v.check},
-                          {"description", v.description},
-                          {"rule", v.rule},
-                          {"source", v.source},
-                          {"level", std::string(harness::to_string(v.level))},
-                          {"status", std::string(harness::to_string(v.what))},
-                          {"judged", v.judged},
-                          {"broken", v.broken},
-                          {"not_exercised", v.not_exercised}};
-    if (!v.not_exercised_why.empty()) o["not_exercised_why"] = v.not_exercised_why;
-    rules.push_back(std::move(o));
-  }
-  out["rules"] = std::move(rules);
-  boost::json::array coverage;
-  for (const auto& c : r.coverage) {
-    boost::json::array adv;
-    for (const auto& a : c.adversity) adv.emplace_back(a);
-    coverage.push_back({{"operation_id", c.operation_id},
-                        {"method_path", c.method_path},
-                        {"auth_model", c.auth_model},
-                        {"calls", c.calls},
-                        {"succeeded", c.succeeded},
-                        {"client_errors", c.client_errors},
-                        {"server_errors", c.server_errors},
-                        {"no_answer", c.no_answer},
-                        {"adversity", std::move(adv)}});
-  }
-  out["coverage"] = std::move(coverage);
-  boost::json::array plan;
-  for (const auto& p : r.adversity_plan) plan.emplace_back(p);
-  boost::json::array events;
-  for (const auto& e : r.adversity) {
-    events.push_back({{"seq", e.seq},
-                      {"at_seconds", secs(e.at)},
-                      {"kind", e.kind},
-                      {"detail", e.detail},
-                      {"operation_id", e.operation_id},
-                      {"method_path", e.method_path},
-                      {"survived", e.survived},
-                      {"judged", e.judged},
-                      {"rule", e.owner},
-                      {"outcome", e.outcome},
-                      {"pass", e.pass}});
-  }
-  boost::json::array unmet;
-  for (const auto& u : r.unmet_adversity) unmet.emplace_back(u);
-  out["adversity"] = {
-      {"plan", std::move(plan)}, {"events", std::move(events)}, {"not_met", std::move(unmet)}};
+                  {"classes", string_array(r.scope.classes)},
+                  {"rules_judged", string_array(r.scope.rules_judged)},
+                  {"rules_not_applicable", string_array(r.scope.rules_not_applicable)}};
+  out["passes"] = certification_passes_json(r);
+  out["rules"] = certification_rules_json(r);
+  out["coverage"] = certification_coverage_json(r);
+  out["adversity"] = certification_adversity_json(r);
   // The cells, failures (with their evidence) and not-runs, as a run reports them.
   const boost::json::value run = to_json(r.run);
-  boost::json::array failures;
-  for (const auto& f : r.run.failures) {
-    boost::json::array evidence;
-    for (const auto& l : f.evidence) evidence.emplace_back(l);
-    failures.push_back({{"check", f.check},
-                        {"operation_id", f.operation_id},
-                        {"method_path", f.method_path},
-                        {"auth_model", f.auth_model},
-                        {"expected", f.expected},
-                        {"seen", f.seen},
-                        {"cause", f.cause},
-                        {"status", f.status},
-                        {"evidence", std::move(evidence)}});
-  }
   out["cells"] = run.at("cells");
-  out["failures"] = std::move(failures);
+  out["failures"] = certification_failures_json(r);
   out["not_run"] = run.at("not_run");
   // Valid JSON whatever the client sent: bytes that are not UTF-8 become \xNN.
   boost::json::value v(std::move(out));

@@ -60,28 +60,35 @@ std::string cell_html(const counts& c) {
   return out.empty() ? "<span class=\"muted\">-</span>" : out;
 }
 
-}  // namespace
-
-std::string render_html(const harness::run_report& report) {
-  const auto& info = report.info;
-  const int code = report.exit_code();
-  const bool strict = info.strict_assumptions;
+// How many failures fail the run (the others contradict an assumption of
+// the description alone, and do not without --strict-assumptions).
+std::size_t run_failing(const harness::run_report& report) {
   std::size_t failing = 0;
   for (const auto& f : report.failures) failing += report.fails_run(f) ? 1 : 0;
-  std::string body;
-  const char* kind = code == 0 ? "pass" : code == 1 ? "fail" : "neutral";
-  body += std::string("<header class=\"") + kind + "\"><h1>Conform run: " +
-          (code == 0 ? "every check passed" +
-                           (failing < report.failures.size()
-                                ? " (" + std::to_string(report.failures.size() - failing) +
-                                      " contradicting an assumption of the description)"
-                                : std::string())
-           : code == 1 ? std::to_string(failing) + " failure(s)"
-                       : "nothing proved (exit 2)") +
-          "</h1><p>" + escape(info.spec_title) + " " + escape(info.spec_version) + " against " +
-          escape(info.target) + "</p></header>\n<main>\n";
+  return failing;
+}
 
-  body += "<section><h2>Run</h2><dl class=\"facts\">";
+// The verdict, coloured by the exit status, and what was tested against what.
+std::string run_verdict_html(const harness::run_report& report, std::size_t failing) {
+  const auto& info = report.info;
+  const int code = report.exit_code();
+  const char* kind = code == 0 ? "pass" : code == 1 ? "fail" : "neutral";
+  return std::string("<header class=\"") + kind + "\"><h1>Conform run: " +
+         (code == 0 ? "every check passed" +
+                          (failing < report.failures.size()
+                               ? " (" + std::to_string(report.failures.size() - failing) +
+                                     " contradicting an assumption of the description)"
+                               : std::string())
+          : code == 1 ? std::to_string(failing) + " failure(s)"
+                      : "nothing proved (exit 2)") +
+         "</h1><p>" + escape(info.spec_title) + " " + escape(info.spec_version) + " against " +
+         escape(info.target) + "</p></header>\n";
+}
+
+// The run's facts: seed, description, target, counts.
+std::string run_facts_html(const harness::run_report& report) {
+  const auto& info = report.info;
+  std::string body = "<section><h2>Run</h2><dl class=\"facts\">";
   auto fact = [&](std::string_view k, const std::string& v) {
     body += "<dt>" + escape(k) + "</dt><dd>" + escape(v) + "</dd>";
   };
@@ -91,7 +98,7 @@ std::string render_html(const harness::run_report& report) {
   if (!info.shard_label().empty()) fact("Shard", info.shard_label());
   fact("Started", info.started_at);
   fact("Conform", info.tool_version);
-  fact("Exit status", std::to_string(code));
+  fact("Exit status", std::to_string(report.exit_code()));
   fact("Requests", std::to_string(report.counts.requests));
   fact("Checks", std::to_string(report.counts.checks_passed) + " passed, " +
                      std::to_string(report.counts.checks_failed) + " failed, " +
@@ -102,8 +109,12 @@ std::string render_html(const harness::run_report& report) {
                      std::to_string(report.counts.cells_not_run) + " cells not run");
   if (report.aborted) fact("Aborted", *report.aborted);
   body += "</dl></section>\n";
+  return body;
+}
 
-  // Matrix: operations x auth models.
+// The matrix of operations x auth models, then each check's totals.
+std::string run_matrix_html(const harness::run_report& report) {
+  const bool strict = report.info.strict_assumptions;
   std::vector<std::string> auths;
   std::vector<std::pair<std::string, std::string>> ops;  // id, method path
   std::map<std::pair<std::string, std::string>, counts> matrix;
@@ -119,7 +130,7 @@ std::string render_html(const harness::run_report& report) {
     add(matrix[{t.operation_id, t.auth_model}], t, strict);
     add(per_check[t.check], t, strict);
   }
-  body +=
+  std::string body =
       "<section><h2>Operations &times; auth models</h2><p class=\"muted\">Each cell counts "
       "the checks of that operation and auth model: " +
       badge("pass", "passed") + " " + badge("fail", "failed") + " " +
@@ -153,44 +164,52 @@ std::string render_html(const harness::run_report& report) {
             "</td></tr>";
   }
   body += "</table></section>\n";
+  return body;
+}
 
-  // Failures that fail the run, then those that contradict an assumption
-  // of the description alone (they do not, without --strict-assumptions).
-  auto failure_html = [&](const harness::failure& f) {
-    const bool assumed = !report.fails_run(f);
-    body += std::string("<div class=\"failure") + (assumed ? " assumed" : "") + "\"><p>" +
-            badge(assumed ? "info" : "fail", f.check) + " <code>" + escape(f.operation_id) +
-            "</code> " + escape(f.method_path) + " &middot; " + escape(f.auth_model) +
-            " &middot; " + escape(f.mode.to_string()) + "</p>";
-    body += "<p><b>Expected:</b> " + escape(f.expected) + "<br><b>Seen:</b> " + escape(f.seen) +
-            (f.occurrences > 1 ? "<br><span class=\"muted\">seen " + std::to_string(f.occurrences) +
-                                     " times</span>"
-                               : "") +
-            "</p>";
-    for (const auto& a : f.assumptions) {
-      body += "<p><b>Assumption:</b> " + escape(a) + "</p>";
-    }
-    if (!f.evidence.empty()) {
-      std::string lines;
-      for (const auto& l : f.evidence) lines += l + "\n";
-      body += "<pre>" + escape(lines) + "</pre>";
-    }
-    if (!f.curl.empty()) {
-      body += "<p class=\"muted\">Reproduce (seed " + std::to_string(f.seed) +
-              "): <code>conform run --seed " + std::to_string(f.seed) + " --include " +
-              escape(f.operation_id) + " --checks " + escape(f.check) + "</code></p><pre>" +
-              escape(f.curl) + "</pre>";
-    }
-    if (!f.response_excerpt.empty()) {
-      body += "<p class=\"muted\">Response " + std::to_string(f.status) + ":</p><pre>" +
-              escape(f.response_excerpt) + "</pre>";
-    }
-    body += "</div>\n";
-  };
-  body += "<section id=\"failures\"><h2>Failures (" + std::to_string(failing) + ")</h2>";
+// One failure: what was expected and seen, its assumptions, evidence,
+// reproduction and the response.
+std::string run_failure_html(const harness::run_report& report, const harness::failure& f) {
+  const bool assumed = !report.fails_run(f);
+  std::string body = std::string("<div class=\"failure") + (assumed ? " assumed" : "") + "\"><p>" +
+                     badge(assumed ? "info" : "fail", f.check) + " <code>" +
+                     escape(f.operation_id) + "</code> " + escape(f.method_path) + " &middot; " +
+                     escape(f.auth_model) + " &middot; " + escape(f.mode.to_string()) + "</p>";
+  body += "<p><b>Expected:</b> " + escape(f.expected) + "<br><b>Seen:</b> " + escape(f.seen) +
+          (f.occurrences > 1
+               ? "<br><span class=\"muted\">seen " + std::to_string(f.occurrences) + " times</span>"
+               : "") +
+          "</p>";
+  for (const auto& a : f.assumptions) {
+    body += "<p><b>Assumption:</b> " + escape(a) + "</p>";
+  }
+  if (!f.evidence.empty()) {
+    std::string lines;
+    for (const auto& l : f.evidence) lines += l + "\n";
+    body += "<pre>" + escape(lines) + "</pre>";
+  }
+  if (!f.curl.empty()) {
+    body += "<p class=\"muted\">Reproduce (seed " + std::to_string(f.seed) +
+            "): <code>conform run --seed " + std::to_string(f.seed) + " --include " +
+            escape(f.operation_id) + " --checks " + escape(f.check) + "</code></p><pre>" +
+            escape(f.curl) + "</pre>";
+  }
+  if (!f.response_excerpt.empty()) {
+    body += "<p class=\"muted\">Response " + std::to_string(f.status) + ":</p><pre>" +
+            escape(f.response_excerpt) + "</pre>";
+  }
+  body += "</div>\n";
+  return body;
+}
+
+// Failures that fail the run, then those that contradict an assumption of
+// the description alone (they do not, without --strict-assumptions), and
+// the assumptions the target contradicted or the run could not observe.
+std::string run_failures_html(const harness::run_report& report, std::size_t failing) {
+  std::string body = "<section id=\"failures\"><h2>Failures (" + std::to_string(failing) + ")</h2>";
   if (failing == 0) body += "<p class=\"muted\">None.</p>";
   for (const auto& f : report.failures) {
-    if (report.fails_run(f)) failure_html(f);
+    if (report.fails_run(f)) body += run_failure_html(report, f);
   }
   body += "</section>\n";
   const auto contradicted = report.assumptions_contradicted();
@@ -201,7 +220,7 @@ std::string render_html(const harness::run_report& report) {
               ")</h2><p class=\"muted\">These do not fail the run; "
               "<code>--strict-assumptions</code> makes them.</p>";
       for (const auto& f : report.failures) {
-        if (!report.fails_run(f)) failure_html(f);
+        if (!report.fails_run(f)) body += run_failure_html(report, f);
       }
       body += "</section>\n";
     }
@@ -225,21 +244,28 @@ std::string render_html(const harness::run_report& report) {
     }
     body += "</ul></section>\n";
   }
+  return body;
+}
 
-  if (!report.notes.empty()) {
-    body += "<section id=\"notes\"><h2>Notes (" + std::to_string(report.notes.size()) +
-            ")</h2><p class=\"muted\">Worth reading; not failures.</p>";
-    for (const auto& n : report.notes) {
-      body += "<div class=\"note\"><p>" + badge("info", n.check) + " <code>" +
-              escape(n.operation_id) + "</code> " + escape(n.method_path) + " &middot; " +
-              escape(n.auth_model) + "</p><p>" + escape(n.text) + " <span class=\"muted\">(seen " +
-              std::to_string(n.occurrences) + " time(s))</span></p><pre>" + escape(n.curl) +
-              "</pre></div>\n";
-    }
-    body += "</section>\n";
+// The notes: worth reading, no failures.
+std::string run_notes_html(const harness::run_report& report) {
+  if (report.notes.empty()) return {};
+  std::string body = "<section id=\"notes\"><h2>Notes (" + std::to_string(report.notes.size()) +
+                     ")</h2><p class=\"muted\">Worth reading; not failures.</p>";
+  for (const auto& n : report.notes) {
+    body += "<div class=\"note\"><p>" + badge("info", n.check) + " <code>" +
+            escape(n.operation_id) + "</code> " + escape(n.method_path) + " &middot; " +
+            escape(n.auth_model) + "</p><p>" + escape(n.text) + " <span class=\"muted\">(seen " +
+            std::to_string(n.occurrences) + " time(s))</span></p><pre>" + escape(n.curl) +
+            "</pre></div>\n";
   }
+  body += "</section>\n";
+  return body;
+}
 
-  body += "<section><h2>Not run (" + std::to_string(report.not_runs.size()) + ")</h2>";
+// What did not run, and why.
+std::string run_not_runs_html(const harness::run_report& report) {
+  std::string body = "<section><h2>Not run (" + std::to_string(report.not_runs.size()) + ")</h2>";
   if (report.not_runs.empty())
     body += "<p class=\"muted\">None.</p>";
   else
@@ -250,6 +276,19 @@ std::string render_html(const harness::run_report& report) {
   }
   if (!report.not_runs.empty()) body += "</table>";
   body += "</section>\n";
+  return body;
+}
+
+}  // namespace
+
+std::string render_html(const harness::run_report& report) {
+  const std::size_t failing = run_failing(report);
+  std::string body = run_verdict_html(report, failing) + "<main>\n";
+  body += run_facts_html(report);
+  body += run_matrix_html(report);
+  body += run_failures_html(report, failing);
+  body += run_notes_html(report);
+  body += run_not_runs_html(report);
   body += reach_html(report);
   body += "</main>";
   return html::page("Conform run report", body);

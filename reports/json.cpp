@@ -60,10 +60,9 @@ boost::json::object note_json(const harness::note& n) {
   return o;
 }
 
-}  // namespace
-
-boost::json::value to_json(const harness::run_report& report) {
-  const auto& info = report.info;
+/// The run's facts: the tool, the seed, the description, the target, the
+/// checks, the shard.
+boost::json::object run_info_json(const harness::run_info& info) {
   boost::json::object run{
       {"tool_version", info.tool_version},
       {"seed", info.seed},
@@ -99,8 +98,13 @@ boost::json::value to_json(const harness::run_report& report) {
   }
   if (info.strict_assumptions) run["strict_assumptions"] = true;
 
+  return run;
+}
+
+/// Every cell: an operation, auth model and check, and how it went.
+boost::json::array cells_json(const std::vector<harness::check_tally>& tallies) {
   boost::json::array cells;
-  for (const auto& t : report.tallies) {
+  for (const auto& t : tallies) {
     boost::json::object cell{{"operation_id", t.operation_id},
                              {"method_path", t.method_path},
                              {"auth_model", t.auth_model},
@@ -116,17 +120,13 @@ boost::json::value to_json(const harness::run_report& report) {
     if (t.contradicted > 0) cell["contradicted"] = t.contradicted;
     cells.push_back(std::move(cell));
   }
-  boost::json::array failures;
-  for (const auto& f : report.failures) failures.push_back(failure_json(f));
-  boost::json::array not_runs;
-  for (const auto& n : report.not_runs) {
-    not_runs.push_back({{"check", n.check},
-                        {"operation_id", n.operation_id},
-                        {"auth_model", n.auth_model},
-                        {"why", n.why}});
-  }
+  return cells;
+}
+
+/// The coverage phase: per operation, the constraints covered, per keyword.
+boost::json::array coverage_json(const std::vector<harness::operation_coverage>& operations) {
   boost::json::array coverage;
-  for (const auto& k : report.coverage) {
+  for (const auto& k : operations) {
     boost::json::array uncovered;
     for (const auto& u : k.uncovered) uncovered.emplace_back(u);
     boost::json::array by_keyword;
@@ -141,6 +141,46 @@ boost::json::value to_json(const harness::run_report& report) {
                         {"uncovered", std::move(uncovered)},
                         {"by_keyword", std::move(by_keyword)}});
   }
+  return coverage;
+}
+
+/// The description's assumptions: those the target contradicted, every one,
+/// and those the run could not observe.
+void add_assumption_lists(const harness::run_report& report, boost::json::object& out) {
+  if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {
+    boost::json::array list;
+    for (const auto& a : contradicted) {
+      list.push_back({{"assumption", a.text}, {"failures", a.failures}});
+    }
+    out["assumptions_contradicted"] = std::move(list);
+  }
+  if (!report.assumptions.empty()) {  // every assumption of the description
+    boost::json::array list;
+    for (const auto& a : report.assumptions) list.emplace_back(a);
+    out["assumptions"] = std::move(list);
+  }
+  if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
+    boost::json::array list;
+    for (const auto& a : unobserved) list.push_back({{"assumption", a.text}, {"status", a.status}});
+    out["assumptions_not_observed"] = std::move(list);
+  }
+}
+
+}  // namespace
+
+boost::json::value to_json(const harness::run_report& report) {
+  boost::json::object run = run_info_json(report.info);
+  boost::json::array cells = cells_json(report.tallies);
+  boost::json::array failures;
+  for (const auto& f : report.failures) failures.push_back(failure_json(f));
+  boost::json::array not_runs;
+  for (const auto& n : report.not_runs) {
+    not_runs.push_back({{"check", n.check},
+                        {"operation_id", n.operation_id},
+                        {"auth_model", n.auth_model},
+                        {"why", n.why}});
+  }
+  boost::json::array coverage = coverage_json(report.coverage);
   const auto& c = report.counts;
   boost::json::object out{{"format_version", 1},
                           {"run", std::move(run)},
@@ -166,23 +206,7 @@ boost::json::value to_json(const harness::run_report& report) {
   if (c.checks_contradicted > 0) {
     out["counts"].as_object()["checks_contradicted"] = c.checks_contradicted;
   }
-  if (const auto contradicted = report.assumptions_contradicted(); !contradicted.empty()) {
-    boost::json::array list;
-    for (const auto& a : contradicted) {
-      list.push_back({{"assumption", a.text}, {"failures", a.failures}});
-    }
-    out["assumptions_contradicted"] = std::move(list);
-  }
-  if (!report.assumptions.empty()) {  // every assumption of the description
-    boost::json::array list;
-    for (const auto& a : report.assumptions) list.emplace_back(a);
-    out["assumptions"] = std::move(list);
-  }
-  if (const auto unobserved = report.assumptions_not_observed(); !unobserved.empty()) {
-    boost::json::array list;
-    for (const auto& a : unobserved) list.push_back({{"assumption", a.text}, {"status", a.status}});
-    out["assumptions_not_observed"] = std::move(list);
-  }
+  add_assumption_lists(report, out);
   if (report.aborted) out["aborted"] = *report.aborted;
   if (!report.notes.empty()) {  // present only when there are notes
     boost::json::array notes;

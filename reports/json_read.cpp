@@ -240,6 +240,89 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
   return true;
 }
 
+/// The cells that did not run, and why: /not_run.
+void read_not_runs(walker& w, const json::value& nr, std::vector<harness::not_run>& out) {
+  if (!nr.is_array()) w.fail("/not_run", "expected an array");
+  for (std::size_t i = 0; nr.is_array() && i < nr.as_array().size(); ++i) {
+    const std::string p = "/not_run/" + std::to_string(i);
+    const auto* o = w.object(nr.as_array()[i], p);
+    auto& n = out.emplace_back();
+    if (!o || !w.text(*o, p, "check", n.check, false) ||
+        !w.text(*o, p, "operation_id", n.operation_id, false) ||
+        !w.text(*o, p, "auth_model", n.auth_model, false) || !w.text(*o, p, "why", n.why, false)) {
+      break;
+    }
+  }
+}
+
+/// One operation's coverage per keyword; absent in reports written before it existed.
+void read_by_keyword(const json::object& o, harness::operation_coverage& k) {
+  const auto* b = o.if_contains("by_keyword");
+  if (!b || !b->is_array()) return;
+  for (const auto& x : b->as_array()) {
+    const auto* e = x.if_object();
+    if (e == nullptr) continue;
+    const auto* kw = e->if_contains("keyword");
+    const auto* n = e->if_contains("constraints");
+    const auto* c = e->if_contains("covered");
+    if (!kw || !kw->is_string() || !n || !n->is_number() || !c || !c->is_number()) continue;
+    k.by_keyword.push_back({std::string(kw->as_string()),
+                            static_cast<std::uint32_t>(n->to_number<std::uint64_t>()),
+                            static_cast<std::uint32_t>(c->to_number<std::uint64_t>())});
+  }
+}
+
+/// The coverage phase, per operation: /coverage.
+void read_coverage(walker& w, const json::value& cov,
+                   std::vector<harness::operation_coverage>& out) {
+  if (!cov.is_array()) w.fail("/coverage", "expected an array");
+  for (std::size_t i = 0; cov.is_array() && i < cov.as_array().size(); ++i) {
+    const std::string p = "/coverage/" + std::to_string(i);
+    const auto* o = w.object(cov.as_array()[i], p);
+    auto& k = out.emplace_back();
+    std::uint64_t constraints = 0, covered = 0;
+    if (!o || !w.text(*o, p, "operation_id", k.operation_id, false) ||
+        !w.text(*o, p, "method_path", k.method_path, false) ||
+        !w.number(*o, p, "constraints", constraints) || !w.number(*o, p, "covered", covered)) {
+      break;
+    }
+    k.constraints = static_cast<std::uint32_t>(constraints);
+    k.covered = static_cast<std::uint32_t>(covered);
+    if (const auto* u = o->if_contains("uncovered"); u && u->is_array()) {
+      for (const auto& x : u->as_array()) {
+        if (x.is_string()) k.uncovered.emplace_back(x.as_string());
+      }
+    }
+    read_by_keyword(*o, k);
+  }
+}
+
+/// The run's counts and timings: /counts, /timings.
+void read_counts_and_timings(walker& w, const json::object& doc, harness::run_report& report) {
+  if (const auto* counts = doc.if_contains("counts"); counts && w.error().empty()) {
+    if (const auto* c = w.object(*counts, "/counts")) {
+      auto& n = report.counts;
+      (void)(w.number(*c, "/counts", "requests", n.requests) &&
+             w.number(*c, "/counts", "transport_errors", n.transport_errors) &&
+             w.number(*c, "/counts", "checks_passed", n.checks_passed) &&
+             w.number(*c, "/counts", "checks_failed", n.checks_failed) &&
+             w.number(*c, "/counts", "cells_not_run", n.cells_not_run) &&
+             w.number(*c, "/counts", "retries_429", n.retries_429) &&
+             w.number(*c, "/counts", "checks_contradicted", n.checks_contradicted) &&
+             w.number(*c, "/counts", "relearned", n.relearned));
+    }
+  }
+  if (const auto* timings = doc.if_contains("timings"); timings && w.error().empty()) {
+    if (const auto* t = w.object(*timings, "/timings")) {
+      auto& d = report.timings;
+      (void)(w.seconds(*t, "/timings", "wall_seconds", d.wall) &&
+             w.seconds(*t, "/timings", "generation_seconds", d.generation) &&
+             w.seconds(*t, "/timings", "transport_seconds", d.transport) &&
+             w.seconds(*t, "/timings", "checking_seconds", d.checking));
+    }
+  }
+}
+
 }  // namespace
 
 core::outcome<harness::run_report> parse_json_report(std::string_view text,
@@ -279,18 +362,7 @@ core::outcome<harness::run_report> parse_json_report(std::string_view text,
       }
     }
     if (const auto* nr = doc->if_contains("not_run"); nr && w.error().empty()) {
-      if (!nr->is_array()) w.fail("/not_run", "expected an array");
-      for (std::size_t i = 0; nr->is_array() && i < nr->as_array().size(); ++i) {
-        const std::string p = "/not_run/" + std::to_string(i);
-        const auto* o = w.object(nr->as_array()[i], p);
-        auto& n = report.not_runs.emplace_back();
-        if (!o || !w.text(*o, p, "check", n.check, false) ||
-            !w.text(*o, p, "operation_id", n.operation_id, false) ||
-            !w.text(*o, p, "auth_model", n.auth_model, false) ||
-            !w.text(*o, p, "why", n.why, false)) {
-          break;
-        }
-      }
+      read_not_runs(w, *nr, report.not_runs);
     }
     if (const auto* notes = doc->if_contains("notes"); notes && w.error().empty()) {
       if (!notes->is_array()) w.fail("/notes", "expected an array");
@@ -303,63 +375,10 @@ core::outcome<harness::run_report> parse_json_report(std::string_view text,
     }
     if (w.error().empty()) read_assumptions(w, *doc, "", report.assumptions);
     if (const auto* cov = doc->if_contains("coverage"); cov && w.error().empty()) {
-      if (!cov->is_array()) w.fail("/coverage", "expected an array");
-      for (std::size_t i = 0; cov->is_array() && i < cov->as_array().size(); ++i) {
-        const std::string p = "/coverage/" + std::to_string(i);
-        const auto* o = w.object(cov->as_array()[i], p);
-        auto& k = report.coverage.emplace_back();
-        std::uint64_t constraints = 0, covered = 0;
-        if (!o || !w.text(*o, p, "operation_id", k.operation_id, false) ||
-            !w.text(*o, p, "method_path", k.method_path, false) ||
-            !w.number(*o, p, "constraints", constraints) || !w.number(*o, p, "covered", covered)) {
-          break;
-        }
-        k.constraints = static_cast<std::uint32_t>(constraints);
-        k.covered = static_cast<std::uint32_t>(covered);
-        if (const auto* u = o->if_contains("uncovered"); u && u->is_array()) {
-          for (const auto& x : u->as_array()) {
-            if (x.is_string()) k.uncovered.emplace_back(x.as_string());
-          }
-        }
-        // by_keyword: absent in reports written before it existed.
-        if (const auto* b = o->if_contains("by_keyword"); b && b->is_array()) {
-          for (const auto& x : b->as_array()) {
-            const auto* e = x.if_object();
-            if (e == nullptr) continue;
-            const auto* kw = e->if_contains("keyword");
-            const auto* n = e->if_contains("constraints");
-            const auto* c = e->if_contains("covered");
-            if (!kw || !kw->is_string() || !n || !n->is_number() || !c || !c->is_number()) continue;
-            k.by_keyword.push_back({std::string(kw->as_string()),
-                                    static_cast<std::uint32_t>(n->to_number<std::uint64_t>()),
-                                    static_cast<std::uint32_t>(c->to_number<std::uint64_t>())});
-          }
-        }
-      }
+      read_coverage(w, *cov, report.coverage);
     }
     if (w.error().empty()) read_reach_json(*doc, report);
-    if (const auto* counts = doc->if_contains("counts"); counts && w.error().empty()) {
-      if (const auto* c = w.object(*counts, "/counts")) {
-        auto& n = report.counts;
-        (void)(w.number(*c, "/counts", "requests", n.requests) &&
-               w.number(*c, "/counts", "transport_errors", n.transport_errors) &&
-               w.number(*c, "/counts", "checks_passed", n.checks_passed) &&
-               w.number(*c, "/counts", "checks_failed", n.checks_failed) &&
-               w.number(*c, "/counts", "cells_not_run", n.cells_not_run) &&
-               w.number(*c, "/counts", "retries_429", n.retries_429) &&
-               w.number(*c, "/counts", "checks_contradicted", n.checks_contradicted) &&
-               w.number(*c, "/counts", "relearned", n.relearned));
-      }
-    }
-    if (const auto* timings = doc->if_contains("timings"); timings && w.error().empty()) {
-      if (const auto* t = w.object(*timings, "/timings")) {
-        auto& d = report.timings;
-        (void)(w.seconds(*t, "/timings", "wall_seconds", d.wall) &&
-               w.seconds(*t, "/timings", "generation_seconds", d.generation) &&
-               w.seconds(*t, "/timings", "transport_seconds", d.transport) &&
-               w.seconds(*t, "/timings", "checking_seconds", d.checking));
-      }
-    }
+    read_counts_and_timings(w, *doc, report);
     if (const auto* aborted = doc->if_contains("aborted"); aborted && aborted->is_string()) {
       report.aborted = std::string(aborted->as_string());
     }

@@ -108,15 +108,12 @@ std::vector<Key> merge_orders(const std::vector<std::vector<Key>>& lists, GroupO
 
 using cell_key = std::tuple<std::string, std::string, std::string>;  // operation, auth, check
 using failure_identity = std::tuple<std::string, std::string, std::string, std::string>;  // + cause
+using auth_pair = std::pair<std::string, std::string>;  // operation, auth model
 
-}  // namespace
-
-core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
-                                        const std::vector<std::string>& operation_order) {
-  if (shards.empty()) {
-    return core::fail("no report to merge");
-  }
-  // One run, each shard once, none missing.
+/// Which shard each report holds, once all are known to be of one run, each
+/// shard once, none missing; or why they cannot be merged.
+core::outcome<std::map<std::uint32_t, std::string>> shard_holders(
+    const std::vector<named_report>& shards) {
   std::map<std::uint32_t, std::string> holder;
   for (const auto& s : shards) {
     const run_info& info = s.report.info;
@@ -148,39 +145,51 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
     return core::fail("no report of shard " + missing + " of " + std::to_string(count) +
                       ": a merge without it would leave that part of the run unproved");
   }
+  return holder;
+}
 
-  run_report out;
-  out.info = shards.front().report.info;
-  out.info.shard_index = 0;
-  out.info.merged_shards.clear();
-  out.info.scenarios = 0;
-  for (const auto& [k, name] : holder) out.info.merged_shards.push_back(k);
+/// The merged run's facts: the first shard's, started when the first
+/// started, with every shard's scenarios.
+run_info merged_info(const std::vector<named_report>& shards,
+                     const std::map<std::uint32_t, std::string>& holder) {
+  run_info info = shards.front().report.info;
+  info.shard_index = 0;
+  info.merged_shards.clear();
+  info.scenarios = 0;
+  for (const auto& [k, name] : holder) info.merged_shards.push_back(k);
   for (const auto& s : shards) {
-    out.info.started_at = std::min(out.info.started_at, s.report.info.started_at);
-    out.info.scenarios += s.report.info.scenarios;
+    info.started_at = std::min(info.started_at, s.report.info.started_at);
+    info.scenarios += s.report.info.scenarios;
     // Every shard loaded the same description: each left out the same operations.
-    out.info.skipped_operations =
-        std::max(out.info.skipped_operations, s.report.info.skipped_operations);
+    info.skipped_operations = std::max(info.skipped_operations, s.report.info.skipped_operations);
   }
+  return info;
+}
 
-  // Operations in an order every shard agrees with; then cells and failures.
+/// Every shard's cells and failures, each key once with the counts added,
+/// and the order each shard listed them in.
+struct shard_cells {
   std::vector<std::vector<std::string>> op_lists;
-  std::vector<std::vector<std::pair<std::string, std::string>>> pair_lists;
+  std::vector<std::vector<auth_pair>> pair_lists;
   std::vector<std::vector<cell_key>> cell_lists;
   std::vector<std::vector<failure_identity>> failure_lists;
   std::map<cell_key, harness::check_tally> tallies;
   std::map<failure_identity, harness::failure> failures;
+};
+
+shard_cells collect_shard_cells(const std::vector<named_report>& shards) {
+  shard_cells all;
   for (const auto& s : shards) {
-    auto& ops = op_lists.emplace_back();
-    auto& pairs = pair_lists.emplace_back();
-    auto& cells = cell_lists.emplace_back();
+    auto& ops = all.op_lists.emplace_back();
+    auto& pairs = all.pair_lists.emplace_back();
+    auto& cells = all.cell_lists.emplace_back();
     for (const auto& t : s.report.tallies) {
       if (ops.empty() || ops.back() != t.operation_id) ops.push_back(t.operation_id);
-      std::pair<std::string, std::string> pair{t.operation_id, t.auth_model};
+      auth_pair pair{t.operation_id, t.auth_model};
       if (pairs.empty() || pairs.back() != pair) pairs.push_back(std::move(pair));
       cell_key key{t.operation_id, t.auth_model, t.check};
       cells.push_back(key);
-      auto [it, fresh] = tallies.emplace(key, t);
+      auto [it, fresh] = all.tallies.emplace(key, t);
       if (fresh) continue;
       auto& m = it->second;
       m.passed += t.passed;
@@ -189,19 +198,27 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
       m.time += t.time;
       if (!m.not_run_why) m.not_run_why = t.not_run_why;
     }
-    auto& fails = failure_lists.emplace_back();
+    auto& fails = all.failure_lists.emplace_back();
     for (const auto& f : s.report.failures) {
       failure_identity key{f.operation_id, f.auth_model, f.check, f.cause};
       fails.push_back(key);
-      auto [it, fresh] = failures.emplace(key, f);
+      auto [it, fresh] = all.failures.emplace(key, f);
       if (!fresh) it->second.occurrences += f.occurrences;
     }
   }
-  // The description's order first, when known; run-wide cells (no operation) lead.
+  return all;
+}
+
+/// The place of each (operation, auth model) in the merged report:
+/// operations in an order every shard agrees with, the description's order
+/// first when known, run-wide cells (no operation) leading; within an
+/// operation, each auth model's cells together.
+std::map<auth_pair, std::size_t> rank_auth_pairs(const shard_cells& all,
+                                                 const std::vector<std::string>& operation_order) {
   std::map<std::string, std::size_t> described;
   for (std::size_t i = 0; i < operation_order.size(); ++i)
     described.emplace(operation_order[i], i + 1);
-  const auto op_order = merge_orders(op_lists, [&](const std::string& op) {
+  const auto op_order = merge_orders(all.op_lists, [&](const std::string& op) {
     if (op.empty()) return std::size_t{0};
     auto it = described.find(op);
     return it == described.end() ? operation_order.size() + 1 : it->second;
@@ -212,20 +229,23 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
     auto it = op_rank.find(op);
     return it == op_rank.end() ? op_order.size() : it->second;
   };
-
-  // Within an operation, each auth model's cells together.
-  const auto pair_order = merge_orders(
-      pair_lists, [&](const std::pair<std::string, std::string>& p) { return rank(p.first); });
-  std::map<std::pair<std::string, std::string>, std::size_t> pair_rank;
+  const auto pair_order =
+      merge_orders(all.pair_lists, [&](const auth_pair& p) { return rank(p.first); });
+  std::map<auth_pair, std::size_t> pair_rank;
   for (std::size_t i = 0; i < pair_order.size(); ++i) pair_rank.emplace(pair_order[i], i);
-  auto rank_of_pair = [&](const std::string& op, const std::string& auth) {
-    auto it = pair_rank.find({op, auth});
-    return it == pair_rank.end() ? pair_order.size() : it->second;
+  return pair_rank;
+}
+
+/// The cells, failures and notes of every shard, each once, in the merged
+/// order: by (operation, auth model) rank, then as the shards listed them.
+void merge_cells(const std::vector<named_report>& shards, const shard_cells& all,
+                 const std::map<auth_pair, std::size_t>& pair_rank, run_report& out) {
+  auto rank_of = [&](const auto& key) {
+    auto it = pair_rank.find({std::get<0>(key), std::get<1>(key)});
+    return it == pair_rank.end() ? pair_rank.size() : it->second;
   };
-  for (const auto& key : merge_orders(cell_lists, [&](const cell_key& k) {
-         return rank_of_pair(std::get<0>(k), std::get<1>(k));
-       })) {
-    harness::check_tally t = tallies.at(key);
+  for (const auto& key : merge_orders(all.cell_lists, rank_of)) {
+    harness::check_tally t = all.tallies.at(key);
     // As a whole run folds a cell: one that judged something ran.
     const bool judged = t.passed > 0 || t.failed > 0 || t.contradicted > 0;
     if (judged) t.not_run_why.reset();
@@ -236,10 +256,8 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
     if (t.not_run_why) ++out.counts.cells_not_run;
     out.tallies.push_back(std::move(t));
   }
-  for (const auto& key : merge_orders(failure_lists, [&](const failure_identity& k) {
-         return rank_of_pair(std::get<0>(k), std::get<1>(k));
-       })) {
-    out.failures.push_back(failures.at(key));
+  for (const auto& key : merge_orders(all.failure_lists, rank_of)) {
+    out.failures.push_back(all.failures.at(key));
   }
   // Notes: one per key, the occurrences added, in the order of the failures'.
   std::vector<std::vector<failure_identity>> note_lists;
@@ -253,13 +271,12 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
       if (!fresh) it->second.occurrences += n.occurrences;
     }
   }
-  for (const auto& key : merge_orders(note_lists, [&](const failure_identity& k) {
-         return rank_of_pair(std::get<0>(k), std::get<1>(k));
-       })) {
-    out.notes.push_back(notes.at(key));
-  }
-  // One description for every shard: its assumptions are the first's.
-  if (!shards.empty()) out.assumptions = shards.front().report.assumptions;
+  for (const auto& key : merge_orders(note_lists, rank_of)) out.notes.push_back(notes.at(key));
+}
+
+/// What did not run (each once), the requests, errors and timings, and why
+/// any shard was aborted.
+void merge_run_totals(const std::vector<named_report>& shards, run_report& out) {
   std::set<std::tuple<std::string, std::string, std::string, std::string>> said;
   std::vector<std::string> aborted;
   for (const auto& s : shards) {
@@ -282,41 +299,49 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
       aborted.push_back(s.report.info.shard_label() + " (" + s.name + "): " + *s.report.aborted);
     }
   }
-  // Coverage: an operation whose auth models ran in several shards counts a
-  // constraint covered when any shard covered it (the uncovered lists meet).
+  if (!aborted.empty()) {
+    std::string all;
+    for (const auto& a : aborted) all += (all.empty() ? "" : "; ") + a;
+    out.aborted = all;
+  }
+}
+
+/// One operation's coverage seen by two shards: per keyword, as for the
+/// whole, the most constraints any shard saw, covered when any shard
+/// covered them (the uncovered lists meet).
+void meet_coverage(harness::operation_coverage& m, const harness::operation_coverage& k) {
+  m.constraints = std::max(m.constraints, k.constraints);
+  for (const auto& b : k.by_keyword) {
+    auto mb = std::find_if(m.by_keyword.begin(), m.by_keyword.end(),
+                           [&](const auto& x) { return x.keyword == b.keyword; });
+    if (mb == m.by_keyword.end()) {
+      m.by_keyword.push_back(b);
+      continue;
+    }
+    mb->constraints = std::max(mb->constraints, b.constraints);
+    mb->covered = std::max(mb->covered, b.covered);
+  }
+  std::erase_if(m.uncovered, [&](const std::string& u) {
+    return std::find(k.uncovered.begin(), k.uncovered.end(), u) == k.uncovered.end();
+  });
+}
+
+/// Coverage: an operation whose auth models ran in several shards counts a
+/// constraint covered when any shard covered it; in the merged cells' order.
+void merge_coverage(const std::vector<named_report>& shards, run_report& out) {
   std::map<std::string, harness::operation_coverage> coverage;
   std::vector<std::string> coverage_order;
-  for (const auto& t : out.tallies) {
-    if (std::find(coverage_order.begin(), coverage_order.end(), t.operation_id) ==
-        coverage_order.end()) {
-      coverage_order.push_back(t.operation_id);
+  auto keep_order = [&](const std::string& id) {
+    if (std::find(coverage_order.begin(), coverage_order.end(), id) == coverage_order.end()) {
+      coverage_order.push_back(id);
     }
-  }
+  };
+  for (const auto& t : out.tallies) keep_order(t.operation_id);
   for (const auto& s : shards) {
     for (const auto& k : s.report.coverage) {
       auto [it, fresh] = coverage.emplace(k.operation_id, k);
-      if (std::find(coverage_order.begin(), coverage_order.end(), k.operation_id) ==
-          coverage_order.end()) {
-        coverage_order.push_back(k.operation_id);
-      }
-      if (fresh) continue;
-      auto& m = it->second;
-      m.constraints = std::max(m.constraints, k.constraints);
-      // Per keyword, as for the whole: the most constraints any shard saw,
-      // covered when any shard covered them.
-      for (const auto& b : k.by_keyword) {
-        auto mb = std::find_if(m.by_keyword.begin(), m.by_keyword.end(),
-                               [&](const auto& x) { return x.keyword == b.keyword; });
-        if (mb == m.by_keyword.end()) {
-          m.by_keyword.push_back(b);
-          continue;
-        }
-        mb->constraints = std::max(mb->constraints, b.constraints);
-        mb->covered = std::max(mb->covered, b.covered);
-      }
-      std::erase_if(m.uncovered, [&](const std::string& u) {
-        return std::find(k.uncovered.begin(), k.uncovered.end(), u) == k.uncovered.end();
-      });
+      keep_order(k.operation_id);
+      if (!fresh) meet_coverage(it->second, k);
     }
   }
   for (const auto& id : coverage_order) {
@@ -327,12 +352,27 @@ core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
                                     m.constraints, static_cast<std::uint32_t>(m.uncovered.size()));
     out.coverage.push_back(std::move(m));
   }
-  for (const auto& s : shards) merge_reach(s.report, out);
-  if (!aborted.empty()) {
-    std::string all;
-    for (const auto& a : aborted) all += (all.empty() ? "" : "; ") + a;
-    out.aborted = all;
+}
+
+}  // namespace
+
+core::outcome<run_report> merge_reports(const std::vector<named_report>& shards,
+                                        const std::vector<std::string>& operation_order) {
+  if (shards.empty()) {
+    return core::fail("no report to merge");
   }
+  auto holder = shard_holders(shards);
+  if (!holder) return core::fail(std::move(holder).error());
+
+  run_report out;
+  out.info = merged_info(shards, *holder);
+  const shard_cells all = collect_shard_cells(shards);
+  merge_cells(shards, all, rank_auth_pairs(all, operation_order), out);
+  // One description for every shard: its assumptions are the first's.
+  out.assumptions = shards.front().report.assumptions;
+  merge_run_totals(shards, out);
+  merge_coverage(shards, out);
+  for (const auto& s : shards) merge_reach(s.report, out);
   return out;
 }
 
