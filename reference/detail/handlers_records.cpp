@@ -137,31 +137,18 @@ reply update_contact_memory(request_ctx& ctx) {
   return ok(to_json(*m));
 }
 
-reply update_knowledge_base_source(request_ctx& ctx) {
-  std::unique_lock lock(ctx.state.data.mutex);
-  tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
-  const id_t kb_id = parse_id(ctx.params.at(0));
-  if (t == nullptr || t->knowledge_bases.count(kb_id) == 0) {
-    return error(404, "KNOWLEDGE_BASE_NOT_FOUND", "no such knowledge base");
-  }
-  auto it = t->sources.find(parse_id(ctx.params.at(1)));
-  if (it == t->sources.end() || it->second.knowledge_base_id != kb_id) {
-    return error(404, "KNOWLEDGE_BASE_SOURCE_NOT_FOUND", "no such knowledge base source");
-  }
-  knowledge_base_source& src = it->second;
-  json::object errors;
-  const json::object* body = &ctx.body;
-  if (const auto* wrapped = ctx.body.if_contains("knowledge_base_source")) {
-    if (!wrapped->is_object()) {
-      return validation_error("knowledge_base_source", "must be an object");
-    }
-    if (ctx.body.size() != 1 && !ctx.state.fault_on(fault::lenient_assumptions)) {
-      return validation_error("knowledge_base_source",
-                              "must be the only property when the fields are wrapped");
-    }
-    body = &wrapped->as_object();
-  }
-  const auto& b = *body;
+namespace {
+
+/// The fields of a knowledge base source update, each as given (or absent).
+struct source_update {
+  std::optional<std::string> source_type, title, uri, raw, file, files;
+  std::optional<std::vector<std::string>> urls;
+  std::optional<bool> discover;
+  std::optional<std::int64_t> refresh;
+};
+
+// C18: unknown fields are refused and a body names at least one field.
+void check_source_field_names(const json::object& b, bool lenient, json::object& errors) {
   static constexpr std::array<std::string_view, 11> known = {"selected_urls",
                                                              "source_type",
                                                              "title",
@@ -173,8 +160,6 @@ reply update_knowledge_base_source(request_ctx& ctx) {
                                                              "knowledge_basis_id",
                                                              "files",
                                                              "file"};
-  // C18: unknown fields are refused and a body names at least one field.
-  const bool lenient = ctx.state.fault_on(fault::lenient_assumptions);
   for (const auto& [k, v] : b) {
     // Section 4.1: the wrapper is never one of the fields, lenient or not.
     if (k == "knowledge_base_source") {
@@ -185,22 +170,69 @@ reply update_knowledge_base_source(request_ctx& ctx) {
     }
   }
   if (b.empty() && !lenient) add_error(errors, "body", "must name at least one field");
-  auto source_type = opt_string_field(b, "source_type", errors);
+}
+
+/// selected_urls: an array of absolute URIs.
+std::optional<std::vector<std::string>> read_selected_urls(const json::object& b, bool lenient,
+                                                           json::object& errors) {
+  const auto* v = b.if_contains("selected_urls");
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_array()) {
+    add_error(errors, "selected_urls", "must be an array of strings");
+    return std::nullopt;
+  }
+  std::vector<std::string> urls;
+  for (const auto& e : v->as_array()) {
+    if (!e.is_string()) {
+      add_error(errors, "selected_urls", "must be an array of strings");
+      break;
+    }
+    if (!looks_like_uri(e.as_string()) && !lenient) {
+      add_error(errors, "selected_urls", "must be an array of absolute URIs");
+      break;
+    }
+    urls.emplace_back(e.as_string());
+  }
+  return urls;
+}
+
+/// refresh_interval_hours: an integer from 1 to 720.
+std::optional<std::int64_t> read_refresh_interval(const json::object& b, json::object& errors) {
+  const auto* v = b.if_contains("refresh_interval_hours");
+  if (v == nullptr) return std::nullopt;
+  std::optional<std::int64_t> n;
+  if (v->is_int64())
+    n = v->as_int64();
+  else if (v->is_uint64() && v->as_uint64() < 1000000)
+    n = static_cast<std::int64_t>(v->as_uint64());
+  if (!n || *n < 1 || *n > 720) {
+    add_error(errors, "refresh_interval_hours", "must be an integer from 1 to 720");
+    return std::nullopt;
+  }
+  return n;
+}
+
+/// Reads the update's fields from body `b`, each error into `errors`.
+source_update read_source_update(request_ctx& ctx, const json::object& b, json::object& errors) {
+  const bool lenient = ctx.state.fault_on(fault::lenient_assumptions);
+  check_source_field_names(b, lenient, errors);
+  source_update u;
+  u.source_type = opt_string_field(b, "source_type", errors);
   static constexpr std::array<std::string_view, 4> types = {"url", "file", "text", "sitemap"};
-  if (source_type && std::find(types.begin(), types.end(), *source_type) == types.end()) {
+  if (u.source_type && std::find(types.begin(), types.end(), *u.source_type) == types.end()) {
     add_error(errors, "source_type", "must be one of url, file, text, sitemap");
   }
   // C19: a title is not empty, URIs are absolute; no length is bounded
   // but the body's (413 over x-limits).
-  auto title = opt_string_field(b, "title", errors);
-  if (title && title->empty() && !lenient) add_error(errors, "title", "must not be empty");
-  auto uri = opt_string_field(b, "source_uri", errors);
-  if (uri && !looks_like_uri(*uri) && !lenient) {
+  u.title = opt_string_field(b, "title", errors);
+  if (u.title && u.title->empty() && !lenient) add_error(errors, "title", "must not be empty");
+  u.uri = opt_string_field(b, "source_uri", errors);
+  if (u.uri && !looks_like_uri(*u.uri) && !lenient) {
     add_error(errors, "source_uri", "must be an absolute URI");
   }
-  auto raw = opt_string_field(b, "raw_text_input", errors);
-  auto file = opt_string_field(b, "file", errors);
-  auto files = opt_string_field(b, "files", errors);
+  u.raw = opt_string_field(b, "raw_text_input", errors);
+  u.file = opt_string_field(b, "file", errors);
+  u.files = opt_string_field(b, "files", errors);
   for (const char* name : {"knowledge_base_id", "knowledge_basis_id"}) {
     auto named = opt_string_field(b, name, errors);
     if (named && !is_digits(*named)) {
@@ -210,79 +242,83 @@ reply update_knowledge_base_source(request_ctx& ctx) {
       add_error(errors, name, "must equal the knowledge base id of the path");
     }
   }
-  std::optional<std::vector<std::string>> urls;
-  if (const auto* v = b.if_contains("selected_urls"); v != nullptr) {
-    if (!v->is_array()) {
-      add_error(errors, "selected_urls", "must be an array of strings");
-    } else {
-      urls.emplace();
-      for (const auto& e : v->as_array()) {
-        if (!e.is_string()) {
-          add_error(errors, "selected_urls", "must be an array of strings");
-          break;
-        }
-        if (!looks_like_uri(e.as_string()) && !lenient) {
-          add_error(errors, "selected_urls", "must be an array of absolute URIs");
-          break;
-        }
-        urls->emplace_back(e.as_string());
-      }
-    }
-  }
-  std::optional<bool> discover;
+  u.urls = read_selected_urls(b, lenient, errors);
   if (const auto* v = b.if_contains("discover_pages"); v != nullptr) {
     if (!v->is_bool())
       add_error(errors, "discover_pages", "must be a boolean");
     else
-      discover = v->as_bool();
+      u.discover = v->as_bool();
   }
-  std::optional<std::int64_t> refresh;
-  if (const auto* v = b.if_contains("refresh_interval_hours"); v != nullptr) {
-    std::optional<std::int64_t> n;
-    if (v->is_int64())
-      n = v->as_int64();
-    else if (v->is_uint64() && v->as_uint64() < 1000000)
-      n = static_cast<std::int64_t>(v->as_uint64());
-    if (!n || *n < 1 || *n > 720) {
-      add_error(errors, "refresh_interval_hours", "must be an integer from 1 to 720");
-    } else {
-      refresh = n;
-    }
-  }
-  if (!errors.empty()) {
-    return error(422, "VALIDATION_ERROR", "the source update is invalid", nullptr,
-                 std::move(errors));
-  }
+  u.refresh = read_refresh_interval(b, errors);
+  return u;
+}
+
+/// Applies a valid update to `src`; a change of its content sends it back
+/// to ingestion.
+void apply_source_update(knowledge_base_source& src, const source_update& u) {
   bool content_changed = false;
-  if (source_type && *source_type != src.source_type) {
-    src.source_type = *source_type;
+  if (u.source_type && *u.source_type != src.source_type) {
+    src.source_type = *u.source_type;
     content_changed = true;
   }
-  if (uri && uri != src.source_uri) {
-    src.source_uri = *uri;
+  if (u.uri && u.uri != src.source_uri) {
+    src.source_uri = *u.uri;
     content_changed = true;
   }
-  if (raw && raw != src.raw_text_input) {
-    src.raw_text_input = *raw;
+  if (u.raw && u.raw != src.raw_text_input) {
+    src.raw_text_input = *u.raw;
     content_changed = true;
   }
-  const auto& upload = file ? file : files;
+  const auto& upload = u.file ? u.file : u.files;
   if (upload && upload != src.source_file_name) {
     src.source_file_name = *upload;
     content_changed = true;
   }
-  if (urls && *urls != src.selected_urls) {
-    src.selected_urls = *urls;
+  if (u.urls && *u.urls != src.selected_urls) {
+    src.selected_urls = *u.urls;
     content_changed = true;
   }
-  if (discover) src.discover_pages = *discover;
-  if (refresh) src.refresh_interval_hours = *refresh;
-  if (title) src.title = *title;
+  if (u.discover) src.discover_pages = *u.discover;
+  if (u.refresh) src.refresh_interval_hours = *u.refresh;
+  if (u.title) src.title = *u.title;
   if (content_changed) {
     src.status = "pending";
     src.ingest_stage = "queued";
   }
-  return ok(to_json(src, t->id));
+}
+
+}  // namespace
+
+reply update_knowledge_base_source(request_ctx& ctx) {
+  std::unique_lock lock(ctx.state.data.mutex);
+  tenant* t = ctx.state.data.find_tenant(ctx.tenant_id);
+  const id_t kb_id = parse_id(ctx.params.at(0));
+  if (t == nullptr || t->knowledge_bases.count(kb_id) == 0) {
+    return error(404, "KNOWLEDGE_BASE_NOT_FOUND", "no such knowledge base");
+  }
+  auto it = t->sources.find(parse_id(ctx.params.at(1)));
+  if (it == t->sources.end() || it->second.knowledge_base_id != kb_id) {
+    return error(404, "KNOWLEDGE_BASE_SOURCE_NOT_FOUND", "no such knowledge base source");
+  }
+  const json::object* body = &ctx.body;
+  if (const auto* wrapped = ctx.body.if_contains("knowledge_base_source")) {
+    if (!wrapped->is_object()) {
+      return validation_error("knowledge_base_source", "must be an object");
+    }
+    if (ctx.body.size() != 1 && !ctx.state.fault_on(fault::lenient_assumptions)) {
+      return validation_error("knowledge_base_source",
+                              "must be the only property when the fields are wrapped");
+    }
+    body = &wrapped->as_object();
+  }
+  json::object errors;
+  const source_update update = read_source_update(ctx, *body, errors);
+  if (!errors.empty()) {
+    return error(422, "VALIDATION_ERROR", "the source update is invalid", nullptr,
+                 std::move(errors));
+  }
+  apply_source_update(it->second, update);
+  return ok(to_json(it->second, t->id));
 }
 
 }  // namespace conform::reference::detail

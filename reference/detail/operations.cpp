@@ -16,8 +16,8 @@ operation make(std::string_view id, std::string_view method, std::string_view pa
   return op;
 }
 
-std::vector<operation> build_table() {
-  std::vector<operation> t;
+// What only a tenant's own credentials reach: no partner key.
+void add_tenant_only_operations(std::vector<operation>& t) {
   {
     auto op = make("cancelFollowUp", "DELETE", "/follow-ups/{id}", cancel_follow_up);
     op.partner_key = false;
@@ -60,6 +60,10 @@ std::vector<operation> build_table() {
     op.not_found_code = "KNOWLEDGE_BASE_NOT_FOUND";
     t.push_back(op);
   }
+}
+
+// Billing: a tenant's history and invoices, a partner's credits.
+void add_billing_operations(std::vector<operation>& t) {
   {
     auto op = make("getRateChangeHistory", "GET",
                    "/billing/tenants/{tenant_id}/rate-change-history", rate_change_history);
@@ -70,76 +74,10 @@ std::vector<operation> build_table() {
     t.push_back(op);
   }
   {
-    auto op = make("pauseCampaign", "POST", "/bulk_call_campaigns/{id}/pause", pause_campaign);
-    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:write";
-    op.not_found_code = "CAMPAIGN_NOT_FOUND";
-    t.push_back(op);
-  }
-  {
-    auto op = make("getCapacityPreview", "GET", "/bulk_call_campaigns/capacity_preview",
-                   capacity_preview);
-    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:read";
-    t.push_back(op);
-  }
-  {
     auto op = make("getInvoice", "GET", "/billing/invoices/{id}", get_invoice);
     op.tenant_scope = "billing:tenant:read";
     op.partner_scope = "billing:partner:read";
     op.not_found_code = "INVOICE_NOT_FOUND";
-    t.push_back(op);
-  }
-  {
-    auto op = make("answerTelephonyCall", "GET", "/telephony/{provider}/answer", telephony_answer);
-    op.authenticated = false;
-    op.tenant_from = tenant_source::none;
-    op.not_found_code = "PROVIDER_NOT_FOUND";
-    t.push_back(op);
-  }
-  {
-    auto op = make("listAgents", "GET", "/agents", list_agents);
-    op.tenant_key = op.partner_key = false;
-    op.jwt_only = true;
-    t.push_back(op);
-  }
-  {
-    auto op = make("listVoiceSessions", "GET", "/voice_sessions", list_voice_sessions);
-    op.tenant_scope = op.partner_scope = "voice_sessions:read";
-    t.push_back(op);
-  }
-  {
-    auto op = make("getVoiceSession", "GET", "/voice_sessions/{id}", get_voice_session);
-    op.tenant_scope = op.partner_scope = "voice_sessions:read";
-    op.not_found_code = "SESSION_NOT_FOUND";
-    t.push_back(op);
-  }
-  {
-    auto op = make("listCampaigns", "GET", "/bulk_call_campaigns", list_campaigns);
-    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:read";
-    t.push_back(op);
-  }
-  {
-    auto op = make("createCampaign", "POST", "/bulk_call_campaigns", create_campaign);
-    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:write";
-    op.body = body_kind::json;
-    t.push_back(op);
-  }
-  {
-    auto op = make("launchCampaign", "POST", "/bulk_call_campaigns/{id}/launch", launch_campaign);
-    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:write";
-    op.not_found_code = "CAMPAIGN_NOT_FOUND";
-    t.push_back(op);
-  }
-  {
-    auto op = make("importContacts", "POST", "/contacts/import", import_contacts);
-    op.tenant_scope = op.partner_scope = "contacts:write";
-    op.body = body_kind::multipart;
-    t.push_back(op);
-  }
-  {
-    auto op = make("listPartnerTenants", "GET", "/partner/tenants", list_partner_tenants);
-    op.jwt = op.tenant_key = false;
-    op.partner_scope = "tenants:read";
-    op.tenant_from = tenant_source::none;
     t.push_back(op);
   }
   {
@@ -160,6 +98,84 @@ std::vector<operation> build_table() {
     op.idempotency_required = true;
     t.push_back(op);
   }
+}
+
+// Bulk call campaigns.
+void add_campaign_operations(std::vector<operation>& t) {
+  {
+    auto op = make("listCampaigns", "GET", "/bulk_call_campaigns", list_campaigns);
+    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:read";
+    t.push_back(op);
+  }
+  {
+    auto op = make("createCampaign", "POST", "/bulk_call_campaigns", create_campaign);
+    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:write";
+    op.body = body_kind::json;
+    t.push_back(op);
+  }
+  {
+    auto op = make("launchCampaign", "POST", "/bulk_call_campaigns/{id}/launch", launch_campaign);
+    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:write";
+    op.not_found_code = "CAMPAIGN_NOT_FOUND";
+    t.push_back(op);
+  }
+  {
+    auto op = make("pauseCampaign", "POST", "/bulk_call_campaigns/{id}/pause", pause_campaign);
+    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:write";
+    op.not_found_code = "CAMPAIGN_NOT_FOUND";
+    t.push_back(op);
+  }
+  {
+    auto op = make("getCapacityPreview", "GET", "/bulk_call_campaigns/capacity_preview",
+                   capacity_preview);
+    op.tenant_scope = op.partner_scope = "bulk_call_campaigns:read";
+    t.push_back(op);
+  }
+}
+
+// Agents, voice sessions, contacts, and the partner's tenants.
+void add_session_operations(std::vector<operation>& t) {
+  {
+    auto op = make("listAgents", "GET", "/agents", list_agents);
+    op.tenant_key = op.partner_key = false;
+    op.jwt_only = true;
+    t.push_back(op);
+  }
+  {
+    auto op = make("listVoiceSessions", "GET", "/voice_sessions", list_voice_sessions);
+    op.tenant_scope = op.partner_scope = "voice_sessions:read";
+    t.push_back(op);
+  }
+  {
+    auto op = make("getVoiceSession", "GET", "/voice_sessions/{id}", get_voice_session);
+    op.tenant_scope = op.partner_scope = "voice_sessions:read";
+    op.not_found_code = "SESSION_NOT_FOUND";
+    t.push_back(op);
+  }
+  {
+    auto op = make("importContacts", "POST", "/contacts/import", import_contacts);
+    op.tenant_scope = op.partner_scope = "contacts:write";
+    op.body = body_kind::multipart;
+    t.push_back(op);
+  }
+  {
+    auto op = make("listPartnerTenants", "GET", "/partner/tenants", list_partner_tenants);
+    op.jwt = op.tenant_key = false;
+    op.partner_scope = "tenants:read";
+    op.tenant_from = tenant_source::none;
+    t.push_back(op);
+  }
+}
+
+// What answers without credentials: the telephony provider's callback, health, readiness.
+void add_public_operations(std::vector<operation>& t) {
+  {
+    auto op = make("answerTelephonyCall", "GET", "/telephony/{provider}/answer", telephony_answer);
+    op.authenticated = false;
+    op.tenant_from = tenant_source::none;
+    op.not_found_code = "PROVIDER_NOT_FOUND";
+    t.push_back(op);
+  }
   {
     auto op = make("getHealth", "GET", "/health", health);
     op.authenticated = false;
@@ -172,6 +188,15 @@ std::vector<operation> build_table() {
     op.tenant_from = tenant_source::none;
     t.push_back(op);
   }
+}
+
+std::vector<operation> build_table() {
+  std::vector<operation> t;
+  add_tenant_only_operations(t);
+  add_billing_operations(t);
+  add_campaign_operations(t);
+  add_session_operations(t);
+  add_public_operations(t);
   return t;
 }
 

@@ -47,9 +47,21 @@ constexpr std::array<const char*, 8> first_names = {"Asha", "Ben",  "Chen", "Dar
 constexpr std::array<const char*, 8> last_names = {"Rao",    "Okafor",  "Li",     "Novak",
                                                    "Yilmaz", "Adeyemi", "Sharma", "Martin"};
 
-void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int scale,
-                      fixture_map& fx) {
-  const std::int64_t t0 = base_time + static_cast<std::int64_t>(t.id % 100) * 86400;
+/// What seeding one tenant's records shares: the tenant, the id counters
+/// of the whole store, the tenant's base time, and its fixtures.
+struct tenant_seeding {
+  tenant& t;
+  counters& n;
+  std::int64_t t0;
+  fixture_map& fx;
+};
+
+/// Agents, phone numbers, contacts and analysis prompts.
+void seed_directory(tenant_seeding& ts) {
+  tenant& t = ts.t;
+  counters& n = ts.n;
+  const std::int64_t t0 = ts.t0;
+  fixture_map& fx = ts.fx;
   // agents
   static constexpr std::array<const char*, 3> langs = {"en-US", "hi-IN", "es-ES"};
   for (std::size_t i = 0; i < 32; ++i) {
@@ -86,7 +98,16 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
     t.prompts.emplace(p.id, p);
   }
   fx["call_analysis_prompt_id"] = std::to_string(t.prompts.begin()->first);
-  // campaigns: the named states first, then 60 per scale unit
+}
+
+/// Campaigns: the named states first, then 60 per scale unit.
+void seed_campaigns(tenant_seeding& ts, std::uint64_t seed, int scale) {
+  tenant& t = ts.t;
+  counters& n = ts.n;
+  const std::int64_t t0 = ts.t0;
+  fixture_map& fx = ts.fx;
+  const id_t first_agent = t.agents.begin()->first;
+  const id_t first_phone = t.phone_numbers.begin()->first;
   auto make_campaign = [&](const std::string& name, const char* status, bool contacts, bool phones,
                            std::size_t i) {
     campaign c;
@@ -126,7 +147,15 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
     make_campaign(padded("Campaign", i + 1), campaign_states[r % campaign_states.size()], true,
                   true, i + 8);
   }
-  // voice sessions
+}
+
+/// Voice sessions, 85 per scale unit, over the tenant's contacts and campaigns.
+void seed_voice_sessions(tenant_seeding& ts, std::uint64_t seed, int scale) {
+  tenant& t = ts.t;
+  counters& n = ts.n;
+  const std::int64_t t0 = ts.t0;
+  fixture_map& fx = ts.fx;
+  const id_t first_agent = t.agents.begin()->first;
   static constexpr std::array<const char*, 8> session_states = {
       "completed", "completed", "failed", "no_answer", "busy", "in_progress", "queued", "ringing"};
   std::vector<id_t> campaign_ids;
@@ -166,7 +195,14 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
       break;
     }
   }
-  // follow-ups: 4 in every status, the first scheduled
+}
+
+/// Follow-ups: 4 in every status, the first scheduled.
+void seed_follow_ups(tenant_seeding& ts) {
+  tenant& t = ts.t;
+  counters& n = ts.n;
+  const std::int64_t t0 = ts.t0;
+  fixture_map& fx = ts.fx;
   static constexpr std::array<const char*, 7> fu_states = {
       "scheduled", "pending", "in_progress", "completed", "cancelled", "expired", "failed"};
   static constexpr std::array<const char*, 3> fu_types = {"callback", "retry_call", "reminder"};
@@ -215,6 +251,15 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
       fx[key] = std::to_string(f.id);
     }
   }
+}
+
+/// Contact memories, then knowledge bases and their sources.
+void seed_memories_and_knowledge(tenant_seeding& ts) {
+  tenant& t = ts.t;
+  counters& n = ts.n;
+  const std::int64_t t0 = ts.t0;
+  fixture_map& fx = ts.fx;
+  const id_t first_agent = t.agents.begin()->first;
   // contact memories
   for (std::size_t i = 0; i < 3; ++i) {
     contact_memory m;
@@ -261,6 +306,13 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
   fx["knowledge_base_id"] = std::to_string(t.knowledge_bases.begin()->first);
   fx["knowledge_base_source_id"] = std::to_string(t.sources.begin()->first);
   fx["knowledge_base_other_id"] = std::to_string(std::next(t.knowledge_bases.begin())->first);
+}
+
+/// Invoices and the rate history.
+void seed_billing(tenant_seeding& ts) {
+  tenant& t = ts.t;
+  counters& n = ts.n;
+  fixture_map& fx = ts.fx;
   // invoices
   static constexpr std::array<const char*, 5> inv_status = {"paid", "open", "draft", "void",
                                                             "paid"};
@@ -294,7 +346,16 @@ void seed_full_tenant(store& s, tenant& t, counters& n, std::uint64_t seed, int 
     t.rate_history.push_back(rc);
   }
   t.current_rate = rate;
-  (void)s;
+}
+
+void seed_full_tenant(tenant& t, counters& n, std::uint64_t seed, int scale, fixture_map& fx) {
+  tenant_seeding ts{t, n, base_time + static_cast<std::int64_t>(t.id % 100) * 86400, fx};
+  seed_directory(ts);
+  seed_campaigns(ts, seed, scale);
+  seed_voice_sessions(ts, seed, scale);
+  seed_follow_ups(ts);
+  seed_memories_and_knowledge(ts);
+  seed_billing(ts);
 }
 
 }  // namespace
@@ -322,7 +383,7 @@ void seed_store(store& s, std::uint64_t seed, int scale, const std::string& envi
   for (const auto& [id, key] : full) {
     tenant& t =
         add_tenant(id, id == 103 ? 2 : 1, std::string("Tenant ") + key, id == 101 ? 25000 : 10000);
-    seed_full_tenant(s, t, n, seed, scale, s.fixtures[key]);
+    seed_full_tenant(t, n, seed, scale, s.fixtures[key]);
   }
   for (id_t id = 104; id < 132; ++id) {
     add_tenant(id, 1, "Small tenant " + std::to_string(id), 1000);
