@@ -308,6 +308,157 @@ std::optional<harness::auth_choice> other_tenant(scenario_context& ctx, const li
   return std::nullopt;
 }
 
+/// What the probes of one cell's cursor integrity share: the list, the
+/// page size they ask for, the answer a cursor it must refuse gets (the
+/// description's), the probes kept as evidence, and what they found.
+struct cursor_probes {
+  scenario_context& ctx;
+  const list_target& t;
+  std::string size_text;
+  std::string want;
+  std::deque<probe> probes;
+  outcome o;
+
+  const probe& send_query(const query_list& q) { return probes.emplace_back(send(ctx, t, q)); }
+};
+
+/// Judges `p`, a cursor sent where the list must refuse it (`sent` says
+/// which, for "not run"): a finding `cause` when it was accepted.
+void expect_cursor_refused(cursor_probes& c, const probe& p, const std::string& sent,
+                           std::string cause, std::string steps, const probe* origin) {
+  const auto& paging = c.t.paging();
+  if (auto why = p.unjudgeable(c.ctx.spec())) {
+    c.o.not_run.push_back(sent + ": " + *why);
+    return;
+  }
+  c.o.judged = true;
+  const bool refused =
+      p.status() == static_cast<unsigned>(paging.invalid_cursor_status) &&
+      (paging.invalid_cursor_code.empty() || p.error_code() == paging.invalid_cursor_code);
+  if (!refused) {
+    c.o.findings.push_back({std::move(cause), c.want, p.summary(), std::move(steps), {origin, &p}});
+  }
+}
+
+/// A next cursor with one character changed.
+void probe_tampered_cursor(cursor_probes& c, const probe& first, const std::string& cursor) {
+  const auto& paging = c.t.paging();
+  const probe& p = c.send_query(
+      {{paging.size_param, c.size_text}, {paging.cursor_param, tamper(cursor, c.ctx.seed())}});
+  expect_cursor_refused(c, p, "the tampered cursor", "a tampered cursor is accepted",
+                        "changed one character of a next cursor and sent it", &first);
+}
+
+/// The same cursor sent for another tenant.
+void probe_cursor_for_other_tenant(cursor_probes& c, const probe& first,
+                                   const std::string& cursor) {
+  const auto& paging = c.t.paging();
+  auto other = other_tenant(c.ctx, c.t);
+  if (!other) {
+    c.o.not_run.push_back(
+        c.t.auth.tenant
+            ? "no credential of " + std::string(c.ctx.target().noun()) +
+                  " sufficient for this list acts for a tenant other "
+                  "than " +
+                  c.t.auth.tenant->name +
+                  ", so no cursor was sent for another tenant: add a second tenant with such "
+                  "a credential to " +
+                  std::string(c.ctx.target().noun())
+            : "the auth model acts for no tenant, so no cursor was sent for another tenant");
+    return;
+  }
+  auto g = c.t.base;
+  g.query.emplace_back(paging.size_param, c.size_text);
+  g.query.emplace_back(paging.cursor_param, cursor);
+  const probe& p = c.probes.emplace_back(c.ctx.send(c.ctx.build(*c.t.op, *other, g)));
+  expect_cursor_refused(c, p, "the cursor sent for another tenant",
+                        "a cursor is accepted for another tenant",
+                        "took a next cursor and sent it for tenant " + other->model.tenant_id +
+                            " with " + other->model.label(),
+                        &first);
+}
+
+/// A cursor reused with another filter or sort value.
+void probe_rebound_cursor(cursor_probes& c) {
+  const auto& paging = c.t.paging();
+  auto param = rebinding_param(*c.t.op);
+  if (!param) {
+    c.o.not_run.push_back(
+        "no filter or sort parameter lists two values in its schema, so no cursor was reused "
+        "with other filters");
+    return;
+  }
+  const auto& [name, values] = *param;
+  std::optional<std::string> bound, unjudged;
+  std::size_t from = 0;
+  const std::size_t start = static_cast<std::size_t>(c.ctx.seed() % values.size());
+  const probe* origin = nullptr;
+  for (std::size_t i = 0; i < values.size() && i < 4 && !bound; ++i) {
+    from = (start + i) % values.size();
+    const probe& p = c.send_query({{paging.size_param, c.size_text}, {name, values[from]}});
+    if (auto why = p.unjudgeable(c.ctx.spec())) unjudged = why;
+    if (p.succeeded()) bound = next_cursor(p, paging);
+    origin = &p;
+  }
+  if (!bound) {
+    c.o.not_run.push_back("no value of " + name + " gives a first page with a next cursor" +
+                          (unjudged ? " (" + *unjudged + ")" : std::string()) +
+                          ", so no cursor could be reused with another value");
+    return;
+  }
+  const std::string& other = values[(from + 1) % values.size()];
+  const probe& p = c.send_query(
+      {{paging.size_param, c.size_text}, {name, other}, {paging.cursor_param, *bound}});
+  expect_cursor_refused(c, p, "the cursor reused with " + name + "=" + other,
+                        "a cursor reused with another filter or sort value is accepted",
+                        "took a next cursor of " + name + "=" + values[from] +
+                            " and sent it with " + name + "=" + other,
+                        origin);
+}
+
+/// Parameters the route ignores leave the items as they are. Items are
+/// compared by identity: a record in progress may change its fields between
+/// the two reads.
+void probe_ignored_params(cursor_probes& c) {
+  const auto& paging = c.t.paging();
+  if (paging.ignored_params.empty()) return;
+  std::string names;
+  for (const auto& n : paging.ignored_params) names += (names.empty() ? "" : ", ") + n;
+  const probe& plain = c.send_query({{paging.size_param, c.size_text}});
+  query_list q = {{paging.size_param, c.size_text}};
+  for (const auto& name : paging.ignored_params) q.emplace_back(name, "2");
+  const probe& with = c.send_query(q);
+  const auto* a = plain.at(paging.items);
+  const auto* b = with.at(paging.items);
+  auto unjudged = plain.unjudgeable(c.ctx.spec());
+  if (!unjudged) unjudged = with.unjudgeable(c.ctx.spec());
+  if (unjudged) {
+    c.o.not_run.push_back("the first page without and with " + names + ": " + *unjudged);
+    return;
+  }
+  if (!plain.succeeded() || !a || !a->is_array()) {
+    c.o.not_run.push_back("the first page without " + names +
+                          " did not answer 2xx with an items array (" + plain.summary() +
+                          "), so there was nothing to compare");
+    return;
+  }
+  c.o.judged = true;
+  const auto ids_without = item_ids(a, paging.item_id);
+  const auto ids_with = item_ids(b, paging.item_id);
+  if (!with.succeeded() || !b || !b->is_array() || ids_without != ids_with) {
+    std::string seen = with.summary();
+    if (with.succeeded()) {
+      seen = "items " + core::join(ids_with) + " instead of " + core::join(ids_without);
+      seen = core::excerpt(seen, 200);
+    }
+    c.o.findings.push_back({"an ignored parameter changes the answer",
+                            "the same items with or without " + names + " (x-pagination)",
+                            seen,
+                            "sent the first page without and with " + names,
+                            {&plain, &with}});
+  }
+}
+
 void run_cursor_integrity(scenario_context& ctx, results_sink& results, const list_target& t) {
   const auto& paging = t.paging();
   if (paging.invalid_cursor_status == 0) {
@@ -315,164 +466,34 @@ void run_cursor_integrity(scenario_context& ctx, results_sink& results, const li
                     "x-pagination declares no invalid_cursor answer to expect");
     return;
   }
-  const std::string want =
+  cursor_probes c{
+      ctx,
+      t,
+      std::to_string(std::max<std::int64_t>(1, paging.min_size)),
       std::to_string(paging.invalid_cursor_status) +
-      (paging.invalid_cursor_code.empty() ? std::string() : " " + paging.invalid_cursor_code) +
-      " (x-pagination)";
-  auto refused = [&](const probe& p) {
-    return p.status() == static_cast<unsigned>(paging.invalid_cursor_status) &&
-           (paging.invalid_cursor_code.empty() || p.error_code() == paging.invalid_cursor_code);
-  };
-  const std::int64_t size = std::max<std::int64_t>(1, paging.min_size);
-  const std::string size_text = std::to_string(size);
-  std::deque<probe> probes;
-  outcome o;
+          (paging.invalid_cursor_code.empty() ? std::string() : " " + paging.invalid_cursor_code) +
+          " (x-pagination)",
+      {},
+      {}};
 
-  // A tampered cursor.
-  const probe& first = probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}}));
+  // The first page, whose next cursor the probes reuse.
+  const probe& first = c.send_query({{paging.size_param, c.size_text}});
   const auto first_unjudged = first.unjudgeable(ctx.spec());
   const auto cursor = first.succeeded() ? next_cursor(first, paging) : std::nullopt;
   if (first_unjudged) {
-    o.not_run.push_back("the first page with " + paging.size_param + "=" + size_text +
-                        ", whose cursor the probes reuse: " + *first_unjudged);
+    c.o.not_run.push_back("the first page with " + paging.size_param + "=" + c.size_text +
+                          ", whose cursor the probes reuse: " + *first_unjudged);
   } else if (!cursor) {
-    o.not_run.push_back("the first page with " + paging.size_param + "=" + size_text +
-                        " has no next cursor (" + first.summary() +
-                        "); the credential's tenant needs at least two items");
+    c.o.not_run.push_back("the first page with " + paging.size_param + "=" + c.size_text +
+                          " has no next cursor (" + first.summary() +
+                          "); the credential's tenant needs at least two items");
   } else {
-    const probe& p = probes.emplace_back(
-        send(ctx, t,
-             {{paging.size_param, size_text}, {paging.cursor_param, tamper(*cursor, ctx.seed())}}));
-    if (auto why = p.unjudgeable(ctx.spec())) {
-      o.not_run.push_back("the tampered cursor: " + *why);
-    } else {
-      o.judged = true;
-      if (!refused(p)) {
-        o.findings.push_back({"a tampered cursor is accepted",
-                              want,
-                              p.summary(),
-                              "changed one character of a next cursor and sent it",
-                              {&first, &p}});
-      }
-    }
+    probe_tampered_cursor(c, first, *cursor);
   }
-
-  // The same cursor sent for another tenant.
-  if (cursor) {
-    if (auto other = other_tenant(ctx, t)) {
-      auto g = t.base;
-      g.query.emplace_back(paging.size_param, size_text);
-      g.query.emplace_back(paging.cursor_param, *cursor);
-      const probe& p = probes.emplace_back(ctx.send(ctx.build(*t.op, *other, g)));
-      if (auto why = p.unjudgeable(ctx.spec())) {
-        o.not_run.push_back("the cursor sent for another tenant: " + *why);
-      } else {
-        o.judged = true;
-        if (!refused(p)) {
-          o.findings.push_back({"a cursor is accepted for another tenant",
-                                want,
-                                p.summary(),
-                                "took a next cursor and sent it for tenant " +
-                                    other->model.tenant_id + " with " + other->model.label(),
-                                {&first, &p}});
-        }
-      }
-    } else {
-      o.not_run.push_back(
-          t.auth.tenant
-              ? "no credential of " + std::string(ctx.target().noun()) +
-                    " sufficient for this list acts for a tenant other "
-                    "than " +
-                    t.auth.tenant->name +
-                    ", so no cursor was sent for another tenant: add a second tenant with such "
-                    "a credential to " +
-                    std::string(ctx.target().noun())
-              : "the auth model acts for no tenant, so no cursor was sent for another tenant");
-    }
-  }
-
-  // A cursor reused with another filter or sort value.
-  if (auto param = rebinding_param(*t.op)) {
-    const auto& [name, values] = *param;
-    std::optional<std::string> bound, unjudged;
-    std::size_t from = 0;
-    const std::size_t start = static_cast<std::size_t>(ctx.seed() % values.size());
-    const probe* origin = nullptr;
-    for (std::size_t i = 0; i < values.size() && i < 4 && !bound; ++i) {
-      from = (start + i) % values.size();
-      const probe& p =
-          probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}, {name, values[from]}}));
-      if (auto why = p.unjudgeable(ctx.spec())) unjudged = why;
-      if (p.succeeded()) bound = next_cursor(p, paging);
-      origin = &p;
-    }
-    if (!bound) {
-      o.not_run.push_back("no value of " + name + " gives a first page with a next cursor" +
-                          (unjudged ? " (" + *unjudged + ")" : std::string()) +
-                          ", so no cursor could be reused with another value");
-    } else {
-      const std::string& other = values[(from + 1) % values.size()];
-      const probe& p = probes.emplace_back(send(
-          ctx, t, {{paging.size_param, size_text}, {name, other}, {paging.cursor_param, *bound}}));
-      if (auto why = p.unjudgeable(ctx.spec())) {
-        o.not_run.push_back("the cursor reused with " + name + "=" + other + ": " + *why);
-      } else {
-        o.judged = true;
-        if (!refused(p)) {
-          o.findings.push_back({"a cursor reused with another filter or sort value is accepted",
-                                want,
-                                p.summary(),
-                                "took a next cursor of " + name + "=" + values[from] +
-                                    " and sent it with " + name + "=" + other,
-                                {origin, &p}});
-        }
-      }
-    }
-  } else {
-    o.not_run.push_back(
-        "no filter or sort parameter lists two values in its schema, so no cursor was reused "
-        "with other filters");
-  }
-
-  // Parameters the route ignores leave the items as they are. Items are
-  // compared by identity: a record in progress may change its fields between
-  // the two reads.
-  if (!paging.ignored_params.empty()) {
-    std::string names;
-    for (const auto& n : paging.ignored_params) names += (names.empty() ? "" : ", ") + n;
-    const probe& plain = probes.emplace_back(send(ctx, t, {{paging.size_param, size_text}}));
-    query_list q = {{paging.size_param, size_text}};
-    for (const auto& name : paging.ignored_params) q.emplace_back(name, "2");
-    const probe& with = probes.emplace_back(send(ctx, t, q));
-    const auto* a = plain.at(paging.items);
-    const auto* b = with.at(paging.items);
-    auto unjudged = plain.unjudgeable(ctx.spec());
-    if (!unjudged) unjudged = with.unjudgeable(ctx.spec());
-    if (unjudged) {
-      o.not_run.push_back("the first page without and with " + names + ": " + *unjudged);
-    } else if (!plain.succeeded() || !a || !a->is_array()) {
-      o.not_run.push_back("the first page without " + names +
-                          " did not answer 2xx with an items array (" + plain.summary() +
-                          "), so there was nothing to compare");
-    } else {
-      o.judged = true;
-      const auto ids_without = item_ids(a, paging.item_id);
-      const auto ids_with = item_ids(b, paging.item_id);
-      if (!with.succeeded() || !b || !b->is_array() || ids_without != ids_with) {
-        std::string seen = with.summary();
-        if (with.succeeded()) {
-          seen = "items " + core::join(ids_with) + " instead of " + core::join(ids_without);
-          seen = core::excerpt(seen, 200);
-        }
-        o.findings.push_back({"an ignored parameter changes the answer",
-                              "the same items with or without " + names + " (x-pagination)",
-                              seen,
-                              "sent the first page without and with " + names,
-                              {&plain, &with}});
-      }
-    }
-  }
-  conclude(results, ctx, t, cursor_integrity_check, o);
+  if (cursor) probe_cursor_for_other_tenant(c, first, *cursor);
+  probe_rebound_cursor(c);
+  probe_ignored_params(c);
+  conclude(results, ctx, t, cursor_integrity_check, c.o);
 }
 
 void run_pagination(scenario_context& ctx, results_sink& results,

@@ -257,13 +257,160 @@ bool looks_like_http_date(std::string_view v) {
   return v.size() >= 29 && v[3] == ',' && v.substr(v.size() - 3) == "GMT";
 }
 
+/// A read operation the credential could call if it were not throttled, so
+/// that hammering it changes nothing; never a write: hundreds of them would
+/// create or move as many records.
+const openapi::operation* rate_limited_read(scenario_context& ctx, const profile::credential& c) {
+  profile::credential unthrottled = c;
+  unthrottled.rate_limited = false;
+  const openapi::operation* chosen = nullptr;
+  for (const auto* op : ctx.operations()) {
+    if (!op->needs_credentials() || op->access != openapi::access_kind::read) continue;
+    for (const auto* scheme : op->accepted_schemes()) {
+      if (harness::credential_selector::sufficient(*op, *scheme, unthrottled)) chosen = op;
+    }
+    if (chosen) break;
+  }
+  return chosen;
+}
+
+/// The request a rate-limited credential sends again and again.
+struct throttled_request {
+  const openapi::operation& op;
+  std::string label;
+  auth_choice auth;
+  generators::generated_request request;
+};
+
+/// Judges the refusal `p` against x-rate-limit: the declared code, a
+/// usable Retry-After, the error envelope. False, said as "not run", when
+/// the envelope could not be judged.
+bool judge_rate_limit_refusal(scenario_context& ctx, results_sink& results,
+                              const throttled_request& t, const probe& p,
+                              const std::string* retry_after,
+                              std::optional<std::chrono::seconds> wait) {
+  const auto& rules = ctx.spec().rules;
+  scenario_failure f;
+  f.steps = "sent requests with a rate-limited credential until it was refused";
+  f.evidence = {&p};
+  f.expected = status_and_code(rules.rate_limited_status, rules.rate_limited_code) +
+               (rules.retry_after_header.empty() ? "" : " with " + rules.retry_after_header) +
+               ", the error envelope";
+  if (!rules.rate_limited_code.empty() && p.error_code() != rules.rate_limited_code) {
+    f.seen = p.summary();
+    f.cause = "429 code " + p.error_code();
+  } else if (!rules.retry_after_header.empty() && !retry_after) {
+    f.seen = "no " + rules.retry_after_header + " header";
+    f.cause = "429 without " + rules.retry_after_header;
+  } else if (retry_after && !wait && !looks_like_http_date(*retry_after)) {
+    f.seen = rules.retry_after_header + ": " + *retry_after;
+    f.cause = "429 with an unusable " + rules.retry_after_header;
+  } else if (auto problem = envelope_problem(ctx.spec(), p)) {
+    if (problem->starts_with("not run: ")) {
+      results.not_run(&t.op, t.label, rate_limit_check, problem->substr(9));
+      return false;
+    }
+    f.seen = *problem;
+    f.cause = "429 not the error envelope";
+  }
+  if (!f.cause.empty()) {
+    results.fail(t.op, t.label, rate_limit_check, f, ctx);
+    return false;
+  }
+  // The 429 itself conforms.
+  results.pass(t.op, t.label, rate_limit_check);
+  return true;
+}
+
+/// Served again once the promised time has passed: with some slack (a
+/// server may round its window), and a second try before concluding.
+void check_served_again(scenario_context& ctx, results_sink& results, const throttled_request& t,
+                        const probe& p, std::chrono::seconds wait) {
+  const auto& rules = ctx.spec().rules;
+  std::optional<probe> again;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    // A quarter second of slack first, a whole one on the second try.
+    std::this_thread::sleep_for(
+        wait + (attempt == 0 ? std::chrono::milliseconds(250) : std::chrono::milliseconds(1000)));
+    again = ctx.send(ctx.build(t.op, t.auth, t.request), 0, /*once=*/true);
+    if (!again->answered() || static_cast<int>(again->status()) != rules.rate_limited_status) {
+      break;
+    }
+  }
+  if (!again->answered()) {
+    results.not_run(&t.op, t.label, rate_limit_check,
+                    "not checked that the credential is served again: " + again->summary());
+  } else if (static_cast<int>(again->status()) == rules.rate_limited_status) {
+    scenario_failure g2;
+    g2.steps = "waited as " + rules.retry_after_header + " said (and a little more), twice";
+    g2.expected = "served again after " + std::to_string(wait.count()) + " s";
+    g2.seen = again->summary();
+    g2.cause = "still rate-limited after " + rules.retry_after_header;
+    g2.evidence = {&p, &*again};
+    results.fail(t.op, t.label, rate_limit_check, g2, ctx);
+  }
+}
+
+/// One rate-limited credential: sent until refused, the refusal judged,
+/// then served again after Retry-After.
+void check_rate_limited_credential(scenario_context& ctx, results_sink& results,
+                                   const profile::credential& c) {
+  const auto& rules = ctx.spec().rules;
+  const std::string label = std::string(openapi::to_string(c.kind)) + " (" + c.name + ")";
+  const openapi::operation* chosen = rate_limited_read(ctx, c);
+  if (!chosen) {
+    results.not_run(nullptr, label, rate_limit_check,
+                    "no covered read operation accepts the rate-limited credential " + c.name);
+    return;
+  }
+  auto auth = ctx.credentials().auth_for(*chosen, c);
+  auto g = ctx.valid_request(*chosen, auth, "429");
+  if (!g) {
+    const std::string& why = g.error();
+    results.not_run(chosen, label, rate_limit_check, "no request could be built: " + why);
+    return;
+  }
+  const throttled_request t{*chosen, label, auth, std::move(*g)};
+  std::optional<probe> limited;
+  probe last;
+  for (unsigned i = 0; i < rate_limit_budget && !limited; ++i) {
+    last = ctx.send(ctx.build(t.op, t.auth, t.request), 0, /*once=*/true);
+    if (!last.answered()) break;
+    if (static_cast<int>(last.status()) == rules.rate_limited_status) limited = last;
+  }
+  if (!limited) {
+    results.not_run(chosen, label, rate_limit_check,
+                    last.answered()
+                        ? "no " + std::to_string(rules.rate_limited_status) + " within " +
+                              std::to_string(rate_limit_budget) +
+                              " requests, though the profile marks " + c.name + " rate_limited"
+                        : "the target stopped answering: " + last.summary());
+    return;
+  }
+  const probe& p = *limited;
+  const std::string* retry_after =
+      rules.retry_after_header.empty() ? nullptr : p.header(rules.retry_after_header);
+  std::optional<std::chrono::seconds> wait;
+  if (retry_after) wait = retry_after_seconds(*retry_after);
+  if (!judge_rate_limit_refusal(ctx, results, t, p, retry_after, wait)) return;
+  if (!wait || *wait > max_retry_after) {
+    results.not_run(
+        chosen, label, rate_limit_check,
+        !retry_after ? std::string("not checked that the credential is served again: the "
+                                   "description declares no Retry-After header")
+                     : "not checked that the credential is served again: " +
+                           rules.retry_after_header + " is " + *retry_after +
+                           (wait ? ", longer than the check waits" : ", not a number of seconds"));
+    return;
+  }
+  check_served_again(ctx, results, t, p, *wait);
+}
+
 // Rate limits (x-rate-limit): a credential the profile marks rate-limited gets
 // 429 with the error envelope, the declared code and Retry-After, and is
 // served again once Retry-After has passed.
 void check_rate_limit(scenario_context& ctx, results_sink& results) {
-  const auto& spec = ctx.spec();
-  const auto& rules = spec.rules;
-  if (rules.rate_limited_status == 0) {
+  if (ctx.spec().rules.rate_limited_status == 0) {
     results.not_run(nullptr, "", rate_limit_check, "the description declares no x-rate-limit");
     return;
   }
@@ -271,117 +418,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
   for (const auto& c : ctx.target().credentials) {
     if (!c.rate_limited || c.expired || c.other_environment) continue;
     any = true;
-    // An operation the credential could call if it were not throttled; a
-    // read, so that hammering it changes nothing.
-    profile::credential unthrottled = c;
-    unthrottled.rate_limited = false;
-    // Never a write: hundreds of them would create or move as many records.
-    const openapi::operation* chosen = nullptr;
-    for (const auto* op : ctx.operations()) {
-      if (!op->needs_credentials() || op->access != openapi::access_kind::read) continue;
-      for (const auto* scheme : op->accepted_schemes()) {
-        if (harness::credential_selector::sufficient(*op, *scheme, unthrottled)) chosen = op;
-      }
-      if (chosen) break;
-    }
-    const std::string label = std::string(openapi::to_string(c.kind)) + " (" + c.name + ")";
-    if (!chosen) {
-      results.not_run(nullptr, label, rate_limit_check,
-                      "no covered read operation accepts the rate-limited credential " + c.name);
-      continue;
-    }
-    auto auth = ctx.credentials().auth_for(*chosen, c);
-    auto g = ctx.valid_request(*chosen, auth, "429");
-    if (!g) {
-      const std::string& why = g.error();
-      results.not_run(chosen, label, rate_limit_check, "no request could be built: " + why);
-      continue;
-    }
-    std::optional<probe> limited;
-    probe last;
-    for (unsigned i = 0; i < rate_limit_budget && !limited; ++i) {
-      last = ctx.send(ctx.build(*chosen, auth, *g), 0, /*once=*/true);
-      if (!last.answered()) break;
-      if (static_cast<int>(last.status()) == rules.rate_limited_status) limited = last;
-    }
-    if (!limited) {
-      results.not_run(chosen, label, rate_limit_check,
-                      last.answered()
-                          ? "no " + std::to_string(rules.rate_limited_status) + " within " +
-                                std::to_string(rate_limit_budget) +
-                                " requests, though the profile marks " + c.name + " rate_limited"
-                          : "the target stopped answering: " + last.summary());
-      continue;
-    }
-    const probe& p = *limited;
-    scenario_failure f;
-    f.steps = "sent requests with a rate-limited credential until it was refused";
-    f.evidence = {&p};
-    f.expected = status_and_code(rules.rate_limited_status, rules.rate_limited_code) +
-                 (rules.retry_after_header.empty() ? "" : " with " + rules.retry_after_header) +
-                 ", the error envelope";
-    const std::string* retry_after =
-        rules.retry_after_header.empty() ? nullptr : p.header(rules.retry_after_header);
-    std::optional<std::chrono::seconds> wait;
-    if (retry_after) wait = retry_after_seconds(*retry_after);
-    if (!rules.rate_limited_code.empty() && p.error_code() != rules.rate_limited_code) {
-      f.seen = p.summary();
-      f.cause = "429 code " + p.error_code();
-    } else if (!rules.retry_after_header.empty() && !retry_after) {
-      f.seen = "no " + rules.retry_after_header + " header";
-      f.cause = "429 without " + rules.retry_after_header;
-    } else if (retry_after && !wait && !looks_like_http_date(*retry_after)) {
-      f.seen = rules.retry_after_header + ": " + *retry_after;
-      f.cause = "429 with an unusable " + rules.retry_after_header;
-    } else if (auto problem = envelope_problem(spec, p)) {
-      if (problem->starts_with("not run: ")) {
-        results.not_run(chosen, label, rate_limit_check, problem->substr(9));
-        continue;
-      }
-      f.seen = *problem;
-      f.cause = "429 not the error envelope";
-    }
-    if (!f.cause.empty()) {
-      results.fail(*chosen, label, rate_limit_check, f, ctx);
-      continue;
-    }
-    // The 429 itself conforms.
-    results.pass(*chosen, label, rate_limit_check);
-    // Served again once the promised time has passed: with some slack (a
-    // server may round its window), and a second try before concluding.
-    if (!wait || *wait > max_retry_after) {
-      results.not_run(
-          chosen, label, rate_limit_check,
-          !retry_after
-              ? std::string("not checked that the credential is served again: the "
-                            "description declares no Retry-After header")
-              : "not checked that the credential is served again: " + rules.retry_after_header +
-                    " is " + *retry_after +
-                    (wait ? ", longer than the check waits" : ", not a number of seconds"));
-      continue;
-    }
-    std::optional<probe> again;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      // A quarter second of slack first, a whole one on the second try.
-      std::this_thread::sleep_for(*wait + (attempt == 0 ? std::chrono::milliseconds(250)
-                                                        : std::chrono::milliseconds(1000)));
-      again = ctx.send(ctx.build(*chosen, auth, *g), 0, /*once=*/true);
-      if (!again->answered() || static_cast<int>(again->status()) != rules.rate_limited_status) {
-        break;
-      }
-    }
-    if (!again->answered()) {
-      results.not_run(chosen, label, rate_limit_check,
-                      "not checked that the credential is served again: " + again->summary());
-    } else if (static_cast<int>(again->status()) == rules.rate_limited_status) {
-      scenario_failure g2;
-      g2.steps = "waited as " + rules.retry_after_header + " said (and a little more), twice";
-      g2.expected = "served again after " + std::to_string(wait->count()) + " s";
-      g2.seen = again->summary();
-      g2.cause = "still rate-limited after " + rules.retry_after_header;
-      g2.evidence = {&p, &*again};
-      results.fail(*chosen, label, rate_limit_check, g2, ctx);
-    }
+    check_rate_limited_credential(ctx, results, c);
   }
   if (!any) {
     results.not_run(
