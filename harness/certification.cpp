@@ -135,32 +135,23 @@ std::vector<std::string> certification_report::passed_rules() const {
   return out;
 }
 
-certification_report judge_traffic(const traffic& t,
-                                   const std::vector<const traffic_check*>& checks,
-                                   rule_level level, const run_info& info, listener& events,
-                                   const client_outcome& client) {
-  certification_report out;
-  out.level = level;
-  out.environment = t.environment;
-  out.requests = t.exchanges.size();
-  out.run.info = info;
-  out.run.counts.requests = t.exchanges.size();
-  out.client_exit = client.exit;
-  const auto started = std::chrono::steady_clock::now();
+namespace {
 
-  std::vector<std::string> unmet;
-  for (const auto& p : t.planned) {
-    if (p.met_at == 0) unmet.push_back(describe_plan(p));
-  }
+/// Each adversity met that a rule judged, by the request's seq: how the
+/// client fared, and the rule that judged it.
+using adversity_verdicts = std::map<std::uint64_t, std::pair<adversity_judged, std::string>>;
 
-  results_sink sink(*t.spec, events);
-  events.run_started({info, 0});
-  events.phase_started({phase::scenarios, checks.size()});
-  std::map<std::uint64_t, std::pair<adversity_judged, std::string>> judged;  // by seq
-  struct judged_rule {
-    rule_verdict v;
-    std::string first_not_exercised;
-  };
+/// A rule as its check judged the traffic, before the verdict.
+struct judged_rule {
+  rule_verdict v;
+  std::string first_not_exercised;
+};
+
+/// Runs every check over the traffic: what each held, broke or could not
+/// exercise, and the adversity each judged (into `judged`).
+std::vector<judged_rule> run_traffic_checks(const traffic& t,
+                                            const std::vector<const traffic_check*>& checks,
+                                            results_sink& sink, adversity_verdicts& judged) {
   std::vector<judged_rule> ran;
   for (const traffic_check* c : checks) {
     traffic_judgement j(t, sink, c->info.name);
@@ -179,16 +170,14 @@ certification_report judge_traffic(const traffic& t,
     for (const auto& a : j.adversity_judged_list()) judged[a.at->seq] = {a, c->info.name};
     ran.push_back(std::move(r));
   }
-  // In a pass that scripts an outage, a client that gave up on it may end
-  // its run there (section 7: escalate a persistent failure): what it never
-  // reached afterwards is not held against it.
-  bool gave_up = false;
-  for (const auto& [seq, a] : judged) {
-    gave_up = gave_up || (a.first.at->adversity == "outage" && a.first.survived);
-  }
-  const bool ended_on_outage = client.unrecoverable && gave_up;
-  if (ended_on_outage) unmet.clear();
-  out.unmet_adversity = unmet;
+  return ran;
+}
+
+/// Each rule's status: failed when broken, else not exercised while the
+/// adversity it owns was not met, else passed when it held anywhere.
+void settle_rule_verdicts(const traffic& t, const std::vector<const traffic_check*>& checks,
+                          std::vector<judged_rule>& ran, bool ended_on_outage, results_sink& sink,
+                          certification_report& out) {
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const traffic_check* c = checks[i];
     rule_verdict& v = ran[i].v;
@@ -216,20 +205,13 @@ certification_report judge_traffic(const traffic& t,
     }
     out.rules.push_back(std::move(v));
   }
-  if (client.known && !client.unrecoverable) judge_completion(client, sink, t.seed);
-  if (client.known && client.unrecoverable) {
-    sink.not_run(nullptr, "", completed_rule,
-                 "not judged in this pass: it scripts an outage, after which a client may end "
-                 "its run as the description allows (section 7)");
-  }
-  events.phase_finished({phase::scenarios});
-  sink.fold_into(out.run);
-  for (const auto& e : t.exchanges) {
-    if (e.status == 0) ++out.run.counts.transport_errors;
-    if (e.status == 429) ++out.run.counts.retries_429;
-  }
+}
 
-  out.coverage = coverage_of(t);
+/// Every adversity the client met, once, with how it fared and the rule
+/// that judged it (or why none did).
+std::vector<adversity_event> adversity_timeline(const traffic& t,
+                                                const adversity_verdicts& judged) {
+  std::vector<adversity_event> out;
   for (std::size_t i = 0; i < t.exchanges.size(); ++i) {
     if (!first_meeting(t, i)) continue;
     adversity_event ev = event_at(t.exchanges[i]);
@@ -242,10 +224,14 @@ certification_report judge_traffic(const traffic& t,
       ev.outcome = it->second.first.outcome;
       ev.owner = it->second.second;
     }
-    out.adversity.push_back(std::move(ev));
+    out.push_back(std::move(ev));
   }
+  return out;
+}
 
-  // The verdict: the causes, the client's own first.
+/// The verdict: the causes, the client's own first.
+void state_traffic_verdict(const traffic& t, const client_outcome& client, rule_level level,
+                           bool adversity_unmet, certification_report& out) {
   std::vector<std::string> failed, missing;
   for (const auto& r : out.rules) {
     if (r.what == rule_verdict::status::failed) failed.push_back(r.check);
@@ -264,7 +250,7 @@ certification_report judge_traffic(const traffic& t,
                      " (" + ev.method_path + "): " + ev.outcome + "; this breaks " + ev.owner);
   }
   if (!failed.empty()) causes.push_back("the client broke " + core::join(failed));
-  if (!unmet.empty()) {
+  if (adversity_unmet) {
     std::vector<std::string> short_unmet;
     for (const auto& p : t.planned) {
       if (p.met_at != 0) continue;
@@ -289,6 +275,60 @@ certification_report judge_traffic(const traffic& t,
   } else {
     out.verdict = "not certified: " + core::join(causes, "; ");
   }
+}
+
+}  // namespace
+
+certification_report judge_traffic(const traffic& t,
+                                   const std::vector<const traffic_check*>& checks,
+                                   rule_level level, const run_info& info, listener& events,
+                                   const client_outcome& client) {
+  certification_report out;
+  out.level = level;
+  out.environment = t.environment;
+  out.requests = t.exchanges.size();
+  out.run.info = info;
+  out.run.counts.requests = t.exchanges.size();
+  out.client_exit = client.exit;
+  const auto started = std::chrono::steady_clock::now();
+
+  std::vector<std::string> unmet;
+  for (const auto& p : t.planned) {
+    if (p.met_at == 0) unmet.push_back(describe_plan(p));
+  }
+
+  results_sink sink(*t.spec, events);
+  events.run_started({info, 0});
+  events.phase_started({phase::scenarios, checks.size()});
+  adversity_verdicts judged;
+  std::vector<judged_rule> ran = run_traffic_checks(t, checks, sink, judged);
+  // In a pass that scripts an outage, a client that gave up on it may end
+  // its run there (section 7: escalate a persistent failure): what it never
+  // reached afterwards is not held against it.
+  bool gave_up = false;
+  for (const auto& [seq, a] : judged) {
+    gave_up = gave_up || (a.first.at->adversity == "outage" && a.first.survived);
+  }
+  const bool ended_on_outage = client.unrecoverable && gave_up;
+  if (ended_on_outage) unmet.clear();
+  out.unmet_adversity = unmet;
+  settle_rule_verdicts(t, checks, ran, ended_on_outage, sink, out);
+  if (client.known && !client.unrecoverable) judge_completion(client, sink, t.seed);
+  if (client.known && client.unrecoverable) {
+    sink.not_run(nullptr, "", completed_rule,
+                 "not judged in this pass: it scripts an outage, after which a client may end "
+                 "its run as the description allows (section 7)");
+  }
+  events.phase_finished({phase::scenarios});
+  sink.fold_into(out.run);
+  for (const auto& e : t.exchanges) {
+    if (e.status == 0) ++out.run.counts.transport_errors;
+    if (e.status == 429) ++out.run.counts.retries_429;
+  }
+
+  out.coverage = coverage_of(t);
+  out.adversity = adversity_timeline(t, judged);
+  state_traffic_verdict(t, client, level, !unmet.empty(), out);
   out.run.timings.wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::steady_clock::now() - started);
   events.run_finished({out.run});
@@ -326,6 +366,129 @@ std::optional<std::string> not_applicable(const traffic_check& c, const certific
   return std::nullopt;
 }
 
+/// Where each coverage row and tally of the combined report is, by key.
+struct combined_places {
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> tally_at;
+  std::map<std::pair<std::string, std::string>, std::size_t> row_at;
+};
+
+/// One pass's coverage rows added into the combined matrix.
+void add_pass_coverage(const certification_report& r, combined_places& at,
+                       certification_report& out) {
+  for (const auto& c : r.coverage) {
+    auto [it, added] = at.row_at.try_emplace({c.operation_id, c.auth_model}, out.coverage.size());
+    if (added) {
+      out.coverage.push_back(c);
+      continue;
+    }
+    coverage_row& row = out.coverage[it->second];
+    row.calls += c.calls;
+    row.succeeded += c.succeeded;
+    row.client_errors += c.client_errors;
+    row.server_errors += c.server_errors;
+    row.no_answer += c.no_answer;
+    for (const auto& a : c.adversity) {
+      if (std::find(row.adversity.begin(), row.adversity.end(), a) == row.adversity.end())
+        row.adversity.push_back(a);
+    }
+  }
+}
+
+/// One pass's report added into the combined one: its counts, adversity,
+/// coverage, failures, judged cells and causes, each named by its pass.
+void add_pass_report(const pass_summary& p, const certification_report& r, combined_places& at,
+                     certification_report& out) {
+  out.requests += r.requests;
+  out.run.counts.requests += r.run.counts.requests;
+  out.run.counts.transport_errors += r.run.counts.transport_errors;
+  out.run.counts.retries_429 += r.run.counts.retries_429;
+  for (const auto& line : r.adversity_plan) out.adversity_plan.push_back(p.name + ": " + line);
+  for (const auto& line : r.unmet_adversity) {
+    out.unmet_adversity.push_back(p.name + ": " + line);
+  }
+  for (auto ev : r.adversity) {
+    ev.pass = p.name;
+    out.adversity.push_back(std::move(ev));
+  }
+  add_pass_coverage(r, at, out);
+  for (auto f : r.run.failures) {
+    f.seen = "in the " + p.name + " pass: " + f.seen;
+    out.run.failures.push_back(std::move(f));
+  }
+  for (const auto& tl : r.run.tallies) {
+    if (tl.not_run_why) continue;  // rebuilt from the combined verdicts
+    auto [it, added] =
+        at.tally_at.try_emplace({tl.operation_id, tl.auth_model, tl.check}, out.run.tallies.size());
+    if (added) {
+      out.run.tallies.push_back(tl);
+      continue;
+    }
+    check_tally& into = out.run.tallies[it->second];
+    into.passed += tl.passed;
+    into.failed += tl.failed;
+    into.contradicted += tl.contradicted;
+    into.time += tl.time;
+    into.nothing_judged = into.nothing_judged && tl.nothing_judged;
+  }
+  for (const auto& cause : r.causes) out.causes.push_back("in the " + p.name + " pass, " + cause);
+}
+
+/// Rule `i` over every pass that ran: failed when any pass broke it, else
+/// passed when any held it, else not exercised, with the first pass's why.
+rule_verdict combine_rule(std::size_t i, const std::vector<certification_report>& reports,
+                          const std::vector<pass_summary>& passes) {
+  rule_verdict v;
+  bool any_pass = false;
+  std::size_t k = 0;
+  for (const auto& p : passes) {
+    if (!p.run) continue;
+    const rule_verdict& in = reports.at(k++).rules.at(i);
+    if (!any_pass) {
+      v = in;
+      v.judged = v.broken = v.not_exercised = 0;
+      v.not_exercised_why.clear();
+      v.what = rule_verdict::status::not_exercised;
+      any_pass = true;
+    }
+    v.judged += in.judged;
+    v.broken += in.broken;
+    v.not_exercised += in.not_exercised;
+    if (in.what == rule_verdict::status::failed) v.what = rule_verdict::status::failed;
+    if (in.what == rule_verdict::status::passed && v.what != rule_verdict::status::failed) {
+      v.what = rule_verdict::status::passed;
+    }
+    if (in.what == rule_verdict::status::not_exercised && v.not_exercised_why.empty()) {
+      v.not_exercised_why = in.not_exercised_why + " (the " + p.name + " pass)";
+    }
+  }
+  return v;
+}
+
+/// The verdict over every pass: certified when nothing is held against
+/// the client.
+void state_combined_verdict(const certification_scope& scope, rule_level level,
+                            const std::vector<std::string>& missing, certification_report& out) {
+  if (scope.operations.empty()) {
+    out.causes.push_back("the scope holds no authenticated operation: the baseline pass saw none");
+  }
+  if (!missing.empty()) {
+    out.causes.push_back("the " + std::string(to_string(level)) +
+                         " level needs every rule that applies to the scope exercised; not "
+                         "exercised: " +
+                         core::join(missing));
+  }
+  out.certified = out.causes.empty();
+  if (out.certified) {
+    out.verdict = "certified at level " + std::string(to_string(level)) + " for " +
+                  std::to_string(scope.operations.size()) +
+                  " operations: " + std::to_string(out.passed_rules().size()) +
+                  " rules kept over " + std::to_string(out.requests) + " requests in " +
+                  std::to_string(out.passes.size()) + " passes";
+  } else {
+    out.verdict = "not certified: " + core::join(out.causes, "; ");
+  }
+}
+
 }  // namespace
 
 certification_report combine_passes(const std::vector<certification_report>& reports,
@@ -340,91 +503,16 @@ certification_report combine_passes(const std::vector<certification_report>& rep
   }
   out.level = level;
   out.scope = scope;
-  std::map<std::string, std::string> pass_of;  // a report's index -> its pass's name
+  combined_places at;
   std::size_t k = 0;
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> tally_at;
-  std::map<std::pair<std::string, std::string>, std::size_t> row_at;
   for (const auto& p : passes) {
-    if (!p.run) continue;
-    const certification_report& r = reports.at(k++);
-    out.requests += r.requests;
-    out.run.counts.requests += r.run.counts.requests;
-    out.run.counts.transport_errors += r.run.counts.transport_errors;
-    out.run.counts.retries_429 += r.run.counts.retries_429;
-    for (const auto& line : r.adversity_plan) out.adversity_plan.push_back(p.name + ": " + line);
-    for (const auto& line : r.unmet_adversity) {
-      out.unmet_adversity.push_back(p.name + ": " + line);
-    }
-    for (auto ev : r.adversity) {
-      ev.pass = p.name;
-      out.adversity.push_back(std::move(ev));
-    }
-    for (const auto& c : r.coverage) {
-      auto [it, added] = row_at.try_emplace({c.operation_id, c.auth_model}, out.coverage.size());
-      if (added) {
-        out.coverage.push_back(c);
-        continue;
-      }
-      coverage_row& row = out.coverage[it->second];
-      row.calls += c.calls;
-      row.succeeded += c.succeeded;
-      row.client_errors += c.client_errors;
-      row.server_errors += c.server_errors;
-      row.no_answer += c.no_answer;
-      for (const auto& a : c.adversity) {
-        if (std::find(row.adversity.begin(), row.adversity.end(), a) == row.adversity.end())
-          row.adversity.push_back(a);
-      }
-    }
-    for (auto f : r.run.failures) {
-      f.seen = "in the " + p.name + " pass: " + f.seen;
-      out.run.failures.push_back(std::move(f));
-    }
-    for (const auto& tl : r.run.tallies) {
-      if (tl.not_run_why) continue;  // rebuilt below from the combined verdicts
-      auto [it, added] =
-          tally_at.try_emplace({tl.operation_id, tl.auth_model, tl.check}, out.run.tallies.size());
-      if (added) {
-        out.run.tallies.push_back(tl);
-        continue;
-      }
-      check_tally& into = out.run.tallies[it->second];
-      into.passed += tl.passed;
-      into.failed += tl.failed;
-      into.contradicted += tl.contradicted;
-      into.time += tl.time;
-      into.nothing_judged = into.nothing_judged && tl.nothing_judged;
-    }
-    for (const auto& cause : r.causes) out.causes.push_back("in the " + p.name + " pass, " + cause);
+    if (p.run) add_pass_report(p, reports.at(k++), at, out);
   }
   // Each rule over every pass.
   std::vector<std::string> missing;
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const traffic_check& c = *checks[i];
-    rule_verdict v;
-    bool any_pass = false;
-    k = 0;
-    for (const auto& p : passes) {
-      if (!p.run) continue;
-      const rule_verdict& in = reports.at(k++).rules.at(i);
-      if (!any_pass) {
-        v = in;
-        v.judged = v.broken = v.not_exercised = 0;
-        v.not_exercised_why.clear();
-        v.what = rule_verdict::status::not_exercised;
-        any_pass = true;
-      }
-      v.judged += in.judged;
-      v.broken += in.broken;
-      v.not_exercised += in.not_exercised;
-      if (in.what == rule_verdict::status::failed) v.what = rule_verdict::status::failed;
-      if (in.what == rule_verdict::status::passed && v.what != rule_verdict::status::failed) {
-        v.what = rule_verdict::status::passed;
-      }
-      if (in.what == rule_verdict::status::not_exercised && v.not_exercised_why.empty()) {
-        v.not_exercised_why = in.not_exercised_why + " (the " + p.name + " pass)";
-      }
-    }
+    rule_verdict v = combine_rule(i, reports, passes);
     const auto why = v.what == rule_verdict::status::failed
                          ? std::nullopt
                          : not_applicable(c, scope, passes, spec);
@@ -452,26 +540,8 @@ certification_report combine_passes(const std::vector<certification_report>& rep
     out.run.counts.checks_passed += tl.passed;
     out.run.counts.checks_failed += tl.failed;
   }
-  if (scope.operations.empty()) {
-    out.causes.push_back("the scope holds no authenticated operation: the baseline pass saw none");
-  }
-  if (!missing.empty()) {
-    out.causes.push_back("the " + std::string(to_string(level)) +
-                         " level needs every rule that applies to the scope exercised; not "
-                         "exercised: " +
-                         core::join(missing));
-  }
   out.passes = std::move(passes);
-  out.certified = out.causes.empty();
-  if (out.certified) {
-    out.verdict = "certified at level " + std::string(to_string(level)) + " for " +
-                  std::to_string(scope.operations.size()) +
-                  " operations: " + std::to_string(out.passed_rules().size()) +
-                  " rules kept over " + std::to_string(out.requests) + " requests in " +
-                  std::to_string(out.passes.size()) + " passes";
-  } else {
-    out.verdict = "not certified: " + core::join(out.causes, "; ");
-  }
+  state_combined_verdict(scope, level, missing, out);
   return out;
 }
 

@@ -134,6 +134,143 @@ struct replayer::state {
                      a.json_error};
     return k.run(e);
   }
+
+  /// One recorded exchange as it is replayed: where it belongs, and the
+  /// request sent again.
+  struct replay_item {
+    const recorded_exchange& recorded;
+    const openapi::operation* op = nullptr;
+    std::string label, op_id, method_path;
+    http::request req;
+    generators::request_mode mode;
+    auth_model auth;
+    bool scenario = false;
+  };
+
+  /// Resolves the ${NAME}s of `req` (its target, headers and body); the
+  /// name of the first secret nobody holds, or "".
+  std::string resolve_request(http::request& req, const std::vector<std::string>& names) const {
+    std::string missing;
+    auto fill = [&](std::string& text, bool in_url) {
+      if (!missing.empty()) return;
+      if (auto v = resolve(text, in_url, names)) {
+        text = std::move(*v);
+      } else {
+        missing = std::move(v).error();
+      }
+    };
+    fill(req.target, true);
+    for (auto& [name, value] : req.headers) fill(value, false);
+    fill(req.body, false);
+    return missing;
+  }
+
+  /// The failure check `k` found in the replayed answer `now`.
+  failure replay_failure(const exchange_check& k, const replay_item& r, check_verdict v,
+                         const replay_answer& now) const {
+    failure f;
+    f.check = k.info.name;
+    f.operation_id = r.op->operation_id;
+    f.method_path = r.method_path;
+    f.auth_model = r.label;
+    f.mode = r.scenario       ? failure_mode{failure_mode::kind::scenario,
+                                       "request #" + std::to_string(r.recorded.seq) + " replayed"}
+             : r.mode.valid() ? failure_mode{failure_mode::kind::valid, r.mode.description}
+                              : failure_mode{failure_mode::kind::invalid, r.mode.description};
+    f.expected = v.expected;
+    f.seen = redact_credentials(target, v.seen);
+    f.cause = v.cause;
+    f.curl = http::to_curl(r.req, client.base(), redactor);
+    if (now.result.ok()) {
+      f.status = now.result.value().status;
+      f.response_excerpt = redact_credentials(target, core::excerpt(now.result.value().body, 300));
+    }
+    return f;
+  }
+
+  /// Judges the answer by the same checks as a run, in cells of their own.
+  void judge_replayed(const replay_item& r, const replay_answer& now) {
+    for (const auto* k : config.checks) {
+      if (r.scenario ? k->to != applies_to::both : !applies(k->to, r.mode.kind())) continue;
+      if (k->concerns && !k->concerns(spec, *r.op)) continue;
+      const auto cell = results.cell(r.op, r.label, k->info.name, results_sink::origin::exchanges);
+      const auto t0 = replay_clock::now();
+      check_verdict v = judge(*k, *r.op, r.auth, r.mode, r.req, now);
+      results_sink::add_time(cell, replay_clock::now() - t0);
+      if (v.what == check_verdict::kind::pass) {
+        results_sink::pass(cell);
+      } else if (v.what == check_verdict::kind::not_run) {
+        results.not_run(cell, std::move(v.seen));
+      } else if (v.what == check_verdict::kind::violation) {
+        results_sink::count_failure(cell);
+        results.report(cell, replay_failure(*k, r, std::move(v), now), r.recorded.seq);
+      }
+    }
+  }
+
+  /// Why two answers were not compared, when they were not.
+  enum class not_compared { no, rate_limited, concurrent };
+
+  /// Where the answer `now` differs from the recorded one: the status, the
+  /// error code, whether the body matches its schema.
+  not_compared compare_answers(const replay_item& r, const replay_answer& now,
+                               std::vector<replay_difference>& out) const {
+    const recorded_exchange& recorded = r.recorded;
+    auto differ = [&](std::string aspect, std::string was, std::string is) {
+      out.push_back({recorded.seq, r.op_id, r.method_path, recorded.auth_model, std::move(aspect),
+                     std::move(was), std::move(is), http::to_curl(r.req, client.base(), redactor)});
+    };
+    const unsigned was_status = recorded.response ? recorded.response->status : 0;
+    const unsigned now_status = now.result.ok() ? now.result.value().status : 0;
+    auto status_text = [](unsigned s, const std::string& error) {
+      return s != 0 ? std::to_string(s) : "no answer (" + error + ")";
+    };
+    // A rate-limit answer says nothing of the request: not compared.
+    const unsigned limited = spec.rules.rate_limited_status != 0
+                                 ? static_cast<unsigned>(spec.rules.rate_limited_status)
+                                 : 429u;
+    if (was_status != now_status && (was_status == limited || now_status == limited)) {
+      return not_compared::rate_limited;
+    }
+    // An in-progress conflict depends on timing a sequential replay cannot recreate.
+    const auto* op = r.op;
+    if (was_status != now_status && op && op->idempotent && op->idempotent->conflict_status != 0 &&
+        was_status == static_cast<unsigned>(op->idempotent->conflict_status)) {
+      return not_compared::concurrent;
+    }
+    if (was_status != now_status) {
+      differ("status", status_text(was_status, recorded.error),
+             status_text(now_status, now.result.ok() ? "" : now.result.error().message));
+      return not_compared::no;
+    }
+    if (!recorded.response) return not_compared::no;
+    http::result was_result;
+    was_result.outcome = *recorded.response;
+    const replay_answer was = replay_answer_of(std::move(was_result));
+    const std::string& pointer = spec.rules.error_code_pointer;
+    auto code_of = [&](const replay_answer& a) -> std::string {
+      if (pointer.empty() || !a.json) return {};
+      boost::system::error_code ec;
+      const auto* c = a.json->find_pointer(pointer, ec);
+      return !ec && c && c->is_string() ? std::string(c->as_string()) : std::string();
+    };
+    if (const std::string a = code_of(was), b = code_of(now); a != b) {
+      differ("error code", a.empty() ? "none" : a, b.empty() ? "none" : b);
+    }
+    if (op && config.schema_check) {
+      const check_verdict a = judge(*config.schema_check, *op, r.auth, r.mode, r.req, was);
+      const check_verdict b = judge(*config.schema_check, *op, r.auth, r.mode, r.req, now);
+      const bool a_bad = a.what == check_verdict::kind::violation;
+      const bool b_bad = b.what == check_verdict::kind::violation;
+      if (a_bad != b_bad) {
+        differ("schema",
+               a_bad ? "does not match its schema (" + a.cause + ")" : "matches its schema",
+               b_bad ? "does not match its schema (" + redact_credentials(target, b.seen) + ")"
+                     : "matches its schema");
+      }
+    }
+    return not_compared::no;
+  }
 };
 
 replayer::replayer(const openapi::api_spec& spec, const profile::target& target,
@@ -155,29 +292,18 @@ std::vector<replay_difference> replayer::replay(const recorded_exchange& recorde
   const openapi::operation* op = recorded.operation_id.empty()
                                      ? operation_of(st.spec, recorded.request)
                                      : st.spec.find_operation(recorded.operation_id);
-  const std::string label = recorded.auth_model.empty() ? "scenario" : recorded.auth_model;
-  const std::string op_id = op ? op->operation_id : recorded.operation_id;
-  const std::string method_path =
+  state::replay_item r{recorded, op};
+  r.label = recorded.auth_model.empty() ? "scenario" : recorded.auth_model;
+  r.op_id = op ? op->operation_id : recorded.operation_id;
+  r.method_path =
       op ? op->method_path()
          : std::string(http::method_name(recorded.request)) + " " + recorded.request.target;
 
   // The request again, its secrets this target's (or the environment's).
-  http::request req = recorded.request;
-  std::string missing;
-  auto fill = [&](std::string& text, bool in_url) {
-    if (!missing.empty()) return;
-    if (auto v = st.resolve(text, in_url, recorded.secrets)) {
-      text = std::move(*v);
-    } else {
-      missing = std::move(v).error();
-    }
-  };
-  fill(req.target, true);
-  for (auto& [name, value] : req.headers) fill(value, false);
-  fill(req.body, false);
-  if (!missing.empty()) {
+  r.req = recorded.request;
+  if (const std::string missing = st.resolve_request(r.req, recorded.secrets); !missing.empty()) {
     ++skipped_;
-    st.results.not_run({"*", op_id, label,
+    st.results.not_run({"*", r.op_id, r.label,
                         "recorded request #" + std::to_string(recorded.seq) + " not resent: ${" +
                             missing +
                             "} is held by no credential or header of the target and is not set "
@@ -185,108 +311,27 @@ std::vector<replay_difference> replayer::replay(const recorded_exchange& recorde
     return {};
   }
   ++replayed_;
-  const replay_answer now = replay_answer_of(st.client.send(0, req));
+  const replay_answer now = replay_answer_of(st.client.send(0, r.req));
 
   // Judged by the same checks, in cells of their own.
-  generators::request_mode mode;
-  const bool scenario = recorded.phase == to_string(phase::scenarios);
-  if (auto m = replay_parse_mutation(recorded.mutation)) mode.mutation = *m;
-  mode.where = recorded.where;
-  mode.description = recorded.mode;
-  auth_model auth;
-  auth.name = label;
-  if (op) {
-    for (const auto* k : st.config.checks) {
-      if (scenario ? k->to != applies_to::both : !applies(k->to, mode.kind())) continue;
-      if (k->concerns && !k->concerns(st.spec, *op)) continue;
-      const auto cell = st.results.cell(op, label, k->info.name, results_sink::origin::exchanges);
-      const auto t0 = replay_clock::now();
-      check_verdict v = st.judge(*k, *op, auth, mode, req, now);
-      results_sink::add_time(cell, replay_clock::now() - t0);
-      if (v.what == check_verdict::kind::pass) {
-        results_sink::pass(cell);
-      } else if (v.what == check_verdict::kind::not_run) {
-        st.results.not_run(cell, std::move(v.seen));
-      } else if (v.what == check_verdict::kind::violation) {
-        results_sink::count_failure(cell);
-        failure f;
-        f.check = k->info.name;
-        f.operation_id = op->operation_id;
-        f.method_path = method_path;
-        f.auth_model = label;
-        f.mode = scenario       ? failure_mode{failure_mode::kind::scenario,
-                                         "request #" + std::to_string(recorded.seq) + " replayed"}
-                 : mode.valid() ? failure_mode{failure_mode::kind::valid, mode.description}
-                                : failure_mode{failure_mode::kind::invalid, mode.description};
-        f.expected = v.expected;
-        f.seen = redact_credentials(st.target, v.seen);
-        f.cause = v.cause;
-        f.curl = http::to_curl(req, st.client.base(), st.redactor);
-        if (now.result.ok()) {
-          f.status = now.result.value().status;
-          f.response_excerpt =
-              redact_credentials(st.target, core::excerpt(now.result.value().body, 300));
-        }
-        st.results.report(cell, std::move(f), recorded.seq);
-      }
-    }
-  }
+  r.scenario = recorded.phase == to_string(phase::scenarios);
+  if (auto m = replay_parse_mutation(recorded.mutation)) r.mode.mutation = *m;
+  r.mode.where = recorded.where;
+  r.mode.description = recorded.mode;
+  r.auth.name = r.label;
+  if (op) st.judge_replayed(r, now);
 
   // Where the answer differs from the recorded one.
   std::vector<replay_difference> out;
-  auto differ = [&](std::string aspect, std::string was, std::string is) {
-    out.push_back({recorded.seq, op_id, method_path, recorded.auth_model, std::move(aspect),
-                   std::move(was), std::move(is),
-                   http::to_curl(req, st.client.base(), st.redactor)});
-  };
-  const unsigned was_status = recorded.response ? recorded.response->status : 0;
-  const unsigned now_status = now.result.ok() ? now.result.value().status : 0;
-  auto status_text = [](unsigned s, const std::string& error) {
-    return s != 0 ? std::to_string(s) : "no answer (" + error + ")";
-  };
-  // A rate-limit answer says nothing of the request: not compared.
-  const unsigned limited = st.spec.rules.rate_limited_status != 0
-                               ? static_cast<unsigned>(st.spec.rules.rate_limited_status)
-                               : 429u;
-  if (was_status != now_status && (was_status == limited || now_status == limited)) {
-    ++rate_limited_;
-    return out;
-  }
-  // An in-progress conflict depends on timing a sequential replay cannot recreate.
-  if (was_status != now_status && op && op->idempotent && op->idempotent->conflict_status != 0 &&
-      was_status == static_cast<unsigned>(op->idempotent->conflict_status)) {
-    ++concurrent_;
-    return out;
-  }
-  if (was_status != now_status) {
-    differ("status", status_text(was_status, recorded.error),
-           status_text(now_status, now.result.ok() ? "" : now.result.error().message));
-    return out;
-  }
-  if (!recorded.response) return out;
-  http::result was_result;
-  was_result.outcome = *recorded.response;
-  const replay_answer was = replay_answer_of(std::move(was_result));
-  const std::string& pointer = st.spec.rules.error_code_pointer;
-  auto code_of = [&](const replay_answer& a) -> std::string {
-    if (pointer.empty() || !a.json) return {};
-    boost::system::error_code ec;
-    const auto* c = a.json->find_pointer(pointer, ec);
-    return !ec && c && c->is_string() ? std::string(c->as_string()) : std::string();
-  };
-  if (const std::string a = code_of(was), b = code_of(now); a != b) {
-    differ("error code", a.empty() ? "none" : a, b.empty() ? "none" : b);
-  }
-  if (op && st.config.schema_check) {
-    const check_verdict a = st.judge(*st.config.schema_check, *op, auth, mode, req, was);
-    const check_verdict b = st.judge(*st.config.schema_check, *op, auth, mode, req, now);
-    const bool a_bad = a.what == check_verdict::kind::violation;
-    const bool b_bad = b.what == check_verdict::kind::violation;
-    if (a_bad != b_bad) {
-      differ("schema", a_bad ? "does not match its schema (" + a.cause + ")" : "matches its schema",
-             b_bad ? "does not match its schema (" + redact_credentials(st.target, b.seen) + ")"
-                   : "matches its schema");
-    }
+  switch (st.compare_answers(r, now, out)) {
+    case state::not_compared::rate_limited:
+      ++rate_limited_;
+      break;
+    case state::not_compared::concurrent:
+      ++concurrent_;
+      break;
+    case state::not_compared::no:
+      break;
   }
   return out;
 }
