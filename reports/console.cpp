@@ -87,9 +87,15 @@ void console_writer::run_started(const harness::event::run_started& e) {
   out_ << "conform " << info.tool_version << ": " << info.spec_title << " " << info.spec_version
        << " (" << info.spec_file << ")\n"
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
-       << "\nwrites: " << info.writes_label() << "\nseed: " << info.seed
-       << ", examples: " << info.examples << ", workers: " << info.workers << ", " << planned
-       << " generated requests planned";
+       << "\nwrites: " << info.writes_label();
+  if (info.operations_held_back > 0) {
+    out_ << "; " << info.operations_held_back
+         << (info.operations_held_back == 1 ? " operation is" : " operations are")
+         << " never sent in this mode (each \"not run\" says why)";
+  }
+  if (!info.security.empty()) out_ << "\nauth: " << info.security;
+  out_ << "\nseed: " << info.seed << ", examples: " << info.examples
+       << ", workers: " << info.workers << ", " << planned << " generated requests planned";
   if (info.coverage_planned > 0) {
     out_ << " (" << info.coverage_planned << " covering each constraint once, "
          << planned - info.coverage_planned << " random)";

@@ -98,6 +98,8 @@ boost::json::value to_json(const harness::run_report& report) {
     run["shard"] = std::move(shard);
   }
   if (info.strict_assumptions) run["strict_assumptions"] = true;
+  if (!info.security.empty()) run["security"] = info.security;
+  if (info.operations_held_back > 0) run["operations_held_back"] = info.operations_held_back;
 
   boost::json::array cells;
   for (const auto& t : report.tallies) {

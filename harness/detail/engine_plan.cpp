@@ -10,6 +10,14 @@ void engine::plan() {
   auth_.reserve(config_.operations.size());
   for (const auto* op : config_.operations) {
     auth_.push_back(credentials_->auth_models(*op, /*try_unverified=*/true));
+    // An operation safe mode never sends: one reason for all its cells,
+    // said once, and none of its requests counted as planned.
+    if (auto why = guard_.never_sent(*op)) {
+      ++report_.info.operations_held_back;
+      for (auto& choice : auth_.back()) {
+        if (!choice.not_run_why) choice.not_run_why = *why;
+      }
+    }
   }
   // This shard's (operation, auth model) pairs: all of them in a whole run.
   std::vector<std::vector<bool>> mine(auth_.size());
