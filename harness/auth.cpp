@@ -160,7 +160,9 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     return std::all_of(fixtures.begin(), fixtures.end(),
                        [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });
   };
-  if (!op.needs_credentials()) {
+  // A target that does not enforce the description's security (--no-auth)
+  // is sent every request without a credential.
+  if (!asks_credential(op)) {
     auth_choice none;
     none.model.name = "none";
     for (const auto& t : target.tenants) {

@@ -74,6 +74,12 @@ class credential_selector {
 
   const profile::target& target() const { return target_; }
 
+  /// True when a request of `op` goes with a credential: the description
+  /// asks for one, and the target enforces it (not `--no-auth`).
+  bool asks_credential(const openapi::operation& op) const {
+    return op.needs_credentials() && target_.enforces_security;
+  }
+
   /// Not expired, of the target's environment, not rate-limited.
   static bool usable(const profile::credential& c);
   /// True when `c` should be let through `op` under `scheme` by the

@@ -96,6 +96,7 @@ target target::clone() const {
   out.base_url = base_url;
   out.env = env;
   out.disposable = disposable;
+  out.enforces_security = enforces_security;
   out.tenants = tenants;
   out.shared = shared;
   out.credentials = credentials;

@@ -113,6 +113,10 @@ struct target {
   /// `disposable: true`: the target's data may be changed by any run (a
   /// throwaway server); otherwise runs write only to what they create.
   bool disposable = false;
+  /// False when the user says the target does not enforce the description's
+  /// security (`conform run --no-auth`: a server run with authentication
+  /// off): requests go without a credential, and a refusal is not expected.
+  bool enforces_security = true;
   std::vector<tenant> tenants;  // in document order
   /// Ids that belong to no tenant: those a run learned from operations
   /// without a tenant context, which fill the parameters of such operations

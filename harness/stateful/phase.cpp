@@ -19,7 +19,7 @@ std::vector<actor> actors_of(const openapi::api_spec& spec, scenario_context& ct
   std::vector<actor> out;
   const auto& ops = ctx.operations();
   if (std::any_of(ops.begin(), ops.end(),
-                  [](const auto* op) { return !op->needs_credentials(); })) {
+                  [&ctx](const auto* op) { return !ctx.credentials().asks_credential(*op); })) {
     out.push_back({nullptr, "none"});
   }
   if (every_credential) {

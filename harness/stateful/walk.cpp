@@ -125,7 +125,7 @@ std::optional<std::string> step::path_value(const std::string& name) const {
 }
 
 std::optional<auth_choice> auth_of(session& s, const actor& a, const openapi::operation& op) {
-  if (!op.needs_credentials()) {
+  if (!s.ctx.credentials().asks_credential(op)) {
     if (a.credential) return std::nullopt;
     auto models = s.ctx.credentials().auth_models(op);
     if (models.empty()) return std::nullopt;

@@ -164,6 +164,15 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
            const std::string& label, std::string_view check, const expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
            const std::string& steps, reach_control& reach) {
+  // --no-auth: the probe went out, and the checks that judge any answer
+  // judged it (a 500 is still a fault), but no refusal is expected.
+  if (!ctx.target().enforces_security) {
+    results.not_run(&op, label, check,
+                    what +
+                        ": --no-auth: the target is said not to enforce the description's "
+                        "security, so no refusal is expected (the answer was judged alone)");
+    return;
+  }
   if (auto why = p.unjudgeable(ctx.spec())) {
     results.not_run(&op, label, check, what + ": " + *why);
     return;
