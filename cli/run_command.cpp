@@ -88,6 +88,19 @@ std::optional<loaded_description> load_description(const run_options& opts, std:
     return std::nullopt;
   }
   const openapi::api_spec& api = *loaded.spec;
+  // Its warnings and notes (a construct read in a way worth knowing, such
+  // as a list under items read as a tuple): the first few, on stderr,
+  // where a failure they explain will be read.
+  constexpr std::size_t notes_shown = 5;
+  std::size_t notes = 0;
+  for (const auto& d : loaded.diagnostics) {
+    if (d.level == core::severity::error) continue;
+    if (++notes <= notes_shown) err << core::to_string(d) << "\n";
+  }
+  if (notes > notes_shown) {
+    err << "conform run: " << notes - notes_shown << " more warnings and notes: conform spec lint "
+        << spec_path.string() << "\n";
+  }
   // --skip-invalid-operations: what the description's errors kept out, said
   // now and as "not run" entries of the report.
   for (const auto& part : loaded.skipped) {
