@@ -166,7 +166,7 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
                               std::uint32_t attempts, const char* salt) {
   const auto auth = auth_of(s, a, *plan.op);
   if (!auth) return core::fail(a.label + " cannot call " + plan.op->operation_id);
-  harness::detail::pinned_values pinned;
+  harness::pinned_values pinned;
   for (const auto& b : plan.bindings) {
     if (b.where.body) {
       pinned.body.emplace_back(b.where.name, b.value);
@@ -183,8 +183,7 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
     // The first attempt of a step sends what the description names and no
     // optional parameter it need not (a random filter or cursor may be refused).
     pinned.optional_param_percent = plan.bare || attempt == 0 ? 0 : -1;
-    auto made =
-        harness::detail::make_generator(s.spec, *plan.op, *auth, request_kind::valid, &pinned);
+    auto made = harness::make_generator(s.spec, *plan.op, *auth, request_kind::valid, &pinned);
     if (!made.gen) {
       why = made.why.empty() ? "no valid request could be made" : made.why;
       break;
