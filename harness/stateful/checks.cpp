@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "core/text.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 #include "harness/stateful/learn.hpp"
 
 namespace conform::harness::stateful {
@@ -115,25 +115,25 @@ chain_verdict find_listed(session& s, const actor& a, const openapi::operation& 
       v.why = "the list answered " + p.summary();
       return v;
     }
-    const auto* items = detail::at(*p.json, shape->items);
+    const auto* items = stateful::at(*p.json, shape->items);
     if (!items || !items->is_array()) {
       v.why = "the list's answer has no items at " + shape->items;
       return v;
     }
     for (const auto& item : items->get_array()) {
       ++seen_items;
-      const auto* item_id = detail::at(item, shape->item_id);
-      if (item_id && detail::text_of(*item_id) == id) {
+      const auto* item_id = stateful::at(item, shape->item_id);
+      if (item_id && stateful::text_of(*item_id) == id) {
         v.what = chain_verdict::kind::pass;
         return v;
       }
     }
     bool more = false;
     if (paging && paging->kind == openapi::pagination::style::page) {
-      const auto* pages = paging->pages.empty() ? nullptr : detail::at(*p.json, paging->pages);
+      const auto* pages = paging->pages.empty() ? nullptr : stateful::at(*p.json, paging->pages);
       more = pages && pages->is_int64() ? page < pages->get_int64() : !items->get_array().empty();
     } else if (paging) {
-      const auto* next = detail::at(*p.json, paging->next_cursor);
+      const auto* next = stateful::at(*p.json, paging->next_cursor);
       more = next && next->is_string() && !next->get_string().empty();
       if (more) cursor = std::string(next->get_string());
     } else {
@@ -191,9 +191,9 @@ chain_verdict gone_verdict(session& s, const openapi::operation& del, const prob
       if (m2.schema && m2.name.find("json") != std::string::npos) sch = m2.schema;
     }
     const auto pointer =
-        sch ? detail::find_property(*sch, [&m = m](std::string_view n) { return n == m.field; })
+        sch ? stateful::find_property(*sch, [&m = m](std::string_view n) { return n == m.field; })
             : std::nullopt;
-    const auto* state = pointer ? detail::at(*read.json, *pointer) : nullptr;
+    const auto* state = pointer ? stateful::at(*read.json, *pointer) : nullptr;
     if (!state || !state->is_string()) {
       v.why = "the read shows no " + m.field + " to judge";
       return v;
@@ -215,7 +215,7 @@ chain_verdict gone_verdict(session& s, const openapi::operation& del, const prob
   if (const auto* r = read_op.documented_response(static_cast<int>(status))) {
     for (const auto& m : r->content) {
       if (!m.schema) continue;
-      if (auto p = detail::find_property(
+      if (auto p = stateful::find_property(
               *m.schema, [](std::string_view n) { return n == "status" || n == "state"; })) {
         v.why = "still readable, and its record carries " + *p +
                 ", so it may be in a final state the description does not name "

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "harness/auth.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 
 namespace conform::harness::stateful {
 namespace {
@@ -156,7 +156,7 @@ std::optional<source> produces(const operation& producer, const std::string& nam
     if (!s) continue;
     // A property of the same name (outside arrays), or within a list's items.
     if (normal(name) != "id") {
-      if (auto p = detail::find_property(
+      if (auto p = stateful::find_property(
               *s, [&](std::string_view n) { return normal(n) == normal(name); })) {
         source out;
         out.where = source::from::response_body;
@@ -264,11 +264,11 @@ std::string record_id_pointer(const openapi::operation& op) {
   }
   for (const auto* r : success_answers(op)) {
     if (const schema::schema* s = json_schema_of(*r)) {
-      if (auto p = detail::find_property(*s, [](std::string_view n) { return n == "id"; })) {
+      if (auto p = stateful::find_property(*s, [](std::string_view n) { return n == "id"; })) {
         return *p;
       }
       if (resource.empty()) continue;
-      if (auto p = detail::find_property(
+      if (auto p = stateful::find_property(
               *s, [&resource](std::string_view n) { return resource_of_name(n) == resource; })) {
         return *p;
       }
@@ -283,7 +283,7 @@ std::optional<list_shape> list_of(const openapi::operation& op) {
   }
   for (const auto* r : success_answers(op)) {
     if (const schema::schema* s = json_schema_of(*r)) {
-      if (auto items = detail::find_id_array(*s)) return list_shape{*items, "/id"};
+      if (auto items = stateful::find_id_array(*s)) return list_shape{*items, "/id"};
     }
   }
   return std::nullopt;
@@ -441,26 +441,26 @@ std::vector<boost::json::value> evaluate(const source& s, const http::request& r
       if (const auto* h = request.find_header(s.key)) out.emplace_back(*h);
       break;
     case source::from::request_query:
-      if (auto v = detail::query_value(request.target, s.key)) out.emplace_back(*v);
+      if (auto v = stateful::query_value(request.target, s.key)) out.emplace_back(*v);
       break;
     case source::from::request_path:
-      if (auto v = detail::path_value(producer.path, request.target, s.key)) out.emplace_back(*v);
+      if (auto v = stateful::path_value(producer.path, request.target, s.key)) out.emplace_back(*v);
       break;
     case source::from::request_body:
       if (request_body) {
-        if (const auto* v = detail::at(*request_body, s.key)) out.push_back(*v);
+        if (const auto* v = stateful::at(*request_body, s.key)) out.push_back(*v);
       }
       break;
     case source::from::response_body:
       if (!response_body) break;
       if (s.each_item) {
-        const auto* items = detail::at(*response_body, s.items);
+        const auto* items = stateful::at(*response_body, s.items);
         if (items && items->is_array()) {
           for (const auto& item : items->get_array()) {
-            if (const auto* v = detail::at(item, s.key)) out.push_back(*v);
+            if (const auto* v = stateful::at(item, s.key)) out.push_back(*v);
           }
         }
-      } else if (const auto* v = detail::at(*response_body, s.key)) {
+      } else if (const auto* v = stateful::at(*response_body, s.key)) {
         out.push_back(*v);
       }
       break;

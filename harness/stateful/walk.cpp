@@ -8,7 +8,7 @@
 
 #include "core/text.hpp"
 #include "harness/build.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 #include "harness/stateful/learn.hpp"
 
 namespace conform::harness::stateful {
@@ -77,11 +77,11 @@ bool moves_resource(const openapi::operation& op, const std::string& param) {
 /// discovery changes nothing the walk did not create.
 std::string refusal(session& s, const actor& a, const step_plan& plan) {
   const auto& op = *plan.op;
-  if (!detail::is_write(op)) return {};
+  if (!stateful::is_write(op)) return {};
   const bool create = creates(op);
   const auto& mine = s.created[a.label];
   for (const auto& b : plan.bindings) {
-    const auto text = detail::text_of(b.value).value_or("");
+    const auto text = stateful::text_of(b.value).value_or("");
     if (b.where.body && create) continue;
     const bool fixture = s.protected_ids.count(text) > 0;
     if (fixture && (b.where.body || moves_resource(op, b.where.name))) {
@@ -102,7 +102,8 @@ std::string refusal(session& s, const actor& a, const step_plan& plan) {
       auto it = auth->tenant->fixtures.find(fixture_name_for(op, *p));
       if (it != auth->tenant->fixtures.end()) id = it->second;
     }
-    if (id.empty() && !p->examples.empty()) id = detail::text_of(p->examples.front()).value_or("");
+    if (id.empty() && !p->examples.empty())
+      id = stateful::text_of(p->examples.front()).value_or("");
     if (s.protected_ids.count(id) && moves_resource(op, p->name)) {
       return "its id " + id + " is a fixture of " + std::string(s.original.noun()) +
              ", which the run leaves where it is";
@@ -121,7 +122,7 @@ std::string values_key(std::size_t edge, const std::vector<binding>& bindings) {
 
 std::optional<std::string> step::path_value(const std::string& name) const {
   if (!exchange || !plan.op) return std::nullopt;
-  return detail::path_value(plan.op->path, exchange->request.target, name);
+  return stateful::path_value(plan.op->path, exchange->request.target, name);
 }
 
 std::optional<auth_choice> auth_of(session& s, const actor& a, const openapi::operation& op) {
@@ -170,7 +171,7 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
   for (const auto& b : plan.bindings) {
     if (b.where.body) {
       pinned.body.emplace_back(b.where.name, b.value);
-    } else if (auto text = detail::text_of(b.value)) {
+    } else if (auto text = stateful::text_of(b.value)) {
       pinned.params.emplace_back(b.where.in, b.where.name, *text);
     }
   }
@@ -364,7 +365,7 @@ std::vector<step> walk(session& s, const actor& a, observer* hooks) {
       }
       // A list feeds its first three items; a write fed by an inferred edge
       // its first only (it acts on what the run found, not what it made).
-      const std::size_t most = ed.inferred() && detail::is_write(*ed.consumer) ? 1 : 3;
+      const std::size_t most = ed.inferred() && stateful::is_write(*ed.consumer) ? 1 : 3;
       std::size_t fan = 1;
       for (const auto& v : values) fan = std::max(fan, std::min<std::size_t>(v.size(), most));
       for (std::size_t k = 0; k < fan; ++k) {
