@@ -281,7 +281,8 @@ std::optional<std::vector<step>> replay(session& s, const actor& a,
   return out;
 }
 
-std::vector<step> walk(session& s, const actor& a, observer* hooks) {
+std::vector<step> walk(session& s, const actor& a,
+                       const std::vector<std::unique_ptr<observer>>& checks) {
   std::vector<step> log;
   std::deque<step_plan> queue;
   {
@@ -338,7 +339,7 @@ std::vector<step> walk(session& s, const actor& a, observer* hooks) {
     if (const std::string id = created_id(log[index]); !id.empty()) {
       s.created[a.label].emplace(id, static_cast<int>(index));
     }
-    if (hooks) hooks->after(s, a, log, index);
+    for (const auto& check : checks) check->after(s, a, log, index);
     const step& done = log[index];
     if (!done.succeeded()) continue;
     s.succeeded.insert(plan.op->operation_id);
