@@ -78,7 +78,7 @@ std::vector<coverage_case> request_builder::coverage() const {
       // the parameter left out), which valid requests already send. A value
       // longer than servers take stays a case: uncovered, saying why.
       if (auto why = detail::why_no_value(written, 8);
-          why && why->find(detail::beyond_servers) == std::string::npos) {
+          why && why->find(generators::beyond_servers) == std::string::npos) {
         continue;
       }
       add(request_kind::valid, what,
