@@ -187,6 +187,16 @@ class request_builder {
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;
 
+  /// The coverage cases of the parameters: one per constraint a parameter's
+  /// value can break, and one per edge of a valid value (not of a fixture's).
+  void parameter_cases(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
+                       std::vector<coverage_case>& out) const;
+
+  /// The coverage cases of the body (item by item for a sequential one): one
+  /// per constraint its value can break, and one per edge of a valid value.
+  void body_cases(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
+                  std::vector<coverage_case>& out) const;
+
   /// Bodies that break the schema as the server reads them, in the media
   /// type chosen (JSON, multipart or urlencoded); nullopt for others.
   std::optional<Gen<std::pair<body_bytes, invalid_value>>> broken_bodies() const;
