@@ -19,7 +19,7 @@ run_report engine::run() {
   {
     auto suites = shard_scenarios(config_);
     report_.info.scenarios = static_cast<std::uint32_t>(std::count_if(
-        suites.begin(), suites.end(), [](const scenario* s) { return !s->stateful; }));
+        suites.begin(), suites.end(), [](const scenario* s) { return !s->stateful(); }));
   }
   if (config_.shard_count > 0) {
     report_.info.shard_index = config_.shard_index;

@@ -7,7 +7,7 @@
 
 #include "core/form.hpp"
 #include "core/text.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 #include "harness/stateful/graph.hpp"
 
 namespace conform::harness {
@@ -37,7 +37,7 @@ std::optional<std::string> body_property(const std::string& media, const std::st
   const auto* object = ec ? nullptr : json.if_object();
   const auto* v = object ? object->if_contains(name) : nullptr;
   if (!v) return std::nullopt;
-  return stateful::detail::text_of(*v);
+  return stateful::text_of(*v);
 }
 
 /// The segments of a path, without its query ("/a/b%20c?x" -> a, "b c").
@@ -294,8 +294,8 @@ void write_guard::learn(const openapi::operation* op, const http::request& req,
     boost::system::error_code ec;
     const auto body = boost::json::parse(res.value().body, ec);
     if (!pointer.empty() && !ec) {
-      if (const auto* v = stateful::detail::at(body, pointer)) {
-        if (auto id = stateful::detail::text_of(*v); id && !id->empty()) {
+      if (const auto* v = stateful::at(body, pointer)) {
+        if (auto id = stateful::text_of(*v); id && !id->empty()) {
           auto segs = concrete;
           segs.push_back(*id);
           made.push_back(joined(segs, segs.size()));

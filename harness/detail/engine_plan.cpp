@@ -47,7 +47,7 @@ void engine::plan() {
       std::string why[2];
       if (!choice.not_run_why) {
         for (auto kind : {request_kind::valid, request_kind::invalid}) {
-          auto made = detail::make_generator(spec_, *op, choice, kind);
+          auto made = harness::make_generator(spec_, *op, choice, kind);
           if (made.gen) {
             gens[static_cast<int>(kind)] = std::move(*made.gen);
           } else {
@@ -104,7 +104,7 @@ void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t
   if (constraints_.size() <= o) constraints_.resize(config_.operations.size());
   if (keywords_.size() <= o) keywords_.resize(config_.operations.size());
   const auto* op = config_.operations[o];
-  auto cases = detail::make_coverage(spec_, *op, choice);
+  auto cases = harness::make_coverage(spec_, *op, choice);
   auto& names = constraints_[o];
   for (std::uint32_t i = 0; i < cases.size(); ++i) {
     auto& c = cases[i];

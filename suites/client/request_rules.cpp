@@ -9,7 +9,7 @@
 #include <map>
 
 #include "core/text.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 #include "harness/results.hpp"
 #include "schema/validator.hpp"
 #include "suites/client/client.hpp"
@@ -59,7 +59,7 @@ std::string problem_of(const traffic_exchange& e) {
       continue;
     }
     if (!p.schema) continue;
-    const auto value = generators::detail::from_wire(*p.schema, texts);
+    const auto value = generators::from_wire(*p.schema, texts);
     const auto r = schema::validate(*p.schema, value);
     if (!r.ok()) {
       return std::string(to_string(p.in)) + " parameter " + p.name + "=" + texts.front() + ": " +
