@@ -193,8 +193,7 @@ const profile::credential* usable_jwt(const scenario_context& ctx, const openapi
                                       const openapi::security_scheme* scheme) {
   const profile::credential* fallback = nullptr;
   for (const auto& c : ctx.target().credentials) {
-    if (c.kind != openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
-      continue;
+    if (!c.is_jwt(ctx.spec()) || !harness::credential_selector::usable(c)) continue;
     if (!jwt::compact_token::parse(c.value.reveal())) continue;
     if (!op || !scheme || harness::credential_selector::sufficient(*op, *scheme, c)) return &c;
     if (!fallback) fallback = &c;
@@ -360,7 +359,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   const auto& schemes = ctx.spec().schemes;
   if (std::none_of(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); })) {
     results.not_run(nullptr, "", jwt_tampering_check,
-                    "the description declares no JWT (bearerFormat: JWT or x-credential: jwt); "
+                    "the description declares no JWT (an http bearer with bearerFormat: JWT); "
                     "a bearer token is not taken for one");
     return;
   }
@@ -372,7 +371,7 @@ void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
     return;
   }
   for (const auto* op : authenticated(ctx)) {
-    const auto* scheme = accepted_scheme(*op, openapi::credential_kind::jwt);
+    const auto* scheme = accepted_jwt_scheme(*op);
     if (!scheme) continue;
     const profile::credential* c = usable_jwt(ctx, op, scheme);
     const auth_choice choice = ctx.credentials().auth_for(*op, *c);
@@ -443,8 +442,7 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
                                     : std::vector<std::string>{op->jwt_only_code}};
     bool any = false;
     for (const auto& c : ctx.target().credentials) {
-      if (c.kind == openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
-        continue;
+      if (c.is_jwt(ctx.spec()) || !harness::credential_selector::usable(c)) continue;
       const auth_choice choice = ctx.credentials().auth_for(*op, c);
       if (!choice.model.scheme) continue;
       any = true;
