@@ -357,14 +357,16 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
 void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   reach_control reach;
   const auto& schemes = ctx.spec().schemes;
-  if (std::none_of(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); })) {
+  const auto jwt =
+      std::find_if(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); });
+  if (jwt == schemes.end()) {
     results.not_run(nullptr, "", jwt_tampering_check,
                     "the description declares no JWT (an http bearer with bearerFormat: JWT); "
                     "a bearer token is not taken for one");
     return;
   }
   if (!usable_jwt(ctx, nullptr, nullptr)) {
-    results.not_run(nullptr, "jwt", jwt_tampering_check,
+    results.not_run(nullptr, (*jwt)->label(), jwt_tampering_check,
                     std::string(ctx.target().noun()) +
                         " has no usable JWT (compact form, not expired, of this "
                         "environment, not rate-limited) to tamper with: add one");
