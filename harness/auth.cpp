@@ -337,8 +337,8 @@ auth_choice credential_selector::auth_for(const openapi::operation& op,
   for (const auto* s : op.accepted_schemes()) {
     if (c.fits(*s)) scheme = s;
   }
-  if (!scheme) scheme = c.scheme.empty() ? spec_.find_scheme(c.kind) : spec_.find_scheme(c.scheme);
-  choice.model.name = scheme ? scheme->label() : std::string(openapi::to_string(c.kind));
+  if (!scheme) scheme = c.scheme_in(spec_);
+  choice.model.name = scheme ? scheme->label() : c.kind;
   choice.model.scheme = scheme;
   choice.model.credential_name = c.name;
   choice.credential = &c;

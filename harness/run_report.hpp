@@ -81,7 +81,7 @@ struct failure {
   std::string check;
   std::string operation_id;
   std::string method_path;  // "DELETE /items/{id}"
-  std::string auth_model;   // "tenant_key (tenant-all)"
+  std::string auth_model;   // "org_token (org-admin)"
   failure_mode mode;
   std::string expected;
   std::string seen;

@@ -25,9 +25,8 @@ std::vector<actor> actors_of(const openapi::api_spec& spec, scenario_context& ct
   if (every_credential) {
     for (const auto& c : work.credentials) {
       if (!credential_selector::usable(c)) continue;
-      const auto* scheme = c.scheme.empty() ? spec.find_scheme(c.kind) : spec.find_scheme(c.scheme);
-      out.push_back({&c, (scheme ? scheme->label() : std::string(openapi::to_string(c.kind))) +
-                             " (" + c.name + ")"});
+      const auto* scheme = c.scheme_in(spec);
+      out.push_back({&c, (scheme ? scheme->label() : c.kind) + " (" + c.name + ")"});
     }
     return out;
   }

@@ -130,7 +130,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     // Credentials that name their tenant on every call (x-tenants: named).
     const openapi::security_scheme* scheme =
-        e.credential_kind ? t.spec->find_scheme(*e.credential_kind) : nullptr;
+        e.credential_kind ? t.spec->find_scheme_named_by(*e.credential_kind) : nullptr;
     if (!e.op || !scheme || scheme->tenants != openapi::security_scheme::tenant_reach::named) {
       continue;
     }
@@ -154,7 +154,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
 void judge_environment(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     if (!e.credential_kind) continue;
-    const openapi::security_scheme* scheme = t.spec->find_scheme(*e.credential_kind);
+    const openapi::security_scheme* scheme = t.spec->find_scheme_named_by(*e.credential_kind);
     if (!scheme || scheme->key_prefixes.empty()) continue;
     auto own = scheme->key_prefixes.find(t.environment);
     if (own == scheme->key_prefixes.end()) continue;

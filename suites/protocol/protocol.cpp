@@ -284,7 +284,7 @@ void check_rate_limit(scenario_context& ctx, results_sink& results) {
       }
       if (chosen) break;
     }
-    const std::string label = std::string(openapi::to_string(c.kind)) + " (" + c.name + ")";
+    const std::string label = c.kind + " (" + c.name + ")";
     if (!chosen) {
       results.not_run(nullptr, label, rate_limit_check,
                       "no covered read operation accepts the rate-limited credential " + c.name);

@@ -133,10 +133,10 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
     }
     for (const auto* scheme : naming) {
       const bool claimed = scheme->tenants == reach::claimed;
-      const std::string kind_name(openapi::to_string(scheme->credential));
+      const std::string kind_name = scheme->kind_name();
       const profile::credential* caller = nullptr;
       for (const auto& c : ctx.target().credentials) {
-        if (c.kind != scheme->credential || !harness::credential_selector::usable(c) ||
+        if (!c.fits(*scheme) || !harness::credential_selector::usable(c) ||
             !harness::credential_selector::sufficient(*op, *scheme, c))
           continue;
         // A credential of one membership may leave the header out (x-tenant-context).
