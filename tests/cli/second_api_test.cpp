@@ -110,20 +110,27 @@ class projects_stub {
       res.status = 201;
       res.set_content(boost::json::serialize(to_json(made)), "application/json");
     });
-    server->Get(R"(/projects/([^/]+))",
-                [this](const httplib::Request& req, httplib::Response& res) {
-                  caller who;
-                  if (!authenticate(req, res, who)) return;
-                  const std::string id = req.matches[1];
-                  const std::lock_guard lock(mutex_);
-                  for (const auto& p : projects_) {
-                    if (p.id == id && who.orgs.count(p.org)) {
-                      res.set_content(boost::json::serialize(to_json(p)), "application/json");
-                      return;
-                    }
-                  }
-                  problem(res, 404, "PROJECT_NOT_FOUND");
-                });
+    server->Get(R"(/projects/([^/]+))", [this](const httplib::Request& req,
+                                               httplib::Response& res) {
+      caller who;
+      if (!authenticate(req, res, who)) return;
+      const std::string id = req.matches[1];
+      // The id's format is checked first, as the description's
+      // pattern says: a malformed id is invalid, not unknown.
+      if (id.size() < 2 || id[0] != 'p' ||
+          !std::all_of(id.begin() + 1, id.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+        problem(res, 422, "VALIDATION_ERROR");
+        return;
+      }
+      const std::lock_guard lock(mutex_);
+      for (const auto& p : projects_) {
+        if (p.id == id && who.orgs.count(p.org)) {
+          res.set_content(boost::json::serialize(to_json(p)), "application/json");
+          return;
+        }
+      }
+      problem(res, 404, "PROJECT_NOT_FOUND");
+    });
     // What the description does not document is refused.
     for (const char* path : {"/projects", R"(/projects/([^/]+))", "/health"}) {
       const auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
