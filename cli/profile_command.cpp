@@ -155,7 +155,7 @@ void decide_scopes(const openapi::api_spec& spec, profile::credential& c,
                    const std::map<std::pair<std::string, std::string>, unsigned>& answers,
                    profile::profile_comments& comments) {
   if (c.scopes) return;
-  const auto* scheme = c.scheme.empty() ? spec.find_scheme(c.kind) : spec.find_scheme(c.scheme);
+  const auto* scheme = c.scheme_in(spec);
   if (!scheme) return;
   const auto all = scopes_of(spec, *scheme);
   if (all.empty()) return;
@@ -194,7 +194,7 @@ void decide_scopes(const openapi::api_spec& spec, profile::credential& c,
 /// The environment a credential's key prefix names (x-key-prefixes), if any.
 std::optional<profile::environment> environment_of(const openapi::api_spec& spec,
                                                    const profile::credential& c) {
-  const auto* scheme = c.scheme.empty() ? spec.find_scheme(c.kind) : spec.find_scheme(c.scheme);
+  const auto* scheme = c.scheme_in(spec);
   if (!scheme) return std::nullopt;
   for (const auto& [env, prefix] : scheme->key_prefixes) {
     if (!prefix.empty() && c.value.reveal().rfind(prefix, 0) == 0) {

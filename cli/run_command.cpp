@@ -88,6 +88,19 @@ std::optional<loaded_description> load_description(const run_options& opts, std:
     return std::nullopt;
   }
   const openapi::api_spec& api = *loaded.spec;
+  // Its warnings and notes (a construct read in a way worth knowing, such
+  // as a list under items read as a tuple): the first few, on stderr,
+  // where a failure they explain will be read.
+  constexpr std::size_t notes_shown = 5;
+  std::size_t notes = 0;
+  for (const auto& d : loaded.diagnostics) {
+    if (d.level == core::severity::error) continue;
+    if (++notes <= notes_shown) err << core::to_string(d) << "\n";
+  }
+  if (notes > notes_shown) {
+    err << "conform run: " << notes - notes_shown << " more warnings and notes: conform spec lint "
+        << spec_path.string() << "\n";
+  }
   // --skip-invalid-operations: what the description's errors kept out, said
   // now and as "not run" entries of the report.
   for (const auto& part : loaded.skipped) {
@@ -209,6 +222,31 @@ bool add_listeners(const run_options& opts, std::ostream& out, std::ostream& err
   return true;
 }
 
+/// --no-auth: the checks of credentials and tenants cannot judge what the
+/// user says the target does not enforce. Each of them is "not run" on
+/// every selected operation that asks for a credential, said once per
+/// check. (The auth checks' probes still go out: their answers are judged
+/// alone, as every exchange is.) Returns how many operations that is.
+std::size_t say_security_not_enforced(const harness::check_catalogue& catalogue,
+                                      harness::run_config& config) {
+  const std::string why =
+      "--no-auth: the target is said not to enforce the description's security, so requests "
+      "go without a credential and who may do what is not judged";
+  std::vector<const openapi::operation*> secured;
+  for (const auto* op : config.operations) {
+    if (op->needs_credentials()) secured.push_back(op);
+  }
+  for (const auto& e : catalogue.all()) {
+    if (e.kind != harness::check_kind::scenario || !suites::judges_credentials(*e.procedure) ||
+        !config.checks.enabled(e.info->name)) {
+      continue;
+    }
+    config.not_run_before.push_back({e.info->name, "", "", why});
+    for (const auto* op : secured) config.cells_not_run.push_back({op, "none", e.info->name, why});
+  }
+  return secured.size();
+}
+
 /// The target's arguments as a `conform run` line repeats them: overlays,
 /// --ref-root, and with --url its headers and credentials, each secret as
 /// ${VARIABLE}.
@@ -216,6 +254,7 @@ std::string target_arguments(const run_options& opts, const openapi::api_spec& a
                              const profile::target& target) {
   std::string out;
   if (opts.allow_destructive) out += " --allow-destructive";
+  if (opts.no_auth) out += " --no-auth";
   for (const auto& p : opts.read_only) out += " --read-only " + http::shell_quote(p);
   for (const auto& overlay : opts.overlays) out += " --overlay " + http::shell_quote(overlay);
   if (!opts.ref_root.empty()) out += " --ref-root " + http::shell_quote(opts.ref_root);
@@ -452,11 +491,20 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "conform run: " << selected.error() << "\n";
     return 2;
   }
+  const std::size_t secured = opts.no_auth ? say_security_not_enforced(catalogue, config) : 0;
 
   // The target: a profile, or the in-process reference server.
   std::unique_ptr<reference::server> reference_server;
-  const auto target = make_run_target(opts, api, spec_path, reference_server, err);
+  auto target = make_run_target(opts, api, spec_path, reference_server, err);
   if (!target) return 2;
+  target->enforces_security = !opts.no_auth;
+
+  if (opts.no_auth && !target->credentials.empty()) {
+    err << "conform run: --no-auth sends no credential, but "
+        << (opts.profile.empty() ? "-H gives one (" : "the profile gives one (")
+        << target->credentials.front().name << "): drop one of them\n";
+    return 2;
+  }
 
   // The client, and a first request to see that the target answers at all.
   const auto client = reach_target(opts, api, *target, err);
@@ -469,9 +517,17 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (!add_listeners(opts, out, err, listeners, files, recording)) return 2;
 
   set_run_limits(config, opts, spec_path);
-  config.not_run_before = std::move(description->skipped);
+  config.not_run_before.insert(config.not_run_before.begin(), description->skipped.begin(),
+                               description->skipped.end());
   describe_run(config, opts, api, spec_path, *target, reference_server != nullptr);
   config.info.skipped_operations = description->skipped_operations;
+  if (opts.no_auth) {
+    config.info.security =
+        "not enforced by the target (--no-auth): every request goes without a "
+        "credential; the security of " +
+        std::to_string(secured) + " of " + std::to_string(config.operations.size()) +
+        " operations is not checked";
+  }
 
   const harness::run_report report = harness::run(api, *target, config, *client, listeners);
 

@@ -62,6 +62,11 @@ reference server in-process on a free loopback port and tests that.
                        against a profile or --url leaves the target's own data as
                        it found it (a profile says the same with disposable: true;
                        the in-process reference always is)
+  --no-auth            the target does not enforce the description's security (a
+                       server run with authentication off): every operation is
+                       sent without a credential, and the checks of credentials
+                       and tenants say "not run"; with --url or --profile, and no
+                       credential
   --read-only PATTERN  operations that only read though their method may write (an
                        RPC-style POST that reads): safe mode sends them; the same
                        patterns as --include; repeatable
@@ -149,6 +154,8 @@ bool take_run_switch(const std::string& name, run_options& opts) {
     opts.strict_assumptions = true;
   } else if (name == "--allow-destructive") {
     opts.allow_destructive = true;
+  } else if (name == "--no-auth") {
+    opts.no_auth = true;
   } else if (name == "--no-stateful") {
     opts.stateful = false;
   } else if (name == "--list-checks") {
@@ -341,6 +348,14 @@ core::status check_run_option_pairs(const run_options& opts) {
       (!opts.headers.empty() || !opts.auth_env.empty() || !opts.auth_scheme.empty())) {
     return core::fail(
         "-H, --auth-env and --auth-scheme go with --url (a profile says its credentials)");
+  }
+  if (opts.no_auth && opts.url.empty() && opts.profile.empty()) {
+    return core::fail(
+        "--no-auth is for a target that does not enforce the description's security; the "
+        "in-process reference does (give --url BASE or --profile FILE)");
+  }
+  if (opts.no_auth && !opts.auth_env.empty()) {
+    return core::fail("--no-auth sends no credential, and --auth-env gives one: drop one of them");
   }
   return {};
 }

@@ -52,6 +52,10 @@ struct run_options {
   /// --allow-destructive: write to any resource the run reaches, not only
   /// to what it created (the default for a profile or --url target).
   bool allow_destructive = false;
+  /// --no-auth: the target does not enforce the description's security (a
+  /// server run with authentication off): every request goes without a
+  /// credential, and the checks of credentials and tenants are not run.
+  bool no_auth = false;
   bool progress = true;  // a progress bar when stdout is a terminal
   bool list_checks = false;
   bool help = false;

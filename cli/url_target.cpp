@@ -124,7 +124,7 @@ core::outcome<profile::target> url_target(const url_target_options& opts,
                             const std::string& name) {
     profile::credential c;
     c.name = name;
-    c.kind = s.credential;
+    c.kind = s.kind_name();
     c.scheme = s.name;
     c.value = std::move(value);
     // Its scopes are not stated: the answers say which it holds.

@@ -28,6 +28,89 @@ std::string request_keyword(request_mutation m) {
 
 }  // namespace
 
+void request_builder::parameter_cases(const Gen<parts>& valid,
+                                      const std::shared_ptr<request_builder>& self,
+                                      std::vector<coverage_case>& out) const {
+  for (const auto& e : entries_) {
+    const openapi::parameter& p = *e.p;
+    if (p.schema == nullptr) continue;
+    const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
+    const request_mutation m = mutation_for(p.in);
+    for (auto& site : invalid_value_sites(*p.schema, options_.values, param_breaking(p))) {
+      auto broken = wired(p, std::move(site.gen), site.as_type);
+      // Some values cannot be written where the parameter travels (an empty
+      // array in a query is the parameter left out; a boolean in a query
+      // of integers reads back as a string): not a case of their own.
+      if (!detail::can_generate(broken, 8)) continue;
+      out.push_back(
+          {request_kind::invalid, std::string(to_string(m)) + " " + where + " " + site.description,
+           param_broken(valid, self, e.index, m, where, std::move(broken)), site.keyword});
+    }
+    if (e.fixture) continue;  // its valid value is the profile's, not a boundary
+    for (auto& site : boundary_value_sites(*p.schema, options_.values)) {
+      const std::string what = "boundary " + where + " " + site.description;
+      auto written = wired_valid(p, std::move(site.gen));
+      // An empty array in a query or a cookie is no pair at all (RFC 6570:
+      // the parameter left out), which valid requests already send. A value
+      // longer than servers take stays a case: uncovered, saying why.
+      if (auto why = detail::why_no_value(written, 8);
+          why && why->find(generators::beyond_servers) == std::string::npos) {
+        continue;
+      }
+      out.push_back(
+          {request_kind::valid, what,
+           gen::map(gen::tuple(valid, std::move(written)),
+                    [self, index = e.index, where, what](std::tuple<parts, wire_pairs> t) {
+                      parts ps = std::move(std::get<0>(t));
+                      ps.params[index] = std::move(std::get<1>(t));
+                      return self->assemble(
+                          ps, request_mode{request_mutation::none, where, what, std::nullopt});
+                    }),
+           site.keyword});
+    }
+  }
+}
+
+void request_builder::body_cases(const Gen<parts>& valid,
+                                 const std::shared_ptr<request_builder>& self,
+                                 std::vector<coverage_case>& out) const {
+  // A sequential body (itemSchema) is covered item by item.
+  const schema::schema* whole = media_ == nullptr ? nullptr
+                                : sequential()    ? media_->item_schema
+                                                  : media_->schema;
+  if (whole == nullptr ||
+      !(sequential() || json_media() || multipart_media() || urlencoded_media())) {
+    return;
+  }
+  const schema::schema& body = *whole;
+  invalid_options breaking;
+  breaking.form = !json_media() && !sequential();
+  for (auto& site : invalid_value_sites(body, options_.values, breaking)) {
+    auto broken = broken_body(std::move(site.gen));
+    // A form body is an object of parts: a value of another type cannot be
+    // written as one, so it is not a case of its own.
+    if (!json_media() && !detail::can_generate(broken, 8)) continue;
+    out.push_back({request_kind::invalid, "invalid_body body " + site.description,
+                   body_broken(valid, self, std::move(broken)), site.keyword});
+  }
+  for (auto& site : boundary_value_sites(body, options_.values)) {
+    const std::string what = "boundary body " + site.description;
+    const std::string where = "body " + (site.pointer.empty() ? std::string("/") : site.pointer);
+    auto bytes = boundary_body(std::move(site.gen));
+    out.push_back(
+        {request_kind::valid, what,
+         gen::map(gen::tuple(valid, bytes),
+                  [self, where, what, slots = slots_, s = &body](std::tuple<parts, body_bytes> t) {
+                    parts ps = std::move(std::get<0>(t));
+                    ps.body = std::move(std::get<1>(t));
+                    keep_same_as(ps, slots, *s);
+                    return self->assemble(
+                        ps, request_mode{request_mutation::none, where, what, std::nullopt});
+                  }),
+         site.keyword});
+  }
+}
+
 std::vector<coverage_case> request_builder::coverage() const {
   std::vector<coverage_case> out;
   const Gen<parts> valid = valid_parts();
@@ -36,7 +119,6 @@ std::vector<coverage_case> request_builder::coverage() const {
                     std::string keyword) {
     out.push_back({kind, std::move(constraint), std::move(g), std::move(keyword)});
   };
-  auto at = [](const std::string& pointer) { return pointer.empty() ? std::string("/") : pointer; };
   add(request_kind::valid, "valid",
       gen::map(valid, [self](const parts& ps) { return self->assemble(ps, request_mode{}); }),
       "valid");
@@ -56,42 +138,7 @@ std::vector<coverage_case> request_builder::coverage() const {
                  }),
         "Accept");
   }
-  for (const auto& e : entries_) {
-    const openapi::parameter& p = *e.p;
-    if (p.schema == nullptr) continue;
-    const std::string where = std::string(openapi::to_string(p.in)) + " " + p.name;
-    const request_mutation m = mutation_for(p.in);
-    for (auto& site : invalid_value_sites(*p.schema, options_.values, param_breaking(p))) {
-      auto broken = wired(p, std::move(site.gen), site.as_type);
-      // Some values cannot be written where the parameter travels (an empty
-      // array in a query is the parameter left out; a boolean in a query
-      // of integers reads back as a string): not a case of their own.
-      if (!detail::can_generate(broken, 8)) continue;
-      add(request_kind::invalid, std::string(to_string(m)) + " " + where + " " + site.description,
-          param_broken(valid, self, e.index, m, where, std::move(broken)), site.keyword);
-    }
-    if (e.fixture) continue;  // its valid value is the profile's, not a boundary
-    for (auto& site : boundary_value_sites(*p.schema, options_.values)) {
-      const std::string what = "boundary " + where + " " + site.description;
-      auto written = wired_valid(p, std::move(site.gen));
-      // An empty array in a query or a cookie is no pair at all (RFC 6570:
-      // the parameter left out), which valid requests already send. A value
-      // longer than servers take stays a case: uncovered, saying why.
-      if (auto why = detail::why_no_value(written, 8);
-          why && why->find(detail::beyond_servers) == std::string::npos) {
-        continue;
-      }
-      add(request_kind::valid, what,
-          gen::map(gen::tuple(valid, std::move(written)),
-                   [self, index = e.index, where, what](std::tuple<parts, wire_pairs> t) {
-                     parts ps = std::move(std::get<0>(t));
-                     ps.params[index] = std::move(std::get<1>(t));
-                     return self->assemble(
-                         ps, request_mode{request_mutation::none, where, what, std::nullopt});
-                   }),
-          site.keyword);
-    }
-  }
+  parameter_cases(valid, self, out);
   // x-same-as broken, one case per property. Only here, not among the
   // random sites: a mismatch needs a whole valid body of the right shape
   // (often one branch of a oneOf), which a large random example makes
@@ -129,40 +176,7 @@ std::vector<coverage_case> request_builder::coverage() const {
     add(request_kind::invalid, std::string(to_string(site.mutation)) + " " + site.where,
         std::move(site.gen), request_keyword(site.mutation));
   }
-  // A sequential body (itemSchema) is covered item by item.
-  const schema::schema* whole = media_ == nullptr ? nullptr
-                                : sequential()    ? media_->item_schema
-                                                  : media_->schema;
-  if (whole == nullptr ||
-      !(sequential() || json_media() || multipart_media() || urlencoded_media())) {
-    return out;
-  }
-  const schema::schema& body = *whole;
-  invalid_options breaking;
-  breaking.form = !json_media() && !sequential();
-  for (auto& site : invalid_value_sites(body, options_.values, breaking)) {
-    auto broken = broken_body(std::move(site.gen));
-    // A form body is an object of parts: a value of another type cannot be
-    // written as one, so it is not a case of its own.
-    if (!json_media() && !detail::can_generate(broken, 8)) continue;
-    add(request_kind::invalid, "invalid_body body " + site.description,
-        body_broken(valid, self, std::move(broken)), site.keyword);
-  }
-  for (auto& site : boundary_value_sites(body, options_.values)) {
-    const std::string what = "boundary body " + site.description;
-    const std::string where = "body " + at(site.pointer);
-    auto bytes = boundary_body(std::move(site.gen));
-    add(request_kind::valid, what,
-        gen::map(gen::tuple(valid, bytes),
-                 [self, where, what, slots = slots_, s = &body](std::tuple<parts, body_bytes> t) {
-                   parts ps = std::move(std::get<0>(t));
-                   ps.body = std::move(std::get<1>(t));
-                   keep_same_as(ps, slots, *s);
-                   return self->assemble(
-                       ps, request_mode{request_mutation::none, where, what, std::nullopt});
-                 }),
-        site.keyword);
-  }
+  body_cases(valid, self, out);
   return out;
 }
 

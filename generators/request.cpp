@@ -123,13 +123,13 @@ std::string encode_query(const std::vector<std::pair<std::string, std::string>>&
     if (!out.empty()) out += '&';
     if (name.empty()) {
       // An in: querystring parameter written whole (JSON text, say): no name.
-      out += detail::encode_query_value(v, false);
+      out += generators::encode_query_value(v, false);
       continue;
     }
-    out += detail::percent_encode(name);
+    out += core::percent_encode(name);
     out += '=';
     const bool keep = std::find(reserved.begin(), reserved.end(), name) != reserved.end();
-    out += detail::encode_query_value(v, keep);
+    out += generators::encode_query_value(v, keep);
   }
   return out;
 }

@@ -160,7 +160,9 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     return std::all_of(fixtures.begin(), fixtures.end(),
                        [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });
   };
-  if (!op.needs_credentials()) {
+  // A target that does not enforce the description's security (--no-auth)
+  // is sent every request without a credential.
+  if (!asks_credential(op)) {
     auth_choice none;
     none.model.name = "none";
     for (const auto& t : target.tenants) {
@@ -335,8 +337,8 @@ auth_choice credential_selector::auth_for(const openapi::operation& op,
   for (const auto* s : op.accepted_schemes()) {
     if (c.fits(*s)) scheme = s;
   }
-  if (!scheme) scheme = c.scheme.empty() ? spec_.find_scheme(c.kind) : spec_.find_scheme(c.scheme);
-  choice.model.name = scheme ? scheme->label() : std::string(openapi::to_string(c.kind));
+  if (!scheme) scheme = c.scheme_in(spec_);
+  choice.model.name = scheme ? scheme->label() : c.kind;
   choice.model.scheme = scheme;
   choice.model.credential_name = c.name;
   choice.credential = &c;

@@ -18,7 +18,7 @@ namespace conform::harness {
 /// How a request was authenticated: a scheme of the operation and the
 /// profile credential used for it, or none for an operation without security.
 struct auth_model {
-  std::string name;                                  // "jwt", "tenant_key", "partner_key", "none"
+  std::string name;  // the scheme's label ("org_token", "petstore_auth"), or "none"
   const openapi::security_scheme* scheme = nullptr;  // nullptr for "none"
   std::string credential_name;
   std::string tenant_id;  // the effective tenant, when the operation has one
@@ -31,7 +31,7 @@ struct auth_model {
   /// profile has: those ids are made up, so a refusal of them proves nothing.
   std::vector<std::string> made_up;
 
-  /// "tenant_key (tenant-all)", or "none".
+  /// "org_token (org-admin)", or "none".
   std::string label() const;
 };
 
@@ -73,6 +73,12 @@ class credential_selector {
       : spec_(spec), target_(target) {}
 
   const profile::target& target() const { return target_; }
+
+  /// True when a request of `op` goes with a credential: the description
+  /// asks for one, and the target enforces it (not `--no-auth`).
+  bool asks_credential(const openapi::operation& op) const {
+    return op.needs_credentials() && target_.enforces_security;
+  }
 
   /// Not expired, of the target's environment, not rate-limited.
   static bool usable(const profile::credential& c);

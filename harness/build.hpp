@@ -63,16 +63,4 @@ http::request to_http_request(const openapi::api_spec& spec, const openapi::oper
 std::optional<std::string> claim_lost(const generators::generated_request& g,
                                       const http::request& sent);
 
-// The engine's own files still name these `detail::`, as they did when
-// this header lived in detail/: remove these declarations once they say
-// `harness::` (or nothing).
-namespace detail {
-using harness::claim_lost;
-using harness::made_generator;
-using harness::make_coverage;
-using harness::make_generator;
-using harness::pinned_values;
-using harness::to_http_request;
-}  // namespace detail
-
 }  // namespace conform::harness

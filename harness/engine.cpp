@@ -19,7 +19,7 @@ run_report engine::run() {
   {
     auto suites = shard_scenarios(config_);
     report_.info.scenarios = static_cast<std::uint32_t>(std::count_if(
-        suites.begin(), suites.end(), [](const scenario* s) { return !s->stateful; }));
+        suites.begin(), suites.end(), [](const scenario* s) { return !s->stateful(); }));
   }
   if (config_.shard_count > 0) {
     report_.info.shard_index = config_.shard_index;
@@ -32,6 +32,10 @@ run_report engine::run() {
   report_.info.coverage_planned = coverage_.size();
   events_.run_started({report_.info, planned_});
   for (const auto& n : config_.not_run_before) results_.not_run(n);
+  for (const auto& c : config_.cells_not_run) {
+    results_.not_run(results_.cell(c.op, c.auth_model, c.check, results_sink::origin::scenarios),
+                     c.why, /*say=*/false);
+  }
   gate_.open();
   scenario_phase();
   main_phase();

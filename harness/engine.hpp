@@ -60,6 +60,16 @@ struct run_config {
   /// "not run" entries the run reports before it starts: the operations the
   /// description's errors kept out of it (`--skip-invalid-operations`).
   std::vector<not_run> not_run_before;
+  /// Cells known not to run before the run starts, each with why: the
+  /// checks of credentials on every operation whose security `--no-auth`
+  /// set aside. Tallied as "not run", said once by `not_run_before`.
+  struct cell_not_run {
+    const openapi::operation* op = nullptr;
+    std::string auth_model;
+    std::string check;
+    std::string why;
+  };
+  std::vector<cell_not_run> cells_not_run;
 };
 
 /// Runs the plan against `client`'s target and returns the report; events go

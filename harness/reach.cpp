@@ -28,8 +28,19 @@ std::string why_not(const operation_reach& r, bool made_up, const std::string& n
   }
   if (r.invalid == r.sent) return "every request refused as invalid (400/415/422)";
   if (r.not_found > 0 && r.not_found + r.invalid + refused == r.sent) {
-    return made_up ? "no id found: the ids sent were made up, and answered 404"
-                   : "no id found: every id sent answered 404";
+    const std::string ids = made_up ? "the ids sent were made up, and " : "";
+    if (r.not_found == r.sent) {
+      return made_up ? "no id found: " + ids + "answered 404"
+                     : "no id found: every id sent answered 404";
+    }
+    // The rest were refused for something else: say how many of each, not
+    // that every one was a 404 (PowerDNS's 422s on the real server id).
+    std::string out = "no id found: " + ids + std::to_string(r.not_found) + " of " +
+                      std::to_string(r.sent) + " answered 404";
+    if (r.invalid > 0)
+      out += ", " + std::to_string(r.invalid) + " refused as invalid (400/415/422)";
+    if (refused > 0) out += ", " + std::to_string(refused) + " refused as unauthorized (401/403)";
+    return out;
   }
   std::string out = "no 2xx in " + std::to_string(r.sent) + " requests:";
   auto add = [&out](std::uint64_t n, const char* what) {

@@ -41,7 +41,7 @@ struct recorded_exchange {
   std::string phase;         // "scenarios", "coverage", "exchanges", "shrinking"
   std::string operation_id;  // "" when the request matches no operation
   std::string method_path;
-  std::string auth_model;  // "tenant_key (tenant-all)", "none"
+  std::string auth_model;  // "org_token (org-admin)", "none"
   std::string mode;        // "valid", "invalid: <what>", "scenario"
   std::string mutation;    // generators::request_mutation: "none", "invalid_body", ...
   std::string where;       // what the mutation broke: "query limit", "body /name"

@@ -32,7 +32,7 @@ struct replay_difference {
   std::string curl;      // the request as sent now, secrets as ${NAME}
 };
 
-/// "#12 GET /items/{id} (tenant_key (all)): status 200 -> 500".
+/// "#12 GET /items/{id} (org_token (all)): status 200 -> 500".
 std::string to_string(const replay_difference& d);
 
 struct replay_config {

@@ -81,7 +81,7 @@ struct failure {
   std::string check;
   std::string operation_id;
   std::string method_path;  // "DELETE /items/{id}"
-  std::string auth_model;   // "tenant_key (tenant-all)"
+  std::string auth_model;   // "org_token (org-admin)"
   failure_mode mode;
   std::string expected;
   std::string seen;
@@ -199,6 +199,14 @@ struct run_info {
   /// in-process reference"; empty in safe mode).
   write_mode writes = write_mode::destructive;  // conform run decides (cli/run_command.cpp)
   std::string writes_because;
+  /// What the run was told about the target's security, when it was told
+  /// to set the description's aside (`--no-auth`): "not enforced by the
+  /// target (--no-auth): ..."; empty otherwise.
+  std::string security;
+  /// Operations the run never sends, as its write mode stands (safe mode:
+  /// a POST not documented to create, a write with no resource to name):
+  /// each has one "not run" entry that says why.
+  std::uint32_t operations_held_back = 0;
 
   /// "safe: writes only to what this run creates", or "destructive: writes
   /// to any resource it reaches (--allow-destructive)".

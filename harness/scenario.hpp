@@ -37,6 +37,10 @@
 
 namespace conform::harness {
 
+namespace stateful {
+class observer;  // harness/stateful/walk.hpp
+}  // namespace stateful
+
 /// One request a scenario sent and what came back.
 struct probe {
   http::request request;
@@ -189,15 +193,32 @@ class scenario_context {
 /// Whether a check is enabled in this run (a scenario runs only those).
 using check_enabled = std::function<bool(std::string_view)>;
 
+/// What the stateful phase hands the checks that judge its chains: where
+/// they report, which of them the run enables, and the requests shrinking
+/// one failing chain may spend at most.
+struct chain_judging {
+  results_sink& results;
+  check_enabled enabled;
+  unsigned max_shrinks = 64;
+};
+
+/// Makes the observer (harness/stateful/walk.hpp) that judges every step of
+/// the stateful phase's walks.
+using chain_checks_factory =
+    std::function<std::unique_ptr<stateful::observer>(const chain_judging&)>;
+
 /// A scenario: the checks it reports under and the procedure that runs them.
 struct scenario {
   std::string name;  // the concern: "auth", "pagination"
   std::vector<check_info> checks;
   /// Runs every enabled check of the scenario.
   std::function<void(scenario_context&, results_sink&, const check_enabled& enabled)> run;
-  /// Its checks are judged by the engine's stateful phase (harness/stateful/),
-  /// before the plan; the scenario phase does not call `run`.
-  bool stateful = false;
+  /// Set when its checks judge the chains of the engine's stateful phase
+  /// (harness/stateful/phase.hpp), before the plan: the phase makes their
+  /// observer with it, and the scenario phase does not call `run`.
+  chain_checks_factory chain_checks;
+  /// True when its checks are judged by the stateful phase (`chain_checks`).
+  bool stateful() const { return static_cast<bool>(chain_checks); }
 };
 
 }  // namespace conform::harness

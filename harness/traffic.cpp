@@ -64,7 +64,7 @@ const std::string* traffic_exchange::query_value(std::string_view name) const {
 
 std::string traffic_exchange::auth_model() const {
   if (!credential_kind) return "none";
-  std::string out(openapi::to_string(*credential_kind));
+  std::string out = *credential_kind;
   out += credential.empty() ? " (not in the profile)" : " (" + credential + ")";
   return out;
 }
@@ -124,12 +124,13 @@ void annotate(traffic& t) {
           secret = secret.substr(7);
         }
       }
-      e.credential_kind = scheme->credential;
+      e.credential_kind = scheme->kind_name();
       for (const auto& [env, prefix] : scheme->key_prefixes) {
         if (secret.starts_with(prefix)) e.credential_prefix = prefix;
       }
       for (const auto& c : t.credentials) {
-        if (c.kind == scheme->credential && c.secret == secret) e.credential = c.name;
+        if ((scheme->named_by(c.kind) || c.kind == scheme->name) && c.secret == secret)
+          e.credential = c.name;
       }
       break;
     }

@@ -28,7 +28,9 @@ class results_sink;
 /// A credential of the target profile, as the traffic names it.
 struct traffic_credential {
   std::string name;  // the profile's name ("partner")
-  openapi::credential_kind kind = openapi::credential_kind::tenant_key;
+  /// The profile's `scheme:`: a scheme's x-credential label ("org_token"),
+  /// its kind when it has none ("bearer"), or its key.
+  std::string kind;
   std::string secret;  // compared, never printed
 };
 
@@ -50,7 +52,8 @@ struct traffic_exchange {
   std::string path;                        // the target without its query, decoded
   std::vector<std::pair<std::string, std::string>> query;  // decoded, in order
   std::map<std::string, std::string> path_params;
-  std::optional<openapi::credential_kind> credential_kind;  // by the header it came in
+  /// The kind_name() of the scheme whose header it came in by ("org_token").
+  std::optional<std::string> credential_kind;
   std::string credential;         // the profile's name; "" when not one of the profile's
   std::string credential_prefix;  // a key's first characters up to its last '_' ("pk_test_")
   /// Every credential header sent (each scheme's header, a repeated one
@@ -59,7 +62,7 @@ struct traffic_exchange {
 
   /// The first value of query parameter `name`, or nullptr.
   const std::string* query_value(std::string_view name) const;
-  /// "partner_key (partner)", "jwt (viewer)", "none", as reports name auth models.
+  /// "org_token (partner)", "bearer (viewer)", "none", as reports name auth models.
   std::string auth_model() const;
   /// The response header `name` (case-insensitive), or nullptr.
   const std::string* response_header(std::string_view name) const;
@@ -91,7 +94,7 @@ struct traffic {
 void annotate(traffic& t);
 
 /// One line of evidence: "#12 at 1.204 s: POST /billing/allocate-credits
-/// [Idempotency-Key: k1, X-Tenant-Id: 101] as partner_key (partner) -> 503
+/// [Idempotency-Key: k1, X-Tenant-Id: 101] as org_token (partner) -> 503
 /// (scripted server_error)". Credentials appear by name, never by value.
 std::string describe(const traffic& t, const traffic_exchange& e);
 

@@ -7,7 +7,7 @@
 
 #include "core/form.hpp"
 #include "core/text.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 #include "harness/stateful/graph.hpp"
 
 namespace conform::harness {
@@ -37,7 +37,7 @@ std::optional<std::string> body_property(const std::string& media, const std::st
   const auto* object = ec ? nullptr : json.if_object();
   const auto* v = object ? object->if_contains(name) : nullptr;
   if (!v) return std::nullopt;
-  return stateful::detail::text_of(*v);
+  return stateful::text_of(*v);
 }
 
 /// The segments of a path, without its query ("/a/b%20c?x" -> a, "b c").
@@ -192,22 +192,11 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
   if (auto why = body_reference_refusal(*op, req, where)) return why;
   const auto resources = resource_segments(*op);
   if (resources.empty()) {
-    if (req.method == http::verb::post) {
-      if (creates(spec_, *op)) return std::nullopt;  // a create: what it makes is the run's
-      return "safe mode: " + where +
-             " is not documented to create (no 201, no Location, no item path below it), so "
-             "what it changes is unknown and may be data this run did not create";
-    }
-    if (req.method == http::verb::delete_) {
-      // A DELETE on one named resource matches that one, whatever its
-      // query says; on a collection, with or without filters, it may match many.
-      const bool filtered =
-          req.target.find('?') != std::string::npos && req.target.find('?') + 1 < req.target.size();
-      return "safe mode: " + where + " is a DELETE on a collection path" +
-             (filtered ? " with query filters" : "") +
-             ", which could remove resources this run did not create";
-    }
-    return "safe mode: " + where + " writes to a resource this run did not create";
+    // A DELETE on one named resource matches that one, whatever its query
+    // says; on a collection, with or without filters, it may match many.
+    const bool filtered =
+        req.target.find('?') != std::string::npos && req.target.find('?') + 1 < req.target.size();
+    return without_resource(*op, req.method, where, filtered);
   }
   const auto concrete = segments(req.target, true);
   const std::size_t last = resources.back();
@@ -221,6 +210,33 @@ std::optional<std::string> write_guard::refusal(const openapi::operation* op,
   }
   return "safe mode: no resource created in this run to " + method + " (" + where +
          " would write to " + joined(concrete, last + 1) + ", which this run did not create)";
+}
+
+std::optional<std::string> write_guard::without_resource(const openapi::operation& op,
+                                                         http::verb method,
+                                                         const std::string& where,
+                                                         bool filtered) const {
+  if (method == http::verb::post) {
+    if (creates(spec_, op)) return std::nullopt;  // a create: what it makes is the run's
+    return "safe mode: " + where +
+           " is not documented to create (no 201, no Location, no item path below it), so "
+           "what it changes is unknown and may be data this run did not create";
+  }
+  if (method == http::verb::delete_) {
+    return "safe mode: " + where + " is a DELETE on a collection path" +
+           (filtered ? " with query filters" : "") +
+           ", which could remove resources this run did not create";
+  }
+  return "safe mode: " + where + " writes to a resource this run did not create";
+}
+
+std::optional<std::string> write_guard::never_sent(const openapi::operation& op) const {
+  if (mode_ == write_mode::destructive || read_only_.count(&op) > 0) return std::nullopt;
+  http::request probe;
+  probe.method = op.method;
+  probe.method_text = op.method_name();
+  if (!writes(probe) || !resource_segments(op).empty()) return std::nullopt;
+  return without_resource(op, op.method, op.method_name() + " " + op.path, false);
 }
 
 std::optional<std::string> write_guard::body_reference_refusal(const openapi::operation& op,
@@ -278,8 +294,8 @@ void write_guard::learn(const openapi::operation* op, const http::request& req,
     boost::system::error_code ec;
     const auto body = boost::json::parse(res.value().body, ec);
     if (!pointer.empty() && !ec) {
-      if (const auto* v = stateful::detail::at(body, pointer)) {
-        if (auto id = stateful::detail::text_of(*v); id && !id->empty()) {
+      if (const auto* v = stateful::at(body, pointer)) {
+        if (auto id = stateful::text_of(*v); id && !id->empty()) {
           auto segs = concrete;
           segs.push_back(*id);
           made.push_back(joined(segs, segs.size()));

@@ -47,6 +47,11 @@ class write_guard {
   /// Why `req` must not be sent ("safe mode: ..."), or nullopt. `op` is the
   /// operation it was built for; nullptr: the one its method and path match.
   std::optional<std::string> refusal(const openapi::operation* op, const http::request& req) const;
+  /// Why no request of `op` is ever sent in this mode, whatever the run
+  /// learns (safe mode: a POST not documented to create, a PUT, PATCH or
+  /// DELETE with no resource to name), or nullopt. The same words as
+  /// `refusal` gives each of its requests.
+  std::optional<std::string> never_sent(const openapi::operation& op) const;
   /// Learns what the answer `res` to `req` created (nothing unless 2xx).
   void learn(const openapi::operation* op, const http::request& req, const http::result& res);
   /// The paths ("/things/42") created so far, in order.
@@ -55,6 +60,11 @@ class write_guard {
  private:
   /// Why a body that names an existing resource by an x-writes property
   /// must not be sent (the request changes that resource), or nullopt.
+  /// Why a write of `method` to `op`, whose path names no resource, must
+  /// not be sent (nullopt: a documented create). `filtered`: a DELETE with
+  /// a query.
+  std::optional<std::string> without_resource(const openapi::operation& op, http::verb method,
+                                              const std::string& where, bool filtered) const;
   std::optional<std::string> body_reference_refusal(const openapi::operation& op,
                                                     const http::request& req,
                                                     const std::string& where) const;

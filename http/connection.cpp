@@ -388,6 +388,17 @@ struct connection::impl {
           out.reconnected = true;
           continue;
         }
+        if (ec == beast::error::timeout && parser.is_header_done()) {
+          // A head and part of a body: an answer that streams (a watch, a
+          // feed) looks like this, and says more than "no response".
+          out.outcome = core::fail(make_error(
+              transport_error::kind::timeout,
+              "the response head from " + where + " came (status " + std::to_string(res.status) +
+                  ") but its body did not end within " + ms_text(timeout) + " (" +
+                  std::to_string(res.body.size()) +
+                  " bytes of it had come): an answer that streams, or a server that stalled"));
+          return out;
+        }
         out.outcome = core::fail(classify(ec, got_some, false));
         return out;
       }

@@ -14,9 +14,7 @@ void print_scopes(const api_spec& spec, std::ostream& out) {
   if (spec.permissions) {
     out << "scopes (" << spec.permissions->file << "): " << spec.permissions->scopes.size() << "\n";
     for (const auto& s : spec.permissions->scopes) {
-      std::vector<std::string> kinds;
-      for (auto k : s.key_types) kinds.emplace_back(to_string(k));
-      out << "  " << s.name << "  family " << s.family << ", key types [" << core::join(kinds)
+      out << "  " << s.name << "  family " << s.family << ", key types [" << core::join(s.key_types)
           << "]" << (s.default_grant ? ", default grant" : "") << (s.opt_in ? ", opt-in" : "")
           << "\n";
     }
@@ -78,8 +76,7 @@ void print_summary(const api_spec& spec, std::ostream& out) {
   }
   out << "schemes: " << spec.schemes.size() << "\n";
   for (const auto& s : spec.schemes) {
-    out << "  " << s->name << "  " << describe(*s) << ", credential " << to_string(s->credential)
-        << "\n";
+    out << "  " << s->name << "  " << describe(*s) << ", credential " << s->kind_name() << "\n";
   }
 
   print_scopes(spec, out);

@@ -118,8 +118,8 @@ bool parse_scheme_type(doc_reader& r, const source_doc& doc, const node& n, cons
     if (sc == "bearer") {
       s.kind = security_scheme::type::http_bearer;
       const node& format = doc_reader::child(n, "bearerFormat");
-      const std::string f = format.defined() ? r.str(doc, format, "bearerFormat").value_or("") : "";
-      s.credential = f == "JWT" || f == "jwt" ? credential_kind::jwt : credential_kind::bearer;
+      if (format.defined()) s.bearer_format = r.str(doc, format, "bearerFormat").value_or("");
+      s.credential = credential_kind::bearer;
     } else if (sc == "basic") {
       s.kind = security_scheme::type::http_basic;
       s.credential = credential_kind::basic;
@@ -387,7 +387,8 @@ load_result load_once(const std::filesystem::path& file, const load_options& opt
       }
     }
     if (!matrix.empty()) {
-      spec.permissions = detail::load_permissions(r, docs, matrix, display_name(matrix));
+      spec.permissions =
+          detail::load_permissions(r, docs, matrix, display_name(matrix), spec.credential_labels());
     }
 
     detail::check_spec(r, spec);

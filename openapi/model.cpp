@@ -113,12 +113,6 @@ bool response::covers(int http_status) const {
 
 std::string_view to_string(credential_kind k) {
   switch (k) {
-    case credential_kind::jwt:
-      return "jwt";
-    case credential_kind::tenant_key:
-      return "tenant_key";
-    case credential_kind::partner_key:
-      return "partner_key";
     case credential_kind::bearer:
       return "bearer";
     case credential_kind::basic:
@@ -133,14 +127,22 @@ std::string_view to_string(credential_kind k) {
   return "?";
 }
 
+bool security_scheme::is_jwt() const {
+  if (credential != credential_kind::bearer || bearer_format.size() != 3) return false;
+  return std::equal(bearer_format.begin(), bearer_format.end(), "JWT", [](char a, char b) {
+    return std::toupper(static_cast<unsigned char>(a)) == b;
+  });
+}
+
 std::string security_scheme::label() const {
-  return credential_declared ? std::string(to_string(credential)) : name;
+  return credential_label.empty() ? name : credential_label;
+}
+
+std::string security_scheme::kind_name() const {
+  return credential_label.empty() ? std::string(to_string(credential)) : credential_label;
 }
 
 std::optional<credential_kind> parse_credential_kind(std::string_view s) {
-  if (s == "jwt") return credential_kind::jwt;
-  if (s == "tenant_key") return credential_kind::tenant_key;
-  if (s == "partner_key") return credential_kind::partner_key;
   if (s == "bearer") return credential_kind::bearer;
   if (s == "basic") return credential_kind::basic;
   if (s == "digest") return credential_kind::digest;
@@ -243,11 +245,22 @@ const security_scheme* api_spec::find_scheme(std::string_view name) const {
   return nullptr;
 }
 
-const security_scheme* api_spec::find_scheme(credential_kind k) const {
+const security_scheme* api_spec::find_scheme_named_by(std::string_view word) const {
   for (const auto& s : schemes) {
-    if (s->credential == k) return s.get();
+    if (s->named_by(word)) return s.get();
   }
   return nullptr;
+}
+
+std::vector<std::string> api_spec::credential_labels() const {
+  std::vector<std::string> out;
+  for (const auto& s : schemes) {
+    if (!s->credential_label.empty() &&
+        std::find(out.begin(), out.end(), s->credential_label) == out.end()) {
+      out.push_back(s->credential_label);
+    }
+  }
+  return out;
 }
 
 namespace {

@@ -184,14 +184,14 @@ struct response {
 /// How a response key is written: "default", "4XX" or "404".
 std::string status_key(int status);
 
-/// What kind of credential a scheme takes. Our x-credential names the three
-/// of the Voice API (jwt | tenant_key | partner_key); without it the kind
-/// follows the scheme's type: http bearer (bearerFormat JWT: jwt), oauth2 and
-/// openIdConnect are bearer tokens, http basic and digest, apiKey api_key.
+/// What kind of credential a scheme takes, as OpenAPI itself says it: http
+/// bearer (oauth2 and openIdConnect end in one too; a JWT is a bearer with
+/// `bearerFormat: JWT`), http basic and digest, apiKey (header, query or
+/// cookie: `security_scheme::kind`), mutualTLS. What a credential of the
+/// scheme does (its tenants, roles, key prefixes) is said by the scheme's
+/// extensions, and our `x-credential` gives it a free label
+/// (docs/spec-extensions.md).
 enum class credential_kind : std::uint8_t {
-  jwt,
-  tenant_key,
-  partner_key,
   bearer,
   basic,
   digest,
@@ -200,6 +200,8 @@ enum class credential_kind : std::uint8_t {
   /// `mutualTLS`): nothing goes into the request itself.
   mutual_tls
 };
+/// "bearer", "basic", "digest", "api_key", "mutual_tls": the words a profile
+/// names a scheme without a label by.
 std::string_view to_string(credential_kind k);
 std::optional<credential_kind> parse_credential_kind(std::string_view s);
 
@@ -222,9 +224,13 @@ struct security_scheme {
   std::string param;
   /// The type as written: "http", "apiKey", "oauth2", "openIdConnect".
   std::string declared_type = "http";
-  credential_kind credential = credential_kind::jwt;
-  /// True when x-credential was written (else `credential` follows the type).
-  bool credential_declared = false;
+  /// What OpenAPI says the scheme takes (its type).
+  credential_kind credential = credential_kind::bearer;
+  /// x-credential: the description's own label for its credentials (any
+  /// name: "org_token"), "" when not written. Profiles name the scheme by it.
+  std::string credential_label;
+  /// http bearer: `bearerFormat` as written ("JWT"), "" when absent.
+  std::string bearer_format;
   /// oauth2: every scope its flows declare, in order, without repeats.
   std::vector<std::string> flow_scopes;
   /// OpenAPI 3.2 `deprecated`: the scheme is on its way out.
@@ -233,17 +239,17 @@ struct security_scheme {
   std::string oauth2_metadata_url;
   /// x-key-prefixes: environment ("sandbox", "production") -> key prefix.
   std::map<std::string, std::string> key_prefixes;
-  /// x-roles (jwt): the claim, its values, and those that may only read.
+  /// x-roles: the claim, its values, and those that may only read.
   std::string role_claim;
   std::vector<std::string> roles;
   std::vector<std::string> read_only_roles;
-  /// x-tenant-claim (jwt): the claim listing the tenants a token reaches (a
+  /// x-tenant-claim: the claim listing the tenants a token reaches (a
   /// string or an array of strings); "" when the description does not say.
   std::string tenant_claim;
   /// x-tenants: which tenants a credential of this scheme acts for, and
   /// whether it names one on a route that reads the tenant from a header.
   enum class tenant_reach : std::uint8_t {
-    unknown,  // the description does not say
+    unknown,  // the description does not say (or says x-tenants: none)
     one,      // its own tenant alone: it names none, and no header widens it
     named,    // several: each call to a header-tenant route names one
     claimed,  // those its token's claims list: it names one when they are several
@@ -251,11 +257,18 @@ struct security_scheme {
   tenant_reach tenants = tenant_reach::unknown;
   source_pos pos;
 
-  /// A JWT only where the description says so (bearerFormat JWT or x-credential: jwt).
-  bool is_jwt() const { return credential == credential_kind::jwt; }
-  /// How reports name an auth model of this scheme: the x-credential kind
-  /// when written ("tenant_key"), else the scheme's key ("petstore_auth").
+  /// A JWT only where the description says so: an http bearer (or an
+  /// oauth2 or openIdConnect token) with `bearerFormat: JWT`.
+  bool is_jwt() const;
+  /// How reports name an auth model of this scheme: its x-credential label
+  /// when written ("org_token"), else the scheme's key ("petstore_auth").
   std::string label() const;
+  /// The word a profile's `scheme:` names it by, besides its key: its
+  /// x-credential label, else its kind ("bearer", "api_key").
+  std::string kind_name() const;
+  /// True when a profile's `scheme: word` is for this scheme by that word
+  /// (`kind_name()`; its key is matched by profile::bind).
+  bool named_by(std::string_view word) const { return kind_name() == word; }
 };
 
 /// One alternative of an operation's `security`: every scheme listed must be
@@ -471,7 +484,7 @@ struct permission_matrix {
   struct scope_def {
     std::string name;
     std::string family;
-    std::vector<credential_kind> key_types;
+    std::vector<std::string> key_types;  // x-credential labels
     bool opt_in = false;
     bool default_grant = false;
     source_pos pos;
@@ -479,11 +492,12 @@ struct permission_matrix {
   struct operation_row {
     std::string operation_id;
     std::string family;
-    /// Per key type: nullopt = not accepted; else the scopes needed.
-    std::map<credential_kind, std::optional<std::vector<std::string>>> needs;
+    /// Per key type (an x-credential label of the description): nullopt =
+    /// not accepted; else the scopes needed.
+    std::map<std::string, std::optional<std::vector<std::string>>> needs;
     source_pos pos;
     /// Where each key type's entry is written (absent = not written).
-    std::map<credential_kind, source_pos> needs_pos;
+    std::map<std::string, source_pos> needs_pos;
     /// `public: true`: the operation takes no credentials (no key-type entries).
     bool is_public = false;
   };
@@ -603,7 +617,10 @@ struct api_spec {
 
   const operation* find_operation(std::string_view operation_id) const;
   const security_scheme* find_scheme(std::string_view name) const;
-  const security_scheme* find_scheme(credential_kind k) const;
+  /// The first scheme a profile's word names (`security_scheme::named_by`).
+  const security_scheme* find_scheme_named_by(std::string_view word) const;
+  /// The x-credential labels the schemes declare, in order, once each.
+  std::vector<std::string> credential_labels() const;
 };
 
 }  // namespace conform::openapi

@@ -2,22 +2,29 @@
 // that it agrees with the description.
 
 #include <algorithm>
-#include <array>
 #include <set>
 
+#include "core/text.hpp"
 #include "openapi/detail/checks.hpp"
 
 namespace conform::openapi::detail {
 
 namespace {
 
-constexpr std::array<credential_kind, 3> all_kinds{
-    credential_kind::jwt, credential_kind::tenant_key, credential_kind::partner_key};
-
 std::string list(const std::vector<std::string>& v) {
   std::string out = "[";
   for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
   return out + "]";
+}
+
+/// The labels a key type may be, as a message lists them.
+std::string expected(const std::vector<std::string>& labels) {
+  if (labels.empty()) return "the description declares no x-credential label";
+  return "the description's x-credential labels are " + core::join(labels);
+}
+
+bool declared(const std::vector<std::string>& labels, const std::string& k) {
+  return std::find(labels.begin(), labels.end(), k) != labels.end();
 }
 
 std::vector<std::string> sorted(std::vector<std::string> v) {
@@ -26,7 +33,8 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
   return v;
 }
 
-void parse_scopes(doc_reader& r, const source_doc& doc, const node& n, permission_matrix& m) {
+void parse_scopes(doc_reader& r, const source_doc& doc, const node& n,
+                  const std::vector<std::string>& labels, permission_matrix& m) {
   if (!r.expect_seq(doc, n, "scopes")) return;
   for (const auto& s : n.items()) {
     if (!r.expect_map(doc, s, "scope")) continue;
@@ -40,11 +48,11 @@ void parse_scopes(doc_reader& r, const source_doc& doc, const node& n, permissio
     const node& kt = r.required(doc, s, "key_types", "scope '" + def.name + "'");
     if (kt.defined()) {
       for (const auto& k : r.strings(doc, kt, "key_types").value_or(std::vector<std::string>{})) {
-        if (auto kind = parse_credential_kind(k)) {
-          def.key_types.push_back(*kind);
+        if (declared(labels, k)) {
+          def.key_types.push_back(k);
         } else {
           r.error(doc_reader::pos(doc, kt), "scope '" + def.name + "': unknown key type '" + k +
-                                                "' (expected jwt, tenant_key or partner_key)");
+                                                "' (" + expected(labels) + ")");
         }
       }
     }
@@ -64,7 +72,8 @@ void parse_scopes(doc_reader& r, const source_doc& doc, const node& n, permissio
   }
 }
 
-void parse_rows(doc_reader& r, const source_doc& doc, const node& n, permission_matrix& m) {
+void parse_rows(doc_reader& r, const source_doc& doc, const node& n,
+                const std::vector<std::string>& labels, permission_matrix& m) {
   if (!r.expect_map(doc, n, "operations")) return;
   for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
     permission_matrix::operation_row row;
@@ -82,27 +91,27 @@ void parse_rows(doc_reader& r, const source_doc& doc, const node& n, permission_
         row.is_public = r.boolean(doc, k->value, what + ".public").value_or(false);
         continue;
       }
-      auto kind = parse_credential_kind(key);
-      if (!kind) {
-        r.error(doc_reader::pos(doc, *k), what + ": unknown key '" + key +
-                                              "' (expected family, public, jwt, " +
-                                              "tenant_key, partner_key)");
+      if (!declared(labels, key)) {
+        r.error(doc_reader::pos(doc, *k),
+                what + ": unknown key '" + key +
+                    "' (expected family, public or a key type: " + expected(labels) + ")");
         continue;
       }
-      row.needs_pos[*kind] = doc_reader::pos(doc, *k);
+      const std::string& kind = key;
+      row.needs_pos[kind] = doc_reader::pos(doc, *k);
       if (k->value.is_null()) {
-        row.needs[*kind] = std::nullopt;
+        row.needs[kind] = std::nullopt;
         continue;
       }
       auto scopes = r.strings(doc, k->value, what + "." + key);
       if (!scopes) continue;
-      row.needs[*kind] = *scopes;
+      row.needs[kind] = *scopes;
       for (const auto& sc : *scopes) {
         const auto* def = m.find_scope(sc);
         if (def == nullptr) {
           r.error(doc_reader::pos(doc, k->value),
                   what + ": scope '" + sc + "' is not defined under scopes");
-        } else if (std::find(def->key_types.begin(), def->key_types.end(), *kind) ==
+        } else if (std::find(def->key_types.begin(), def->key_types.end(), kind) ==
                    def->key_types.end()) {
           r.error(doc_reader::pos(doc, k->value), what + ": scope '" + sc + "' is needed of a " +
                                                       key + " but no " + key + " may hold it");
@@ -112,7 +121,7 @@ void parse_rows(doc_reader& r, const source_doc& doc, const node& n, permission_
     if (row.is_public && !row.needs_pos.empty()) {
       r.error(row.pos, what + " is public (no credentials) and must not list key types");
     }
-    for (credential_kind kind : all_kinds) {
+    for (const std::string& kind : labels) {
       if (row.needs.count(kind) == 0) row.needs[kind] = std::nullopt;
     }
     if (const auto* first = m.find_operation(row.operation_id)) {
@@ -127,7 +136,8 @@ void parse_rows(doc_reader& r, const source_doc& doc, const node& n, permission_
 
 std::optional<permission_matrix> load_permissions(doc_reader& r, doc_cache& docs,
                                                   const std::filesystem::path& file,
-                                                  const std::string& display) {
+                                                  const std::string& display,
+                                                  const std::vector<std::string>& labels) {
   const source_doc* doc = docs.load(file, display, r);
   if (doc == nullptr) return std::nullopt;
   const std::size_t before = r.error_count();
@@ -143,9 +153,9 @@ std::optional<permission_matrix> load_permissions(doc_reader& r, doc_cache& docs
     }
   }
   const node& scopes = r.required(*doc, doc->root, "scopes", "the permission matrix");
-  if (scopes.defined()) parse_scopes(r, *doc, scopes, m);
+  if (scopes.defined()) parse_scopes(r, *doc, scopes, labels, m);
   const node& ops = r.required(*doc, doc->root, "operations", "the permission matrix");
-  if (ops.defined()) parse_rows(r, *doc, ops, m);
+  if (ops.defined()) parse_rows(r, *doc, ops, labels, m);
   if (r.error_count() != before) return std::nullopt;
   return m;
 }
@@ -188,17 +198,17 @@ void check_against_matrix(doc_reader& r, const api_spec& spec, const permission_
                   to_string(row->pos) + ")");
     }
     const auto schemes = op.accepted_schemes();
-    for (credential_kind kind : all_kinds) {
+    for (const std::string& kind : spec.credential_labels()) {
       const security_scheme* scheme = nullptr;
       for (const auto* s : schemes) {
-        if (s->credential == kind) scheme = s;
+        if (s->credential_label == kind) scheme = s;
       }
       const auto it = row->needs.find(kind);
       const std::optional<std::vector<std::string>> matrix =
           it == row->needs.end() ? std::nullopt : it->second;
       const auto pos_it = row->needs_pos.find(kind);
       const source_pos matrix_pos = pos_it == row->needs_pos.end() ? row->pos : pos_it->second;
-      const std::string k(to_string(kind));
+      const std::string& k = kind;
       if (scheme == nullptr && !matrix) continue;
       if (scheme == nullptr) {
         r.error(op.pos, "operation '" + op.operation_id + "' does not accept a " + k +

@@ -52,10 +52,9 @@ std::vector<std::string> learn_from_tokens(target& t, const openapi::api_spec& s
   std::vector<std::string> notes;
   for (std::size_t i = 0; i < t.credentials.size(); ++i) {
     const credential& c = t.credentials[i];
-    if (c.kind != credential_kind::jwt) continue;
-    const openapi::security_scheme* scheme =
-        c.scheme.empty() ? spec.find_scheme(c.kind) : spec.find_scheme(c.scheme);
-    if (!scheme || (scheme->role_claim.empty() && scheme->tenant_claim.empty())) continue;
+    const openapi::security_scheme* scheme = c.scheme_in(spec);
+    if (!scheme || !scheme->is_jwt()) continue;
+    if (scheme->role_claim.empty() && scheme->tenant_claim.empty()) continue;
     const bool want_role = c.role.empty() && !scheme->role_claim.empty();
     const bool want_tenants = c.tenants.empty() && !scheme->tenant_claim.empty();
     if (!want_role && !want_tenants) continue;

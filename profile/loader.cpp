@@ -10,6 +10,7 @@
 
 #include "core/parse.hpp"
 #include "core/document.hpp"
+#include "core/outcome.hpp"
 #include "profile/detail/pem.hpp"
 
 namespace conform::profile {
@@ -117,11 +118,6 @@ class builder {
 
   load_result finish(std::optional<target> p) {
     load_result out;
-    if (p) {
-      for (const auto& [index, at] : scheme_marks_) {
-        p->credentials[index].pos = at;  // where the scheme name is, for bind()
-      }
-    }
     out.diagnostics = std::move(diags_);
     if (p && !core::has_errors(out.diagnostics)) out.value = std::move(p);
     return out;
@@ -279,7 +275,6 @@ class builder {
     const node* scheme_node = nullptr;
     const node* certificate_node = nullptr;
     const node* key_node = nullptr;
-    bool scheme_ok = false;
     for_each_entry(n, where, [&](const node_entry& k) {
       const std::string& key = k.key;
       const node& v = k.value;
@@ -287,16 +282,10 @@ class builder {
         return;
       } else if (key == "scheme") {
         scheme_node = &v;
-        if (auto s = scalar(v, where + ".scheme")) {
-          if (auto parsed = parse_scheme(*s)) {
-            c.kind = *parsed;
-            scheme_ok = true;
-          } else {
-            // A scheme of the description by its key: bind() checks it.
-            c.scheme = *s;
-            scheme_marks_.emplace_back(p.credentials.size(), pos(v));
-          }
-        }
+        // A label of the description, a kind, or a scheme's key: bind()
+        // finds which against the description.
+        if (auto s = scalar(v, where + ".scheme")) c.kind = *s;
+        c.scheme_pos = pos(v);
       } else if (key == "value") {
         value = &v;
       } else if (key == "value_env") {
@@ -319,13 +308,9 @@ class builder {
         }
       } else if (key == "role") {
         role_node = &v;
-        if (auto s = scalar(v, where + ".role")) {
-          if (parse_role(*s)) {
-            c.role = *s;
-          } else {
-            error(v, where + ".role: '" + *s + "' is not one of admin, member, viewer");
-          }
-        }
+        c.role_pos = pos(v);
+        // Which roles there are is the scheme's x-roles: bind() checks it.
+        if (auto s = scalar(v, where + ".role")) c.role = *s;
       } else if (key == "expired") {
         c.expired = boolean(v, where + ".expired").value_or(false);
       } else if (key == "rate_limited") {
@@ -349,22 +334,18 @@ class builder {
     });
     if (scheme_node == nullptr)
       error(n, where +
-                   ".scheme: missing (a kind: jwt, tenant_key, partner_key, bearer, "
-                   "basic, digest, api_key; or a security scheme's key)");
-    if (role_node && scheme_ok && c.kind != credential_kind::jwt) {
-      error(*role_node, where + ".role: only a jwt credential has a role");
-    }
+                   ".scheme: missing (an x-credential label of the description, a security "
+                   "scheme's key, or a kind: bearer, basic, digest, api_key, mutual_tls)");
     read_certificate(certificate_node, key_node, where, c);
     // A client certificate may be the whole credential (mutual_tls).
-    const bool tls_only = scheme_ok && c.kind == credential_kind::mutual_tls;
+    const bool tls_only = c.kind == openapi::to_string(credential_kind::mutual_tls);
     if (!tls_only && (value || value_env || !c.has_certificate())) {
       read_secret(n, value, value_env, where, c);
     }
-    if (scheme_ok && c.kind == credential_kind::mutual_tls && !c.has_certificate() &&
-        certificate_node == nullptr) {
+    if (tls_only && !c.has_certificate() && certificate_node == nullptr) {
       error(n, where + ": a mutual_tls credential needs certificate and key (files, or ${ENV})");
     }
-    read_reach(n, tenant_node, tenants_node, where, scheme_ok, p, c);
+    read_reach(n, tenant_node, tenants_node, where, p, c);
     p.credentials.push_back(std::move(c));
   }
 
@@ -438,7 +419,7 @@ class builder {
   }
 
   void read_reach(const node& n, const node* tenant_node, const node* tenants_node,
-                  const std::string& where, bool scheme_ok, const target& p, credential& c) {
+                  const std::string& where, const target& p, credential& c) {
     if (tenant_node && tenants_node) {
       error(*tenants_node, where + ": give either tenant or tenants, not both");
       return;
@@ -450,6 +431,7 @@ class builder {
       }
       return;
     }
+    c.tenants_pos = pos(tenant_node ? *tenant_node : *tenants_node);
     std::vector<std::pair<std::string, const node*>> names;
     if (tenant_node) {
       if (auto s = scalar(*tenant_node, where + ".tenant")) names.emplace_back(*s, tenant_node);
@@ -484,15 +466,9 @@ class builder {
       }
       c.tenants.push_back(t);
     }
-    if (scheme_ok && c.kind == credential_kind::tenant_key && names.size() > 1) {
-      error(tenants_node ? *tenants_node : n,
-            where + ": a tenant_key belongs to exactly one tenant");
-    }
   }
 
   std::string file_;
-  /// Credentials whose scheme names a description's scheme, and where.
-  std::vector<std::pair<std::size_t, core::source_pos>> scheme_marks_;
   const env_lookup& env_;
   std::vector<diagnostic> diags_;
 };
@@ -519,37 +495,87 @@ load_result parse_profile(std::string_view text, const std::string& display_name
   return builder(display_name, env).run(text);
 }
 
+namespace {
+
+/// "a, b" or "none", for a message.
+std::string listed(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "none" : out;
+}
+
+/// The scheme credential `c` names in `spec` (nullptr: a kind the
+/// description has no scheme of), or an error saying what it may name.
+core::outcome<const openapi::security_scheme*> resolve(credential& c,
+                                                       const openapi::api_spec& spec) {
+  if (!c.scheme.empty()) {  // set by whoever built the target (--url)
+    if (const auto* s = spec.find_scheme(c.scheme)) {
+      c.kind = s->kind_name();
+      return s;
+    }
+  } else {
+    const auto* named = spec.find_scheme_named_by(c.kind);
+    const auto* keyed = spec.find_scheme(c.kind);
+    // A word that is both a label (or kind) and a scheme's key names that scheme.
+    if (keyed && (!named || keyed->named_by(c.kind))) {
+      c.scheme = keyed->name;
+      c.kind = keyed->kind_name();
+      return keyed;
+    }
+    if (named || openapi::parse_credential_kind(c.kind)) return named;
+  }
+  std::vector<std::string> keys;
+  for (const auto& s : spec.schemes) keys.push_back(s->name);
+  const std::string word = c.scheme.empty() ? c.kind : c.scheme;
+  return core::fail("credential '" + c.name + "': scheme '" + word + "' names nothing in " +
+                    spec.file + ": it is neither one of its x-credential labels (" +
+                    listed(spec.credential_labels()) +
+                    "), a kind (bearer, basic, digest, api_key, mutual_tls) nor a key of its "
+                    "security schemes (" +
+                    listed(keys) + ")");
+}
+
+/// What the scheme says a credential of it must be, against what the profile gives.
+void check_against_scheme(const credential& c, const openapi::security_scheme& s,
+                          std::vector<core::diagnostic>& out) {
+  const std::string what = "credential '" + c.name + "': scheme '" + s.name + "'";
+  if (s.credential == credential_kind::mutual_tls && !c.has_certificate()) {
+    out.push_back({c.scheme_pos, severity::error,
+                   what + " is mutualTLS, so the credential needs certificate and key"});
+  } else if (s.credential != credential_kind::mutual_tls && c.value.empty()) {
+    out.push_back({c.scheme_pos, severity::error,
+                   what + " takes a value or value_env besides the certificate"});
+  }
+  if (!c.role.empty() && !s.is_jwt() && s.roles.empty()) {
+    out.push_back({c.role_pos, severity::error,
+                   what + " (" + s.kind_name() +
+                       ") declares no x-roles and is no JWT, so the credential has no role"});
+  } else if (!c.role.empty() && !s.roles.empty() &&
+             std::find(s.roles.begin(), s.roles.end(), c.role) == s.roles.end()) {
+    out.push_back({c.role_pos, severity::error,
+                   "credential '" + c.name + "': role '" + c.role + "' is not one of " +
+                       listed(s.roles) + " (x-roles of scheme '" + s.name + "')"});
+  }
+  if (s.tenants == openapi::security_scheme::tenant_reach::one && c.tenants.size() > 1) {
+    out.push_back({c.tenants_pos, severity::error,
+                   what + " (" + s.kind_name() +
+                       ") says x-tenants: one: a credential of it belongs to exactly one "
+                       "tenant, and this one names " +
+                       std::to_string(c.tenants.size())});
+  }
+}
+
+}  // namespace
+
 std::vector<core::diagnostic> bind(target& t, const openapi::api_spec& spec) {
   std::vector<core::diagnostic> out;
   for (auto& c : t.credentials) {
-    if (c.scheme.empty()) {
-      // A kind word that is also a scheme's key names that scheme.
-      if (const auto* s = spec.find_scheme(scheme_name(c.kind)); s && s->credential == c.kind) {
-        c.scheme = s->name;
-      }
+    auto s = resolve(c, spec);
+    if (!s) {
+      out.push_back({c.scheme_pos, severity::error, s.error()});
       continue;
     }
-    if (const auto* s = spec.find_scheme(c.scheme)) {
-      c.kind = s->credential;
-      if (c.kind == credential_kind::mutual_tls && !c.has_certificate()) {
-        out.push_back({c.pos, severity::error,
-                       "credential '" + c.name + "': scheme '" + c.scheme +
-                           "' is mutualTLS, so the credential needs certificate and key"});
-      } else if (c.kind != credential_kind::mutual_tls && c.value.empty()) {
-        out.push_back({c.pos, severity::error,
-                       "credential '" + c.name + "': scheme '" + c.scheme +
-                           "' takes a value or value_env besides the certificate"});
-      }
-      continue;
-    }
-    std::string known;
-    for (const auto& s : spec.schemes) known += (known.empty() ? "" : ", ") + s->name;
-    out.push_back({c.pos, severity::error,
-                   "credential '" + c.name + "': scheme '" + c.scheme +
-                       "' is neither a kind (jwt, tenant_key, partner_key, bearer, basic, "
-                       "digest, api_key) nor a security scheme of " +
-                       spec.file + " (" + (known.empty() ? "it has none" : "it has " + known) +
-                       ")"});
+    if (*s) check_against_scheme(c, **s, out);
   }
   return out;
 }

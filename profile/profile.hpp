@@ -29,19 +29,6 @@ std::string_view to_string(environment e);
 /// Parses "sandbox" / "production".
 std::optional<environment> parse_environment(std::string_view s);
 
-/// A JWT's application role.
-enum class jwt_role : std::uint8_t { admin, member, viewer };
-/// "admin", "member" or "viewer".
-std::string_view to_string(jwt_role r);
-/// Parses "admin" / "member" / "viewer".
-std::optional<jwt_role> parse_role(std::string_view s);
-
-/// "jwt", "tenant_key", "partner_key", "bearer", "basic", "digest" or
-/// "api_key", as the profile spells them.
-std::string_view scheme_name(credential_kind k);
-/// Parses a profile scheme name.
-std::optional<credential_kind> parse_scheme(std::string_view s);
-
 /// One tenant of the target and the ids of resources that exist in it.
 struct tenant {
   std::string name;                             // the profile's key ("t1")
@@ -57,10 +44,14 @@ struct tenant {
 /// and nowhere else; reports name it by its variable (`value.env_name()`).
 struct credential {
   std::string name;  // free text, shown in reports
-  credential_kind kind = credential_kind::tenant_key;
+  /// What the profile's `scheme:` names: an x-credential label of the
+  /// description ("org_token"), or, for schemes without one, a kind of
+  /// openapi::credential_kind ("bearer", "api_key"). bind() sets it to the
+  /// scheme's `kind_name()` when `scheme:` gave a scheme's key.
+  std::string kind;
   /// The security scheme it is for, by its components.securitySchemes key,
-  /// when the profile named one ("" = any scheme of `kind`). bind() checks it
-  /// against the description and sets `kind` from the scheme.
+  /// when the profile named one ("" = any scheme `kind` names). bind() finds
+  /// it in the description.
   std::string scheme;
   secret value;
   /// The tenants it reaches, in the order given: its own first.
@@ -71,7 +62,7 @@ struct credential {
   /// them) while `scopes` is not stated: enough to call it sufficient for
   /// such an operation, never a statement of everything it holds.
   std::vector<std::string> proven_scopes;
-  std::string role;                // jwt: "admin", "member", "viewer"; "" = not stated
+  std::string role;                // one of its scheme's x-roles values ("viewer"); "" = not stated
   bool expired = false;            // known to be expired: must get 401
   bool other_environment = false;  // a key of the other environment than the target's
   bool rate_limited = false;       // meant to hit 429 quickly
@@ -83,14 +74,27 @@ struct credential {
   /// Keys the format does not define, kept as text (a warning was given).
   std::map<std::string, std::string> extra;
   core::source_pos pos;
+  /// Where `scheme`, `tenant`/`tenants` and `role` are written (bind()'s
+  /// errors point there); unknown when absent.
+  core::source_pos scheme_pos, tenants_pos, role_pos;
 
   /// Its own tenant (the first it reaches), or nullptr.
   const tenant* home() const { return tenants.empty() ? nullptr : tenants.front(); }
-  /// True when it is a credential for `s`: that scheme by name, else one of
-  /// its kind; a mutualTLS scheme takes any credential with a certificate.
+  /// True when it is a credential for `s`: that scheme by name, else one
+  /// `kind` names (its label, or its kind when it has none); a mutualTLS
+  /// scheme takes any credential with a certificate.
   bool fits(const openapi::security_scheme& s) const {
     if (s.credential == credential_kind::mutual_tls && has_certificate()) return true;
-    return scheme.empty() ? kind == s.credential : scheme == s.name;
+    return scheme.empty() ? s.named_by(kind) : scheme == s.name;
+  }
+  /// The scheme of `spec` it is for (by key, else the first `kind` names), or nullptr.
+  const openapi::security_scheme* scheme_in(const openapi::api_spec& spec) const {
+    return scheme.empty() ? spec.find_scheme_named_by(kind) : spec.find_scheme(scheme);
+  }
+  /// True when its scheme in `spec` is a JWT (bearerFormat: JWT).
+  bool is_jwt(const openapi::api_spec& spec) const {
+    const openapi::security_scheme* s = scheme_in(spec);
+    return s != nullptr && s->is_jwt();
   }
   /// True when it presents a client certificate.
   bool has_certificate() const { return !certificate_pem.empty(); }
@@ -113,6 +117,10 @@ struct target {
   /// `disposable: true`: the target's data may be changed by any run (a
   /// throwaway server); otherwise runs write only to what they create.
   bool disposable = false;
+  /// False when the user says the target does not enforce the description's
+  /// security (`conform run --no-auth`: a server run with authentication
+  /// off): requests go without a credential, and a refusal is not expected.
+  bool enforces_security = true;
   std::vector<tenant> tenants;  // in document order
   /// Ids that belong to no tenant: those a run learned from operations
   /// without a tenant context, which fill the parameters of such operations

@@ -73,11 +73,10 @@ std::string to_yaml(const target& t, const profile_comments& comments) {
       comment_lines(out, it->second, "  ");
     }
     out += "  - name: " + quoted(c.name) + "\n";
-    out += "    scheme: " + quoted(c.scheme.empty() ? std::string(scheme_name(c.kind)) : c.scheme) +
-           "\n";
+    out += "    scheme: " + quoted(c.scheme.empty() ? c.kind : c.scheme) + "\n";
     out += "    value_env: " + quoted(c.value.env_name()) + "\n";
     if (!c.tenants.empty()) {
-      if (c.kind == credential_kind::tenant_key && c.tenants.size() == 1) {
+      if (c.tenants.size() == 1) {
         out += "    tenant: " + quoted(c.tenants.front()->name) + "\n";
       } else {
         out += "    tenants: [";
@@ -94,7 +93,7 @@ std::string to_yaml(const target& t, const profile_comments& comments) {
       }
       out += "]\n";
     }
-    if (!c.role.empty() && parse_role(c.role)) out += "    role: " + c.role + "\n";
+    if (!c.role.empty()) out += "    role: " + quoted(c.role) + "\n";
     if (c.expired) out += "    expired: true\n";
     if (c.other_environment) {
       out += "    environment: " +

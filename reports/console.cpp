@@ -87,9 +87,15 @@ void console_writer::run_started(const harness::event::run_started& e) {
   out_ << "conform " << info.tool_version << ": " << info.spec_title << " " << info.spec_version
        << " (" << info.spec_file << ")\n"
        << "target: " << info.target << (info.in_process_reference ? " (in-process reference)" : "")
-       << "\nwrites: " << info.writes_label() << "\nseed: " << info.seed
-       << ", examples: " << info.examples << ", workers: " << info.workers << ", " << planned
-       << " generated requests planned";
+       << "\nwrites: " << info.writes_label();
+  if (info.operations_held_back > 0) {
+    out_ << "; " << info.operations_held_back
+         << (info.operations_held_back == 1 ? " operation is" : " operations are")
+         << " never sent in this mode (each \"not run\" says why)";
+  }
+  if (!info.security.empty()) out_ << "\nauth: " << info.security;
+  out_ << "\nseed: " << info.seed << ", examples: " << info.examples
+       << ", workers: " << info.workers << ", " << planned << " generated requests planned";
   if (info.coverage_planned > 0) {
     out_ << " (" << info.coverage_planned << " covering each constraint once, "
          << planned - info.coverage_planned << " random)";
@@ -247,10 +253,21 @@ void write_cells(std::ostream& out, const harness::run_report& report) {
     out << "\n";
   }
 
-  // Then only the (operation, auth model) rows that need a look.
+  // Then only the (operation, auth model) rows that need a look. Rows
+  // where no check ran at all (an operation safe mode never sends, on an
+  // API of many) are counted in one line once there are many of them: the
+  // "Not run" list says why, once per operation.
+  constexpr std::size_t idle_rows_listed = 8;
+  const auto idle = [](const auto& r) {
+    return !r.failed_cells && !r.assumed_cells && r.not_run_cells > 0 &&
+           r.not_run_cells + r.nothing_judged_cells == r.cells;
+  };
+  const auto idle_rows = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), idle));
+  const bool fold_idle = idle_rows > idle_rows_listed;
   bool header = false;
   for (const auto& r : rows) {
     if (!r.failed_cells && !r.not_run_cells && !r.assumed_cells) continue;
+    if (fold_idle && idle(r)) continue;
     if (!header) out << "\nNeeding a look (operation, auth model: checks)\n";
     header = true;
     const char* mark = r.failed_cells ? "FAIL" : r.assumed_cells ? "ASMP" : "SKIP";
@@ -262,6 +279,11 @@ void write_cells(std::ostream& out, const harness::run_report& report) {
     if (r.not_run_cells) out << ", " << r.not_run_cells << " not run";
     if (r.nothing_judged_cells) out << ", " << r.nothing_judged_cells << " had nothing to judge";
     out << "\n";
+  }
+  if (fold_idle) {
+    if (!header) out << "\nNeeding a look (operation, auth model: checks)\n";
+    out << "  SKIP " << idle_rows
+        << " (operation, auth model) rows where no check ran (see Not run for why)\n";
   }
 }
 

@@ -97,6 +97,8 @@ boost::json::object run_info_json(const harness::run_info& info) {
     run["shard"] = std::move(shard);
   }
   if (info.strict_assumptions) run["strict_assumptions"] = true;
+  if (!info.security.empty()) run["security"] = info.security;
+  if (info.operations_held_back > 0) run["operations_held_back"] = info.operations_held_back;
 
   return run;
 }

@@ -171,7 +171,9 @@ bool read_info(walker& w, const json::object& doc, harness::run_info& info) {
       !w.number(*run, "/run", "seed", info.seed) ||
       !w.number(*run, "/run", "examples", info.examples) ||
       !w.number(*run, "/run", "workers", info.workers) ||
-      !w.number(*run, "/run", "skipped_operations", info.skipped_operations)) {
+      !w.number(*run, "/run", "skipped_operations", info.skipped_operations) ||
+      !w.number(*run, "/run", "operations_held_back", info.operations_held_back) ||
+      !w.text(*run, "/run", "security", info.security, false)) {
     return false;
   }
   if (const auto* spec = run->if_contains("spec"); spec && spec->is_object()) {

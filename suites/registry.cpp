@@ -1,13 +1,12 @@
 #include "suites/registry.hpp"
 
-#include "harness/stateful/checks.hpp"
-
 #include "suites/auth/auth.hpp"
 #include "suites/client/client.hpp"
 #include "suites/idempotency/idempotency.hpp"
 #include "suites/pagination/pagination.hpp"
 #include "suites/protocol/protocol.hpp"
 #include "suites/response/response_checks.hpp"
+#include "suites/stateful/stateful.hpp"
 #include "suites/states/states.hpp"
 #include "suites/tenants/tenants.hpp"
 #include "suites/workflows/workflows.hpp"
@@ -19,7 +18,7 @@ harness::check_catalogue builtin_checks() {
   register_response_checks(catalogue);
   // The stateful checks: judged by the engine's stateful phase, which runs
   // before everything else (it learns the ids the rest uses).
-  catalogue.add(harness::stateful::checks_scenario());
+  register_stateful_checks(catalogue);
   // Scenarios, in the order they run: the read-only concerns first, then
   // those that move state (idempotent effects, state machines, workflows),
   // then the rate limit, which leaves its credential throttled for a while.
@@ -37,6 +36,11 @@ harness::check_catalogue builtin_checks() {
   // Client rules: conform certify judges a client's recorded traffic with them.
   register_client_rules(catalogue);
   return catalogue;
+}
+
+bool judges_credentials(const harness::scenario& s) {
+  // The names register_auth_scenarios and register_tenants_scenarios give.
+  return s.name == "auth" || s.name == "tenants";
 }
 
 }  // namespace conform::suites

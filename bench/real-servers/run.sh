@@ -28,7 +28,7 @@ fi
 
 for server in "${SERVERS[@]}"; do
   (
-    CONFORM_READ_ONLY=(); CONFORM_PLACEHOLDER=()
+    CONFORM_READ_ONLY=(); CONFORM_PLACEHOLDER=(); CONFORM_NO_AUTH=()
     . "$RS_DIR/servers/$server.sh"
     d=$OUT/$NAME
     mkdir -p "$d"
@@ -53,7 +53,9 @@ for server in "${SERVERS[@]}"; do
         last=$seed
         case $tool in
           # The server's read-only operations (CONFORM_READ_ONLY: etcd's), if it names any.
-          conform) run_conform "$d" "$seed" "${CONFORM_READ_ONLY[@]}" "${CONFORM_ARGS[@]}" ;;
+          # And --no-auth where the server does not enforce its description's
+          # security (CONFORM_NO_AUTH: etcd with authentication off).
+          conform) run_conform "$d" "$seed" "${CONFORM_READ_ONLY[@]}" "${CONFORM_NO_AUTH[@]}" "${CONFORM_ARGS[@]}" ;;
           # Not in the default TOOLS: Conform without --read-only (etcd: nothing is sent).
           conform-no-read-only) run_conform "$d" "$seed" conform-no-read-only "${CONFORM_ARGS[@]}" ;;
           # Not in the default TOOLS: Conform allowed to write anywhere.

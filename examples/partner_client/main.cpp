@@ -73,7 +73,7 @@ struct partner {
   std::string key_header = "X-Partner-Api-Key";
   std::string tenant_id;  // the tenant it works on
   std::string agent_id, phone_number_id;
-  std::string tenant_key;  // a tenant key of the same tenant (the two-credentials defect)
+  std::string tenant_api_key;  // a key of the same tenant alone (the two-credentials defect)
 };
 
 /// What became of one call.
@@ -160,7 +160,7 @@ class api {
     r.method = method;
     r.target = std::move(target);
     r.add_header(p.key_header, p.key);
-    if (has("two-credentials")) r.add_header("X-Api-Key", p.tenant_key);
+    if (has("two-credentials")) r.add_header("X-Api-Key", p.tenant_api_key);
     if (has("empty-credential")) r.add_header("Authorization", "");
     if (tenant_header && !has("no-tenant-header")) r.add_header("X-Tenant-Id", p.tenant_id);
     r.add_header("Accept", "application/json");
@@ -287,8 +287,10 @@ std::optional<partner> load_partner(const char* profile_path, bool other_env) {
   const YAML::Node profile = YAML::LoadFile(profile_path);
   const std::string environment = profile["environment"].as<std::string>("sandbox");
   std::optional<partner> found;
+  // The profile's scheme words are the description's labels: the partner key
+  // is found by what it holds (the partner-only opt-in scope), the tenant's
+  // own key by naming one `tenant` (the others list `tenants`).
   for (const auto& c : profile["credentials"]) {
-    if (c["scheme"].as<std::string>() != "partner_key") continue;
     const bool this_env = c["environment"].as<std::string>(environment) == environment;
     if (this_env == other_env) continue;
     bool allocate = false;
@@ -303,9 +305,8 @@ std::optional<partner> load_partner(const char* profile_path, bool other_env) {
     p.agent_id = t["fixtures"]["agent_id"].as<std::string>();
     p.phone_number_id = t["fixtures"]["phone_number_id"].as<std::string>();
     for (const auto& k : profile["credentials"]) {
-      if (k["scheme"].as<std::string>() == "tenant_key" &&
-          k["tenant"].as<std::string>("") == tenant)
-        p.tenant_key = k["value"].as<std::string>();
+      if (k["tenant"].as<std::string>("") == tenant)
+        p.tenant_api_key = k["value"].as<std::string>();
     }
     found = p;
     break;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 #include "schema/schema.hpp"
 
 namespace conform::generators::detail {

@@ -37,13 +37,13 @@ std::pair<body_bytes, bool> request_builder::urlencoded(const openapi::media_typ
                                                         const value& v, bool from_example,
                                                         bool want_valid) {
   if (!v.is_object() || m.schema == nullptr) return {body_bytes{}, false};
-  const detail::wire_pairs w = detail::form_body(v.get_object(), *m.schema, m.encoding);
+  const generators::wire_pairs w = generators::form_body(v.get_object(), *m.schema, m.encoding);
   std::vector<std::string> reserved;
   for (const auto& [name, e] : m.encoding) {
     if (e.allow_reserved) reserved.push_back(name);
   }
   const schema::judgement j = schema::judge(
-      *m.schema, detail::read_form_body(*m.schema, w, m.encoding), detail::request_checks);
+      *m.schema, generators::read_form_body(*m.schema, w, m.encoding), detail::request_checks);
   const bool as_wanted = j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
   return {body_bytes{encode_query(w, reserved), m.name, from_example}, as_wanted};
 }
@@ -128,7 +128,7 @@ Gen<body_bytes> request_builder::multipart(Gen<std::pair<value, bool>> values) c
                    [encoding, s](std::tuple<std::pair<value, bool>, std::string, std::string> t) {
                      const auto& [v, from_example] = std::get<0>(t);
                      if (!v.is_object()) return made(body_bytes{}, false);
-                     auto ps = detail::form_parts(v.get_object(), encoding, *s);
+                     auto ps = generators::form_parts(v.get_object(), encoding, *s);
                      if (!from_example) {
                        for (auto& part : ps) {
                          if (part.content_type == "text/csv") part.content = std::get<1>(t);
@@ -147,39 +147,40 @@ std::optional<Gen<body_bytes>> request_builder::columns_broken_body() const {
   }
   const auto encoding = media_->part_content_types;
   using made = std::pair<body_bytes, bool>;
-  return gen::map(
-      detail::such_that_kept(gen::map(gen::tuple(valid_value(*s, options_.values),
-                                                 detail::csv_text(), detail::boundary_gen()),
-                                      [encoding, s](std::tuple<value, std::string, std::string> t) {
-                                        const value& v = std::get<0>(t);
-                                        if (!v.is_object()) return made(body_bytes{}, false);
-                                        auto ps = detail::form_parts(v.get_object(), encoding, *s);
-                                        for (auto& part : ps) {
-                                          if (part.content_type == "text/csv")
-                                            part.content = std::get<1>(t);
-                                        }
-                                        if (!detail::break_columns(ps, *s))
-                                          return made(body_bytes{}, false);
-                                        return finish_multipart(*s, std::move(ps), std::get<2>(t),
-                                                                false, true, false);
-                                      }),
-                             [](const made& b) { return b.second; }),
-      [](made b) { return std::move(b.first); });
+  return gen::map(detail::such_that_kept(
+                      gen::map(gen::tuple(valid_value(*s, options_.values), detail::csv_text(),
+                                          detail::boundary_gen()),
+                               [encoding, s](std::tuple<value, std::string, std::string> t) {
+                                 const value& v = std::get<0>(t);
+                                 if (!v.is_object()) return made(body_bytes{}, false);
+                                 auto ps = generators::form_parts(v.get_object(), encoding, *s);
+                                 for (auto& part : ps) {
+                                   if (part.content_type == "text/csv")
+                                     part.content = std::get<1>(t);
+                                 }
+                                 if (!detail::break_columns(ps, *s))
+                                   return made(body_bytes{}, false);
+                                 return finish_multipart(*s, std::move(ps), std::get<2>(t), false,
+                                                         true, false);
+                               }),
+                      [](const made& b) { return b.second; }),
+                  [](made b) { return std::move(b.first); });
 }
 
 std::pair<body_bytes, bool> request_builder::finish_multipart(const schema::schema& s,
-                                                              std::vector<detail::form_part> ps,
+                                                              std::vector<generators::form_part> ps,
                                                               const std::string& boundary,
                                                               bool from_example, bool want_valid,
                                                               bool columns_kept) {
   if (columns_kept) detail::keep_columns(ps, s);
-  const bool clash = std::any_of(ps.begin(), ps.end(), [&](const detail::form_part& p) {
+  const bool clash = std::any_of(ps.begin(), ps.end(), [&](const generators::form_part& p) {
     return p.content.find(boundary) != std::string::npos;
   });
-  const schema::judgement j = schema::judge(s, detail::from_parts(s, ps), detail::request_checks);
+  const schema::judgement j =
+      schema::judge(s, generators::from_parts(s, ps), detail::request_checks);
   const bool as_wanted = j == (want_valid ? schema::judgement::valid : schema::judgement::invalid);
-  body_bytes b{detail::multipart_body(ps, boundary), "multipart/form-data; boundary=" + boundary,
-               from_example};
+  body_bytes b{generators::multipart_body(ps, boundary),
+               "multipart/form-data; boundary=" + boundary, from_example};
   return {std::move(b), !clash && as_wanted};
 }
 
@@ -218,11 +219,11 @@ Gen<std::pair<body_bytes, invalid_value>> request_builder::broken_body(
       [m, s, form](std::tuple<invalid_value, std::string> t) {
         invalid_value iv = std::move(std::get<0>(t));
         if (!iv.json->is_object()) return made(body_bytes{}, false, iv);
-        auto b = form
-                     ? urlencoded(*m, *iv.json, false, false)
-                     : finish_multipart(
-                           *s, detail::form_parts(iv.json->get_object(), m->part_content_types, *s),
-                           std::get<1>(t), false, false);
+        auto b =
+            form ? urlencoded(*m, *iv.json, false, false)
+                 : finish_multipart(
+                       *s, generators::form_parts(iv.json->get_object(), m->part_content_types, *s),
+                       std::get<1>(t), false, false);
         return made(std::move(b.first), b.second, std::move(iv));
       });
   return gen::map(
@@ -263,19 +264,19 @@ Gen<body_bytes> request_builder::boundary_body(Gen<value> good) const {
   using made = std::pair<body_bytes, bool>;
   const openapi::media_type* m = media_;
   const bool form = urlencoded_media();
-  return gen::map(detail::such_that_kept(
-                      gen::map(gen::tuple(std::move(good), detail::boundary_gen()),
-                               [m, s, form](std::tuple<value, std::string> t) {
-                                 const value& v = std::get<0>(t);
-                                 if (!v.is_object()) return made(body_bytes{}, false);
-                                 if (form) return urlencoded(*m, v, false, true);
-                                 return finish_multipart(
-                                     *s,
-                                     detail::form_parts(v.get_object(), m->part_content_types, *s),
-                                     std::get<1>(t), false, true);
-                               }),
-                      [](const made& b) { return b.second; }),
-                  [](made b) { return std::move(b.first); });
+  return gen::map(
+      detail::such_that_kept(
+          gen::map(gen::tuple(std::move(good), detail::boundary_gen()),
+                   [m, s, form](std::tuple<value, std::string> t) {
+                     const value& v = std::get<0>(t);
+                     if (!v.is_object()) return made(body_bytes{}, false);
+                     if (form) return urlencoded(*m, v, false, true);
+                     return finish_multipart(
+                         *s, generators::form_parts(v.get_object(), m->part_content_types, *s),
+                         std::get<1>(t), false, true);
+                   }),
+          [](const made& b) { return b.second; }),
+      [](made b) { return std::move(b.first); });
 }
 
 }  // namespace conform::generators::detail

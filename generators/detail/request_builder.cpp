@@ -65,7 +65,7 @@ request_builder::request_builder(const openapi::operation& op, fixture_lookup fi
     if (e.fixture) e.required = true;
     e.valid = valid_wire(p);
     if (e.fixture) {
-      if (auto w = detail::write_param(detail::format_of(p), value(*e.fixture))) {
+      if (auto w = generators::write_param(generators::format_of(p), value(*e.fixture))) {
         e.valid = gen::just(std::move(*w));
       }
     }
@@ -76,7 +76,7 @@ request_builder::request_builder(const openapi::operation& op, fixture_lookup fi
     for (const auto& b : openapi::same_as_bindings(*media_->schema)) {
       for (const auto& e : entries_) {
         if (e.p->name == b.same_as.name && openapi::to_string(e.p->in) == b.same_as.in) {
-          slots_.push_back({b.pointer, b.node, e.index, detail::format_of(*e.p),
+          slots_.push_back({b.pointer, b.node, e.index, generators::format_of(*e.p),
                             b.same_as.in + " " + b.same_as.name});
         }
       }
@@ -144,7 +144,7 @@ void request_builder::keep_same_as(parts& ps, const std::vector<same_as_slot>& s
     auto* parent = parent_of(root, slot.pointer, name);
     value* current = parent ? parent->if_contains(name) : nullptr;
     if (current == nullptr) continue;
-    value want = detail::read_param(slot.format, *slot.prop, *ps.params[slot.param]);
+    value want = generators::read_param(slot.format, *slot.prop, *ps.params[slot.param]);
     if (schema::json_equal(*current, want)) continue;
     value saved = std::exchange(*current, std::move(want));
     if (schema::is_valid(body, root, detail::request_checks)) {
@@ -180,7 +180,7 @@ std::optional<parts> request_builder::break_same_as(parts ps, const same_as_slot
                                                     const schema::schema& body) {
   if (!ps.body || !ps.params[slot.param]) return std::nullopt;
   if (schema::json_equal(other,
-                         detail::read_param(slot.format, *slot.prop, *ps.params[slot.param]))) {
+                         generators::read_param(slot.format, *slot.prop, *ps.params[slot.param]))) {
     return std::nullopt;
   }
   boost::system::error_code ec;
@@ -248,7 +248,7 @@ generated_request request_builder::assemble(const parts& in, request_mode mode) 
         break;
     }
   }
-  r.path = detail::fill_path(op_.path, path_values);
+  r.path = generators::fill_path(op_.path, path_values);
   if (in.body) {
     r.body = in.body->bytes;
     r.content_type = in.body->content_type;
@@ -273,7 +273,7 @@ bool request_builder::documented_params(const parts& in) const {
     if (p.schema == nullptr) return false;
     // No example to match (most parameters): not shown, without reading it back.
     if (p.schema->examples.empty() && p.schema->resolved().examples.empty()) return false;
-    const value sent = detail::read_param(detail::format_of(p), *p.schema, *in.params[i]);
+    const value sent = generators::read_param(generators::format_of(p), *p.schema, *in.params[i]);
     bool shown = false;
     for (const schema::schema* n : {p.schema, &p.schema->resolved()}) {
       for (const value& v : n->examples) shown = shown || schema::json_equal(v, sent);
@@ -359,22 +359,22 @@ const openapi::media_type* request_builder::pick_media(const openapi::request_bo
 }
 
 Gen<wire_pairs> request_builder::valid_wire(const openapi::parameter& p) const {
-  const detail::param_format f = detail::format_of(p);
+  const generators::param_format f = generators::format_of(p);
   if (p.schema == nullptr) {
     return gen::just(
-        detail::write_param(f, value("conform")).value_or(wire_pairs{{p.name, "conform"}}));
+        generators::write_param(f, value("conform")).value_or(wire_pairs{{p.name, "conform"}}));
   }
   const schema::schema* s = p.schema;
   auto written = gen::map(valid_value(*s, options_.values), [f](const value& v) {
-    return detail::write_param(f, v).value_or(wire_pairs{});
+    return generators::write_param(f, v).value_or(wire_pairs{});
   });
-  const bool any_size = detail::forced_oversized(p);
+  const bool any_size = generators::forced_oversized(p);
   Gen<wire_pairs> g = such_that(
       written,
       [s, f, any_size](const wire_pairs& w) {
-        if (!any_size && detail::oversized(f.in, w)) return false;
-        if (!detail::travels(f.in, w)) return false;
-        return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
+        if (!any_size && generators::oversized(f.in, w)) return false;
+        if (!generators::travels(f.in, w)) return false;
+        return schema::is_valid(*s, generators::read_param(f, *s, w), detail::request_checks);
       },
       "valid value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
           " that can be written as its style says and reads back valid");
@@ -405,13 +405,13 @@ std::optional<Gen<std::pair<wire_pairs, invalid_value>>> request_builder::invali
 }
 
 bool request_builder::oversized_site(const openapi::parameter& p, const Gen<invalid_value>& bad) {
-  if (detail::forced_oversized(p)) return false;
-  const detail::param_format f = detail::format_of(p);
+  if (generators::forced_oversized(p)) return false;
+  const generators::param_format f = generators::format_of(p);
   for (std::uint64_t seed : {11u, 29u}) {
     try {
       const invalid_value iv = bad(rc::Random(seed), static_cast<int>(seed)).value();
-      const auto w = detail::write_param(f, *iv.json);
-      if (!w || !detail::oversized(f.in, *w)) return false;
+      const auto w = generators::write_param(f, *iv.json);
+      if (!w || !generators::oversized(f.in, *w)) return false;
     } catch (const rc::GenerationFailure&) {
       return false;
     }
@@ -422,27 +422,27 @@ bool request_builder::oversized_site(const openapi::parameter& p, const Gen<inva
 Gen<std::pair<wire_pairs, invalid_value>> request_builder::wired(
     const openapi::parameter& p, Gen<invalid_value> bad, std::optional<schema::json_type> as_type) {
   const schema::schema* s = p.schema;
-  const detail::param_format f = detail::format_of(p);
+  const generators::param_format f = generators::format_of(p);
   if (oversized_site(p, bad)) {  // no draw would do: say so at once
     return gen::map(gen::just(0), [](int) -> std::pair<wire_pairs, invalid_value> {
       throw rc::GenerationFailure("every value is longer than HTTP servers take");
     });
   }
   const bool empty_ok = p.allow_empty_value;
-  const bool any_size = detail::forced_oversized(p);
+  const bool any_size = generators::forced_oversized(p);
   return such_that(
       gen::map(std::move(bad),
                [f](invalid_value iv) {
-                 wire_pairs w = detail::write_param(f, *iv.json).value_or(wire_pairs{});
+                 wire_pairs w = generators::write_param(f, *iv.json).value_or(wire_pairs{});
                  return std::make_pair(std::move(w), std::move(iv));
                }),
       [s, f, empty_ok, as_type, any_size](const std::pair<wire_pairs, invalid_value>& w) {
         // Longer than servers take: a 414 or 431 says nothing of the value.
-        if (!any_size && detail::oversized(f.in, w.first)) return false;
-        if (!detail::travels(f.in, w.first)) return false;
+        if (!any_size && generators::oversized(f.in, w.first)) return false;
+        if (!generators::travels(f.in, w.first)) return false;
         if (empty_ok && w.first.size() == 1 && w.first.front().second.empty())
           return false;  // allowEmptyValue: an empty value is accepted
-        const value read = detail::read_param(f, *s, w.first);
+        const value read = generators::read_param(f, *s, w.first);
         if (as_type && w.second.pointer.empty() && detail::json_type_of(read) != *as_type) {
           return false;  // read back as another type than the case claims
         }
@@ -454,12 +454,12 @@ Gen<std::pair<wire_pairs, invalid_value>> request_builder::wired(
 
 Gen<wire_pairs> request_builder::wired_valid(const openapi::parameter& p, Gen<value> good) {
   const schema::schema* s = p.schema;
-  const detail::param_format f = detail::format_of(p);
-  const bool any_size = detail::forced_oversized(p);
+  const generators::param_format f = generators::format_of(p);
+  const bool any_size = generators::forced_oversized(p);
   auto written = gen::map(std::move(good), [f, any_size](const value& v) {
-    wire_pairs w = detail::write_param(f, v).value_or(wire_pairs{});
+    wire_pairs w = generators::write_param(f, v).value_or(wire_pairs{});
     // A boundary's length is the boundary's: beyond what servers take, no draw fits.
-    if (auto why = any_size ? std::nullopt : detail::oversized(f.in, w)) {
+    if (auto why = any_size ? std::nullopt : generators::oversized(f.in, w)) {
       throw rc::GenerationFailure("a " + *why);
     }
     return w;
@@ -467,8 +467,8 @@ Gen<wire_pairs> request_builder::wired_valid(const openapi::parameter& p, Gen<va
   return such_that(
       written,
       [s, f](const wire_pairs& w) {
-        if (!detail::travels(f.in, w)) return false;
-        return schema::is_valid(*s, detail::read_param(f, *s, w), detail::request_checks);
+        if (!generators::travels(f.in, w)) return false;
+        return schema::is_valid(*s, generators::read_param(f, *s, w), detail::request_checks);
       },
       "boundary value of " + std::string(openapi::to_string(p.in)) + " " + p.name +
           " that can be written as its style says and reads back valid");

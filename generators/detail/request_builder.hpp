@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "generators/detail/style.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/style.hpp"
+#include "generators/wire.hpp"
 #include "generators/invalid.hpp"
 #include "generators/request.hpp"
 #include "generators/value.hpp"
@@ -65,7 +65,7 @@ struct same_as_slot {
   std::string pointer;                   // in the body
   const schema::schema* prop = nullptr;  // the property's schema
   std::size_t param = 0;                 // index into the operation's parameters
-  detail::param_format format;           // how that parameter is written
+  generators::param_format format;       // how that parameter is written
   std::string where;                     // "path contact_id"
 };
 
@@ -174,7 +174,7 @@ class request_builder {
   /// Unless `columns_kept` is false, every column an x-columns-of part
   /// maps is added to its CSV part's header first (detail::keep_columns).
   static std::pair<body_bytes, bool> finish_multipart(const schema::schema& s,
-                                                      std::vector<detail::form_part> ps,
+                                                      std::vector<generators::form_part> ps,
                                                       const std::string& boundary,
                                                       bool from_example, bool want_valid,
                                                       bool columns_kept = true);
@@ -186,6 +186,16 @@ class request_builder {
 
   void body_sites(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
                   std::vector<request_site>& sites) const;
+
+  /// The coverage cases of the parameters: one per constraint a parameter's
+  /// value can break, and one per edge of a valid value (not of a fixture's).
+  void parameter_cases(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
+                       std::vector<coverage_case>& out) const;
+
+  /// The coverage cases of the body (item by item for a sequential one): one
+  /// per constraint its value can break, and one per edge of a valid value.
+  void body_cases(const Gen<parts>& valid, const std::shared_ptr<request_builder>& self,
+                  std::vector<coverage_case>& out) const;
 
   /// Bodies that break the schema as the server reads them, in the media
   /// type chosen (JSON, multipart or urlencoded); nullopt for others.

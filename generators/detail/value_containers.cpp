@@ -29,6 +29,24 @@ using boost::json::value;
 using rc::Gen;
 using node = schema::schema;
 
+/// The names an object must have: `required`, and by dependentRequired
+/// every property a required one requires, in the order they are found.
+std::vector<std::string> required_names(const schema::schema& r) {
+  std::vector<std::string> needed = r.required;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [trigger, names] : r.dependent_required) {
+      if (std::find(needed.begin(), needed.end(), trigger) == needed.end()) continue;
+      for (const auto& n : names) {
+        if (std::find(needed.begin(), needed.end(), n) != needed.end()) continue;
+        needed.push_back(n);
+        grew = true;
+      }
+    }
+  }
+  return needed;
+}
+
 }  // namespace
 
 Gen<value> value_builder::array_gen(const node& r, int depth) {
@@ -119,19 +137,7 @@ Gen<value> value_builder::object_gen(const node& r, int depth) {
   };
   const bool shallow = depth >= options_.max_depth;
   std::vector<member> members;
-  // dependentRequired: a property required by a required one is required too.
-  std::vector<std::string> needed = r.required;
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const auto& [trigger, names] : r.dependent_required) {
-      if (std::find(needed.begin(), needed.end(), trigger) == needed.end()) continue;
-      for (const auto& n : names) {
-        if (std::find(needed.begin(), needed.end(), n) != needed.end()) continue;
-        needed.push_back(n);
-        grew = true;
-      }
-    }
-  }
+  const std::vector<std::string> needed = required_names(r);
   auto is_needed = [&needed](const std::string& n) {
     return std::find(needed.begin(), needed.end(), n) != needed.end();
   };

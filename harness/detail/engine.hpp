@@ -73,7 +73,7 @@ struct sent {
   std::optional<boost::json::value> json;
   std::string json_error;
   /// Set when the request was not sent: the part its mode breaks would not
-  /// reach the wire as broken (detail::claim_lost says why).
+  /// reach the wire as broken (harness::claim_lost says why).
   std::optional<std::string> lost;
   std::chrono::system_clock::time_point started;  // for --record
 };

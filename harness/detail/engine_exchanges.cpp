@@ -17,9 +17,9 @@ sent engine::send(unsigned worker, const cell& c, const generators::generated_re
   std::snprintf(key, sizeof key, "conform-%016llx-%llu",
                 static_cast<unsigned long long>(run_nonce_),
                 static_cast<unsigned long long>(sends_.fetch_add(1, std::memory_order_relaxed)));
-  s.request = detail::to_http_request(spec_, *c.op, *c.auth, g, key);
+  s.request = harness::to_http_request(spec_, *c.op, *c.auth, g, key);
   apply_target_headers(s.request, *target_);
-  if (auto why = detail::claim_lost(g, s.request)) {
+  if (auto why = harness::claim_lost(g, s.request)) {
     s.lost = std::move(why);
     return s;
   }

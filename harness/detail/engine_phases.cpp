@@ -21,7 +21,7 @@ void engine::stateful_phase() {
   // Its checks are judged in the shard that holds their suite; every shard learns.
   const auto mine = shard_scenarios(config_);
   const bool judges =
-      std::any_of(mine.begin(), mine.end(), [](const scenario* s) { return s->stateful; });
+      std::any_of(mine.begin(), mine.end(), [](const scenario* s) { return s->stateful(); });
   gate_.phase_started({phase::stateful, 1});
   const auto t0 = clock::now();
   stateful::phase_options o;
@@ -33,7 +33,10 @@ void engine::stateful_phase() {
   const auto& selection = config_.checks;
   const auto& all = selection.scenarios;
   const bool selected =
-      std::any_of(all.begin(), all.end(), [](const scenario* s) { return s->stateful; });
+      std::any_of(all.begin(), all.end(), [](const scenario* s) { return s->stateful(); });
+  for (const auto* s : all) {
+    if (s->stateful()) o.checks.push_back(s->chain_checks);
+  }
   // Every shard walks the same way, its checks' requests included, so that
   // the walks of the shards that do not judge it are the judging shard's:
   // their verdicts go nowhere.
@@ -67,7 +70,7 @@ void engine::stateful_phase() {
 void engine::scenario_phase() {
   const auto& selection = config_.checks;
   auto scenarios = shard_scenarios(config_);
-  std::erase_if(scenarios, [](const scenario* s) { return s->stateful; });
+  std::erase_if(scenarios, [](const scenario* s) { return s->stateful(); });
   if (scenarios.empty()) return;
   events_.phase_started({phase::scenarios, scenarios.size()});
   const auto t0 = clock::now();

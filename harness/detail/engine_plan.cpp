@@ -10,6 +10,14 @@ void engine::plan() {
   auth_.reserve(config_.operations.size());
   for (const auto* op : config_.operations) {
     auth_.push_back(credentials_->auth_models(*op, /*try_unverified=*/true));
+    // An operation safe mode never sends: one reason for all its cells,
+    // said once, and none of its requests counted as planned.
+    if (auto why = guard_.never_sent(*op)) {
+      ++report_.info.operations_held_back;
+      for (auto& choice : auth_.back()) {
+        if (!choice.not_run_why) choice.not_run_why = *why;
+      }
+    }
   }
   // This shard's (operation, auth model) pairs: all of them in a whole run.
   std::vector<std::vector<bool>> mine(auth_.size());
@@ -39,7 +47,7 @@ void engine::plan() {
       std::string why[2];
       if (!choice.not_run_why) {
         for (auto kind : {request_kind::valid, request_kind::invalid}) {
-          auto made = detail::make_generator(spec_, *op, choice, kind);
+          auto made = harness::make_generator(spec_, *op, choice, kind);
           if (made.gen) {
             gens[static_cast<int>(kind)] = std::move(*made.gen);
           } else {
@@ -96,7 +104,7 @@ void engine::plan_coverage(std::size_t o, const auth_choice& choice, std::size_t
   if (constraints_.size() <= o) constraints_.resize(config_.operations.size());
   if (keywords_.size() <= o) keywords_.resize(config_.operations.size());
   const auto* op = config_.operations[o];
-  auto cases = detail::make_coverage(spec_, *op, choice);
+  auto cases = harness::make_coverage(spec_, *op, choice);
   auto& names = constraints_[o];
   for (std::uint32_t i = 0; i < cases.size(); ++i) {
     auto& c = cases[i];

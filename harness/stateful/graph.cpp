@@ -6,7 +6,7 @@
 #include <set>
 
 #include "harness/auth.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 
 namespace conform::harness::stateful {
 namespace {
@@ -156,7 +156,7 @@ std::optional<source> produces(const operation& producer, const std::string& nam
     if (!s) continue;
     // A property of the same name (outside arrays), or within a list's items.
     if (normal(name) != "id") {
-      if (auto p = detail::find_property(
+      if (auto p = stateful::find_property(
               *s, [&](std::string_view n) { return normal(n) == normal(name); })) {
         source out;
         out.where = source::from::response_body;
@@ -264,11 +264,11 @@ std::string record_id_pointer(const openapi::operation& op) {
   }
   for (const auto* r : success_answers(op)) {
     if (const schema::schema* s = json_schema_of(*r)) {
-      if (auto p = detail::find_property(*s, [](std::string_view n) { return n == "id"; })) {
+      if (auto p = stateful::find_property(*s, [](std::string_view n) { return n == "id"; })) {
         return *p;
       }
       if (resource.empty()) continue;
-      if (auto p = detail::find_property(
+      if (auto p = stateful::find_property(
               *s, [&resource](std::string_view n) { return resource_of_name(n) == resource; })) {
         return *p;
       }
@@ -283,20 +283,76 @@ std::optional<list_shape> list_of(const openapi::operation& op) {
   }
   for (const auto* r : success_answers(op)) {
     if (const schema::schema* s = json_schema_of(*r)) {
-      if (auto items = detail::find_id_array(*s)) return list_shape{*items, "/id"};
+      if (auto items = stateful::find_id_array(*s)) return list_shape{*items, "/id"};
     }
   }
   return std::nullopt;
 }
 
-graph build_graph(const openapi::api_spec& spec,
-                  const std::vector<const openapi::operation*>& operations) {
-  graph g;
+namespace {
+
+/// The (consumer, slot) pairs a link feeds: those get no inferred edge.
+using linked_slots = std::vector<std::pair<const operation*, slot>>;
+
+/// The parameter of `to` a link's parameter key names: "path.id" names the
+/// location; a bare name is the first parameter of that name.
+const openapi::parameter* linked_parameter(const operation& to, const std::string& key) {
+  std::string pname = key;
+  std::optional<param_location> in;
+  for (const auto& [prefix, loc] :
+       {std::pair<std::string_view, param_location>{"path.", param_location::path},
+        {"query.", param_location::query},
+        {"header.", param_location::header},
+        {"cookie.", param_location::cookie}}) {
+    if (key.rfind(prefix, 0) == 0) {
+      pname = key.substr(prefix.size());
+      in = loc;
+    }
+  }
+  for (const auto& q : to.parameters) {
+    if (q.name == pname && (!in || q.in == *in)) return &q;
+  }
+  return nullptr;
+}
+
+/// The values link `l` of `e.producer`'s answer sets on `e.consumer`, added
+/// to `e` (and the slots it feeds to `linked`, as they are read), or why it
+/// sets none.
+core::status link_values(const openapi::link& l, edge& e, linked_slots& linked) {
+  const operation& to = *e.consumer;
+  for (const auto& [name, expression] : l.parameters) {
+    const openapi::parameter* p = linked_parameter(to, name);
+    if (!p) {
+      return core::fail("it sets parameter '" + name + "', which " + to.operation_id +
+                        " does not have");
+    }
+    auto src = parse_expression(expression);
+    if (!src) return core::fail(std::move(src).error());
+    slot sl;
+    sl.in = p->in;
+    sl.name = p->name;
+    e.values.emplace_back(sl, *src);
+    linked.emplace_back(&to, sl);
+  }
+  if (!l.request_body.empty()) {
+    auto src = parse_expression(l.request_body);
+    if (!src) return core::fail(std::move(src).error());
+    slot sl;
+    sl.body = true;
+    sl.name = "";
+    e.values.emplace_back(sl, *src);
+  }
+  return {};
+}
+
+/// Every response link of the description as a row of `g.links`, and as an
+/// edge of `g` when the run covers both ends and Conform can follow it.
+void add_link_edges(graph& g, const openapi::api_spec& spec,
+                    const std::vector<const openapi::operation*>& operations,
+                    linked_slots& linked) {
   auto covered = [&operations](const operation* op) {
     return std::find(operations.begin(), operations.end(), op) != operations.end();
   };
-  // Which (consumer, slot) a link feeds: those get no inferred edge.
-  std::vector<std::pair<const operation*, slot>> linked;
   for (const auto& op : spec.operations) {
     for (const auto& r : op.responses) {
       for (const auto& l : r.links) {
@@ -319,56 +375,8 @@ graph build_graph(const openapi::api_spec& spec,
         e.link = index;
         e.status = r.status;
         e.label = "link " + l.name;
-        std::string why;
-        for (const auto& [name, expression] : l.parameters) {
-          // "path.id" names the location; a bare name is the first parameter of that name.
-          std::string pname = name;
-          std::optional<param_location> in;
-          for (const auto& [prefix, loc] :
-               {std::pair<std::string_view, param_location>{"path.", param_location::path},
-                {"query.", param_location::query},
-                {"header.", param_location::header},
-                {"cookie.", param_location::cookie}}) {
-            if (name.rfind(prefix, 0) == 0) {
-              pname = name.substr(prefix.size());
-              in = loc;
-            }
-          }
-          const openapi::parameter* p = nullptr;
-          for (const auto& q : to->parameters) {
-            if (q.name == pname && (!in || q.in == *in)) {
-              p = &q;
-              break;
-            }
-          }
-          if (!p) {
-            why = "it sets parameter '" + name + "', which " + to->operation_id + " does not have";
-            break;
-          }
-          auto src = parse_expression(expression);
-          if (!src) {
-            why = std::move(src).error();
-            break;
-          }
-          slot sl;
-          sl.in = p->in;
-          sl.name = p->name;
-          e.values.emplace_back(sl, *src);
-          linked.emplace_back(to, sl);
-        }
-        if (why.empty() && !l.request_body.empty()) {
-          auto src = parse_expression(l.request_body);
-          if (src) {
-            slot sl;
-            sl.body = true;
-            sl.name = "";
-            e.values.emplace_back(sl, *src);
-          } else {
-            why = std::move(src).error();
-          }
-        }
-        if (!why.empty()) {
-          g.links[index].why = why;
+        if (auto set = link_values(l, e, linked); !set) {
+          g.links[index].why = std::move(set).error();
           continue;
         }
         if (!covered(&op) || !covered(to)) {
@@ -381,7 +389,11 @@ graph build_graph(const openapi::api_spec& spec,
       }
     }
   }
-  // Inferred edges for the id parameters and body members no link feeds.
+}
+
+/// Inferred edges for the id parameters and body members no link feeds.
+void add_inferred_edges(graph& g, const std::vector<const openapi::operation*>& operations,
+                        const linked_slots& linked) {
   auto is_linked = [&linked](const operation* op, const slot& s) {
     return std::any_of(linked.begin(), linked.end(),
                        [&](const auto& l) { return l.first == op && l.second == s; });
@@ -418,6 +430,16 @@ graph build_graph(const openapi::api_spec& spec,
       }
     }
   }
+}
+
+}  // namespace
+
+graph build_graph(const openapi::api_spec& spec,
+                  const std::vector<const openapi::operation*>& operations) {
+  graph g;
+  linked_slots linked;
+  add_link_edges(g, spec, operations, linked);
+  add_inferred_edges(g, operations, linked);
   return g;
 }
 
@@ -441,26 +463,26 @@ std::vector<boost::json::value> evaluate(const source& s, const http::request& r
       if (const auto* h = request.find_header(s.key)) out.emplace_back(*h);
       break;
     case source::from::request_query:
-      if (auto v = detail::query_value(request.target, s.key)) out.emplace_back(*v);
+      if (auto v = stateful::query_value(request.target, s.key)) out.emplace_back(*v);
       break;
     case source::from::request_path:
-      if (auto v = detail::path_value(producer.path, request.target, s.key)) out.emplace_back(*v);
+      if (auto v = stateful::path_value(producer.path, request.target, s.key)) out.emplace_back(*v);
       break;
     case source::from::request_body:
       if (request_body) {
-        if (const auto* v = detail::at(*request_body, s.key)) out.push_back(*v);
+        if (const auto* v = stateful::at(*request_body, s.key)) out.push_back(*v);
       }
       break;
     case source::from::response_body:
       if (!response_body) break;
       if (s.each_item) {
-        const auto* items = detail::at(*response_body, s.items);
+        const auto* items = stateful::at(*response_body, s.items);
         if (items && items->is_array()) {
           for (const auto& item : items->get_array()) {
-            if (const auto* v = detail::at(item, s.key)) out.push_back(*v);
+            if (const auto* v = stateful::at(item, s.key)) out.push_back(*v);
           }
         }
-      } else if (const auto* v = detail::at(*response_body, s.key)) {
+      } else if (const auto* v = stateful::at(*response_body, s.key)) {
         out.push_back(*v);
       }
       break;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 
 namespace conform::harness::stateful {
 namespace {
@@ -29,7 +29,7 @@ void body_fixtures(const schema::schema& s, const boost::json::value& v,
   const schema::schema& r = s.resolved();
   const auto& fixture = s.fixture ? s.fixture : r.fixture;
   if (fixture) {
-    if (auto text = detail::text_of(v)) out.emplace_back(*fixture, *text);
+    if (auto text = stateful::text_of(v)) out.emplace_back(*fixture, *text);
     return;
   }
   if (const auto* obj = v.if_object()) {
@@ -75,8 +75,8 @@ std::vector<std::string> tenant_ids_sent(const openapi::api_spec& spec, const st
   }
   if (st.request_json) {
     if (op.tenant.from == source::body) {
-      if (const auto* v = detail::at(*st.request_json, "/" + op.tenant.name)) {
-        if (auto t = detail::text_of(*v)) out.push_back(*t);
+      if (const auto* v = stateful::at(*st.request_json, "/" + op.tenant.name)) {
+        if (auto t = stateful::text_of(*v)) out.push_back(*t);
       }
     }
     if (const auto* s = json_body_schema(op); s && !spec.rules.tenant_id_fixture.empty()) {
@@ -100,8 +100,8 @@ bool creates(const openapi::operation& op) {
 
 std::string created_id(const step& st) {
   if (!st.succeeded() || !creates(*st.plan.op) || !st.exchange->json) return {};
-  const auto* v = detail::at(*st.exchange->json, record_id_pointer(*st.plan.op));
-  return v ? detail::text_of(*v).value_or("") : std::string();
+  const auto* v = stateful::at(*st.exchange->json, record_id_pointer(*st.plan.op));
+  return v ? stateful::text_of(*v).value_or("") : std::string();
 }
 
 void learn(session& s, const actor& a, const step& st) {
@@ -118,7 +118,7 @@ void learn(session& s, const actor& a, const step& st) {
   // Resources a write moved, and states seen.
   for (const auto& p : op.parameters) {
     if (p.in != openapi::param_location::path) continue;
-    if (auto v = st.path_value(p.name); v && detail::is_write(op))
+    if (auto v = st.path_value(p.name); v && stateful::is_write(op))
       s.moved[{tenant_id, *v}] = s.order;
   }
   for (const auto& [name, m] : s.spec.state_machines) {
@@ -128,13 +128,13 @@ void learn(session& s, const actor& a, const step& st) {
     const auto& body = *st.exchange->json;
     if (reads && op.method == http::verb::get) {
       if (auto shape = list_of(op)) {
-        const auto* items = detail::at(body, shape->items);
+        const auto* items = stateful::at(body, shape->items);
         if (items && items->is_array()) {
           for (const auto& item : items->get_array()) {
-            const auto* id = detail::at(item, shape->item_id);
-            const auto* state = detail::at(item, "/" + m.field);
+            const auto* id = stateful::at(item, shape->item_id);
+            const auto* state = stateful::at(item, "/" + m.field);
             if (id && state && state->is_string()) {
-              s.observed[{tenant_id, name, detail::text_of(*id).value_or("")}] = {
+              s.observed[{tenant_id, name, stateful::text_of(*id).value_or("")}] = {
                   std::string(state->get_string()), s.order};
             }
           }
@@ -151,8 +151,8 @@ void learn(session& s, const actor& a, const step& st) {
     const schema::schema* schema = success_schema(op, status);
     if (!id || !schema) continue;
     const auto pointer =
-        detail::find_property(*schema, [&m = m](std::string_view n) { return n == m.field; });
-    const auto* state = pointer ? detail::at(body, *pointer) : nullptr;
+        stateful::find_property(*schema, [&m = m](std::string_view n) { return n == m.field; });
+    const auto* state = pointer ? stateful::at(body, *pointer) : nullptr;
     if (state && state->is_string()) {
       s.observed[{tenant_id, name, *id}] = {std::string(state->get_string()), s.order};
     }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "core/text.hpp"
-#include "harness/stateful/checks.hpp"
 #include "harness/stateful/prepare.hpp"
 #include "harness/stateful/tenants.hpp"
 #include "harness/stateful/walk.hpp"
@@ -19,15 +19,14 @@ std::vector<actor> actors_of(const openapi::api_spec& spec, scenario_context& ct
   std::vector<actor> out;
   const auto& ops = ctx.operations();
   if (std::any_of(ops.begin(), ops.end(),
-                  [](const auto* op) { return !op->needs_credentials(); })) {
+                  [&ctx](const auto* op) { return !ctx.credentials().asks_credential(*op); })) {
     out.push_back({nullptr, "none"});
   }
   if (every_credential) {
     for (const auto& c : work.credentials) {
       if (!credential_selector::usable(c)) continue;
-      const auto* scheme = c.scheme.empty() ? spec.find_scheme(c.kind) : spec.find_scheme(c.scheme);
-      out.push_back({&c, (scheme ? scheme->label() : std::string(openapi::to_string(c.kind))) +
-                             " (" + c.name + ")"});
+      const auto* scheme = c.scheme_in(spec);
+      out.push_back({&c, (scheme ? scheme->label() : c.kind) + " (" + c.name + ")"});
     }
     return out;
   }
@@ -116,15 +115,18 @@ phase_outcome run_phase(const openapi::api_spec& spec, const profile::target& ta
   std::map<std::string, std::size_t> fixtures_before;
   for (const auto& t : work.tenants) fixtures_before[t.id] = t.fixtures.size();
 
-  std::optional<chain_checks> checks;
-  if (options.results) checks.emplace(*options.results, options.enabled, options.max_shrinks);
+  std::vector<std::unique_ptr<observer>> checks;
+  if (options.results) {
+    const chain_judging judging{*options.results, options.enabled, options.max_shrinks};
+    for (const auto& make : options.checks) checks.push_back(make(judging));
+  }
   const auto actors = actors_of(spec, ctx, work, options.every_credential);
   for (const actor& a : actors) {
     const std::size_t tenants_before = a.credential ? a.credential->tenants.size() : 0;
-    auto log = walk(s, a, checks ? &*checks : nullptr);
+    auto log = walk(s, a, checks);
     // A credential that found its first tenant walks again, acting for it.
     if (a.credential && tenants_before == 0 && !a.credential->tenants.empty()) {
-      log = walk(s, a, checks ? &*checks : nullptr);
+      log = walk(s, a, checks);
     }
     prepare_fixtures(s, a, log);
   }

@@ -2,9 +2,9 @@
 // The stateful phase: before the plan of the rest of the run, walk the
 // description's producer-consumer graph (stateful/graph.hpp) under every
 // auth model, learn what the target teaches (tenants a credential reaches,
-// scopes it holds, ids that exist, states resources are in), judge the
-// stateful checks (stateful/checks.hpp) on the chains, and hand the run a
-// target with what was learned. `conform profile discover` runs the same
+// scopes it holds, ids that exist, states resources are in), let the checks
+// of the chains (the catalogue's, suites/stateful/) judge each step, and
+// hand the run a target with what was learned. `conform profile discover` runs the same
 // walk without the checks and writes the learned target as a profile.
 
 #include <cstdint>
@@ -30,6 +30,9 @@ struct phase_options {
   /// Where the checks report (nullptr: no checks, a discovery), and which run.
   results_sink* results = nullptr;
   check_enabled enabled;
+  /// The checks that judge the chains (scenario::chain_checks), each making
+  /// the observer that sees every step.
+  std::vector<chain_checks_factory> checks;
   unsigned max_shrinks = 64;
   /// Steps that write act only on what the walk created (a discovery
   /// leaves the target's own data as it found it).

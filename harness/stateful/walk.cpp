@@ -8,7 +8,7 @@
 
 #include "core/text.hpp"
 #include "harness/build.hpp"
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 #include "harness/stateful/learn.hpp"
 
 namespace conform::harness::stateful {
@@ -77,11 +77,11 @@ bool moves_resource(const openapi::operation& op, const std::string& param) {
 /// discovery changes nothing the walk did not create.
 std::string refusal(session& s, const actor& a, const step_plan& plan) {
   const auto& op = *plan.op;
-  if (!detail::is_write(op)) return {};
+  if (!stateful::is_write(op)) return {};
   const bool create = creates(op);
   const auto& mine = s.created[a.label];
   for (const auto& b : plan.bindings) {
-    const auto text = detail::text_of(b.value).value_or("");
+    const auto text = stateful::text_of(b.value).value_or("");
     if (b.where.body && create) continue;
     const bool fixture = s.protected_ids.count(text) > 0;
     if (fixture && (b.where.body || moves_resource(op, b.where.name))) {
@@ -102,7 +102,8 @@ std::string refusal(session& s, const actor& a, const step_plan& plan) {
       auto it = auth->tenant->fixtures.find(fixture_name_for(op, *p));
       if (it != auth->tenant->fixtures.end()) id = it->second;
     }
-    if (id.empty() && !p->examples.empty()) id = detail::text_of(p->examples.front()).value_or("");
+    if (id.empty() && !p->examples.empty())
+      id = stateful::text_of(p->examples.front()).value_or("");
     if (s.protected_ids.count(id) && moves_resource(op, p->name)) {
       return "its id " + id + " is a fixture of " + std::string(s.original.noun()) +
              ", which the run leaves where it is";
@@ -121,11 +122,11 @@ std::string values_key(std::size_t edge, const std::vector<binding>& bindings) {
 
 std::optional<std::string> step::path_value(const std::string& name) const {
   if (!exchange || !plan.op) return std::nullopt;
-  return detail::path_value(plan.op->path, exchange->request.target, name);
+  return stateful::path_value(plan.op->path, exchange->request.target, name);
 }
 
 std::optional<auth_choice> auth_of(session& s, const actor& a, const openapi::operation& op) {
-  if (!op.needs_credentials()) {
+  if (!s.ctx.credentials().asks_credential(op)) {
     if (a.credential) return std::nullopt;
     auto models = s.ctx.credentials().auth_models(op);
     if (models.empty()) return std::nullopt;
@@ -166,11 +167,11 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
                               std::uint32_t attempts, const char* salt) {
   const auto auth = auth_of(s, a, *plan.op);
   if (!auth) return core::fail(a.label + " cannot call " + plan.op->operation_id);
-  harness::detail::pinned_values pinned;
+  harness::pinned_values pinned;
   for (const auto& b : plan.bindings) {
     if (b.where.body) {
       pinned.body.emplace_back(b.where.name, b.value);
-    } else if (auto text = detail::text_of(b.value)) {
+    } else if (auto text = stateful::text_of(b.value)) {
       pinned.params.emplace_back(b.where.in, b.where.name, *text);
     }
   }
@@ -183,8 +184,7 @@ core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
     // The first attempt of a step sends what the description names and no
     // optional parameter it need not (a random filter or cursor may be refused).
     pinned.optional_param_percent = plan.bare || attempt == 0 ? 0 : -1;
-    auto made =
-        harness::detail::make_generator(s.spec, *plan.op, *auth, request_kind::valid, &pinned);
+    auto made = harness::make_generator(s.spec, *plan.op, *auth, request_kind::valid, &pinned);
     if (!made.gen) {
       why = made.why.empty() ? "no valid request could be made" : made.why;
       break;
@@ -281,7 +281,8 @@ std::optional<std::vector<step>> replay(session& s, const actor& a,
   return out;
 }
 
-std::vector<step> walk(session& s, const actor& a, observer* hooks) {
+std::vector<step> walk(session& s, const actor& a,
+                       const std::vector<std::unique_ptr<observer>>& checks) {
   std::vector<step> log;
   std::deque<step_plan> queue;
   {
@@ -338,7 +339,7 @@ std::vector<step> walk(session& s, const actor& a, observer* hooks) {
     if (const std::string id = created_id(log[index]); !id.empty()) {
       s.created[a.label].emplace(id, static_cast<int>(index));
     }
-    if (hooks) hooks->after(s, a, log, index);
+    for (const auto& check : checks) check->after(s, a, log, index);
     const step& done = log[index];
     if (!done.succeeded()) continue;
     s.succeeded.insert(plan.op->operation_id);
@@ -365,7 +366,7 @@ std::vector<step> walk(session& s, const actor& a, observer* hooks) {
       }
       // A list feeds its first three items; a write fed by an inferred edge
       // its first only (it acts on what the run found, not what it made).
-      const std::size_t most = ed.inferred() && detail::is_write(*ed.consumer) ? 1 : 3;
+      const std::size_t most = ed.inferred() && stateful::is_write(*ed.consumer) ? 1 : 3;
       std::size_t fan = 1;
       for (const auto& v : values) fan = std::max(fan, std::min<std::size_t>(v.size(), most));
       for (std::size_t k = 0; k < fan; ++k) {

@@ -4,8 +4,8 @@
 // producer-consumer order. An answer's values feed, along the graph's edges,
 // the operations that take them; the ids, tenants and scopes the answers
 // prove are learned into a working copy of the target; each step is a
-// chain (the steps whose values it used), and the stateful checks judge
-// chains (stateful/checks.hpp).
+// chain (the steps whose values it used), and the checks of the chains
+// (suites/stateful/, through an `observer`) judge each one.
 
 #include <boost/json/value.hpp>
 
@@ -99,17 +99,16 @@ struct session {
   std::map<std::string, std::string> withheld;
   /// Operations that answered 2xx in a walk.
   std::set<std::string> succeeded;
-  /// Ids a 2xx DELETE removed, per actor label.
-  std::map<std::string, std::set<std::string>> deleted;
   /// Notes of what was learned, for the run header.
   std::vector<std::string> notes;
 };
 
-/// The chain hooks of the stateful checks (stateful/checks.hpp), called
-/// after each step and when a walk ends.
+/// What judges the chains of a walk: the checks of the chains
+/// (suites/stateful/, made by scenario::chain_checks) implement it.
 class observer {
  public:
   virtual ~observer() = default;
+  /// Called after step `log[index]` of a walk as `a` was sent and learned from.
   virtual void after(session& s, const actor& a, std::vector<step>& log, std::size_t index) = 0;
 };
 
@@ -119,9 +118,10 @@ class observer {
 core::outcome<step> send_step(session& s, const actor& a, const step_plan& plan,
                               std::uint32_t attempts = 3, const char* salt = "walk");
 
-/// Walks every operation `a` may call, in producer-consumer order; `hooks`
-/// judge the chains. Returns the steps, in the order sent.
-std::vector<step> walk(session& s, const actor& a, observer* hooks);
+/// Walks every operation `a` may call, in producer-consumer order; each of
+/// `checks` sees every step. Returns the steps, in the order sent.
+std::vector<step> walk(session& s, const actor& a,
+                       const std::vector<std::unique_ptr<observer>>& checks);
 
 /// The steps `log[index]` depends on (its bindings' sources, transitively)
 /// and itself, in order: the chain that led to it.

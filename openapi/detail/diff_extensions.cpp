@@ -201,8 +201,7 @@ void diff_security(diff_sink& sink, const operation& o, const operation& n) {
       // oasdiff reports a removed alternative as info; here each alternative
       // is a kind of credential, and its holders can no longer call.
       sink.add(allows_anonymous(n) ? change_level::info : b, "security-scheme-removed", "security",
-               "scheme '" + os->name + "' (" + std::string(to_string(os->credential)) +
-                   ") no longer accepted");
+               "scheme '" + os->name + "' (" + os->kind_name() + ") no longer accepted");
       continue;
     }
     const auto old_scopes = o.scopes_for(*os).value_or(std::vector<std::string>{});
@@ -220,9 +219,8 @@ void diff_security(diff_sink& sink, const operation& o, const operation& n) {
   }
   for (const auto* ns : new_schemes) {
     if (find(old_schemes, ns->name) != nullptr) continue;
-    sink.add(
-        change_level::info, "security-scheme-added", "security",
-        "scheme '" + ns->name + "' (" + std::string(to_string(ns->credential)) + ") now accepted");
+    sink.add(change_level::info, "security-scheme-added", "security",
+             "scheme '" + ns->name + "' (" + ns->kind_name() + ") now accepted");
   }
   if (!o.jwt_only && n.jwt_only) {
     sink.add(b, "jwt-only-added", "x-jwt-only", "only a JWT is accepted now");
@@ -286,7 +284,7 @@ void diff_root(diff_sink& sink, const api_spec& o, const api_spec& n) {
     renamed(sink, b, "security-scheme-header-changed", where, "credential header", os->header,
             ns->header);
     renamed(sink, b, "security-scheme-credential-changed", where, "credential kind",
-            std::string(to_string(os->credential)), std::string(to_string(ns->credential)));
+            os->kind_name(), ns->kind_name());
     for (const auto& [env, prefix] : os->key_prefixes) {
       const auto it = ns->key_prefixes.find(env);
       renamed(sink, b, "security-scheme-key-prefix-changed", where + " x-key-prefixes." + env,

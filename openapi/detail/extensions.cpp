@@ -1,6 +1,7 @@
 #include "openapi/detail/extensions.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "schema/validator.hpp"
@@ -300,48 +301,78 @@ std::optional<state_machine> parse_state_machine(doc_reader& r, const source_doc
   return m;
 }
 
+namespace {
+
+/// x-tenants: what a credential of the scheme does with tenants; without it,
+/// x-tenant-claim says claimed. With x-credential one of them is required: a
+/// label says nothing of what its credentials do.
+void parse_tenant_reach(doc_reader& r, const source_doc& doc, const node& n,
+                        const std::string& what, security_scheme& s) {
+  using reach_t = security_scheme::tenant_reach;
+  const node& reach = doc_reader::child(n, "x-tenants");
+  if (!reach.defined()) {
+    // A claim that lists a token's tenants says it: claimed.
+    if (doc_reader::child(n, "x-tenant-claim").defined()) {
+      s.tenants = reach_t::claimed;
+    } else if (!s.credential_label.empty()) {
+      r.error(doc_reader::pos(doc, doc_reader::child(n, "x-credential")),
+              what + ": x-credential '" + s.credential_label +
+                  "' needs x-tenants beside it, saying what a credential of the scheme does "
+                  "with tenants: one (it acts for its own tenant alone), named (each request "
+                  "names its tenant, e.g. in a header), claimed (its token's x-tenant-claim "
+                  "lists them) or none (no check of tenants runs for it); a label no longer "
+                  "implies it (docs/spec-extensions.md, \"Security schemes\")");
+    }
+    return;
+  }
+  const auto v = r.str(doc, reach, "x-tenants");
+  if (!v) return;
+  if (*v == "one") {
+    s.tenants = reach_t::one;
+  } else if (*v == "named") {
+    s.tenants = reach_t::named;
+  } else if (*v == "claimed") {
+    s.tenants = reach_t::claimed;
+  } else if (*v != "none") {
+    r.error(doc_reader::pos(doc, reach),
+            what + ": x-tenants must be one of one, named, claimed, none, got '" + *v + "'");
+  }
+}
+
+}  // namespace
+
 void parse_scheme_extensions(doc_reader& r, const source_doc& doc, const node& n,
                              security_scheme& s) {
   const std::string what = "security scheme '" + s.name + "'";
-  // x-credential is optional: without it the kind follows the scheme's type.
+  // x-credential is optional: a free label that profiles and reports name the
+  // scheme by; what OpenAPI says the scheme takes stays its kind.
   const node& cred = doc_reader::child(n, "x-credential");
   if (cred.defined()) {
     if (auto c = r.str(doc, cred, "x-credential")) {
-      if (auto k = parse_credential_kind(*c)) {
-        s.credential = *k;
-        s.credential_declared = true;
-      } else {
+      if (c->empty()) {
         r.error(doc_reader::pos(doc, cred),
-                "x-credential must be one of jwt, tenant_key, partner_key, bearer, basic, "
-                "digest, api_key, got '" +
-                    *c + "'");
-      }
-    }
-  }
-  // x-tenants is optional: without it an x-credential kind says it (a tenant
-  // key acts for one tenant, a partner key names one, a JWT's claims list them).
-  const node& reach = doc_reader::child(n, "x-tenants");
-  if (reach.defined()) {
-    if (auto v = r.str(doc, reach, "x-tenants")) {
-      using reach_t = security_scheme::tenant_reach;
-      if (*v == "one") {
-        s.tenants = reach_t::one;
-      } else if (*v == "named") {
-        s.tenants = reach_t::named;
-      } else if (*v == "claimed") {
-        s.tenants = reach_t::claimed;
+                what + ": x-credential is empty (a label, e.g. org_token)");
+      } else if (parse_credential_kind(*c) && *c != to_string(s.credential)) {
+        // A label that is another kind's word would name two things in a profile.
+        r.error(doc_reader::pos(doc, cred), what + ": x-credential '" + *c +
+                                                "' is the word of another kind of credential (" +
+                                                std::string(to_string(s.credential)) +
+                                                " is this scheme's): choose another label");
       } else {
-        r.error(doc_reader::pos(doc, reach),
-                "x-tenants must be one of one, named, claimed, got '" + *v + "'");
+        s.credential_label = *c;
+      }
+      std::string lower = *c;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      if (lower.find("jwt") != std::string::npos && !s.is_jwt()) {
+        r.warning(doc_reader::pos(doc, cred),
+                  what + ": x-credential '" + *c +
+                      "' is a label and does not make the scheme a JWT; the JWT checks need "
+                      "an http bearer with bearerFormat: JWT");
       }
     }
-  } else if (s.credential == credential_kind::tenant_key) {
-    s.tenants = security_scheme::tenant_reach::one;
-  } else if (s.credential == credential_kind::partner_key) {
-    s.tenants = security_scheme::tenant_reach::named;
-  } else if (s.credential == credential_kind::jwt) {
-    s.tenants = security_scheme::tenant_reach::claimed;
   }
+  parse_tenant_reach(r, doc, n, what, s);
   const node& prefixes = doc_reader::child(n, "x-key-prefixes");
   if (prefixes.defined() && r.expect_map(doc, prefixes, "x-key-prefixes")) {
     for (auto it = prefixes.entries().begin(); it != prefixes.entries().end(); ++it) {

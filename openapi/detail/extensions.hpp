@@ -25,7 +25,8 @@ std::optional<resource_ref> parse_resource(doc_reader& r, const source_doc& doc,
 /// One state machine of components.x-state-machines.
 std::optional<state_machine> parse_state_machine(doc_reader& r, const source_doc& doc,
                                                  const std::string& name, const node& n);
-/// x-credential, x-key-prefixes and x-roles of a security scheme.
+/// x-credential, x-tenants, x-key-prefixes, x-roles and x-tenant-claim of a
+/// security scheme.
 void parse_scheme_extensions(doc_reader& r, const source_doc& doc, const node& n,
                              security_scheme& s);
 /// The root extensions (x-request-id, x-rate-limit, x-limits, x-errors,

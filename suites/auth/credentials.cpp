@@ -164,6 +164,15 @@ void judge(scenario_context& ctx, results_sink& results, const openapi::operatio
            const std::string& label, std::string_view check, const expected_refusal& want,
            const std::string& what, const std::string& rule, const probe& shown, const probe& p,
            const std::string& steps, reach_control& reach) {
+  // --no-auth: the probe went out, and the checks that judge any answer
+  // judged it (a 500 is still a fault), but no refusal is expected.
+  if (!ctx.target().enforces_security) {
+    results.not_run(&op, label, check,
+                    what +
+                        ": --no-auth: the target is said not to enforce the description's "
+                        "security, so no refusal is expected (the answer was judged alone)");
+    return;
+  }
   if (auto why = p.unjudgeable(ctx.spec())) {
     results.not_run(&op, label, check, what + ": " + *why);
     return;
@@ -193,8 +202,7 @@ const profile::credential* usable_jwt(const scenario_context& ctx, const openapi
                                       const openapi::security_scheme* scheme) {
   const profile::credential* fallback = nullptr;
   for (const auto& c : ctx.target().credentials) {
-    if (c.kind != openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
-      continue;
+    if (!c.is_jwt(ctx.spec()) || !harness::credential_selector::usable(c)) continue;
     if (!jwt::compact_token::parse(c.value.reveal())) continue;
     if (!op || !scheme || harness::credential_selector::sufficient(*op, *scheme, c)) return &c;
     if (!fallback) fallback = &c;
@@ -358,21 +366,23 @@ void run_credential_rejected(scenario_context& ctx, results_sink& results) {
 void run_jwt_tampering(scenario_context& ctx, results_sink& results) {
   reach_control reach;
   const auto& schemes = ctx.spec().schemes;
-  if (std::none_of(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); })) {
+  const auto jwt =
+      std::find_if(schemes.begin(), schemes.end(), [](const auto& s) { return s->is_jwt(); });
+  if (jwt == schemes.end()) {
     results.not_run(nullptr, "", jwt_tampering_check,
-                    "the description declares no JWT (bearerFormat: JWT or x-credential: jwt); "
+                    "the description declares no JWT (an http bearer with bearerFormat: JWT); "
                     "a bearer token is not taken for one");
     return;
   }
   if (!usable_jwt(ctx, nullptr, nullptr)) {
-    results.not_run(nullptr, "jwt", jwt_tampering_check,
+    results.not_run(nullptr, (*jwt)->label(), jwt_tampering_check,
                     std::string(ctx.target().noun()) +
                         " has no usable JWT (compact form, not expired, of this "
                         "environment, not rate-limited) to tamper with: add one");
     return;
   }
   for (const auto* op : authenticated(ctx)) {
-    const auto* scheme = accepted_scheme(*op, openapi::credential_kind::jwt);
+    const auto* scheme = accepted_jwt_scheme(*op);
     if (!scheme) continue;
     const profile::credential* c = usable_jwt(ctx, op, scheme);
     const auth_choice choice = ctx.credentials().auth_for(*op, *c);
@@ -443,8 +453,7 @@ void run_jwt_only(scenario_context& ctx, results_sink& results) {
                                     : std::vector<std::string>{op->jwt_only_code}};
     bool any = false;
     for (const auto& c : ctx.target().credentials) {
-      if (c.kind == openapi::credential_kind::jwt || !harness::credential_selector::usable(c))
-        continue;
+      if (c.is_jwt(ctx.spec()) || !harness::credential_selector::usable(c)) continue;
       const auth_choice choice = ctx.credentials().auth_for(*op, c);
       if (!choice.model.scheme) continue;
       any = true;

@@ -30,10 +30,10 @@ struct expectation {
 expectation expect(const openapi::api_spec& spec, const openapi::operation& op,
                    const profile::credential& c, const profile::target& target) {
   expectation e;
-  const auto* scheme = accepted_scheme(op, c.kind);
-  const std::string kind(openapi::to_string(c.kind));
+  const auto* scheme = accepted_scheme(op, c);
+  const std::string& kind = c.kind;
   if (!scheme) {
-    if (op.jwt_only && c.kind != openapi::credential_kind::jwt && op.jwt_only_status != 0) {
+    if (op.jwt_only && !c.is_jwt(spec) && op.jwt_only_status != 0) {
       e.refused = expected_refusal{op.jwt_only_status, {}};
       if (!op.jwt_only_code.empty()) e.refused->codes.push_back(op.jwt_only_code);
       e.reason = "a " + kind + " on a JWT-only operation";
@@ -136,8 +136,7 @@ void run_scope_matrix(scenario_context& ctx, results_sink& results) {
       const std::string label = choice.model.label();
       if (!choice.model.scheme) {
         results.not_run(op, label, scope_matrix_check,
-                        "the description has no security scheme for " +
-                            std::string(openapi::to_string(c.kind)) + " credentials");
+                        "the description has no security scheme for " + c.kind + " credentials");
         continue;
       }
       const expectation e = expect(ctx.spec(), *op, c, ctx.target());

@@ -19,9 +19,16 @@ std::uint64_t splitmix(std::uint64_t& state) {
 }  // namespace
 
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
-                                                openapi::credential_kind kind) {
+                                                std::string_view kind) {
   for (const auto* s : op.accepted_schemes()) {
-    if (s->credential == kind) return s;
+    if (s->named_by(kind)) return s;
+  }
+  return nullptr;
+}
+
+const openapi::security_scheme* accepted_jwt_scheme(const openapi::operation& op) {
+  for (const auto* s : op.accepted_schemes()) {
+    if (s->is_jwt()) return s;
   }
   return nullptr;
 }

@@ -15,9 +15,13 @@
 
 namespace conform::suites::auth {
 
-/// The scheme of `op` that takes credentials of `kind`, or nullptr.
+/// The scheme of `op` that a profile's `scheme: kind` names (its x-credential
+/// label, or its kind when it has none), or nullptr.
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,
-                                                openapi::credential_kind kind);
+                                                std::string_view kind);
+
+/// The scheme of `op` that is a JWT (bearerFormat: JWT), or nullptr.
+const openapi::security_scheme* accepted_jwt_scheme(const openapi::operation& op);
 
 /// The scheme of `op` that credential `c` is for, or nullptr.
 const openapi::security_scheme* accepted_scheme(const openapi::operation& op,

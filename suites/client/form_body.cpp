@@ -61,7 +61,7 @@ std::string form_problem(std::string_view media, std::string_view content_type,
       }
       p.content_type = part_media;
     }
-    value = generators::detail::from_parts(*m.schema, *parts);
+    value = generators::from_parts(*m.schema, *parts);
   } else if (media == "application/x-www-form-urlencoded") {
     std::map<std::string, std::vector<std::string>> fields;
     std::vector<std::string> order;
@@ -73,7 +73,7 @@ std::string form_problem(std::string_view media, std::string_view content_type,
     const schema::schema& r = m.schema->resolved();
     for (const auto& name : order) {
       const schema::schema* sub = r.property(name);
-      o[name] = sub ? generators::detail::from_wire(*sub, fields[name])
+      o[name] = sub ? generators::from_wire(*sub, fields[name])
                     : boost::json::value(fields[name].front());
     }
     value = std::move(o);

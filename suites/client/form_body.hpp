@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/outcome.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 #include "openapi/model.hpp"
 
 namespace conform::suites::client {

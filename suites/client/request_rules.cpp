@@ -9,7 +9,7 @@
 #include <map>
 
 #include "core/text.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 #include "harness/results.hpp"
 #include "schema/validator.hpp"
 #include "suites/client/client.hpp"
@@ -59,7 +59,7 @@ std::string problem_of(const traffic_exchange& e) {
       continue;
     }
     if (!p.schema) continue;
-    const auto value = generators::detail::from_wire(*p.schema, texts);
+    const auto value = generators::from_wire(*p.schema, texts);
     const auto r = schema::validate(*p.schema, value);
     if (!r.ok()) {
       return std::string(to_string(p.in)) + " parameter " + p.name + "=" + texts.front() + ": " +
@@ -130,7 +130,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     // Credentials that name their tenant on every call (x-tenants: named).
     const openapi::security_scheme* scheme =
-        e.credential_kind ? t.spec->find_scheme(*e.credential_kind) : nullptr;
+        e.credential_kind ? t.spec->find_scheme_named_by(*e.credential_kind) : nullptr;
     if (!e.op || !scheme || scheme->tenants != openapi::security_scheme::tenant_reach::named) {
       continue;
     }
@@ -154,7 +154,7 @@ void judge_tenant(const traffic& t, traffic_judgement& j) {
 void judge_environment(const traffic& t, traffic_judgement& j) {
   for (const auto& e : t.exchanges) {
     if (!e.credential_kind) continue;
-    const openapi::security_scheme* scheme = t.spec->find_scheme(*e.credential_kind);
+    const openapi::security_scheme* scheme = t.spec->find_scheme_named_by(*e.credential_kind);
     if (!scheme || scheme->key_prefixes.empty()) continue;
     auto own = scheme->key_prefixes.find(t.environment);
     if (own == scheme->key_prefixes.end()) continue;

@@ -24,13 +24,14 @@ std::chrono::microseconds slack(std::chrono::microseconds required);
 
 /// Backoff growth is judged over a whole chain of at least this many waits...
 inline constexpr std::size_t growth_min_waits = 3;
-/// ...as the longest wait of its later half at least this many times the
-/// shortest of its earlier half (unless that one is already within this
-/// factor of max_backoff_ms). Noise only lengthens a measured wait, so one
-/// wait delayed by a busy machine, anywhere, never refuses a growing
-/// backoff; equal jitter and +-25 % jitter around a wait growing by half or
-/// more clear it by far, and a constant wait passes only if a later wait is
-/// delayed by half of it.
+/// ...as some wait at least this many times an earlier one of the chain
+/// (unless the shortest of its earlier half is already within this factor
+/// of max_backoff_ms). Noise only lengthens a measured wait, so waits
+/// delayed by a busy machine, however many, never refuse a backoff that
+/// grows while one wait of its later part is measured close to what the
+/// client meant; equal jitter and +-25 % jitter around a wait growing by
+/// half or more clear it by far, and a constant wait passes only if a
+/// later wait is delayed by half of it.
 inline constexpr double growth_margin = 1.5;
 
 /// "1.204 s".

@@ -356,7 +356,7 @@ void check_served_again(scenario_context& ctx, results_sink& results, const thro
 void check_rate_limited_credential(scenario_context& ctx, results_sink& results,
                                    const profile::credential& c) {
   const auto& rules = ctx.spec().rules;
-  const std::string label = std::string(openapi::to_string(c.kind)) + " (" + c.name + ")";
+  const std::string label = c.kind + " (" + c.name + ")";
   const openapi::operation* chosen = rate_limited_read(ctx, c);
   if (!chosen) {
     results.not_run(nullptr, label, rate_limit_check,

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "core/text.hpp"
-#include "generators/detail/style.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/style.hpp"
+#include "generators/wire.hpp"
 #include "schema/validator.hpp"
 
 namespace conform::suites::response {
@@ -81,7 +81,7 @@ std::optional<read_back> read(const harness::exchange& e) {
   const std::string_view path = std::string_view(target).substr(0, q);
   auto paths = path_texts(e.op.path, path);
   if (!paths) return std::nullopt;
-  generators::detail::wire_pairs query;
+  generators::wire_pairs query;
   if (q != std::string::npos) {
     for (const auto& pair : split(std::string_view(target).substr(q + 1), '&')) {
       if (pair.empty()) continue;
@@ -91,7 +91,7 @@ std::optional<read_back> read(const harness::exchange& e) {
           eq == std::string::npos ? std::string() : percent_decode(pair.substr(eq + 1)));
     }
   }
-  generators::detail::wire_pairs cookies;
+  generators::wire_pairs cookies;
   if (const std::string* c = e.request.find_header("Cookie")) {
     for (const auto& kv : split(*c, ';')) {
       const std::size_t eq = kv.find('=');
@@ -100,8 +100,8 @@ std::optional<read_back> read(const harness::exchange& e) {
     }
   }
   for (const auto& p : e.op.parameters) {
-    const auto f = generators::detail::format_of(p);
-    generators::detail::wire_pairs w;
+    const auto f = generators::format_of(p);
+    generators::wire_pairs w;
     if (p.in == param_location::path) {
       for (const auto& [name, text] : *paths) {
         if (name == p.name) w.emplace_back(name, text);
@@ -112,7 +112,7 @@ std::optional<read_back> read(const harness::exchange& e) {
       const auto& pairs = p.in == param_location::query ? query : cookies;
       const bool deep = f.style == param_style::deep_object;
       if (!deep && p.schema && f.explode &&
-          generators::detail::wire_types(*p.schema).only(schema::json_type::object)) {
+          generators::wire_types(*p.schema).only(schema::json_type::object)) {
         return std::nullopt;  // an exploded object: its pairs carry no name of it
       }
       for (const auto& [name, text] : pairs) {
@@ -124,7 +124,7 @@ std::optional<read_back> read(const harness::exchange& e) {
       continue;
     }
     if (!p.schema) continue;
-    out.params.emplace_back(&p, generators::detail::read_param(f, *p.schema, w));
+    out.params.emplace_back(&p, generators::read_param(f, *p.schema, w));
   }
   if (!e.op.body) return out;
   if (e.request.body.empty()) {

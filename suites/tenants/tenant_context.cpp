@@ -1,10 +1,14 @@
 // The tenant context checks: the tenant header never widens rights, callers
 // of several tenants must name one, and another tenant's ids are unknown ids.
 #include <algorithm>
+#include <cctype>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "generators/wire.hpp"
+#include "schema/validator.hpp"
 #include "suites/auth/support.hpp"
 #include "suites/tenants/checks.hpp"
 
@@ -19,6 +23,32 @@ using harness::scenario_context;
 using harness::scenario_failure;
 using profile::credential;
 using profile::tenant;
+
+/// An id no tenant holds, shaped like `like` and accepted by the schema of
+/// path parameter `p`: a server that checks an id's format first answers a
+/// malformed one 422, not the 404 of an id it does not hold, so an id the
+/// schema refuses shows nothing about tenants. Tried first with every
+/// letter and digit changed, then with the digits alone (`p17` -> `p93`
+/// for `^p[0-9]+$`); nullopt when no try fits the schema.
+std::optional<std::string> unknown_id_for(const openapi::parameter& p, const std::string& like,
+                                          std::uint64_t seed, const std::string& salt) {
+  constexpr int tries = 16;
+  for (int k = 0; k < tries; ++k) {
+    std::string id = as::unknown_id(like, seed, k == 0 ? salt : salt + ":" + std::to_string(k));
+    if (k % 2 == 1 && id.size() == like.size()) {
+      // Digits alone: the letters of `like` kept where it had letters.
+      for (std::size_t i = 0; i < id.size(); ++i) {
+        if (std::isdigit(static_cast<unsigned char>(like[i])) == 0) id[i] = like[i];
+      }
+    }
+    if (id == like) continue;
+    if (p.schema == nullptr ||
+        schema::is_valid(*p.schema, generators::from_wire(*p.schema, {id}))) {
+      return id;
+    }
+  }
+  return std::nullopt;
+}
 
 bool reaches(const profile::credential& c, const profile::tenant& t) {
   return std::any_of(c.tenants.begin(), c.tenants.end(),
@@ -133,10 +163,10 @@ void run_context_required(scenario_context& ctx, results_sink& results) {
     }
     for (const auto* scheme : naming) {
       const bool claimed = scheme->tenants == reach::claimed;
-      const std::string kind_name(openapi::to_string(scheme->credential));
+      const std::string kind_name = scheme->kind_name();
       const profile::credential* caller = nullptr;
       for (const auto& c : ctx.target().credentials) {
-        if (c.kind != scheme->credential || !harness::credential_selector::usable(c) ||
+        if (!c.fits(*scheme) || !harness::credential_selector::usable(c) ||
             !harness::credential_selector::sufficient(*op, *scheme, c))
           continue;
         // A credential of one membership may leave the header out (x-tenant-context).
@@ -242,8 +272,16 @@ void run_foreign_resource(scenario_context& ctx, results_sink& results) {
         const std::string salt = "tenant-foreign:" + param->name;
         const auto foreign = with_id(other->fixtures.at(ref.fixture), salt);
         if (!foreign) continue;
-        const auto unknown = with_id(
-            as::unknown_id(mine->second, ctx.seed(), op->operation_id + ":" + param->name), salt);
+        const auto unknown_value =
+            unknown_id_for(*param, mine->second, ctx.seed(), op->operation_id + ":" + param->name);
+        if (!unknown_value) {
+          results.not_run(op, label, foreign_resource_check,
+                          "no id shaped like " + ref.fixture + " was found that the schema of " +
+                              param->name +
+                              " accepts, so an unknown id cannot be named to compare with");
+          continue;
+        }
+        const auto unknown = with_id(*unknown_value, salt);
         if (!unknown) continue;
         if (auto why = foreign->unjudgeable(ctx.spec()) ? foreign->unjudgeable(ctx.spec())
                                                         : unknown->unjudgeable(ctx.spec())) {

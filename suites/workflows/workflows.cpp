@@ -10,8 +10,8 @@
 #include <filesystem>
 
 #include "core/text.hpp"
-#include "generators/detail/style.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/style.hpp"
+#include "generators/wire.hpp"
 #include "suites/workflows/document.hpp"
 
 // The suite's body lives beside the document model (document.hpp) in
@@ -132,14 +132,14 @@ core::outcome<generators::generated_request> make_request(const harness::scenari
     auto v = instantiate(p.value, sc);
     if (!v) return core::fail("parameter " + p.name + ": " + v.error());
     // Written as the description's parameter says (style, explode, content).
-    generators::detail::param_format f;
+    generators::param_format f;
     f.in = p.in;
     f.name = p.name;
     f.style = openapi::default_style(p.in);
     f.explode = f.style == openapi::param_style::form;
     const openapi::parameter* declared = s.op->find_parameter(p.name, p.in);
-    if (declared != nullptr) f = generators::detail::format_of(*declared);
-    auto written = generators::detail::write_param(f, *v);
+    if (declared != nullptr) f = generators::format_of(*declared);
+    auto written = generators::write_param(f, *v);
     if (!written || written->empty()) {
       return core::fail("parameter " + p.name + ": its style (" +
                         std::string(openapi::to_string(f.style)) + ") cannot carry the value");
@@ -177,9 +177,8 @@ core::outcome<generators::generated_request> make_request(const harness::scenari
     if (!payload->is_object()) return core::fail("requestBody: a multipart payload is a mapping");
     auto parts =
         media.schema != nullptr
-            ? generators::detail::form_parts(payload->get_object(), media.part_content_types,
-                                             *media.schema)
-            : generators::detail::form_parts(payload->get_object(), media.part_content_types);
+            ? generators::form_parts(payload->get_object(), media.part_content_types, *media.schema)
+            : generators::form_parts(payload->get_object(), media.part_content_types);
     // A boundary that occurs in no part, the same for the same run seed.
     std::uint64_t h = core::fnv1a(w.id + "/" + s.id, ctx.seed() ^ 14695981039346656037ull);
     for (int attempt = 0; attempt < 16; ++attempt, h = core::fnv1a("again", h)) {
@@ -190,7 +189,7 @@ core::outcome<generators::generated_request> make_request(const harness::scenari
         return part.content.find(boundary) != std::string::npos;
       });
       if (clash) continue;
-      g.body = generators::detail::multipart_body(parts, boundary);
+      g.body = generators::multipart_body(parts, boundary);
       g.content_type = "multipart/form-data; boundary=" + std::string(boundary);
       return g;
     }

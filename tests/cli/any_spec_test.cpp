@@ -36,6 +36,9 @@ TEST(any_spec, the_swagger2_petstore_is_converted_and_runs_with_no_false_alarm) 
                       server.base_url(), "--seed", "7", "--examples", "5", "--no-progress"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(contains(r.out, "FAIL")) << r.out;
+  // The description's notes are said before the run, where they explain it.
+  EXPECT_TRUE(contains(r.err, "note: a Swagger 2.0 description, converted to OpenAPI 3.0"))
+      << r.err;
 }
 
 TEST(any_spec, a_planted_deviation_is_found) {

@@ -75,7 +75,7 @@ TEST(client_rules, tenant_header_follows_what_the_description_says_a_credential_
   auto loaded = openapi::load(std::string(CONFORM_SPEC_DIR) + "/voice-api.yaml", {});
   ASSERT_TRUE(loaded.ok());
   for (auto& s : loaded.spec->schemes) {
-    if (s->credential == openapi::credential_kind::partner_key) {
+    if (s->credential_label == "partner_key") {
       ASSERT_EQ(s->tenants, openapi::security_scheme::tenant_reach::named);
       s->tenants = openapi::security_scheme::tenant_reach::one;
     }

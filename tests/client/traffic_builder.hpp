@@ -33,7 +33,7 @@ class traffic_builder {
   traffic_builder() {
     t_.spec = &spec();
     t_.environment = "sandbox";
-    t_.credentials = {{"partner", openapi::credential_kind::partner_key, partner_secret}};
+    t_.credentials = {{"partner", "partner_key", partner_secret}};
     t_.seed = 7;
   }
 

@@ -149,12 +149,12 @@ std::vector<std::string> split(std::string_view s, char sep) {
   return out;
 }
 
-std::vector<detail::form_part> parse_multipart(const std::string& body,
-                                               const std::string& content_type) {
+std::vector<generators::form_part> parse_multipart(const std::string& body,
+                                                   const std::string& content_type) {
   const std::string marker = "boundary=";
   const std::string boundary =
       "--" + content_type.substr(content_type.find(marker) + marker.size());
-  std::vector<detail::form_part> parts;
+  std::vector<generators::form_part> parts;
   std::size_t at = body.find(boundary);
   while (at != std::string::npos) {
     at += boundary.size();
@@ -163,7 +163,7 @@ std::vector<detail::form_part> parse_multipart(const std::string& body,
     const std::size_t next = body.find(boundary, head_end);
     if (head_end == std::string::npos || next == std::string::npos) break;
     const std::string head = body.substr(at, head_end - at);
-    detail::form_part p;
+    generators::form_part p;
     const std::size_t name_at = head.find("name=\"") + 6;
     p.name = head.substr(name_at, head.find('"', name_at) - name_at);
     if (const auto ct = head.find("Content-Type: "); ct != std::string::npos) {
@@ -195,7 +195,7 @@ std::vector<std::string> problems(const openapi::operation& op, const generated_
     if (p == nullptr) return {"no path parameter " + name};
     const std::string text = percent_decode(path[i]);
     if (text.empty()) out.push_back("empty path " + name);
-    if (p->schema && !schema::is_valid(*p->schema, detail::from_wire(*p->schema, {text}))) {
+    if (p->schema && !schema::is_valid(*p->schema, generators::from_wire(*p->schema, {text}))) {
       out.push_back("invalid path " + name);
     }
   }
@@ -223,7 +223,7 @@ std::vector<std::string> problems(const openapi::operation& op, const generated_
       if (p.required) out.push_back("missing " + where);
       continue;
     }
-    if (!schema::is_valid(*p.schema, detail::from_wire(*p.schema, texts)))
+    if (!schema::is_valid(*p.schema, generators::from_wire(*p.schema, texts)))
       out.push_back("invalid " + where);
   }
   if (op.body) {
@@ -252,14 +252,14 @@ std::vector<std::string> problems(const openapi::operation& op, const generated_
           const auto segment = std::find(tmpl.begin(), tmpl.end(), "{" + b.same_as.name + "}");
           if (segment == tmpl.end()) continue;
           const std::string text = percent_decode(path[segment - tmpl.begin()]);
-          if (!schema::json_equal(*at, detail::from_wire(*b.node, {text}))) {
+          if (!schema::json_equal(*at, generators::from_wire(*b.node, {text}))) {
             out.push_back("same_as body " + b.pointer);
           }
         }
       }
     } else {
       const auto parts = parse_multipart(r.body, r.content_type);
-      if (!schema::is_valid(*media.schema, detail::from_parts(*media.schema, parts))) {
+      if (!schema::is_valid(*media.schema, generators::from_parts(*media.schema, parts))) {
         out.push_back("invalid body");
       }
     }

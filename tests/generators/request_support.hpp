@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 #include "generators/request.hpp"
 #include "openapi/model.hpp"
 #include "schema/from_json.hpp"
@@ -43,8 +43,8 @@ std::optional<std::string> fixture_of(const openapi::parameter& p);
 std::vector<std::string> split(std::string_view s, char sep);
 
 /// The parts of a multipart body, read back as a server would.
-std::vector<detail::form_part> parse_multipart(const std::string& body,
-                                               const std::string& content_type);
+std::vector<generators::form_part> parse_multipart(const std::string& body,
+                                                   const std::string& content_type);
 
 /// Everything wrong with `r` as a request for `op`, one line per problem.
 std::vector<std::string> problems(const openapi::operation& op, const generated_request& r,

@@ -176,7 +176,7 @@ TEST(request, multipart_bodies_use_encoding_and_examples) {
     const generated_request r = g(rc::Random(seed), 50).value();
     ASSERT_EQ(r.content_type.rfind("multipart/form-data; boundary=conform-", 0), 0u);
     const auto parts = parse_multipart(r.body, r.content_type);
-    std::map<std::string, detail::form_part> by_name;
+    std::map<std::string, generators::form_part> by_name;
     for (const auto& p : parts) by_name[p.name] = p;
     ASSERT_TRUE(by_name.count("file"));
     ASSERT_TRUE(by_name.count("column_mapping"));

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/text.hpp"
-#include "generators/detail/style.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/style.hpp"
+#include "generators/wire.hpp"
 #include "generators/request.hpp"
 
 namespace conform::generators {
@@ -61,7 +61,7 @@ TEST(sizes, valid_and_invalid_values_stay_within_what_servers_take_unless_forced
       auto r = sample(g, seed, static_cast<int>(seed * 4));
       if (!r) continue;
       for (const auto& [name, value] : r->headers) {
-        EXPECT_LE(value.size(), detail::max_field_bytes) << name << " " << r->mode.key();
+        EXPECT_LE(value.size(), generators::max_field_bytes) << name << " " << r->mode.key();
       }
       for (const auto& [name, value] : r->query) {
         if (name == "big") {
@@ -71,7 +71,8 @@ TEST(sizes, valid_and_invalid_values_stay_within_what_servers_take_unless_forced
             EXPECT_GE(core::code_points(value), 5000u);
           }
         } else {
-          EXPECT_LE(detail::encode_query_value(value, false).size(), detail::max_param_url_bytes)
+          EXPECT_LE(generators::encode_query_value(value, false).size(),
+                    generators::max_param_url_bytes)
               << name << " " << r->mode.key();
         }
       }
@@ -101,7 +102,7 @@ TEST(sizes, a_boundary_beyond_what_servers_take_is_not_covered_and_says_why) {
 }
 
 TEST(sizes, oversized_says_where_and_how_much) {
-  using detail::oversized;
+  using generators::oversized;
   EXPECT_FALSE(oversized(param_location::header, {{"X-A", std::string(4000, 'a')}}));
   const auto big = oversized(param_location::header, {{"X-A", std::string(5000, 'a')}});
   ASSERT_TRUE(big);

@@ -9,8 +9,8 @@
 
 #include <map>
 
-#include "generators/detail/style.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/style.hpp"
+#include "generators/wire.hpp"
 #include "generators/request.hpp"
 #include "schema/validator.hpp"
 
@@ -19,8 +19,8 @@ namespace {
 
 using boost::json::parse;
 using boost::json::value;
-using detail::param_format;
-using detail::wire_pairs;
+using generators::param_format;
+using generators::wire_pairs;
 using openapi::param_location;
 using openapi::param_style;
 
@@ -96,19 +96,19 @@ TEST_F(style_table, every_combination_writes_the_specifications_example_and_read
         {c.object, {&object, &object_s}}};
     for (const auto& [want, vs] : rows) {
       if (want == nullptr) continue;
-      auto w = detail::write_param(f, *vs.first);
+      auto w = generators::write_param(f, *vs.first);
       ASSERT_TRUE(w) << label;
       EXPECT_EQ(sent(f, *w), want) << label;
-      EXPECT_EQ(detail::read_param(f, *vs.second, *w), *vs.first) << label << " read back";
+      EXPECT_EQ(generators::read_param(f, *vs.second, *w), *vs.first) << label << " read back";
     }
   }
 }
 
 TEST_F(style_table, deep_object_carries_objects_only) {
   const param_format f{param_location::query, param_style::deep_object, true, "color", ""};
-  EXPECT_FALSE(detail::write_param(f, value("blue")));
-  EXPECT_FALSE(detail::write_param(f, parse(R"(["a"])")));
-  auto w = detail::write_param(f, parse(R"({"R": 100})"));
+  EXPECT_FALSE(generators::write_param(f, value("blue")));
+  EXPECT_FALSE(generators::write_param(f, parse(R"(["a"])")));
+  auto w = generators::write_param(f, parse(R"({"R": 100})"));
   ASSERT_TRUE(w);
   EXPECT_EQ(*w, (wire_pairs{{"color[R]", "100"}}));
 }
@@ -117,15 +117,15 @@ TEST_F(style_table, a_content_parameter_is_sent_as_json_text) {
   const param_format f{param_location::query, param_style::form, true, "filter",
                        "application/json"};
   const value v = parse(R"({"name": "a b", "ids": [1, 2]})");
-  auto w = detail::write_param(f, v);
+  auto w = generators::write_param(f, v);
   ASSERT_TRUE(w);
   EXPECT_EQ(*w, (wire_pairs{{"filter", R"({"name":"a b","ids":[1,2]})"}}));
-  EXPECT_EQ(detail::read_param(f, object_s, *w), v);
+  EXPECT_EQ(generators::read_param(f, object_s, *w), v);
 }
 
 TEST(style_values, path_values_are_percent_encoded_as_segments) {
   const param_format f{param_location::path, param_style::simple, false, "id", ""};
-  auto w = detail::write_param(f, value("a/b?c#d e"));
+  auto w = generators::write_param(f, value("a/b?c#d e"));
   ASSERT_TRUE(w);
   EXPECT_EQ(w->front().second, "a%2Fb%3Fc%23d%20e");
   EXPECT_EQ(core::percent_decode(w->front().second), "a/b?c#d e");
@@ -194,7 +194,7 @@ TEST(style_requests, valid_requests_read_back_valid_in_every_style) {
     p.explode = sp.explode;
     p.schema = sp.s;
     op.parameters = {p};
-    const auto f = detail::format_of(p);
+    const auto f = generators::format_of(p);
     auto result = testing::run_property([&] {
       const auto r = *valid_request(op, nullptr);
       wire_pairs w;
@@ -214,7 +214,7 @@ TEST(style_requests, valid_requests_read_back_valid_in_every_style) {
           w = r.cookies;
           break;
       }
-      RC_ASSERT(schema::is_valid(*sp.s, detail::read_param(f, *sp.s, w)));
+      RC_ASSERT(schema::is_valid(*sp.s, generators::read_param(f, *sp.s, w)));
     });
     testing::expect_success(result);
     // And some invalid one can be made for each (cookies aside).
@@ -280,7 +280,7 @@ TEST(bodies, multipart_parts_follow_the_encoding_objects_defaults) {
       "csv": {"type": "string", "contentMediaType": "text/csv"}}})");
   const value v = parse(R"({"tags": ["a", "b"], "ids": [1, 2], "meta": {"k": 1}, "n": 3,
                             "file": "bytes", "csv": "a,b\n"})");
-  const auto parts = detail::form_parts(v.get_object(), {{"ids", "application/json"}}, s);
+  const auto parts = generators::form_parts(v.get_object(), {{"ids", "application/json"}}, s);
   std::vector<std::string> seen;
   for (const auto& p : parts) {
     seen.push_back(p.name + " " + p.content_type + " " + p.content +
@@ -291,7 +291,7 @@ TEST(bodies, multipart_parts_follow_the_encoding_objects_defaults) {
                 "tags text/plain a", "tags text/plain b", "ids application/json [1,2]",
                 "meta application/json {\"k\":1}", "n text/plain 3",
                 "file application/octet-stream bytes file.bin", "csv text/csv a,b\n csv.csv"}));
-  EXPECT_EQ(detail::from_parts(s, parts), v);
+  EXPECT_EQ(generators::from_parts(s, parts), v);
 }
 
 TEST(bodies, urlencoded_properties_follow_their_encoding) {
@@ -309,14 +309,14 @@ TEST(bodies, urlencoded_properties_follow_their_encoding) {
   enc["path"].allow_reserved = true;
   const value v = parse(R"({"tags": ["a", "b"], "ids": [1, 2], "filter": {"R": 100},
                             "meta": {"k": 1}, "path": "/a/b"})");
-  const auto w = detail::form_body(v.get_object(), s, enc);
+  const auto w = generators::form_body(v.get_object(), s, enc);
   EXPECT_EQ(w, (wire_pairs{{"tags", "a"},
                            {"tags", "b"},
                            {"ids", "1|2"},
                            {"filter[R]", "100"},
                            {"meta", R"({"k":1})"},
                            {"path", "/a/b"}}));
-  EXPECT_EQ(detail::read_form_body(s, w, enc), v);
+  EXPECT_EQ(generators::read_form_body(s, w, enc), v);
 }
 
 TEST(bodies, urlencoded_requests_are_valid_as_read_and_one_can_be_broken) {
@@ -342,7 +342,7 @@ TEST(bodies, urlencoded_requests_are_valid_as_read_and_one_can_be_broken) {
     RC_ASSERT(r.content_type == "application/x-www-form-urlencoded");
     wire_pairs w;
     for (const auto& kv : split_query(r.body)) w.push_back(kv);
-    RC_ASSERT(schema::is_valid(s, detail::read_form_body(s, w, media.encoding)));
+    RC_ASSERT(schema::is_valid(s, generators::read_form_body(s, w, media.encoding)));
   });
   testing::expect_success(result);
   const auto mutations = request_mutations(op, nullptr);

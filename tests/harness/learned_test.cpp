@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/engine.hpp"
+#include "harness/reach.hpp"
 #include "openapi/loader.hpp"
 #include "profile/loader.hpp"
 #include "suites/registry.hpp"
@@ -226,4 +227,27 @@ TEST(resend_judged, a_500_met_while_shrinking_is_a_failure_with_its_own_reproduc
 }
 
 }  // namespace resend_judged
+namespace reach_why {
+
+// Finding B of docs/real-servers.md: an operation whose requests got 404s
+// and 422s was explained as "every id sent answered 404". The reason now
+// counts each kind of refusal; an all-404 operation reads as before.
+TEST(reach_why, a_mix_of_404s_and_refusals_is_counted_not_called_all_404) {
+  auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
+  ASSERT_TRUE(loaded.ok());
+  const auto* op = loaded.spec->find_operation("getItem");
+  ASSERT_NE(op, nullptr);
+  harness::auth_model auth;
+  auth.name = "none";
+  harness::reach_tracker mixed(*loaded.spec);
+  for (unsigned status : {404u, 422u, 422u, 404u, 422u}) mixed.record(*op, auth, status, "");
+  const auto m = mixed.fold({op});
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].why, "no id found: 2 of 5 answered 404, 3 refused as invalid (400/415/422)");
+  harness::reach_tracker all(*loaded.spec);
+  for (int k = 0; k < 3; ++k) all.record(*op, auth, 404, "");
+  EXPECT_EQ(all.fold({op}).at(0).why, "no id found: every id sent answered 404");
+}
+
+}  // namespace reach_why
 }  // namespace conform

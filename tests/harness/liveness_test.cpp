@@ -73,6 +73,8 @@ TEST(liveness, a_target_that_dies_fails_the_request_that_killed_it_and_the_run_s
     const auto r = harness::run(*loaded.spec, *p.value, config, client, quiet);
     ASSERT_TRUE(server.died()) << seed << ": no request killed the stub";
     EXPECT_EQ(r.exit_code(), 1);
+    // The refused connections are transport failures, and counted as such.
+    EXPECT_GE(r.counts.transport_errors, 1u) << seed;
     const auto stopped = std::find_if(r.failures.begin(), r.failures.end(), [](const auto& f) {
       return f.cause == "target stopped answering";
     });

@@ -10,12 +10,13 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "harness/engine.hpp"
-#include "harness/stateful/checks.hpp"
 #include "openapi/loader.hpp"
 #include "profile/loader.hpp"
 #include "suites/registry.hpp"
+#include "suites/stateful/checks.hpp"
 #include "tests/support/crud_server.hpp"
 #include "tests/support/nested_crud_server.hpp"
 #include "tests/support/silences_server.hpp"
@@ -47,7 +48,9 @@ harness::run_report run_stateful(const std::string& spec_file, const std::string
   config.max_shrinks = 32;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
   std::vector<std::string> names;
-  for (const auto& c : harness::stateful::check_infos()) names.push_back(c.name);
+  for (const auto& c : catalogue.all()) {
+    if (c.procedure && c.procedure->stateful()) names.push_back(c.info->name);
+  }
   names.push_back("response_schema_conformance");
   config.checks = *catalogue.select(names);
   http::client_options opts;
@@ -58,7 +61,7 @@ harness::run_report run_stateful(const std::string& spec_file, const std::string
 }
 
 const harness::check_tally* cell(const harness::run_report& r, const std::string& op,
-                                 const std::string& check) {
+                                 std::string_view check) {
   for (const auto& t : r.tallies) {
     if (t.operation_id == op && t.check == check) return &t;
   }
@@ -77,13 +80,13 @@ TEST(stateful, a_correct_crud_service_passes_every_stateful_check) {
   auto r = run_stateful("crud.yaml", server.base_url());
   for (const auto& f : r.failures) ADD_FAILURE() << f.check << ": " << f.seen << "\n" << f.curl;
   EXPECT_EQ(r.exit_code(), 0);
-  for (const char* check :
-       {harness::stateful::created_readable, harness::stateful::created_listed}) {
+  for (std::string_view check :
+       {suites::stateful::created_readable_check, suites::stateful::created_listed_check}) {
     const auto* c = cell(r, "createItem", check);
     ASSERT_TRUE(c) << check;
     EXPECT_GT(c->passed, 0u) << check;
   }
-  const auto* gone = cell(r, "deleteItem", harness::stateful::deleted_gone);
+  const auto* gone = cell(r, "deleteItem", suites::stateful::deleted_gone_check);
   ASSERT_TRUE(gone);
   EXPECT_GT(gone->passed, 0u);
   // Every operation answered 2xx, and both links were followed.
@@ -101,7 +104,7 @@ TEST(stateful, created_but_not_readable_is_found_and_its_chain_shrinks) {
   auto r = run_stateful("crud.yaml", server.base_url());
   EXPECT_EQ(r.exit_code(), 1);
   auto it = std::find_if(r.failures.begin(), r.failures.end(), [](const harness::failure& f) {
-    return f.check == harness::stateful::created_readable;
+    return f.check == suites::stateful::created_readable_check;
   });
   ASSERT_NE(it, r.failures.end());
   EXPECT_EQ(it->operation_id, "createItem");
@@ -114,7 +117,7 @@ TEST(stateful, created_but_not_readable_is_found_and_its_chain_shrinks) {
   EXPECT_EQ(std::count(it->curl.begin(), it->curl.end(), '\n'), 1) << it->curl;
   // Nothing else is reported: the deletes still remove.
   for (const auto& f : r.failures) {
-    EXPECT_EQ(f.check, harness::stateful::created_readable) << f.seen;
+    EXPECT_EQ(f.check, suites::stateful::created_readable_check) << f.seen;
   }
 }
 
@@ -123,13 +126,14 @@ TEST(stateful, deleted_but_still_readable_is_found) {
   auto r = run_stateful("crud.yaml", server.base_url());
   EXPECT_EQ(r.exit_code(), 1);
   auto it = std::find_if(r.failures.begin(), r.failures.end(), [](const harness::failure& f) {
-    return f.check == harness::stateful::deleted_gone;
+    return f.check == suites::stateful::deleted_gone_check;
   });
   ASSERT_NE(it, r.failures.end());
   EXPECT_EQ(it->operation_id, "deleteItem");
   EXPECT_EQ(it->cause, "deleted resource still readable");
   EXPECT_EQ(it->status, 200u);
-  for (const auto& f : r.failures) EXPECT_EQ(f.check, harness::stateful::deleted_gone) << f.seen;
+  for (const auto& f : r.failures)
+    EXPECT_EQ(f.check, suites::stateful::deleted_gone_check) << f.seen;
 }
 
 TEST(stateful, the_same_seed_gives_the_same_verdicts) {
@@ -157,12 +161,12 @@ TEST(stateful, the_single_silence_of_a_swagger2_service_is_reached_with_the_crea
     EXPECT_TRUE(x->reached()) << op << ": " << x->why;
   }
   // The create answered only `silenceID`: the read by it is judged...
-  const auto* readable = cell(r, "postSilences", harness::stateful::created_readable);
+  const auto* readable = cell(r, "postSilences", suites::stateful::created_readable_check);
   ASSERT_TRUE(readable);
   EXPECT_GT(readable->passed, 0u);
   // ...and a delete that expires (the record keeps a state) is no failure:
   // the description names no final state, so the cell says why it cannot judge.
-  const auto* gone = cell(r, "deleteSilence", harness::stateful::deleted_gone);
+  const auto* gone = cell(r, "deleteSilence", suites::stateful::deleted_gone_check);
   ASSERT_TRUE(gone);
   EXPECT_EQ(gone->failed, 0u);
   EXPECT_TRUE(gone->not_run_why) << "passed " << gone->passed;
@@ -176,7 +180,7 @@ TEST(stateful, a_delete_is_read_back_with_every_path_parameter_of_the_deleted_re
   test_support::nested_crud_server correct;
   auto r = run_stateful("nested_crud.yaml", correct.base_url());
   for (const auto& f : r.failures) ADD_FAILURE() << f.check << ": " << f.seen << "\n" << f.curl;
-  const auto* gone = cell(r, "deleteConnection", harness::stateful::deleted_gone);
+  const auto* gone = cell(r, "deleteConnection", suites::stateful::deleted_gone_check);
   ASSERT_TRUE(gone);
   EXPECT_GT(gone->passed, 0u);
   EXPECT_EQ(gone->failed, 0u);
@@ -187,7 +191,7 @@ TEST(stateful, a_nested_delete_that_keeps_the_resource_is_found) {
   auto r = run_stateful("nested_crud.yaml", keeps.base_url());
   EXPECT_EQ(r.exit_code(), 1);
   auto it = std::find_if(r.failures.begin(), r.failures.end(), [](const harness::failure& f) {
-    return f.check == harness::stateful::deleted_gone;
+    return f.check == suites::stateful::deleted_gone_check;
   });
   ASSERT_NE(it, r.failures.end());
   EXPECT_EQ(it->operation_id, "deleteConnection");

@@ -140,6 +140,32 @@ TEST_F(plain_server, stalled_server_hits_the_total_timeout) {
   EXPECT_FALSE(c.is_open());
 }
 
+// An answer that streams (a watch: a head and a first message, then the
+// connection held open) is a timeout that says the head came, with its
+// status, not "no response".
+TEST(connection, a_body_that_never_ends_says_its_head_came) {
+  test_support::gate done;
+  test_support::raw_server server([&](test_support::raw_server::socket& s, int) {
+    if (test_support::raw_server::read_request(s).empty()) return;
+    test_support::raw_server::write(s,
+                                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                    "Transfer-Encoding: chunked\r\n\r\n"
+                                    "11\r\n{\"created\":true}\n\r\n");
+    done.wait();
+  });
+  connection_options opts;
+  opts.total_timeout = std::chrono::milliseconds(300);
+  connection c(local(server.port()), opts);
+  const result res = c.send(get("/watch"));
+  done.open();
+  ASSERT_FALSE(res.ok());
+  EXPECT_EQ(res.error().what, transport_error::kind::timeout) << res.error().message;
+  EXPECT_NE(res.error().message.find("head"), std::string::npos) << res.error().message;
+  EXPECT_NE(res.error().message.find("status 200"), std::string::npos) << res.error().message;
+  EXPECT_NE(res.error().message.find("17 bytes"), std::string::npos) << res.error().message;
+  EXPECT_FALSE(c.is_open());
+}
+
 TEST_F(plain_server, redirects_are_returned_not_followed) {
   connection c(local(runner_.port()));
   request r = get("/redirect");

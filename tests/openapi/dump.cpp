@@ -135,8 +135,9 @@ std::string dump(const api_spec& spec) {
   for (const auto& s : spec.servers) out << "server " << s.url << "\n";
   for (const auto& s : spec.schemes) {
     out << "scheme " << s->name << " kind=" << static_cast<int>(s->kind) << " header=" << s->header
-        << " credential=" << to_string(s->credential) << " roles=" << s->roles.size()
-        << " prefixes=" << s->key_prefixes.size() << "\n";
+        << " credential=" << to_string(s->credential) << " label=" << s->credential_label
+        << " jwt=" << s->is_jwt() << " tenants=" << static_cast<int>(s->tenants)
+        << " roles=" << s->roles.size() << " prefixes=" << s->key_prefixes.size() << "\n";
   }
   for (const auto& [name, m] : spec.state_machines) {
     out << "machine " << name << " " << m.resource << " states=" << m.states.size()

@@ -235,7 +235,7 @@ TEST(spec_loader, operation_extensions_are_typed) {
 TEST(spec_loader, security_and_schemes_are_typed) {
   const api_spec spec = load_ok(data + "/equiv/v31.yaml");
   const security_scheme* bearer = spec.find_scheme("bearer");
-  const security_scheme* key = spec.find_scheme(credential_kind::tenant_key);
+  const security_scheme* key = spec.find_scheme_named_by("tenant_key");
   ASSERT_NE(bearer, nullptr);
   ASSERT_NE(key, nullptr);
   EXPECT_EQ(bearer->kind, security_scheme::type::http_bearer);
@@ -245,7 +245,10 @@ TEST(spec_loader, security_and_schemes_are_typed) {
   EXPECT_EQ(key->kind, security_scheme::type::api_key_header);
   EXPECT_EQ(key->header, "X-Api-Key");
   EXPECT_EQ(key->key_prefixes.at("production"), "tk_live_");
-  EXPECT_EQ(spec.find_scheme(credential_kind::partner_key), nullptr);
+  EXPECT_EQ(spec.find_scheme_named_by("partner_key"), nullptr);
+  EXPECT_EQ(key->credential_label, "tenant_key");
+  EXPECT_EQ(key->credential, credential_kind::api_key);
+  EXPECT_EQ(spec.credential_labels(), (std::vector<std::string>{"jwt", "tenant_key"}));
 
   const operation* list = spec.find_operation("listPets");
   ASSERT_NE(list, nullptr);
@@ -270,8 +273,10 @@ TEST(spec_loader, permission_matrix_beside_the_spec_is_read) {
   EXPECT_FALSE(sell->default_grant);
   const auto* row = spec.permissions->find_operation("listPets");
   ASSERT_NE(row, nullptr);
-  EXPECT_EQ(row->needs.at(credential_kind::tenant_key), std::vector<std::string>{"pets:read"});
-  EXPECT_FALSE(row->needs.at(credential_kind::partner_key).has_value());
+  EXPECT_EQ(row->needs.at("tenant_key"), std::vector<std::string>{"pets:read"});
+  EXPECT_FALSE(row->needs.at("jwt").has_value() && !row->needs.at("jwt")->empty());
+  // The key types are the description's labels: no column of another API's.
+  EXPECT_EQ(row->needs.count("partner_key"), 0u);
   EXPECT_EQ(spec.permissions->find_operation("nothing"), nullptr);
 }
 
@@ -319,9 +324,10 @@ TEST(spec_loader, model_lookups) {
   EXPECT_FALSE(parse_method("fetch").has_value());
   EXPECT_EQ(to_string(http::verb::delete_), "DELETE");
   EXPECT_EQ(to_string(param_location::header), "header");
-  EXPECT_EQ(parse_credential_kind("partner_key"), credential_kind::partner_key);
+  EXPECT_EQ(parse_credential_kind("api_key"), credential_kind::api_key);
   EXPECT_FALSE(parse_credential_kind("runtime").has_value());
-  EXPECT_EQ(to_string(credential_kind::tenant_key), "tenant_key");
+  EXPECT_FALSE(parse_credential_kind("jwt").has_value());  // a label, not a kind
+  EXPECT_EQ(to_string(credential_kind::mutual_tls), "mutual_tls");
   EXPECT_EQ(to_string(source_pos{"a.yaml", 3, 7}), "a.yaml:3:7");
   EXPECT_EQ(to_string(source_pos{"a.yaml", 0, 0}), "a.yaml");
   EXPECT_EQ(to_string(diagnostic{{"a.yaml", 1, 2}, severity::warning, "w"}),
@@ -364,7 +370,8 @@ std::string machine_spec(const std::string& fixtures_block) {
          "info: {title: Mini, version: 1.0.0}\n"
          "components:\n"
          "  securitySchemes:\n"
-         "    bearer: {type: http, scheme: bearer, x-credential: jwt}\n"
+         "    bearer: {type: http, scheme: bearer, bearerFormat: JWT, x-credential: jwt, "
+         "x-tenants: claimed}\n"
          "  x-state-machines:\n"
          "    item:\n"
          "      resource: item\n"
@@ -510,9 +517,11 @@ std::string citing_spec(const std::string& root, const std::string& scheme_extra
          root +
          "components:\n"
          "  securitySchemes:\n"
-         "    own: {type: apiKey, in: header, name: X-Own, x-credential: tenant_key}\n"
-         "    many: {type: apiKey, in: header, name: X-Many, x-credential: partner_key}\n"
-         "    token: {type: http, scheme: bearer, bearerFormat: JWT}\n"
+         "    own: {type: apiKey, in: header, name: X-Own, x-credential: site_key, "
+         "x-tenants: one}\n"
+         "    many: {type: apiKey, in: header, name: X-Many, x-credential: org_key, "
+         "x-tenants: named}\n"
+         "    token: {type: http, scheme: bearer, bearerFormat: JWT, x-tenant-claim: orgs}\n"
          "    opaque: {type: http, scheme: bearer}\n"
          "    plain: {type: apiKey, in: header, name: X-Plain" +
          scheme_extra + "}\n";
@@ -545,21 +554,98 @@ TEST(spec_loader, a_malformed_rule_citation_is_refused_at_its_position) {
   }
 }
 
-TEST(spec_loader, tenant_reach_is_written_or_follows_the_credential_kind) {
+TEST(spec_loader, tenant_reach_is_written_or_follows_the_tenant_claim) {
   using reach = security_scheme::tenant_reach;
   const load_result r = load_text("reach", citing_spec("", ", x-tenants: named"));
   ASSERT_TRUE(r.ok()) << messages(r);
   EXPECT_EQ(r.spec->find_scheme("own")->tenants, reach::one);
   EXPECT_EQ(r.spec->find_scheme("many")->tenants, reach::named);
+  // A JWT whose claim lists its tenants: claimed, whatever its name.
   EXPECT_EQ(r.spec->find_scheme("token")->tenants, reach::claimed);
   EXPECT_EQ(r.spec->find_scheme("opaque")->tenants, reach::unknown);
-  // Written, it says what a scheme of no known kind does.
+  // Written, it says what a scheme without a label does.
   EXPECT_EQ(r.spec->find_scheme("plain")->tenants, reach::named);
 
   const load_result bad = load_text("bad-reach", citing_spec("", ", x-tenants: several"));
   EXPECT_FALSE(bad.ok());
-  EXPECT_NE(messages(bad).find("x-tenants must be one of one, named, claimed"), std::string::npos)
+  EXPECT_NE(messages(bad).find("x-tenants must be one of one, named, claimed, none"),
+            std::string::npos)
       << messages(bad);
+}
+
+TEST(spec_loader, a_credential_label_is_free_text_and_its_kind_follows_the_type) {
+  const load_result r = load_text("labels", citing_spec("", ""));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  const security_scheme* own = r.spec->find_scheme("own");
+  EXPECT_EQ(own->credential_label, "site_key");
+  EXPECT_EQ(own->credential, credential_kind::api_key);
+  EXPECT_EQ(own->label(), "site_key");
+  EXPECT_EQ(own->kind_name(), "site_key");
+  EXPECT_TRUE(own->named_by("site_key"));
+  EXPECT_FALSE(own->named_by("api_key"));  // a labelled scheme is named by its label
+  EXPECT_EQ(r.spec->find_scheme_named_by("org_key"), r.spec->find_scheme("many"));
+  // Unlabelled: the kind names it, and reports its key.
+  const security_scheme* plain = r.spec->find_scheme("plain");
+  EXPECT_EQ(plain->kind_name(), "api_key");
+  EXPECT_EQ(plain->label(), "plain");
+  EXPECT_EQ(r.spec->find_scheme_named_by("bearer"), r.spec->find_scheme("token"));
+  EXPECT_TRUE(r.spec->find_scheme("token")->is_jwt());
+  EXPECT_FALSE(r.spec->find_scheme("opaque")->is_jwt());
+  EXPECT_EQ(r.spec->credential_labels(), (std::vector<std::string>{"site_key", "org_key"}));
+}
+
+TEST(spec_loader, a_label_without_x_tenants_says_what_to_add_at_its_position) {
+  // As descriptions were written before labels were free: the label alone.
+  const load_result r = load_text("old-label",
+                                  "openapi: 3.1.0\n"
+                                  "info: {title: t, version: '1'}\n"
+                                  "paths: {}\n"
+                                  "components:\n"
+                                  "  securitySchemes:\n"
+                                  "    key:\n"
+                                  "      type: apiKey\n"
+                                  "      in: header\n"
+                                  "      name: X-Api-Key\n"
+                                  "      x-credential: tenant_key\n");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(messages(r).find(":10:21: error: security scheme 'key': x-credential "
+                             "'tenant_key' needs x-tenants beside it"),
+            std::string::npos)
+      << messages(r);
+  EXPECT_NE(messages(r).find("one (it acts for its own tenant alone)"), std::string::npos)
+      << messages(r);
+}
+
+TEST(spec_loader, x_tenants_none_keeps_a_label_without_tenants) {
+  const load_result r =
+      load_text("none", citing_spec("", ", x-credential: shop_key, x-tenants: none"));
+  ASSERT_TRUE(r.ok()) << messages(r);
+  EXPECT_EQ(r.spec->find_scheme("plain")->tenants, security_scheme::tenant_reach::unknown);
+  EXPECT_EQ(r.spec->find_scheme("plain")->label(), "shop_key");
+}
+
+TEST(spec_loader, a_label_is_no_other_kind_and_does_not_make_a_jwt) {
+  const load_result other =
+      load_text("other-kind", citing_spec("", ", x-credential: bearer, x-tenants: none"));
+  EXPECT_FALSE(other.ok());
+  EXPECT_NE(messages(other).find("x-credential 'bearer' is the word of another kind of "
+                                 "credential (api_key is this scheme's)"),
+            std::string::npos)
+      << messages(other);
+  const load_result jwt =
+      load_text("jwt-label",
+                "openapi: 3.1.0\n"
+                "info: {title: t, version: '1'}\n"
+                "paths: {}\n"
+                "components:\n"
+                "  securitySchemes:\n"
+                "    token: {type: http, scheme: bearer, x-credential: jwt, x-tenants: claimed}\n");
+  ASSERT_TRUE(jwt.ok()) << messages(jwt);
+  EXPECT_FALSE(jwt.spec->find_scheme("token")->is_jwt());
+  EXPECT_NE(messages(jwt).find(":6:55: warning: security scheme 'token': x-credential "
+                               "'jwt' is a label and does not make the scheme a JWT"),
+            std::string::npos)
+      << messages(jwt);
 }
 
 }  // namespace

@@ -98,7 +98,7 @@ TEST(overlay, the_voice_extensions_in_an_overlay_load_to_the_same_model) {
   const fs::path overlay_file = write("extensions.overlay.yaml", emit(overlay));
 
   // Without the overlay the generated copy loads too (no extension is required).
-  // (The permission matrix names the kinds x-credential gives, so not with it.)
+  // (The permission matrix names the labels x-credential gives, so not with it.)
   const auto bare = load(generated, load_options{});
   ASSERT_TRUE(bare.ok()) << messages(bare);
   EXPECT_NE(testing::dump(*bare.spec), testing::dump(*original.spec));

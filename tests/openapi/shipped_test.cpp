@@ -115,14 +115,12 @@ TEST_F(shipped_spec, schemes_and_scopes_per_operation) {
                            std::string(e.partner_key) == "-";
     EXPECT_EQ(op->needs_credentials(), !is_public);
     EXPECT_TRUE(op->security_declared);
-    const std::pair<credential_kind, const char*> kinds[] = {
-        {credential_kind::jwt, e.jwt},
-        {credential_kind::tenant_key, e.tenant_key},
-        {credential_kind::partner_key, e.partner_key}};
+    const std::pair<const char*, const char*> kinds[] = {
+        {"jwt", e.jwt}, {"tenant_key", e.tenant_key}, {"partner_key", e.partner_key}};
     const auto accepted = op->accepted_schemes();
     for (const auto& [kind, want] : kinds) {
-      SCOPED_TRACE(std::string(to_string(kind)));
-      const security_scheme* s = spec().find_scheme(kind);
+      SCOPED_TRACE(kind);
+      const security_scheme* s = spec().find_scheme_named_by(kind);
       ASSERT_NE(s, nullptr);
       const bool takes = std::find(accepted.begin(), accepted.end(), s) != accepted.end();
       if (std::string(want) == "-") {
@@ -343,13 +341,20 @@ TEST_F(shipped_spec, campaign_states_as_d5_1_says) {
 }
 
 TEST_F(shipped_spec, schemes_keys_and_roles_as_d2_says) {
-  const security_scheme* jwt = spec().find_scheme(credential_kind::jwt);
-  const security_scheme* tk = spec().find_scheme(credential_kind::tenant_key);
-  const security_scheme* pk = spec().find_scheme(credential_kind::partner_key);
+  const security_scheme* jwt = spec().find_scheme_named_by("jwt");
+  const security_scheme* tk = spec().find_scheme_named_by("tenant_key");
+  const security_scheme* pk = spec().find_scheme_named_by("partner_key");
   ASSERT_NE(jwt, nullptr);
   ASSERT_NE(tk, nullptr);
   ASSERT_NE(pk, nullptr);
   EXPECT_EQ(spec().schemes.size(), 3u);
+  // What each does is said by its extensions, not its label.
+  EXPECT_TRUE(jwt->is_jwt());  // bearerFormat: JWT
+  EXPECT_EQ(jwt->tenants, security_scheme::tenant_reach::claimed);
+  EXPECT_EQ(tk->tenants, security_scheme::tenant_reach::one);
+  EXPECT_EQ(pk->tenants, security_scheme::tenant_reach::named);
+  EXPECT_EQ(tk->credential, credential_kind::api_key);
+  EXPECT_EQ(pk->credential, credential_kind::api_key);
   EXPECT_EQ(jwt->kind, security_scheme::type::http_bearer);
   EXPECT_EQ(jwt->header, "Authorization");
   EXPECT_EQ(jwt->role_claim, "role");

@@ -61,7 +61,7 @@ TEST_F(certificates, a_mutual_tls_credential_reads_its_files_beside_the_profile)
       "    key: client.key\n");
   ASSERT_TRUE(r.ok()) << messages(r);
   const credential& c = r.value->credentials.at(0);
-  EXPECT_EQ(c.kind, credential_kind::mutual_tls);
+  EXPECT_EQ(c.kind, "mutual_tls");
   EXPECT_TRUE(c.has_certificate());
   EXPECT_EQ(c.certificate_pem, cert_pem);
   EXPECT_EQ(c.key.reveal(), key_pem);
@@ -79,7 +79,7 @@ TEST_F(certificates, pem_text_or_a_path_may_come_from_the_environment) {
       {{"CERT_PATH", (dir_ / "client.pem").string()}, {"KEY_PEM", key_pem}});
   ASSERT_TRUE(r.ok()) << messages(r);
   const credential& c = r.value->credentials.at(0);
-  EXPECT_EQ(c.kind, credential_kind::api_key);  // a key, and a certificate too
+  EXPECT_EQ(c.kind, "api_key");  // a key, and a certificate too
   EXPECT_EQ(c.certificate_pem, cert_pem);
   EXPECT_EQ(c.key.env_name(), "KEY_PEM");
   EXPECT_TRUE(c.key.from_env());
@@ -139,7 +139,7 @@ components:
   EXPECT_NE(bound[0].message.find("credential 'bare': scheme 'clientCert' is mutualTLS, so the "
                                   "credential needs certificate and key"),
             std::string::npos);
-  EXPECT_EQ(r.value->credentials[0].kind, credential_kind::mutual_tls);
+  EXPECT_EQ(r.value->credentials[0].kind, "mutual_tls");  // bound to the scheme
   EXPECT_TRUE(r.value->credentials[0].fits(*spec.spec->find_scheme("clientCert")));
   EXPECT_FALSE(r.value->credentials[0].fits(*spec.spec->find_scheme("key")));
 }

@@ -22,7 +22,8 @@ std::string token(const std::string& payload) {
 openapi::security_scheme jwt_scheme() {
   openapi::security_scheme s;
   s.name = "bearerJwt";
-  s.credential = openapi::credential_kind::jwt;
+  s.credential = openapi::credential_kind::bearer;
+  s.bearer_format = "JWT";
   s.role_claim = "role";
   s.tenant_claim = "tenant_ids";
   return s;
@@ -49,7 +50,8 @@ TEST(claims, what_is_no_jwt_gives_nothing) {
   }
   // No claim named: nothing read, whatever the token says.
   openapi::security_scheme plain;
-  plain.credential = openapi::credential_kind::jwt;
+  plain.credential = openapi::credential_kind::bearer;
+  plain.bearer_format = "JWT";
   auto c = read_claims(token(R"({"role":"admin"})"), plain);
   ASSERT_TRUE(c);
   EXPECT_FALSE(c->role);
@@ -62,7 +64,7 @@ TEST(claims, an_unstated_role_and_tenants_are_filled_with_a_note) {
   target t;
   credential c;
   c.name = "$JWT";
-  c.kind = openapi::credential_kind::jwt;
+  c.kind = "jwt";  // the Voice API's label of its JWT scheme
   c.value = secret(token(R"({"role":"admin","tenant_ids":["101"]})"), "JWT", true);
   t.credentials.push_back(c);
   credential stated = c;
@@ -92,13 +94,13 @@ TEST(writer, a_profile_written_is_read_back_as_the_same_target_without_its_secre
   t.tenants = {a, b};
   credential key;
   key.name = "TENANT_KEY";
-  key.kind = openapi::credential_kind::tenant_key;
+  key.kind = "tenant_key";
   key.value = secret("tk_test_SECRET", "TENANT_KEY", true);
   key.tenants = {&t.tenants[0]};
   key.scopes = std::vector<std::string>{"contacts:read"};
   credential jwt;
   jwt.name = "JWT";
-  jwt.kind = openapi::credential_kind::jwt;
+  jwt.kind = "jwt";
   jwt.value = secret("eyJ.SECRET.sig", "JWT", true);
   jwt.tenants = {&t.tenants[0], &t.tenants[1]};
   jwt.role = "member";
@@ -121,7 +123,7 @@ TEST(writer, a_profile_written_is_read_back_as_the_same_target_without_its_secre
   ASSERT_EQ(r.tenants.size(), 2u);
   EXPECT_EQ(r.tenants[0].fixtures, t.tenants[0].fixtures);
   ASSERT_EQ(r.credentials.size(), 2u);
-  EXPECT_EQ(r.credentials[0].kind, openapi::credential_kind::tenant_key);
+  EXPECT_EQ(r.credentials[0].kind, "tenant_key");
   EXPECT_EQ(r.credentials[0].scopes, key.scopes);
   EXPECT_EQ(r.credentials[0].home()->id, "101");
   EXPECT_EQ(r.credentials[0].value.env_name(), "TENANT_KEY");

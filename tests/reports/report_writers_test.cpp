@@ -147,6 +147,37 @@ TEST(reports, console_says_when_a_passing_check_was_not_run_in_part) {
   EXPECT_EQ(text.find("ok   response_schema_conformance"), std::string::npos) << text;
 }
 
+// An API of many operations that safe mode never sends (etcd's 28 POST
+// actions) made one "Needing a look" row each, every one "0/19 checks
+// passed, 19 not run": past a few, such rows are counted in one line, while
+// rows that failed or ran in part are still listed.
+TEST(reports, console_counts_many_rows_where_no_check_ran_in_one_line) {
+  for (const int idle : {3, 12}) {
+    harness::run_report r;
+    r.info.checks = {"status_code_conformance"};
+    for (int k = 0; k < idle; ++k) {
+      const std::string op = "action" + std::to_string(k);
+      r.tallies.push_back({op, "POST /" + op, "none", "status_code_conformance", 0, 0,
+                           std::string("safe mode: never sent"), milliseconds(0)});
+      r.not_runs.push_back({"*", op, "none", "safe mode: never sent"});
+    }
+    r.tallies.push_back({"getItem", "GET /items/{id}", "none", "status_code_conformance", 3, 1,
+                         std::nullopt, milliseconds(1)});
+    std::ostringstream out;
+    reports::console_writer writer(out, /*interactive=*/false);
+    writer.run_finished({r});
+    const std::string text = out.str();
+    const std::string needing = text.substr(text.find("Needing a look"));
+    EXPECT_NE(needing.find("FAIL getItem"), std::string::npos) << text;
+    const bool listed = needing.find("SKIP action0 ") != std::string::npos;
+    const bool counted = needing.find("SKIP " + std::to_string(idle) +
+                                      " (operation, auth model) rows where no "
+                                      "check ran (see Not run for why)") != std::string::npos;
+    EXPECT_EQ(listed, idle == 3) << text;
+    EXPECT_EQ(counted, idle == 12) << text;
+  }
+}
+
 TEST(reports, console_progress_bar_only_when_interactive) {
   std::ostringstream out;
   reports::console_writer writer(out, /*interactive=*/true);

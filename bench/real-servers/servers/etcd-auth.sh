@@ -12,6 +12,7 @@ D=$WORK/etcd-auth
 SPEC=$D/rpc.swagger.json
 ETCD_EXTRA=(--auth-token-ttl 7200)
 CONFORM_PLACEHOLDER=()   # etcd-auth has a real token (CONFORM_ARGS)
+CONFORM_NO_AUTH=()       # and enforces it
 ETCD_TOKEN=
 
 # With the token while it works; without it once a tool has turned authentication

@@ -1,4 +1,4 @@
-#include "harness/stateful/detail/json.hpp"
+#include "harness/stateful/json.hpp"
 
 #include <deque>
 #include <set>
@@ -6,7 +6,7 @@
 
 #include "core/text.hpp"
 
-namespace conform::harness::stateful::detail {
+namespace conform::harness::stateful {
 namespace {
 
 /// Breadth-first over the schema's object members (not into arrays): calls
@@ -128,4 +128,4 @@ std::optional<std::string> path_value(const std::string& path, const std::string
   return std::nullopt;
 }
 
-}  // namespace conform::harness::stateful::detail
+}  // namespace conform::harness::stateful

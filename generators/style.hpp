@@ -16,7 +16,7 @@
 #include "openapi/model.hpp"
 #include "schema/schema.hpp"
 
-namespace conform::generators::detail {
+namespace conform::generators {
 
 /// (name, text) pairs. Path: one pair whose text is the expansion,
 /// percent-encoded, with its prefix ("." label, ";" matrix). Header: one
@@ -98,4 +98,4 @@ std::string fill_path(const std::string& tmpl, const std::map<std::string, std::
 /// "?" and "#" become "%3F" and "%23". For the literal text of a path template.
 std::string encode_path_literal(std::string_view text);
 
-}  // namespace conform::generators::detail
+}  // namespace conform::generators

@@ -1,7 +1,7 @@
 #pragma once
-// Private to the stateful phase: JSON pointers into answers, the places in a
-// response schema where ids live, and parameter values read back from a
-// request line.
+// What the stateful phase and the checks of its chains read from the
+// exchanges: JSON pointers into answers, the places in a response schema
+// where ids live, and parameter values read back from a request line.
 
 #include <boost/json/value.hpp>
 
@@ -13,7 +13,7 @@
 #include "openapi/model.hpp"
 #include "schema/schema.hpp"
 
-namespace conform::harness::stateful::detail {
+namespace conform::harness::stateful {
 
 /// The value at JSON pointer `pointer` ("" is the root), or nullptr.
 const boost::json::value* at(const boost::json::value& root, std::string_view pointer);
@@ -44,4 +44,4 @@ inline bool is_write(const openapi::operation& op) {
   return op.method != http::verb::get && op.method != http::verb::head;
 }
 
-}  // namespace conform::harness::stateful::detail
+}  // namespace conform::harness::stateful

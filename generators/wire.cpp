@@ -1,6 +1,6 @@
 // Wire encodings of parameter and body values.
 
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -8,7 +8,7 @@
 #include <charconv>
 #include <cstdint>
 
-namespace conform::generators::detail {
+namespace conform::generators {
 
 namespace {
 
@@ -129,7 +129,7 @@ std::string encode_query_value(std::string_view text, bool allow_reserved) {
   // '?' and '=' are reserved and legal in a query value, yet servers split
   // on them (cpp-httplib refuses a second '?' and reads "a=b=c" as "c"):
   // both stay encoded, as '&', '+', '#', '[' and ']' must.
-  return percent_encode(text, allow_reserved ? ":/@!$'()*,;" : ",");
+  return core::percent_encode(text, allow_reserved ? ":/@!$'()*,;" : ",");
 }
 
 std::string multipart_body(const std::vector<form_part>& parts, std::string_view boundary) {
@@ -306,4 +306,4 @@ value from_parts(const schema::schema& s, const std::vector<form_part>& parts) {
   return value(std::move(o));
 }
 
-}  // namespace conform::generators::detail
+}  // namespace conform::generators

@@ -1,6 +1,6 @@
 // Parameter styles, written and read back.
 
-#include "generators/detail/style.hpp"
+#include "generators/style.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -8,9 +8,9 @@
 #include <algorithm>
 
 #include "core/text.hpp"
-#include "generators/detail/wire.hpp"
+#include "generators/wire.hpp"
 
-namespace conform::generators::detail {
+namespace conform::generators {
 
 namespace {
 
@@ -57,7 +57,7 @@ char delimiter(param_style s) {
 std::vector<std::string> items_of(const value& v, bool encode) {
   std::vector<std::string> out;
   for (const value& item : v.get_array()) {
-    out.push_back(encode ? percent_encode(scalar_text(item)) : scalar_text(item));
+    out.push_back(encode ? core::percent_encode(scalar_text(item)) : scalar_text(item));
   }
   return out;
 }
@@ -68,8 +68,8 @@ std::vector<std::pair<std::string, std::string>> members_of(const value& v, bool
     std::string k(m.key());
     std::string t = scalar_text(m.value());
     if (encode) {
-      k = percent_encode(k);
-      t = percent_encode(t);
+      k = core::percent_encode(k);
+      t = core::percent_encode(t);
     }
     out.emplace_back(std::move(k), std::move(t));
   }
@@ -98,11 +98,11 @@ std::string simple_text(const param_format& f, const value& v, bool encode) {
   if (v.is_array()) return prefix + core::join(items_of(v, encode), sep);
   if (v.is_object()) return prefix + object_text(v, f.explode, sep, encode);
   const std::string t = scalar_text(v);
-  return prefix + (encode ? percent_encode(t) : t);
+  return prefix + (encode ? core::percent_encode(t) : t);
 }
 
 std::string matrix_text(const param_format& f, const value& v) {
-  const std::string head = ";" + percent_encode(f.name);
+  const std::string head = ";" + core::percent_encode(f.name);
   if (v.is_array()) {
     const auto items = items_of(v, true);
     if (items.empty()) return head;
@@ -117,7 +117,7 @@ std::string matrix_text(const param_format& f, const value& v) {
     for (auto& [k, t] : members_of(v, true)) out += ";" + k + "=" + t;
     return out.empty() ? head : out;
   }
-  const std::string t = percent_encode(scalar_text(v));
+  const std::string t = core::percent_encode(scalar_text(v));
   return t.empty() ? head : head + "=" + t;
 }
 
@@ -348,7 +348,7 @@ std::optional<wire_pairs> write_param(const param_format& f, const value& v) {
   if (f.in == param_location::querystring) return write_querystring(f, v);
   if (!f.media.empty()) {
     std::string text = json_media(f.media) ? boost::json::serialize(v) : scalar_text(v);
-    if (f.in == param_location::path) text = percent_encode(text);
+    if (f.in == param_location::path) text = core::percent_encode(text);
     return wire_pairs{{f.name, std::move(text)}};
   }
   switch (f.in) {
@@ -506,8 +506,8 @@ std::optional<std::string> oversized(param_location where, const wire_pairs& w) 
         // Encoding only makes it longer: what is too long raw is too long sent.
         bytes += kv.first.size() + kv.second.size() + 2;
         if (bytes > max_param_url_bytes) break;
-        bytes += percent_encode(kv.first).size() + encode_query_value(kv.second, false).size() -
-                 kv.first.size() - kv.second.size();
+        bytes += core::percent_encode(kv.first).size() +
+                 encode_query_value(kv.second, false).size() - kv.first.size() - kv.second.size();
       }
       break;
     case param_location::header:
@@ -578,4 +578,4 @@ std::string encode_path_literal(std::string_view text) {
   return out;
 }
 
-}  // namespace conform::generators::detail
+}  // namespace conform::generators

@@ -15,7 +15,7 @@
 #include "core/text.hpp"
 #include "schema/schema.hpp"
 
-namespace conform::generators::detail {
+namespace conform::generators {
 
 /// The text of a scalar: strings as they are, numbers shortest, true/false, null "".
 std::string scalar_text(const boost::json::value& v);
@@ -40,9 +40,6 @@ bool header_safe(std::string_view text);
 
 /// True when `text` can fill a path segment (not empty, not "." or "..").
 bool segment_safe(std::string_view text);
-
-/// Percent-encodes all but RFC 3986 unreserved characters (core/text.hpp).
-using core::percent_encode;
 
 /// A query value percent-encoded: all but unreserved characters and ',';
 /// with `allow_reserved`, also the reserved characters a query may hold
@@ -74,4 +71,4 @@ std::vector<form_part> form_parts(const boost::json::object& o,
 /// array property are its items.
 boost::json::value from_parts(const schema::schema& s, const std::vector<form_part>& parts);
 
-}  // namespace conform::generators::detail
+}  // namespace conform::generators
