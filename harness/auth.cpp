@@ -151,32 +151,96 @@ std::string fixture_name_for(const openapi::operation& op, const openapi::parame
   return singular(segment) + "_id";
 }
 
+namespace {
+
+/// True when tenant `t` has every fixture of `fixtures` (always, when none is needed).
+bool tenant_has_fixtures(const profile::tenant* t, const std::vector<std::string>& fixtures) {
+  return std::all_of(fixtures.begin(), fixtures.end(),
+                     [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });
+}
+
+/// The one model of an operation sent without a credential (the target does
+/// not enforce the description's security, --no-auth): the first tenant with
+/// the fixtures, else `shared`, else why none can be run.
+auth_choice auth_without_credential(const profile::target& target,
+                                    const std::vector<std::string>& fixtures,
+                                    const profile::tenant* shared) {
+  auth_choice none;
+  none.model.name = "none";
+  for (const auto& t : target.tenants) {
+    if (tenant_has_fixtures(&t, fixtures)) {
+      none.tenant = &t;
+      break;
+    }
+  }
+  if (!none.tenant) none.tenant = shared;
+  if (!none.tenant && !fixtures.empty()) {
+    none.not_run_why =
+        "no tenant of " + std::string(target.noun()) + " has the fixtures " + core::join(fixtures);
+  }
+  return none;
+}
+
+/// Puts `best` on `choice`: its tenant (else `shared`), whether its role is
+/// unverified, and the client certificate it goes with, its own or, for a
+/// scheme `paired` with mutualTLS, the first usable one of the target.
+void auth_with_credential(auth_choice& choice, const profile::credential& best,
+                          const profile::target& target, const openapi::security_scheme& scheme,
+                          const profile::tenant* shared, bool role_matters, bool paired) {
+  choice.credential = &best;
+  choice.model.credential_name = best.name;
+  if (!best.tenants.empty()) {
+    choice.tenant = best.tenants.front();
+    choice.model.tenant_id = choice.tenant->id;
+  } else {
+    choice.tenant = shared;
+  }
+  if (role_matters && best.role.empty()) {
+    choice.model.unverified = "the role of " + best.name + " is not stated";
+  }
+  if (best.has_certificate()) {
+    choice.certificate = &best;
+  } else if (paired) {
+    for (const auto& c : target.credentials) {
+      if (c.has_certificate() && credential_selector::usable(c)) {
+        choice.certificate = &c;
+        break;
+      }
+    }
+    if (!choice.certificate) {
+      choice.not_run_why = "no client certificate: " + scheme.name +
+                           " is required together with a mutualTLS scheme, and no "
+                           "credential of " +
+                           std::string(target.noun()) + " has certificate and key";
+    }
+  }
+}
+
+/// Why the target has no credential for `scheme` on `op`, whatever it lacks.
+std::string auth_shortfall(const openapi::operation& op, const openapi::security_scheme& scheme,
+                           const profile::target& target, const std::string& model_name,
+                           bool role_matters) {
+  auto needed = op.scopes_for(scheme).value_or(std::vector<std::string>{});
+  std::string why = std::string(target.noun()) + " has no usable " + model_name + " credential";
+  if (!needed.empty()) why += " with scope " + core::join(needed);
+  if (role_matters) why += " and a role that may write";
+  if (op.tenant.from != openapi::tenant_context::source::none) why += " and a tenant";
+  why += " (not expired, of this environment, not rate-limited)";
+  return why;
+}
+
+}  // namespace
+
 std::vector<auth_choice> credential_selector::auth_models(const openapi::operation& op,
                                                           bool try_unverified) const {
   const profile::target& target = target_;
   std::vector<auth_choice> out;
   const std::vector<std::string> fixtures = fixtures_needed(spec_, op);
-  auto has_fixtures = [&](const profile::tenant* t) {
-    return std::all_of(fixtures.begin(), fixtures.end(),
-                       [&](const std::string& f) { return t && t->fixtures.count(f) > 0; });
-  };
+  const profile::tenant* const shared = shared_for(op);
   // A target that does not enforce the description's security (--no-auth)
   // is sent every request without a credential.
   if (!asks_credential(op)) {
-    auth_choice none;
-    none.model.name = "none";
-    for (const auto& t : target.tenants) {
-      if (has_fixtures(&t)) {
-        none.tenant = &t;
-        break;
-      }
-    }
-    if (!none.tenant) none.tenant = shared_for(op);
-    if (!none.tenant && !fixtures.empty()) {
-      none.not_run_why = "no tenant of " + std::string(target.noun()) + " has the fixtures " +
-                         core::join(fixtures);
-    }
-    out.push_back(std::move(none));
+    out.push_back(auth_without_credential(target, fixtures, shared));
     return out;
   }
   for (const auto* scheme : op.accepted_schemes()) {
@@ -210,7 +274,7 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
     const profile::credential* sufficient_without_fixtures = nullptr;
     for (const auto& c : target.credentials) {
       if (!sufficient(op, *scheme, c)) continue;
-      if (!fixtures.empty() && !has_fixtures(c.home() ? c.home() : shared_for(op))) {
+      if (!fixtures.empty() && !tenant_has_fixtures(c.home() ? c.home() : shared, fixtures)) {
         if (!sufficient_without_fixtures) sufficient_without_fixtures = &c;
         continue;
       }
@@ -224,33 +288,7 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
       }
     }
     if (best) {
-      choice.credential = best;
-      choice.model.credential_name = best->name;
-      if (!best->tenants.empty()) {
-        choice.tenant = best->tenants.front();
-        choice.model.tenant_id = choice.tenant->id;
-      } else {
-        choice.tenant = shared_for(op);
-      }
-      if (role_matters && best->role.empty()) {
-        choice.model.unverified = "the role of " + best->name + " is not stated";
-      }
-      if (best->has_certificate()) {
-        choice.certificate = best;
-      } else if (paired) {
-        for (const auto& c : target.credentials) {
-          if (c.has_certificate() && usable(c)) {
-            choice.certificate = &c;
-            break;
-          }
-        }
-        if (!choice.certificate) {
-          choice.not_run_why = "no client certificate: " + scheme->name +
-                               " is required together with a mutualTLS scheme, and no "
-                               "credential of " +
-                               std::string(target.noun()) + " has certificate and key";
-        }
-      }
+      auth_with_credential(choice, *best, target, *scheme, shared, role_matters, paired);
     } else if (mtls) {
       choice.not_run_why = "no client certificate: " + std::string(target.noun()) +
                            " has no usable credential with "
@@ -261,14 +299,7 @@ std::vector<auth_choice> credential_selector::auth_models(const openapi::operati
                            " credential lacks a fixture the operation needs (" +
                            core::join(fixtures) + ")";
     } else {
-      auto needed = op.scopes_for(*scheme).value_or(std::vector<std::string>{});
-      std::string why =
-          std::string(target.noun()) + " has no usable " + choice.model.name + " credential";
-      if (!needed.empty()) why += " with scope " + core::join(needed);
-      if (role_matters) why += " and a role that may write";
-      if (op.tenant.from != openapi::tenant_context::source::none) why += " and a tenant";
-      why += " (not expired, of this environment, not rate-limited)";
-      choice.not_run_why = std::move(why);
+      choice.not_run_why = auth_shortfall(op, *scheme, target, choice.model.name, role_matters);
     }
     out.push_back(std::move(choice));
   }
