@@ -319,195 +319,292 @@ void schema_loader::read_same_as(schema::schema& s, const source_doc& doc, const
   s.same_as = schema::schema::same_as_ref{*in, *name};
 }
 
-void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
-                                  const std::string& pointer) {
-  doc_reader& r = *r_;
+struct schema_loader::deferred_keywords {
   bool nullable = false;
-  bool excl_min = false, excl_max = false;
+  bool excl_min = false, excl_max = false;  // 3.0's boolean exclusiveMinimum/Maximum
   const node* required_node = &node::undefined();
   bool pattern_properties = false;
   bool tuple_items = false;                      // `items` written as a list
   const node_entry* additional_items = nullptr;  // draft 4: past a list of `items`
-  for (auto it = n.entries().begin(); it != n.entries().end(); ++it) {
-    const std::string key = it->key;
-    const node& v = it->value;
+};
+
+void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
+                                  const std::string& pointer) {
+  deferred_keywords later;
+  for (const node_entry& e : n.entries()) {
+    const std::string key = e.key;
+    const node& v = e.value;
     const std::string here = pointer + "/" + core::escape_pointer_token(key);
     if (key == "$ref") continue;
-    if (key == "type") {
-      std::vector<std::string> names;
-      if (v.is_sequence()) {
-        auto l = r.strings(doc, v, "type");
-        if (!l) continue;
-        names = *l;
-      } else {
-        auto one = r.str(doc, v, "type");
-        if (!one) continue;
-        names.push_back(*one);
-      }
-      if (names.empty()) r.error(doc_reader::pos(doc, v), "type must name at least one type");
-      for (const auto& name : names) {
-        auto t = parse_type(name);
-        if (!t) {
-          r.error(doc_reader::pos(doc, v), "unknown type '" + name + "' (expected null, boolean, " +
-                                               "integer, number, string, array or object)");
-          continue;
-        }
-        s.types = s.types.with(*t);
-      }
-    } else if (key == "nullable") {
-      nullable = r.boolean(doc, v, "nullable").value_or(false);
-    } else if (key == "const") {
-      s.const_value = r.to_json(v);
-    } else if (key == "enum") {
-      if (!r.expect_seq(doc, v, "enum")) continue;
-      for (const auto& item : v.items()) s.enum_values.push_back(r.to_json(item));
-    } else if (key == "default") {
-      s.default_value = r.to_json(v);
-    } else if (key == "example") {
-      s.examples.push_back(r.to_json(v));
-    } else if (key == "examples") {
-      if (v.is_sequence()) {
-        for (const auto& item : v.items()) s.examples.push_back(r.to_json(item));
-      } else if (dialect_ == dialect::openapi31) {
-        r.expect_seq(doc, v, "examples");
-      }
-    } else if (key == "contentMediaType") {
-      if (auto m = r.str(doc, v, key)) s.content_media_type = *m;
-    } else if (key == "format") {
-      if (auto f = r.str(doc, v, "format")) s.format = *f;
-    } else if (key == "minLength") {
-      s.min_length = r.count(doc, v, "minLength");
-    } else if (key == "maxLength") {
-      s.max_length = r.count(doc, v, "maxLength");
-    } else if (key == "pattern") {
-      auto p = r.str(doc, v, "pattern");
-      if (!p) continue;
-      if (const std::string why = schema::pattern_error(*p); why.empty()) {
-        s.pattern = *p;
-      } else {
-        r.error(doc_reader::pos(doc, v),
-                "pattern '" + core::excerpt(*p, 80) + "' is not a valid ECMAScript regex: " + why);
-      }
-    } else if (key == "minimum") {
-      s.minimum = r.number(doc, v, "minimum");
-    } else if (key == "maximum") {
-      s.maximum = r.number(doc, v, "maximum");
-    } else if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
-      const bool is_min = key == "exclusiveMinimum";
-      const scalar_kind k = classify(v);
-      if (v.is_scalar() && k == scalar_kind::boolean) {
-        (is_min ? excl_min : excl_max) = *r.boolean(doc, v, key);
-      } else if (v.is_scalar() && (k == scalar_kind::integer || k == scalar_kind::number)) {
-        (is_min ? s.exclusive_minimum : s.exclusive_maximum) = r.number(doc, v, key);
-      } else {
-        r.error(doc_reader::pos(doc, v),
-                key + " must be a number (3.1) or a boolean (3.0), got '" +
-                    (v.is_scalar() ? v.text() : std::string("a collection")) + "'");
-      }
-    } else if (key == "multipleOf") {
-      auto m = r.number(doc, v, "multipleOf");
-      if (m && *m <= 0) {
-        r.error(doc_reader::pos(doc, v), "multipleOf must be greater than 0");
-      } else {
-        s.multiple_of = m;
-      }
-    } else if (key == "items") {
-      if (v.is_sequence()) {
-        // The tuple form of JSON Schema draft 4, which OpenAPI 3.0 and
-        // Swagger 2.0 read: each position by its own schema, as 2020-12's
-        // prefixItems; `additionalItems` (below) governs the rest.
-        tuple_items = true;
-        if (v.size() > 0) s.prefix_items = sub_list(doc, v, here, key);
-        // Seen on PowerDNS: a list of the kinds an item may be, where
-        // anyOf was meant. Read as written, and said.
-        if (v.size() > 1) {
-          r.note(doc_reader::pos(doc, v),
-                 "items is a list: read as JSON Schema draft 4 reads it, item i against the "
-                 "i-th schema (a tuple); where an item may be any one of them, that is anyOf");
-        }
-        continue;
-      }
-      s.items = sub(doc, v, here);
-    } else if (key == "additionalItems") {
-      additional_items = &*it;
-    } else if (key == "prefixItems") {
-      s.prefix_items = sub_list(doc, v, here, key);
-    } else if (key == "dependentRequired") {
-      if (!r.expect_map(doc, v, key)) continue;
-      for (auto d = v.entries().begin(); d != v.entries().end(); ++d) {
-        auto names = r.strings(doc, d->value, "dependentRequired '" + d->key + "'");
-        if (names) s.dependent_required.emplace_back(d->key, std::move(*names));
-      }
-    } else if (key == "minItems") {
-      s.min_items = r.count(doc, v, "minItems");
-    } else if (key == "maxItems") {
-      s.max_items = r.count(doc, v, "maxItems");
-    } else if (key == "uniqueItems") {
-      s.unique_items = r.boolean(doc, v, "uniqueItems").value_or(false);
-    } else if (key == "properties") {
-      if (!r.expect_map(doc, v, "properties")) continue;
-      read_properties(s, doc, v, here);
-    } else if (key == "required") {
-      if (auto l = r.strings(doc, v, "required")) {
-        s.required = *l;
-        required_node = &v;
-      }
-    } else if (key == "additionalProperties") {
-      if (v.is_scalar() && classify(v) == scalar_kind::boolean) {
-        s.additional_allowed = *r.boolean(doc, v, key);
-      } else if (v.is_map()) {
-        s.additional_properties = sub(doc, v, here);
-      } else {
-        r.error(doc_reader::pos(doc, v), "additionalProperties must be a boolean or a schema");
-      }
-    } else if (key == "minProperties") {
-      s.min_properties = r.count(doc, v, "minProperties");
-    } else if (key == "maxProperties") {
-      s.max_properties = r.count(doc, v, "maxProperties");
-    } else if (key == "allOf" || key == "anyOf" || key == "oneOf") {
-      auto l = sub_list(doc, v, here, key);
-      auto& target = key == "allOf" ? s.all_of : key == "anyOf" ? s.any_of : s.one_of;
-      target.insert(target.end(), l.begin(), l.end());
-      if (key == "allOf") {
-        for (const auto* branch : l) all_of_parent_[branch] = &s;
-      }
-    } else if (key == "not") {
-      s.not_schema = sub(doc, v, here);
-    } else if (key == "readOnly") {
-      s.read_only = r.boolean(doc, v, key).value_or(false);
-    } else if (key == "writeOnly") {
-      s.write_only = r.boolean(doc, v, key).value_or(false);
-    } else if (key == "deprecated") {
-      s.deprecated = r.boolean(doc, v, key).value_or(false);
-    } else if (key == "title") {
-      if (auto t = r.str(doc, v, key)) s.title = *t;
-    } else if (key == "description") {
-      if (auto t = r.str(doc, v, key)) s.description = *t;
-    } else if (key == "x-assumption") {
-      s.assumptions.clear();
-      s.provenance = read_provenance(r, doc, v, &s.assumptions);
-    } else if (key == "x-fixture") {
-      if (auto f = r.str(doc, v, key)) s.fixture = *f;
-    } else if (key == "x-writes") {
-      s.writes = r.boolean(doc, v, key).value_or(false);
-    } else if (key == "x-same-as") {
-      read_same_as(s, doc, v);
-    } else if (key == "x-columns-of") {
-      read_columns_of(s, doc, v);
-    } else if (unjudged_keyword(key)) {
-      // A limitation, said once per keyword (finish()): nothing it says is
-      // judged, and nothing else is blamed for it.
-      unjudged& u = unjudged_[key];
-      if (u.count++ == 0) u.first = doc_reader::pos(doc, *it);
-      pattern_properties = pattern_properties || key == "patternProperties";
+    if (read_type_keyword(s, doc, key, v, later) || read_value_keyword(s, doc, key, v) ||
+        read_string_keyword(s, doc, key, v) || read_number_keyword(s, doc, key, v, later) ||
+        read_array_keyword(s, doc, e, here, later) ||
+        read_object_keyword(s, doc, key, v, here, later) ||
+        read_composition_keyword(s, doc, key, v, here) || read_annotation_keyword(s, doc, key, v)) {
+      continue;
     }
+    note_unjudged_keyword(doc, e, later);
     // Anything else (unknown keywords, other x- keys) is ignored.
   }
+  settle_keywords(s, doc, pointer, later);
+}
 
+bool schema_loader::read_type_keyword(schema::schema& s, const source_doc& doc,
+                                      const std::string& key, const node& v,
+                                      deferred_keywords& later) {
+  doc_reader& r = *r_;
+  if (key == "nullable") {
+    later.nullable = r.boolean(doc, v, "nullable").value_or(false);
+    return true;
+  }
+  if (key != "type") return false;
+  std::vector<std::string> names;
+  if (v.is_sequence()) {
+    auto l = r.strings(doc, v, "type");
+    if (!l) return true;
+    names = *l;
+  } else {
+    auto one = r.str(doc, v, "type");
+    if (!one) return true;
+    names.push_back(*one);
+  }
+  if (names.empty()) r.error(doc_reader::pos(doc, v), "type must name at least one type");
+  for (const auto& name : names) {
+    auto t = parse_type(name);
+    if (!t) {
+      r.error(doc_reader::pos(doc, v), "unknown type '" + name + "' (expected null, boolean, " +
+                                           "integer, number, string, array or object)");
+      continue;
+    }
+    s.types = s.types.with(*t);
+  }
+  return true;
+}
+
+bool schema_loader::read_value_keyword(schema::schema& s, const source_doc& doc,
+                                       const std::string& key, const node& v) {
+  doc_reader& r = *r_;
+  if (key == "const") {
+    s.const_value = r.to_json(v);
+  } else if (key == "enum") {
+    if (!r.expect_seq(doc, v, "enum")) return true;
+    for (const auto& item : v.items()) s.enum_values.push_back(r.to_json(item));
+  } else if (key == "default") {
+    s.default_value = r.to_json(v);
+  } else if (key == "example") {
+    s.examples.push_back(r.to_json(v));
+  } else if (key == "examples") {
+    if (v.is_sequence()) {
+      for (const auto& item : v.items()) s.examples.push_back(r.to_json(item));
+    } else if (dialect_ == dialect::openapi31) {
+      r.expect_seq(doc, v, "examples");
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::read_string_keyword(schema::schema& s, const source_doc& doc,
+                                        const std::string& key, const node& v) {
+  doc_reader& r = *r_;
+  if (key == "contentMediaType") {
+    if (auto m = r.str(doc, v, key)) s.content_media_type = *m;
+  } else if (key == "format") {
+    if (auto f = r.str(doc, v, "format")) s.format = *f;
+  } else if (key == "minLength") {
+    s.min_length = r.count(doc, v, "minLength");
+  } else if (key == "maxLength") {
+    s.max_length = r.count(doc, v, "maxLength");
+  } else if (key == "pattern") {
+    auto p = r.str(doc, v, "pattern");
+    if (!p) return true;
+    if (const std::string why = schema::pattern_error(*p); why.empty()) {
+      s.pattern = *p;
+    } else {
+      r.error(doc_reader::pos(doc, v),
+              "pattern '" + core::excerpt(*p, 80) + "' is not a valid ECMAScript regex: " + why);
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::read_number_keyword(schema::schema& s, const source_doc& doc,
+                                        const std::string& key, const node& v,
+                                        deferred_keywords& later) {
+  doc_reader& r = *r_;
+  if (key == "minimum") {
+    s.minimum = r.number(doc, v, "minimum");
+  } else if (key == "maximum") {
+    s.maximum = r.number(doc, v, "maximum");
+  } else if (key == "exclusiveMinimum" || key == "exclusiveMaximum") {
+    const bool is_min = key == "exclusiveMinimum";
+    const scalar_kind k = classify(v);
+    if (v.is_scalar() && k == scalar_kind::boolean) {
+      (is_min ? later.excl_min : later.excl_max) = *r.boolean(doc, v, key);
+    } else if (v.is_scalar() && (k == scalar_kind::integer || k == scalar_kind::number)) {
+      (is_min ? s.exclusive_minimum : s.exclusive_maximum) = r.number(doc, v, key);
+    } else {
+      r.error(doc_reader::pos(doc, v),
+              key + " must be a number (3.1) or a boolean (3.0), got '" +
+                  (v.is_scalar() ? v.text() : std::string("a collection")) + "'");
+    }
+  } else if (key == "multipleOf") {
+    auto m = r.number(doc, v, "multipleOf");
+    if (m && *m <= 0) {
+      r.error(doc_reader::pos(doc, v), "multipleOf must be greater than 0");
+    } else {
+      s.multiple_of = m;
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::read_array_keyword(schema::schema& s, const source_doc& doc,
+                                       const node_entry& e, const std::string& here,
+                                       deferred_keywords& later) {
+  doc_reader& r = *r_;
+  const std::string& key = e.key;
+  const node& v = e.value;
+  if (key == "items") {
+    if (v.is_sequence()) {
+      // The tuple form of JSON Schema draft 4, which OpenAPI 3.0 and
+      // Swagger 2.0 read: each position by its own schema, as 2020-12's
+      // prefixItems; `additionalItems` (settle_keywords) governs the rest.
+      later.tuple_items = true;
+      if (v.size() > 0) s.prefix_items = sub_list(doc, v, here, key);
+      // Seen on PowerDNS: a list of the kinds an item may be, where
+      // anyOf was meant. Read as written, and said.
+      if (v.size() > 1) {
+        r.note(doc_reader::pos(doc, v),
+               "items is a list: read as JSON Schema draft 4 reads it, item i against the "
+               "i-th schema (a tuple); where an item may be any one of them, that is anyOf");
+      }
+      return true;
+    }
+    s.items = sub(doc, v, here);
+  } else if (key == "additionalItems") {
+    later.additional_items = &e;
+  } else if (key == "prefixItems") {
+    s.prefix_items = sub_list(doc, v, here, key);
+  } else if (key == "minItems") {
+    s.min_items = r.count(doc, v, "minItems");
+  } else if (key == "maxItems") {
+    s.max_items = r.count(doc, v, "maxItems");
+  } else if (key == "uniqueItems") {
+    s.unique_items = r.boolean(doc, v, "uniqueItems").value_or(false);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::read_object_keyword(schema::schema& s, const source_doc& doc,
+                                        const std::string& key, const node& v,
+                                        const std::string& here, deferred_keywords& later) {
+  doc_reader& r = *r_;
+  if (key == "dependentRequired") {
+    if (!r.expect_map(doc, v, key)) return true;
+    for (auto d = v.entries().begin(); d != v.entries().end(); ++d) {
+      auto names = r.strings(doc, d->value, "dependentRequired '" + d->key + "'");
+      if (names) s.dependent_required.emplace_back(d->key, std::move(*names));
+    }
+  } else if (key == "properties") {
+    if (!r.expect_map(doc, v, "properties")) return true;
+    read_properties(s, doc, v, here);
+  } else if (key == "required") {
+    if (auto l = r.strings(doc, v, "required")) {
+      s.required = *l;
+      later.required_node = &v;
+    }
+  } else if (key == "additionalProperties") {
+    if (v.is_scalar() && classify(v) == scalar_kind::boolean) {
+      s.additional_allowed = *r.boolean(doc, v, key);
+    } else if (v.is_map()) {
+      s.additional_properties = sub(doc, v, here);
+    } else {
+      r.error(doc_reader::pos(doc, v), "additionalProperties must be a boolean or a schema");
+    }
+  } else if (key == "minProperties") {
+    s.min_properties = r.count(doc, v, "minProperties");
+  } else if (key == "maxProperties") {
+    s.max_properties = r.count(doc, v, "maxProperties");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::read_composition_keyword(schema::schema& s, const source_doc& doc,
+                                             const std::string& key, const node& v,
+                                             const std::string& here) {
+  if (key == "allOf" || key == "anyOf" || key == "oneOf") {
+    auto l = sub_list(doc, v, here, key);
+    auto& target = key == "allOf" ? s.all_of : key == "anyOf" ? s.any_of : s.one_of;
+    target.insert(target.end(), l.begin(), l.end());
+    if (key == "allOf") {
+      for (const auto* branch : l) all_of_parent_[branch] = &s;
+    }
+  } else if (key == "not") {
+    s.not_schema = sub(doc, v, here);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::read_annotation_keyword(schema::schema& s, const source_doc& doc,
+                                            const std::string& key, const node& v) {
+  doc_reader& r = *r_;
+  if (key == "readOnly") {
+    s.read_only = r.boolean(doc, v, key).value_or(false);
+  } else if (key == "writeOnly") {
+    s.write_only = r.boolean(doc, v, key).value_or(false);
+  } else if (key == "deprecated") {
+    s.deprecated = r.boolean(doc, v, key).value_or(false);
+  } else if (key == "title") {
+    if (auto t = r.str(doc, v, key)) s.title = *t;
+  } else if (key == "description") {
+    if (auto t = r.str(doc, v, key)) s.description = *t;
+  } else if (key == "x-assumption") {
+    s.assumptions.clear();
+    s.provenance = read_provenance(r, doc, v, &s.assumptions);
+  } else if (key == "x-fixture") {
+    if (auto f = r.str(doc, v, key)) s.fixture = *f;
+  } else if (key == "x-writes") {
+    s.writes = r.boolean(doc, v, key).value_or(false);
+  } else if (key == "x-same-as") {
+    read_same_as(s, doc, v);
+  } else if (key == "x-columns-of") {
+    read_columns_of(s, doc, v);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool schema_loader::note_unjudged_keyword(const source_doc& doc, const node_entry& e,
+                                          deferred_keywords& later) {
+  if (!unjudged_keyword(e.key)) return false;
+  // A limitation, said once per keyword (finish()): nothing it says is
+  // judged, and nothing else is blamed for it.
+  unjudged& u = unjudged_[e.key];
+  if (u.count++ == 0) u.first = doc_reader::pos(doc, e);
+  later.pattern_properties = later.pattern_properties || e.key == "patternProperties";
+  return true;
+}
+
+void schema_loader::settle_keywords(schema::schema& s, const source_doc& doc,
+                                    const std::string& pointer, const deferred_keywords& later) {
+  doc_reader& r = *r_;
   // Beside patternProperties, additionalProperties governs only the names no
   // pattern matches; unable to tell which, the validator would call what a
   // pattern admits "additional". Not judged, then, and said.
-  if (pattern_properties && (!s.additional_allowed || s.additional_properties != nullptr)) {
+  if (later.pattern_properties && (!s.additional_allowed || s.additional_properties != nullptr)) {
     s.additional_allowed = true;
     s.additional_properties = nullptr;
     ++unjudged_["patternProperties"].beside_additional;
@@ -515,8 +612,8 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
 
   // additionalItems means something only beside a list of `items`, as
   // draft 4 says; elsewhere it is ignored like any unknown keyword.
-  if (tuple_items && additional_items != nullptr) {
-    const node& v = additional_items->value;
+  if (later.tuple_items && later.additional_items != nullptr) {
+    const node& v = later.additional_items->value;
     const std::string here = pointer + "/additionalItems";
     if (v.is_scalar() && classify(v) == scalar_kind::boolean) {
       if (!*r.boolean(doc, v, "additionalItems")) s.items = sub(doc, v, here);
@@ -527,7 +624,7 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
     }
   }
 
-  if (nullable) {
+  if (later.nullable) {
     if (!s.types.any()) s.types = s.types.with(json_type::null);
     if (!s.enum_values.empty() &&
         std::none_of(s.enum_values.begin(), s.enum_values.end(),
@@ -535,7 +632,7 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       s.enum_values.emplace_back(nullptr);
     }
   }
-  if (excl_min) {
+  if (later.excl_min) {
     if (s.minimum) {
       s.exclusive_minimum = s.minimum;
       s.minimum.reset();
@@ -543,7 +640,7 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       r.warning(s.pos, "exclusiveMinimum: true without minimum has no effect");
     }
   }
-  if (excl_max) {
+  if (later.excl_max) {
     if (s.maximum) {
       s.exclusive_maximum = s.maximum;
       s.maximum.reset();
@@ -551,10 +648,10 @@ void schema_loader::fill_keywords(schema::schema& s, const source_doc& doc, cons
       r.warning(s.pos, "exclusiveMaximum: true without maximum has no effect");
     }
   }
-  if (required_node->defined() && !s.properties.empty() && s.all_of.empty() && s.any_of.empty() &&
-      s.one_of.empty() && s.additional_properties == nullptr) {
+  if (later.required_node->defined() && !s.properties.empty() && s.all_of.empty() &&
+      s.any_of.empty() && s.one_of.empty() && s.additional_properties == nullptr) {
     std::size_t i = 0;
-    for (const auto& item : required_node->items()) {
+    for (const auto& item : later.required_node->items()) {
       const std::string& name = s.required[i++];
       const bool defined = std::any_of(s.properties.begin(), s.properties.end(),
                                        [&](const auto& p) { return p.first == name; });

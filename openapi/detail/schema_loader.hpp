@@ -63,8 +63,46 @@ class schema_loader {
   void read_same_as(schema::schema& s, const source_doc& doc, const node& v);
   /// x-columns-of on a schema node: {part, code}.
   void read_columns_of(schema::schema& s, const source_doc& doc, const node& v);
+  /// The keywords of the mapping `n` (but `$ref`) into `s`, group by group.
   void fill_keywords(schema::schema& s, const source_doc& doc, const node& n,
                      const std::string& pointer);
+  /// What fill_keywords settles only once every keyword of a node is read.
+  struct deferred_keywords;
+  // Each of these reads keyword `key` (its value `v`, at pointer `here`) into
+  // `s` when the keyword is of its group, and says whether it was.
+  /// type and nullable.
+  bool read_type_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                         const node& v, deferred_keywords& later);
+  /// const, enum, default, example and examples.
+  bool read_value_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                          const node& v);
+  /// The keywords of strings: contentMediaType, format, minLength, maxLength, pattern.
+  bool read_string_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                           const node& v);
+  /// The keywords of numbers: minimum, maximum, their exclusive forms, multipleOf.
+  bool read_number_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                           const node& v, deferred_keywords& later);
+  /// The keywords of arrays: items (either form), additionalItems, prefixItems,
+  /// minItems, maxItems, uniqueItems.
+  bool read_array_keyword(schema::schema& s, const source_doc& doc, const node_entry& e,
+                          const std::string& here, deferred_keywords& later);
+  /// The keywords of objects: properties, required, additionalProperties,
+  /// dependentRequired, minProperties, maxProperties.
+  bool read_object_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                           const node& v, const std::string& here, deferred_keywords& later);
+  /// allOf, anyOf, oneOf and not.
+  bool read_composition_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                                const node& v, const std::string& here);
+  /// Annotations (readOnly, title...) and Conform's x- keywords.
+  bool read_annotation_keyword(schema::schema& s, const source_doc& doc, const std::string& key,
+                               const node& v);
+  /// Counts a keyword the model does not keep (unjudged_); false for any other.
+  bool note_unjudged_keyword(const source_doc& doc, const node_entry& e, deferred_keywords& later);
+  /// What the keywords of `s` mean together: nullable, 3.0's boolean
+  /// exclusiveMinimum/Maximum, additionalItems beside a list of items,
+  /// additionalProperties beside patternProperties, required names not defined.
+  void settle_keywords(schema::schema& s, const source_doc& doc, const std::string& pointer,
+                       const deferred_keywords& later);
   const schema::schema* sub(const source_doc& doc, const node& n, const std::string& pointer);
   /// `properties` (the mapping `v`), given in place or by `$ref`.
   void read_properties(schema::schema& s, const source_doc& doc, const node& v,
