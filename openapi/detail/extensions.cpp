@@ -400,25 +400,27 @@ void parse_scheme_extensions(doc_reader& r, const source_doc& doc, const node& n
   }
 }
 
-void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
-                      schema_loader& schemas, api_rules& rules) {
-  const node& envs = doc_reader::child(root, "x-environments");
-  if (envs.defined()) {
-    if (auto l = r.strings(doc, envs, "x-environments")) rules.environments = *l;
-  }
+namespace {
+
+/// x-request-id: the header (and body field) an answer echoes the request's id in.
+void read_rules_request_id(doc_reader& r, const source_doc& doc, const node& root,
+                           api_rules& rules) {
   const node& rid = doc_reader::child(root, "x-request-id");
-  if (rid.defined() && r.expect_map(doc, rid, "x-request-id")) {
-    warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "body_field", "pattern"});
-    get_str(r, doc, rid, "header", "x-request-id", rules.request_id_header, true);
-    get_str(r, doc, rid, "body_field", "x-request-id", rules.request_id_body_field);
-    if (get_str(r, doc, rid, "pattern", "x-request-id", rules.request_id_pattern) &&
-        !rules.request_id_pattern.empty()) {
-      if (const std::string why = schema::pattern_error(rules.request_id_pattern); !why.empty()) {
-        r.error(doc_reader::pos(doc, doc_reader::child(rid, "pattern")),
-                "x-request-id.pattern is not a valid ECMAScript regex: " + why);
-      }
+  if (!rid.defined() || !r.expect_map(doc, rid, "x-request-id")) return;
+  warn_unknown_keys(r, doc, rid, "x-request-id", {"header", "body_field", "pattern"});
+  get_str(r, doc, rid, "header", "x-request-id", rules.request_id_header, true);
+  get_str(r, doc, rid, "body_field", "x-request-id", rules.request_id_body_field);
+  if (get_str(r, doc, rid, "pattern", "x-request-id", rules.request_id_pattern) &&
+      !rules.request_id_pattern.empty()) {
+    if (const std::string why = schema::pattern_error(rules.request_id_pattern); !why.empty()) {
+      r.error(doc_reader::pos(doc, doc_reader::child(rid, "pattern")),
+              "x-request-id.pattern is not a valid ECMAScript regex: " + why);
     }
   }
+}
+
+/// How the API refuses: x-rate-limit, x-one-credential and x-auth-refusals.
+void read_rules_refusals(doc_reader& r, const source_doc& doc, const node& root, api_rules& rules) {
   const node& rl = doc_reader::child(root, "x-rate-limit");
   if (rl.defined() && r.expect_map(doc, rl, "x-rate-limit")) {
     warn_unknown_keys(r, doc, rl, "x-rate-limit", {"status", "error_code", "retry_after_header"});
@@ -432,130 +434,160 @@ void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
                   rules.one_credential_code);
   }
   const node& refusals = doc_reader::child(root, "x-auth-refusals");
-  if (refusals.defined() && r.expect_map(doc, refusals, "x-auth-refusals")) {
-    warn_unknown_keys(r, doc, refusals, "x-auth-refusals", {"unauthenticated", "forbidden"});
-    for (auto [key, into] : {std::pair{"unauthenticated", &rules.unauthenticated_status},
-                             std::pair{"forbidden", &rules.forbidden_status}}) {
-      const node& v = doc_reader::child(refusals, key);
-      if (!v.defined()) continue;
-      auto status = r.count(doc, v, join("x-auth-refusals", key));
+  if (!refusals.defined() || !r.expect_map(doc, refusals, "x-auth-refusals")) return;
+  warn_unknown_keys(r, doc, refusals, "x-auth-refusals", {"unauthenticated", "forbidden"});
+  for (auto [key, into] : {std::pair{"unauthenticated", &rules.unauthenticated_status},
+                           std::pair{"forbidden", &rules.forbidden_status}}) {
+    const node& v = doc_reader::child(refusals, key);
+    if (!v.defined()) continue;
+    auto status = r.count(doc, v, join("x-auth-refusals", key));
+    if (!status) continue;
+    if (*status != 401 && *status != 403) {
+      r.error(doc_reader::pos(doc, v), join("x-auth-refusals", key) + ": " +
+                                           std::to_string(*status) + " is neither 401 nor 403");
+      continue;
+    }
+    *into = static_cast<int>(*status);
+  }
+}
+
+/// x-retry: which answers a client may retry, and how it backs off.
+void read_rules_retry(doc_reader& r, const source_doc& doc, const node& root, api_rules& rules) {
+  const node& retry = doc_reader::child(root, "x-retry");
+  if (!retry.defined() || !r.expect_map(doc, retry, "x-retry")) return;
+  warn_unknown_keys(r, doc, retry, "x-retry",
+                    {"retryable_statuses", "network_failures", "never_retry_unchanged",
+                     "min_backoff_ms", "max_backoff_ms", "max_retries"});
+  auto& policy = rules.retry;
+  for (const auto* key : {"retryable_statuses", "never_retry_unchanged"}) {
+    const node& list = doc_reader::child(retry, key);
+    if (!list.defined() || !r.expect_seq(doc, list, join("x-retry", key))) continue;
+    for (const auto& item : list.items()) {
+      auto status = r.count(doc, item, join("x-retry", key));
       if (!status) continue;
-      if (*status != 401 && *status != 403) {
-        r.error(doc_reader::pos(doc, v), join("x-auth-refusals", key) + ": " +
-                                             std::to_string(*status) + " is neither 401 nor 403");
+      if (*status < 100 || *status > 599) {
+        r.error(doc_reader::pos(doc, item),
+                join("x-retry", key) + ": " + std::to_string(*status) + " is not an HTTP status");
         continue;
       }
-      *into = static_cast<int>(*status);
+      (std::string_view(key) == "retryable_statuses" ? policy.retryable_statuses
+                                                     : policy.never_retry_unchanged)
+          .push_back(static_cast<int>(*status));
     }
   }
-  const node& lim = doc_reader::child(root, "x-limits");
-  if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {
-    warn_unknown_keys(r, doc, lim, "x-limits", {"max_body_bytes", "max_multipart_bytes"});
-    get_int(r, doc, lim, "max_body_bytes", "x-limits", rules.max_body_bytes);
-    get_int(r, doc, lim, "max_multipart_bytes", "x-limits", rules.max_multipart_bytes);
+  get_bool(r, doc, retry, "network_failures", "x-retry", policy.network_failures);
+  get_int(r, doc, retry, "min_backoff_ms", "x-retry", policy.min_backoff_ms);
+  get_int(r, doc, retry, "max_backoff_ms", "x-retry", policy.max_backoff_ms);
+  get_int(r, doc, retry, "max_retries", "x-retry", policy.max_retries);
+  if (policy.max_backoff_ms != 0 && policy.max_backoff_ms < policy.min_backoff_ms) {
+    r.error(doc_reader::pos(doc, retry), "x-retry: max_backoff_ms is below min_backoff_ms");
   }
-  const node& retry = doc_reader::child(root, "x-retry");
-  if (retry.defined() && r.expect_map(doc, retry, "x-retry")) {
-    warn_unknown_keys(r, doc, retry, "x-retry",
-                      {"retryable_statuses", "network_failures", "never_retry_unchanged",
-                       "min_backoff_ms", "max_backoff_ms", "max_retries"});
-    auto& policy = rules.retry;
-    for (const auto* key : {"retryable_statuses", "never_retry_unchanged"}) {
-      const node& list = doc_reader::child(retry, key);
-      if (!list.defined() || !r.expect_seq(doc, list, join("x-retry", key))) continue;
-      for (const auto& item : list.items()) {
-        auto status = r.count(doc, item, join("x-retry", key));
-        if (!status) continue;
-        if (*status < 100 || *status > 599) {
-          r.error(doc_reader::pos(doc, item),
-                  join("x-retry", key) + ": " + std::to_string(*status) + " is not an HTTP status");
-          continue;
-        }
-        (std::string_view(key) == "retryable_statuses" ? policy.retryable_statuses
-                                                       : policy.never_retry_unchanged)
-            .push_back(static_cast<int>(*status));
-      }
-    }
-    get_bool(r, doc, retry, "network_failures", "x-retry", policy.network_failures);
-    get_int(r, doc, retry, "min_backoff_ms", "x-retry", policy.min_backoff_ms);
-    get_int(r, doc, retry, "max_backoff_ms", "x-retry", policy.max_backoff_ms);
-    get_int(r, doc, retry, "max_retries", "x-retry", policy.max_retries);
-    if (policy.max_backoff_ms != 0 && policy.max_backoff_ms < policy.min_backoff_ms) {
-      r.error(doc_reader::pos(doc, retry), "x-retry: max_backoff_ms is below min_backoff_ms");
-    }
-  }
+}
+
+/// x-errors: the errors any operation (or route) may answer.
+void read_rules_generic_errors(doc_reader& r, const source_doc& doc, const node& root,
+                               api_rules& rules) {
   const node& errs = doc_reader::child(root, "x-errors");
-  if (errs.defined() && r.expect_seq(doc, errs, "x-errors")) {
-    for (const auto& e : errs.items()) {
-      api_rules::generic_error g;
-      if (r.status_code(doc, e, "x-errors entry", g.status, g.code)) {
-        warn_unknown_keys(r, doc, e, "x-errors entry", {"status", "error_code", "scope"});
-        std::string scope;
-        get_str(r, doc, e, "scope", "x-errors entry", scope);
-        if (scope == "route") {
-          g.route_level = true;
-        } else if (!scope.empty() && scope != "operation") {
-          r.error(doc_reader::pos(doc, doc_reader::child(e, "scope")),
-                  "x-errors entry: scope must be 'route' or 'operation', not '" + scope + "'");
-        }
-        rules.generic_errors.push_back(g);
+  if (!errs.defined() || !r.expect_seq(doc, errs, "x-errors")) return;
+  for (const auto& e : errs.items()) {
+    api_rules::generic_error g;
+    if (r.status_code(doc, e, "x-errors entry", g.status, g.code)) {
+      warn_unknown_keys(r, doc, e, "x-errors entry", {"status", "error_code", "scope"});
+      std::string scope;
+      get_str(r, doc, e, "scope", "x-errors entry", scope);
+      if (scope == "route") {
+        g.route_level = true;
+      } else if (!scope.empty() && scope != "operation") {
+        r.error(doc_reader::pos(doc, doc_reader::child(e, "scope")),
+                "x-errors entry: scope must be 'route' or 'operation', not '" + scope + "'");
       }
+      rules.generic_errors.push_back(g);
     }
   }
+}
+
+/// x-success-envelope and x-error-envelope: the schemas every answer's body is wrapped in.
+void read_rules_envelopes(doc_reader& r, const source_doc& doc, const node& root,
+                          schema_loader& schemas, api_rules& rules) {
   if (const node& env = doc_reader::child(root, "x-success-envelope"); env.defined()) {
     if (auto ref = r.str(doc, env, "x-success-envelope")) {
       rules.success_envelope = schemas.resolve(doc, *ref, doc_reader::pos(doc, env));
     }
   }
   // x-error-envelope: a schema reference, or {schema, code, validation_codes}.
-  if (const node& env = doc_reader::child(root, "x-error-envelope"); env.defined()) {
-    const node& ref_node = env.is_map() ? r.required(doc, env, "schema", "x-error-envelope") : env;
-    if (env.is_map()) {
-      warn_unknown_keys(r, doc, env, "x-error-envelope", {"schema", "code", "validation_codes"});
-      if (get_str(r, doc, env, "code", "x-error-envelope", rules.error_code_pointer) &&
-          !rules.error_code_pointer.empty() && rules.error_code_pointer.front() != '/') {
-        r.error(doc_reader::pos(doc, doc_reader::child(env, "code")),
-                "x-error-envelope.code must be a JSON pointer into the error body, like "
-                "'/error_code', not '" +
-                    rules.error_code_pointer + "'");
-      }
-      if (const node& codes = doc_reader::child(env, "validation_codes"); codes.defined()) {
-        if (auto list = r.strings(doc, codes, "x-error-envelope.validation_codes")) {
-          rules.validation_codes = std::move(*list);
-        }
-      }
+  const node& env = doc_reader::child(root, "x-error-envelope");
+  if (!env.defined()) return;
+  const node& ref_node = env.is_map() ? r.required(doc, env, "schema", "x-error-envelope") : env;
+  if (env.is_map()) {
+    warn_unknown_keys(r, doc, env, "x-error-envelope", {"schema", "code", "validation_codes"});
+    if (get_str(r, doc, env, "code", "x-error-envelope", rules.error_code_pointer) &&
+        !rules.error_code_pointer.empty() && rules.error_code_pointer.front() != '/') {
+      r.error(doc_reader::pos(doc, doc_reader::child(env, "code")),
+              "x-error-envelope.code must be a JSON pointer into the error body, like "
+              "'/error_code', not '" +
+                  rules.error_code_pointer + "'");
     }
-    if (ref_node.defined()) {
-      if (auto ref = r.str(doc, ref_node, "x-error-envelope")) {
-        rules.error_envelope = schemas.resolve(doc, *ref, doc_reader::pos(doc, ref_node));
+    if (const node& codes = doc_reader::child(env, "validation_codes"); codes.defined()) {
+      if (auto list = r.strings(doc, codes, "x-error-envelope.validation_codes")) {
+        rules.validation_codes = std::move(*list);
       }
     }
   }
+  if (ref_node.defined()) {
+    if (auto ref = r.str(doc, ref_node, "x-error-envelope")) {
+      rules.error_envelope = schemas.resolve(doc, *ref, doc_reader::pos(doc, ref_node));
+    }
+  }
+}
+
+/// x-rule-citations: {check: "citation"} or {check: {rule, expected}}.
+void read_rules_citations(doc_reader& r, const source_doc& doc, const node& root,
+                          api_rules& rules) {
+  const node& cites = doc_reader::child(root, "x-rule-citations");
+  if (!cites.defined() || !r.expect_map(doc, cites, "x-rule-citations")) return;
+  for (auto it = cites.entries().begin(); it != cites.entries().end(); ++it) {
+    const std::string what = join("x-rule-citations", it->key);
+    api_rules::citation c;
+    if (!it->value.is_map()) {
+      auto text = r.str(doc, it->value, what);
+      if (!text) continue;
+      c.rule = *text;
+    } else {
+      warn_unknown_keys(r, doc, it->value, what, {"rule", "expected"});
+      get_str(r, doc, it->value, "rule", what, c.rule, true);
+      get_str(r, doc, it->value, "expected", what, c.expected);
+    }
+    if (c.rule.empty()) {
+      r.error(doc_reader::pos(doc, it->value), what + ": the citation is empty");
+      continue;
+    }
+    rules.citations[it->key] = std::move(c);
+  }
+}
+
+}  // namespace
+
+void parse_root_rules(doc_reader& r, const source_doc& doc, const node& root,
+                      schema_loader& schemas, api_rules& rules) {
+  const node& envs = doc_reader::child(root, "x-environments");
+  if (envs.defined()) {
+    if (auto l = r.strings(doc, envs, "x-environments")) rules.environments = *l;
+  }
+  read_rules_request_id(r, doc, root, rules);
+  read_rules_refusals(r, doc, root, rules);
+  const node& lim = doc_reader::child(root, "x-limits");
+  if (lim.defined() && r.expect_map(doc, lim, "x-limits")) {
+    warn_unknown_keys(r, doc, lim, "x-limits", {"max_body_bytes", "max_multipart_bytes"});
+    get_int(r, doc, lim, "max_body_bytes", "x-limits", rules.max_body_bytes);
+    get_int(r, doc, lim, "max_multipart_bytes", "x-limits", rules.max_multipart_bytes);
+  }
+  read_rules_retry(r, doc, root, rules);
+  read_rules_generic_errors(r, doc, root, rules);
+  read_rules_envelopes(r, doc, root, schemas, rules);
   if (const node& f = doc_reader::child(root, "x-tenant-id-fixture"); f.defined()) {
     if (auto name = r.str(doc, f, "x-tenant-id-fixture")) rules.tenant_id_fixture = *name;
   }
-  // x-rule-citations: {check: "citation"} or {check: {rule, expected}}.
-  const node& cites = doc_reader::child(root, "x-rule-citations");
-  if (cites.defined() && r.expect_map(doc, cites, "x-rule-citations")) {
-    for (auto it = cites.entries().begin(); it != cites.entries().end(); ++it) {
-      const std::string what = join("x-rule-citations", it->key);
-      api_rules::citation c;
-      if (!it->value.is_map()) {
-        auto text = r.str(doc, it->value, what);
-        if (!text) continue;
-        c.rule = *text;
-      } else {
-        warn_unknown_keys(r, doc, it->value, what, {"rule", "expected"});
-        get_str(r, doc, it->value, "rule", what, c.rule, true);
-        get_str(r, doc, it->value, "expected", what, c.expected);
-      }
-      if (c.rule.empty()) {
-        r.error(doc_reader::pos(doc, it->value), what + ": the citation is empty");
-        continue;
-      }
-      rules.citations[it->key] = std::move(c);
-    }
-  }
+  read_rules_citations(r, doc, root, rules);
 }
 
 }  // namespace conform::openapi::detail
