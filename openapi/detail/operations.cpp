@@ -95,6 +95,118 @@ struct path_item_base {
   bool root_declared = false;
 };
 
+/// The operation's `parameters` (in place or by a nonstandard `$ref`), over
+/// the path item's: one of the same name and location replaces it.
+void read_operation_parameters(parse_context& ctx, const node& n, const std::string& pointer,
+                               operation& op) {
+  doc_reader& r = ctx.r;
+  auto params = deref_nonstandard(ctx, ctx.doc, doc_reader::child(n, "parameters"),
+                                  pointer + "/parameters", "a parameters list");
+  if (!params) op.unresolved = true;
+  if (!params || !params->value().defined() ||
+      !r.expect_seq(*params->doc, params->value(), "parameters")) {
+    return;
+  }
+  std::size_t i = 0;
+  for (const auto& pn : params->value().items()) {
+    auto p = parse_parameter(ctx, *params->doc, pn, params->pointer + "/" + std::to_string(i++));
+    if (!p) {
+      op.unresolved = true;
+      continue;
+    }
+    auto same = std::find_if(op.parameters.begin(), op.parameters.end(), [&](const parameter& q) {
+      return q.name == p->name && q.in == p->in;
+    });
+    if (same != op.parameters.end()) {
+      *same = std::move(*p);
+    } else {
+      op.parameters.push_back(std::move(*p));
+    }
+  }
+}
+
+/// The operation's `responses` (in place or by a nonstandard `$ref`), by status.
+void read_operation_responses(parse_context& ctx, const node& n, const std::string& pointer,
+                              const std::string& what, operation& op) {
+  doc_reader& r = ctx.r;
+  const source_doc& doc = ctx.doc;
+  // 3.1 lets an operation leave `responses` out; 3.0 requires it.
+  const node& written =
+      ctx.openapi31 ? doc_reader::child(n, "responses") : r.required(doc, n, "responses", what);
+  auto responses =
+      deref_nonstandard(ctx, doc, written, pointer + "/responses", "a Responses Object");
+  if (!responses) op.unresolved = true;
+  if (!responses || !responses->value().defined() ||
+      !r.expect_map(*responses->doc, responses->value(), "responses")) {
+    return;
+  }
+  const node& rs = responses->value();
+  for (auto it = rs.entries().begin(); it != rs.entries().end(); ++it) {
+    auto resp = parse_response(ctx, *responses->doc, *it,
+                               responses->pointer + "/" + core::escape_pointer_token(it->key));
+    if (!resp) {
+      op.unresolved = true;
+      continue;
+    }
+    const int status = resp->status;
+    if (op.find_response(status) != nullptr) {
+      r.error(resp->pos, "response status " + it->key + " is given twice");
+      continue;
+    }
+    op.responses.push_back(std::move(*resp));
+  }
+  std::stable_sort(op.responses.begin(), op.responses.end(),
+                   [](const response& a, const response& b) { return a.status < b.status; });
+}
+
+/// Whether the operation reads or writes: by its method, unless x-access says.
+void read_operation_access(doc_reader& r, const source_doc& doc, const node& n, operation& op) {
+  // QUERY is safe, as GET is (RFC 9110 section 9.2.1; draft-ietf-httpbis-safe-method-w-body).
+  op.access = op.method == verb::get || op.method == verb::head || op.method_text == "QUERY"
+                  ? access_kind::read
+                  : access_kind::write;
+  const node& access = doc_reader::child(n, "x-access");
+  if (!access.defined()) return;
+  if (auto a = r.str(doc, access, "x-access")) {
+    if (*a == "read") {
+      op.access = access_kind::read;
+    } else if (*a == "write") {
+      op.access = access_kind::write;
+    } else {
+      r.error(doc_reader::pos(doc, access), "x-access must be read or write, got '" + *a + "'");
+    }
+  }
+}
+
+/// Conform's own x- keys on an operation, after x-access: what it is tested for.
+void read_operation_extensions(doc_reader& r, const source_doc& doc, const node& n, operation& op) {
+  const node& jwt = doc_reader::child(n, "x-jwt-only");
+  if (jwt.defined()) {
+    op.jwt_only = r.status_code(doc, jwt, "x-jwt-only", op.jwt_only_status, op.jwt_only_code);
+  }
+  const node& fam = doc_reader::child(n, "x-family");
+  if (fam.defined()) {
+    op.family = r.str(doc, fam, "x-family").value_or("");
+    op.family_pos = doc_reader::pos(doc, fam);
+  }
+  const node& assume = doc_reader::child(n, "x-assumption");
+  if (assume.defined()) read_provenance(r, doc, assume, &op.assumptions);
+  const node& tc = doc_reader::child(n, "x-tenant-context");
+  if (tc.defined()) {
+    if (auto t = parse_tenant_context(r, doc, tc)) op.tenant = *t;
+  }
+  const node& pg = doc_reader::child(n, "x-pagination");
+  if (pg.defined()) op.paging = parse_pagination(r, doc, pg);
+  const node& idem = doc_reader::child(n, "x-idempotency");
+  if (idem.defined()) op.idempotent = parse_idempotency(r, doc, idem);
+  const node& rep = doc_reader::child(n, "x-repeatable");
+  if (rep.defined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
+  const node& makes = doc_reader::child(n, "x-creates");
+  if (makes.defined()) op.creates = r.boolean(doc, makes, "x-creates").value_or(false);
+  const node& tr = doc_reader::child(n, "x-transition");
+  if (tr.defined()) op.transition = parse_transition(r, doc, tr);
+}
+
 void parse_operation(parse_context& outer, const path_item_base& item, verb method,
                      const std::string& method_text, const node_entry& entry,
                      const std::string& entry_pointer) {
@@ -127,61 +239,14 @@ void parse_operation(parse_context& outer, const path_item_base& item, verb meth
   if (summary.defined()) op.summary = r.str(doc, summary, "summary").value_or("");
 
   op.parameters = item.params;
-  auto params = deref_nonstandard(ctx, doc, doc_reader::child(n, "parameters"),
-                                  pointer + "/parameters", "a parameters list");
-  if (!params) op.unresolved = true;
-  if (params && params->value().defined() &&
-      r.expect_seq(*params->doc, params->value(), "parameters")) {
-    std::size_t i = 0;
-    for (const auto& pn : params->value().items()) {
-      auto p = parse_parameter(ctx, *params->doc, pn, params->pointer + "/" + std::to_string(i++));
-      if (!p) {
-        op.unresolved = true;
-        continue;
-      }
-      auto same = std::find_if(op.parameters.begin(), op.parameters.end(), [&](const parameter& q) {
-        return q.name == p->name && q.in == p->in;
-      });
-      if (same != op.parameters.end()) {
-        *same = std::move(*p);
-      } else {
-        op.parameters.push_back(std::move(*p));
-      }
-    }
-  }
+  read_operation_parameters(ctx, n, pointer, op);
   check_querystring(r, op, "operation " + what);
   const node& body = doc_reader::child(n, "requestBody");
   if (body.defined()) {
     op.body = parse_body(ctx, doc, body, pointer + "/requestBody");
     if (!op.body) op.unresolved = true;
   }
-
-  // 3.1 lets an operation leave `responses` out; 3.0 requires it.
-  const node& written =
-      ctx.openapi31 ? doc_reader::child(n, "responses") : r.required(doc, n, "responses", what);
-  auto responses =
-      deref_nonstandard(ctx, doc, written, pointer + "/responses", "a Responses Object");
-  if (!responses) op.unresolved = true;
-  if (responses && responses->value().defined() &&
-      r.expect_map(*responses->doc, responses->value(), "responses")) {
-    const node& rs = responses->value();
-    for (auto it = rs.entries().begin(); it != rs.entries().end(); ++it) {
-      auto resp = parse_response(ctx, *responses->doc, *it,
-                                 responses->pointer + "/" + core::escape_pointer_token(it->key));
-      if (!resp) {
-        op.unresolved = true;
-        continue;
-      }
-      const int status = resp->status;
-      if (op.find_response(status) != nullptr) {
-        r.error(resp->pos, "response status " + it->key + " is given twice");
-        continue;
-      }
-      op.responses.push_back(std::move(*resp));
-    }
-    std::stable_sort(op.responses.begin(), op.responses.end(),
-                     [](const response& a, const response& b) { return a.status < b.status; });
-  }
+  read_operation_responses(ctx, n, pointer, what, op);
 
   const node& sec = doc_reader::child(n, "security");
   if (sec.defined()) {
@@ -191,48 +256,8 @@ void parse_operation(parse_context& outer, const path_item_base& item, verb meth
     op.security = item.root_security;
     op.security_declared = item.root_declared;
   }
-
-  // QUERY is safe, as GET is (RFC 9110 section 9.2.1; draft-ietf-httpbis-safe-method-w-body).
-  op.access = method == verb::get || method == verb::head || method_text == "QUERY"
-                  ? access_kind::read
-                  : access_kind::write;
-  const node& access = doc_reader::child(n, "x-access");
-  if (access.defined()) {
-    if (auto a = r.str(doc, access, "x-access")) {
-      if (*a == "read") {
-        op.access = access_kind::read;
-      } else if (*a == "write") {
-        op.access = access_kind::write;
-      } else {
-        r.error(doc_reader::pos(doc, access), "x-access must be read or write, got '" + *a + "'");
-      }
-    }
-  }
-  const node& jwt = doc_reader::child(n, "x-jwt-only");
-  if (jwt.defined()) {
-    op.jwt_only = r.status_code(doc, jwt, "x-jwt-only", op.jwt_only_status, op.jwt_only_code);
-  }
-  const node& fam = doc_reader::child(n, "x-family");
-  if (fam.defined()) {
-    op.family = r.str(doc, fam, "x-family").value_or("");
-    op.family_pos = doc_reader::pos(doc, fam);
-  }
-  const node& assume = doc_reader::child(n, "x-assumption");
-  if (assume.defined()) read_provenance(r, doc, assume, &op.assumptions);
-  const node& tc = doc_reader::child(n, "x-tenant-context");
-  if (tc.defined()) {
-    if (auto t = parse_tenant_context(r, doc, tc)) op.tenant = *t;
-  }
-  const node& pg = doc_reader::child(n, "x-pagination");
-  if (pg.defined()) op.paging = parse_pagination(r, doc, pg);
-  const node& idem = doc_reader::child(n, "x-idempotency");
-  if (idem.defined()) op.idempotent = parse_idempotency(r, doc, idem);
-  const node& rep = doc_reader::child(n, "x-repeatable");
-  if (rep.defined()) op.repeatable = r.boolean(doc, rep, "x-repeatable").value_or(false);
-  const node& makes = doc_reader::child(n, "x-creates");
-  if (makes.defined()) op.creates = r.boolean(doc, makes, "x-creates").value_or(false);
-  const node& tr = doc_reader::child(n, "x-transition");
-  if (tr.defined()) op.transition = parse_transition(r, doc, tr);
+  read_operation_access(r, doc, n, op);
+  read_operation_extensions(r, doc, n, op);
   ctx.spec.operations.push_back(std::move(op));
 }
 
