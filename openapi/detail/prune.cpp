@@ -76,61 +76,72 @@ struct pruned_operation {
   std::string method_path, operation_id;
 };
 
-}  // namespace
-
-prune_plan plan_pruning(const node& root, const std::string& display,
-                        const std::vector<diagnostic>& errors) {
-  prune_plan plan;
+/// The parts a description can lose one by one: its path items, their
+/// operations, and its components.
+struct pruned_parts {
   std::vector<pruned_region> path_items, components;
   std::vector<pruned_operation> operations;
-  if (const node& paths = root.get("paths"); paths.is_map()) {
-    for (const auto& item : paths.entries()) {
-      const std::string item_pointer = "/paths/" + core::escape_pointer_token(item.key);
-      path_items.push_back(pruned_region_of(item, item_pointer));
-      if (!item.value.is_map()) continue;
-      for (const auto& m : item.value.entries()) {
-        if (!pruned_is_method(m.key)) continue;
-        pruned_operation op;
-        op.r = pruned_region_of(m, item_pointer + "/" + m.key);
-        op.path_item = path_items.size() - 1;
-        std::string method = m.key;
-        std::transform(method.begin(), method.end(), method.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-        op.method_path = method + " " + item.key;
-        if (const node& id = m.value.get("operationId"); id.is_scalar())
-          op.operation_id = id.text();
-        operations.push_back(std::move(op));
-      }
-    }
-  }
-  if (const node& comps = root.get("components"); comps.is_map()) {
-    for (const auto& kind : comps.entries()) {
-      if (!kind.value.is_map() || kind.key.rfind("x-", 0) == 0) continue;
-      for (const auto& c : kind.value.entries()) {
-        components.push_back(pruned_region_of(c, "/components/" +
-                                                     core::escape_pointer_token(kind.key) + "/" +
-                                                     core::escape_pointer_token(c.key)));
-      }
-    }
-  }
+};
 
-  // Each error, placed: the first error of each part keeps it out.
+/// Where the errors fell: the first error of each part, by its pointer, and
+/// of each other file, by its name.
+struct pruned_errors {
   std::map<std::string, const diagnostic*> first_error;   // by pruned_region pointer
   std::map<std::string, const diagnostic*> broken_files;  // by file name
-  auto mark = [&first_error](const std::string& pointer, const diagnostic& d) {
-    first_error.emplace(pointer, &d);
-  };
+  void mark(const std::string& pointer, const diagnostic& d) { first_error.emplace(pointer, &d); }
+};
+
+/// The path items of `paths` and the operations under each.
+void pruned_collect_paths(const node& paths, pruned_parts& parts) {
+  for (const auto& item : paths.entries()) {
+    const std::string item_pointer = "/paths/" + core::escape_pointer_token(item.key);
+    parts.path_items.push_back(pruned_region_of(item, item_pointer));
+    if (!item.value.is_map()) continue;
+    for (const auto& m : item.value.entries()) {
+      if (!pruned_is_method(m.key)) continue;
+      pruned_operation op;
+      op.r = pruned_region_of(m, item_pointer + "/" + m.key);
+      op.path_item = parts.path_items.size() - 1;
+      std::string method = m.key;
+      std::transform(method.begin(), method.end(), method.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+      op.method_path = method + " " + item.key;
+      if (const node& id = m.value.get("operationId"); id.is_scalar()) op.operation_id = id.text();
+      parts.operations.push_back(std::move(op));
+    }
+  }
+}
+
+/// Every component of `components` but the x- kinds.
+void pruned_collect_components(const node& comps, pruned_parts& parts) {
+  for (const auto& kind : comps.entries()) {
+    if (!kind.value.is_map() || kind.key.rfind("x-", 0) == 0) continue;
+    for (const auto& c : kind.value.entries()) {
+      parts.components.push_back(pruned_region_of(c, "/components/" +
+                                                         core::escape_pointer_token(kind.key) +
+                                                         "/" + core::escape_pointer_token(c.key)));
+    }
+  }
+}
+
+/// Each error, placed: the first error of each part keeps it out. False
+/// when an error of this file lies in no part that can be taken out.
+bool pruned_place_errors(const pruned_parts& parts, const std::string& display,
+                         const std::vector<diagnostic>& errors, pruned_errors& placed_errors) {
+  bool complete = true;
+  const auto& operations = parts.operations;
+  const auto& path_items = parts.path_items;
   for (const auto& d : errors) {
     if (d.level != severity::error) continue;
     if (d.pos.file != display) {
-      broken_files.emplace(pruned_file_name_of(d.pos.file), &d);
+      placed_errors.broken_files.emplace(pruned_file_name_of(d.pos.file), &d);
       continue;
     }
     const pruned_position at{d.pos.line, d.pos.column};
     bool placed = false;
     for (const auto& op : operations) {
       if (op.r.contains(at)) {
-        mark(op.r.pointer, d);
+        placed_errors.mark(op.r.pointer, d);
         placed = true;
       }
     }
@@ -139,30 +150,35 @@ prune_plan plan_pruning(const node& root, const std::string& display,
         bool any = false;
         for (const auto& op : operations) {
           if (op.path_item == i) {
-            mark(op.r.pointer, d);
+            placed_errors.mark(op.r.pointer, d);
             any = true;
           }
         }
-        if (!any) mark(path_items[i].pointer, d);  // a path item by $ref: all of it
+        if (!any) placed_errors.mark(path_items[i].pointer, d);  // a path item by $ref: all of it
         placed = true;
       }
     }
-    for (const auto& c : components) {
+    for (const auto& c : parts.components) {
       if (!placed && c.contains(at)) {
-        mark(c.pointer, d);
+        placed_errors.mark(c.pointer, d);
         placed = true;
       }
     }
-    if (!placed) plan.complete = false;
+    if (!placed) complete = false;
   }
+  return complete;
+}
 
-  // A part that names a broken file, or a broken component, is broken too.
+/// A part that names a broken file, or a broken component, is broken too.
+void pruned_spread_breakage(const pruned_parts& parts, pruned_errors& placed_errors) {
+  auto& first_error = placed_errors.first_error;
   auto names_broken = [&](const pruned_region& r) -> const diagnostic* {
     for (const auto& ref : r.refs) {
       if (ref.empty() || ref.front() == '#') {
         const std::string c = pruned_component_of(ref);
         if (auto it = first_error.find(c); !c.empty() && it != first_error.end()) return it->second;
-      } else if (auto it = broken_files.find(pruned_file_name_of(ref)); it != broken_files.end()) {
+      } else if (auto it = placed_errors.broken_files.find(pruned_file_name_of(ref));
+                 it != placed_errors.broken_files.end()) {
         return it->second;
       }
     }
@@ -170,46 +186,59 @@ prune_plan plan_pruning(const node& root, const std::string& display,
   };
   for (bool changed = true; changed;) {
     changed = false;
-    for (const auto& c : components) {
+    for (const auto& c : parts.components) {
       if (first_error.count(c.pointer)) continue;
       if (const diagnostic* d = names_broken(c)) {
-        mark(c.pointer, *d);
+        placed_errors.mark(c.pointer, *d);
         changed = true;
       }
     }
   }
-  for (const auto& op : operations) {
+  for (const auto& op : parts.operations) {
     if (first_error.count(op.r.pointer)) continue;
-    if (const diagnostic* d = names_broken(op.r)) mark(op.r.pointer, *d);
+    if (const diagnostic* d = names_broken(op.r)) placed_errors.mark(op.r.pointer, *d);
   }
-  for (const auto& item : path_items) {  // a path item by $ref names its operations' component
+  // A path item by $ref names its operations' component.
+  for (const auto& item : parts.path_items) {
     if (first_error.count(item.pointer)) continue;
     const bool has_operations = std::any_of(
-        operations.begin(), operations.end(),
-        [&](const auto& op) { return path_items[op.path_item].pointer == item.pointer; });
+        parts.operations.begin(), parts.operations.end(),
+        [&](const auto& op) { return parts.path_items[op.path_item].pointer == item.pointer; });
     if (has_operations) continue;
-    if (const diagnostic* d = names_broken(item)) mark(item.pointer, *d);
+    if (const diagnostic* d = names_broken(item)) placed_errors.mark(item.pointer, *d);
   }
-  // An error in another file that nothing here names cannot be taken out.
-  for (const auto& [file, d] : broken_files) {
+}
+
+/// True when some part here names every other file with an error, so that
+/// taking the parts out takes those errors out too.
+bool pruned_foreign_errors_taken(const pruned_parts& parts, const pruned_errors& placed_errors) {
+  bool complete = true;
+  for (const auto& [file, d] : placed_errors.broken_files) {
     const auto named = [&, &file = file](const pruned_region& r) {
       return std::any_of(r.refs.begin(), r.refs.end(), [&](const std::string& ref) {
         return !ref.empty() && ref.front() != '#' && pruned_file_name_of(ref) == file;
       });
     };
-    const bool taken = std::any_of(components.begin(), components.end(), named) ||
-                       std::any_of(operations.begin(), operations.end(),
+    const bool taken = std::any_of(parts.components.begin(), parts.components.end(), named) ||
+                       std::any_of(parts.operations.begin(), parts.operations.end(),
                                    [&](const pruned_operation& op) { return named(op.r); });
-    if (!taken) plan.complete = false;
+    if (!taken) complete = false;
   }
+  return complete;
+}
 
-  for (const auto& op : operations) {
+/// The parts to take out, each with its first error: operations, then path
+/// items, then components.
+void pruned_list_parts(const pruned_parts& parts, const pruned_errors& placed_errors,
+                       prune_plan& plan) {
+  const auto& first_error = placed_errors.first_error;
+  for (const auto& op : parts.operations) {
     auto it = first_error.find(op.r.pointer);
     if (it == first_error.end()) continue;
     plan.pointers.push_back(op.r.pointer);
     plan.parts.push_back({op.method_path, op.operation_id, true, *it->second});
   }
-  for (const auto& item : path_items) {
+  for (const auto& item : parts.path_items) {
     auto it = first_error.find(item.pointer);
     if (it == first_error.end()) continue;
     plan.pointers.push_back(item.pointer);
@@ -220,12 +249,30 @@ prune_plan plan_pruning(const node& root, const std::string& display,
     }
     plan.parts.push_back({"every operation of path " + path, "", true, *it->second});
   }
-  for (const auto& c : components) {
+  for (const auto& c : parts.components) {
     auto it = first_error.find(c.pointer);
     if (it == first_error.end()) continue;
     plan.pointers.push_back(c.pointer);
     plan.parts.push_back({"#" + c.pointer, "", false, *it->second});
   }
+}
+
+}  // namespace
+
+prune_plan plan_pruning(const node& root, const std::string& display,
+                        const std::vector<diagnostic>& errors) {
+  prune_plan plan;
+  pruned_parts parts;
+  if (const node& paths = root.get("paths"); paths.is_map()) pruned_collect_paths(paths, parts);
+  if (const node& comps = root.get("components"); comps.is_map()) {
+    pruned_collect_components(comps, parts);
+  }
+  pruned_errors placed_errors;
+  if (!pruned_place_errors(parts, display, errors, placed_errors)) plan.complete = false;
+  pruned_spread_breakage(parts, placed_errors);
+  // An error in another file that nothing here names cannot be taken out.
+  if (!pruned_foreign_errors_taken(parts, placed_errors)) plan.complete = false;
+  pruned_list_parts(parts, placed_errors, plan);
   return plan;
 }
 
