@@ -45,6 +45,33 @@ harness::run_report with_reach() {
   return r;
 }
 
+// On an RPC-style API most operations may be ones safe mode never sends:
+// past eight, they are named on one line (each has its "not run" line),
+// while the other reasons are still listed one by one.
+TEST(reach, many_operations_never_sent_in_this_write_mode_are_one_line) {
+  for (const int count : {2, 10}) {
+    auto r = with_reach();
+    for (int k = 0; k < count; ++k) {
+      harness::operation_reach held;
+      held.operation_id = "action" + std::to_string(k);
+      held.method_path = "POST /action" + std::to_string(k);
+      held.auth_model = "jwt ($JWT)";
+      held.why =
+          "not sent: safe mode: POST /action" + std::to_string(k) + " is not documented to create";
+      r.reach.push_back(held);
+    }
+    const std::string text = reports::reach_text(r);
+    EXPECT_NE(text.find("deleteItem as jwt ($JWT): refused"), std::string::npos) << text;
+    const bool one_line =
+        text.find(std::to_string(count) +
+                  " never sent in this write mode (see Not run for why): "
+                  "action0 as jwt ($JWT), action1 as jwt ($JWT)") != std::string::npos;
+    const bool each = text.find("action1 as jwt ($JWT): not sent: safe mode") != std::string::npos;
+    EXPECT_EQ(one_line, count == 10) << text;
+    EXPECT_EQ(each, count == 2) << text;
+  }
+}
+
 TEST(reach, every_format_says_what_was_reached_and_why_not) {
   const auto r = with_reach();
   const std::string text = reports::reach_text(r);
