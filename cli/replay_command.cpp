@@ -169,14 +169,7 @@ fs::path replay_spec_path(const replay_options& opts, const reports::har_reader&
 void describe_replay(harness::run_info& info, const fs::path& spec_path,
                      const openapi::api_spec& api, const profile::target& target,
                      const replay_options& opts, bool in_process_reference, std::uint64_t seed) {
-  info.tool_version = CONFORM_VERSION;
-  info.spec_file = spec_path.string();
-  info.spec_title = api.title;
-  info.spec_version = api.version;
-  info.spec_hash = api.hash;
-  info.target = target.base_url.to_string();
-  info.in_process_reference = in_process_reference;
-  info.profile_file = opts.profile;
+  describe_target(info, spec_path.string(), api, target, in_process_reference, opts.profile);
   info.workers = 1;
   info.seed = seed;  // the recorded run's, as its console said it
   info.started_at = utc_now();

@@ -427,15 +427,8 @@ void describe_run(harness::run_config& config, const run_options& opts,
                   const openapi::api_spec& api, const fs::path& spec_path,
                   const profile::target& target, bool in_process_reference) {
   auto& info = config.info;
-  info.tool_version = CONFORM_VERSION;
+  describe_target(info, spec_path.string(), api, target, in_process_reference, opts.profile);
   info.seed = config.seed;
-  info.spec_file = spec_path.string();
-  info.spec_title = api.title;
-  info.spec_version = api.version;
-  info.spec_hash = api.hash;
-  info.target = target.base_url.to_string();
-  info.in_process_reference = in_process_reference;
-  info.profile_file = opts.profile;
   info.target_arguments = target_arguments(opts, api, target);
   if (opts.spec != run_options{}.spec) info.spec_argument = opts.spec;
   info.examples = opts.examples;

@@ -75,4 +75,17 @@ http::client_options client_options_for(const profile::target& target, double ti
   return opts;
 }
 
+void describe_target(harness::run_info& info, const std::string& spec_file,
+                     const openapi::api_spec& api, const profile::target& target,
+                     bool in_process_reference, const std::string& profile_file) {
+  info.tool_version = CONFORM_VERSION;
+  info.spec_file = spec_file;
+  info.spec_title = api.title;
+  info.spec_version = api.version;
+  info.spec_hash = api.hash;
+  info.target = target.base_url.to_string();
+  info.in_process_reference = in_process_reference;
+  info.profile_file = profile_file;
+}
+
 }  // namespace conform::cli

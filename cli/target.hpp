@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/source.hpp"
+#include "harness/run_report.hpp"
 #include "http/client.hpp"
 #include "openapi/model.hpp"
 #include "profile/profile.hpp"
@@ -46,5 +47,12 @@ void print_diagnostics(const std::vector<core::diagnostic>& diags, std::ostream&
 /// The client options for `target`: its client certificates and CA, and
 /// the timeouts of `timeout_seconds` (connecting within 10 s at most).
 http::client_options client_options_for(const profile::target& target, double timeout_seconds);
+
+/// What a report states of the description and the target, the same for
+/// `run` and `replay`: the tool version, the description's file, title,
+/// version and hash, the target's base URL, and the profile file.
+void describe_target(harness::run_info& info, const std::string& spec_file,
+                     const openapi::api_spec& api, const profile::target& target,
+                     bool in_process_reference, const std::string& profile_file);
 
 }  // namespace conform::cli
