@@ -26,6 +26,7 @@ packages=(
   librapidcheck-dev libcpp-httplib-dev libyaml-cpp-dev
   libssl-dev
   libpcre2-dev       # `pattern` keywords, with match and depth limits
+  libtcmalloc-minimal4  # the program's allocator (CONFORM_TCMALLOC, docs/performance.md)
   ca-certificates    # https:// targets: the system's trusted CAs (absent on a minimal image)
   ccache             # scripts/build.sh compiles through it when present: rebuilds in seconds
 )
