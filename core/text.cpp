@@ -3,6 +3,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <system_error>
 
 namespace conform::core {
@@ -157,6 +159,16 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
 
 bool is_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
+    // Plain ASCII eight bytes at a time: most text is, and each byte of it
+    // is a sequence of its own.
+    if (i + 8 <= text.size()) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, text.data() + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
     const std::size_t n = utf8_sequence_length(text, i);
     if (n == 0) return false;
     i += n;

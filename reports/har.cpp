@@ -6,7 +6,10 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <map>
 
@@ -33,42 +36,222 @@ std::string har_text_of(std::string_view s) {
   return out;
 }
 
+/// JSON text appended straight to one buffer, members in the order they are
+/// written (as boost::json::serialize writes an object of them, but for
+/// numbers with a fraction: "0.25", not "2.5E-1"), without building the
+/// object first: an entry's tree of a few dozen allocations cost more than
+/// the request it records.
+class har_json {
+ public:
+  /// Appends to `out`; what it wrote is there once `finish()` was called.
+  explicit har_json(std::string& out) : out_(out), len_(out.size()) {}
+  har_json(const har_json&) = delete;
+  har_json& operator=(const har_json&) = delete;
+  void finish() { out_.resize(len_); }
+
+  void open_object() { open('{'); }
+  void close_object() { close('}'); }
+  void open_array() { open('['); }
+  void close_array() { close(']'); }
+  /// A member's key (one of this file's names, which need no escaping); its
+  /// value is the next thing written.
+  void key(std::string_view k) {
+    separate();
+    put('"');
+    put(k);
+    put("\":");
+    after_key_ = true;
+  }
+  /// A string as it is (boost::json passes bytes through, escaping only
+  /// quotes, backslashes and control characters).
+  void raw_string(std::string_view v) {
+    separate();
+    escaped(v);
+  }
+  /// A string with each invalid UTF-8 byte as U+FFFD (har_text_of).
+  void text(std::string_view v) {
+    if (core::is_utf8(v)) {
+      raw_string(v);
+    } else {
+      raw_string(har_text_of(v));
+    }
+  }
+  template <typename N>
+  void number(N v) {
+    separate();
+    char buf[32];
+    put(std::string_view(
+        buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf)));
+  }
+  /// Two strings as one, as they are.
+  void raw_string_of(std::string_view a, std::string_view b) {
+    separate();
+    escaped(a, b);
+  }
+  /// A member whose value is a string as it is.
+  void member(std::string_view k, std::string_view v) {
+    key(k);
+    raw_string(v);
+  }
+  void text_member(std::string_view k, std::string_view v) {
+    key(k);
+    text(v);
+  }
+  template <typename N>
+  void number_member(std::string_view k, N v) {
+    key(k);
+    number(v);
+  }
+
+ private:
+  // The buffer grows ahead of what is written (len_), 2 KiB at a time (its
+  // capacity doubles as a string's does): one size check per piece, not one
+  // per character.
+  void room(std::size_t n) {
+    if (len_ + n > out_.size()) out_.resize(len_ + n + 2048);
+  }
+  void put(std::string_view v) {
+    room(v.size());
+    std::memcpy(out_.data() + len_, v.data(), v.size());
+    len_ += v.size();
+  }
+  void put(char c) {
+    room(1);
+    out_[len_++] = c;
+  }
+  void separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (depth_ == 0 || depth_ > kDepth) return;  // an entry nests four deep
+    if (!first_[depth_ - 1]) put(',');
+    first_[depth_ - 1] = false;
+  }
+  void open(char c) {
+    separate();
+    put(c);
+    if (depth_ < kDepth) first_[depth_] = true;
+    ++depth_;
+  }
+  void close(char c) {
+    put(c);
+    --depth_;
+  }
+  void escaped(std::string_view s) {
+    put('"');
+    escape_into(s);
+    put('"');
+  }
+  void escaped(std::string_view a, std::string_view b) {
+    put('"');
+    escape_into(a);
+    escape_into(b);
+    put('"');
+  }
+  void escape_into(std::string_view s) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::size_t run = 0;  // the start of the bytes not yet appended
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      // Eight bytes at a time while none of them needs escaping.
+      while (i + 8 <= s.size() && !needs_escape(s.data() + i)) i += 8;
+      if (i >= s.size()) break;
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (!kEscapes[c]) continue;
+      put(s.substr(run, i - run));
+      run = i + 1;
+      const char two[2] = {'\\', kShort[c]};
+      if (two[1] != 0) {
+        put(std::string_view(two, 2));
+      } else {
+        const char six[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+        put(std::string_view(six, 6));
+      }
+    }
+    put(s.substr(run));
+  }
+
+  /// Whether any of the eight bytes at `p` is a control character, '"' or
+  /// '\\' (a byte is below 0x20 when subtracting 0x20 borrows into its top
+  /// bit while its own top bit is clear; equal to c when x ^ c is zero).
+  static bool needs_escape(const char* p) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+    std::uint64_t x = 0;
+    std::memcpy(&x, p, 8);
+    const auto zero_byte = [&](std::uint64_t v) { return (v - ones) & ~v & tops; };
+    return (((x - 0x20 * ones) & ~x & tops) | zero_byte(x ^ ('"' * ones)) |
+            zero_byte(x ^ ('\\' * ones))) != 0;
+  }
+
+  static constexpr std::size_t kDepth = 8;
+  /// The bytes a JSON string escapes: control characters, '"' and '\\'.
+  static constexpr std::array<bool, 256> kEscapes = [] {
+    std::array<bool, 256> t{};
+    for (std::size_t c = 0; c < 0x20; ++c) t[c] = true;
+    t['"'] = t['\\'] = true;
+    return t;
+  }();
+  /// The escapes of two characters (0: written as \u00XX).
+  static constexpr std::array<char, 256> kShort = [] {
+    std::array<char, 256> t{};
+    t['"'] = '"';
+    t['\\'] = '\\';
+    t['\b'] = 'b';
+    t['\f'] = 'f';
+    t['\n'] = 'n';
+    t['\r'] = 'r';
+    t['\t'] = 't';
+    return t;
+  }();
+  std::string& out_;
+  std::size_t len_;          // what is written of out_
+  bool first_[kDepth] = {};  // per open container: nothing written in it yet
+  std::size_t depth_ = 0;
+  bool after_key_ = false;
+};
+
 /// A body as HAR text: as it is when UTF-8, else base64 with `encoding`.
-void har_put_text(json::object& o, const std::string& body) {
+void har_put_text(har_json& w, const std::string& body) {
   if (core::is_utf8(body)) {
-    o["text"] = body;
+    w.member("text", body);
   } else {
-    o["text"] = core::base64_encode(body);
-    o["encoding"] = "base64";
+    w.member("text", core::base64_encode(body));
+    w.member("encoding", "base64");
   }
 }
 
-json::array har_headers_of(const std::vector<std::pair<std::string, std::string>>& headers) {
-  json::array out;
-  for (const auto& [name, value] : headers) {
-    out.push_back(json::object{{"name", har_text_of(name)}, {"value", har_text_of(value)}});
+template <typename Headers>
+void har_headers(har_json& w, const Headers& headers) {
+  w.key("headers");
+  w.open_array();
+  for (const auto& h : headers) {
+    w.open_object();
+    w.text_member("name", h.first);
+    w.text_member("value", h.second);
+    w.close_object();
   }
-  return out;
+  w.close_array();
 }
 
-json::array har_query_of(std::string_view target) {
-  json::array out;
+void har_query(har_json& w, std::string_view target) {
+  w.key("queryString");
+  w.open_array();
   const std::size_t q = target.find('?');
-  if (q == std::string_view::npos) return out;
-  std::string_view rest = target.substr(q + 1);
+  std::string_view rest = q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
   while (!rest.empty()) {
     const std::size_t amp = rest.find('&');
     const std::string_view pair = rest.substr(0, amp);
     const std::size_t eq = pair.find('=');
-    out.push_back(json::object{
-        {"name", har_text_of(core::percent_decode(pair.substr(0, eq), true))},
-        {"value", eq == std::string_view::npos
-                      ? std::string()
-                      : har_text_of(core::percent_decode(pair.substr(eq + 1), true))}});
+    w.open_object();
+    w.text_member("name", core::percent_decode(pair.substr(0, eq), true));
+    w.text_member("value", eq == std::string_view::npos
+                               ? std::string()
+                               : core::percent_decode(pair.substr(eq + 1), true));
+    w.close_object();
     if (amp == std::string_view::npos) break;
     rest = rest.substr(amp + 1);
   }
-  return out;
+  w.close_array();
 }
 
 std::string har_rfc3339_ms(std::chrono::system_clock::time_point t) {
@@ -103,98 +286,151 @@ std::string har_comment_of(const harness::recorded_exchange& e) {
   if (!e.verdicts.empty()) out += "; " + std::to_string(passed) + " checks passed";
   if (!failed.empty()) out += "; failed " + failed;
   if (!e.response) out += "; no answer: " + e.error;
-  return har_text_of(out);
+  return out;
+}
+
+void har_request(har_json& w, const harness::recorded_exchange& e) {
+  w.key("request");
+  w.open_object();
+  w.member("method", http::method_name(e.request));
+  w.key("url");
+  if (core::is_utf8(e.base_url) && core::is_utf8(e.request.target)) {
+    w.raw_string_of(e.base_url, e.request.target);
+  } else {
+    w.text(e.base_url + e.request.target);
+  }
+  w.member("httpVersion", "HTTP/1.1");
+  w.key("cookies");
+  w.open_array();
+  w.close_array();
+  har_headers(w, e.request.headers);
+  har_query(w, e.request.target);
+  w.number_member("headersSize", std::int64_t{-1});
+  w.number_member("bodySize", static_cast<std::int64_t>(e.request.body.size()));
+  if (!e.request.body.empty()) {
+    w.key("postData");
+    w.open_object();
+    const std::string* type = e.request.find_header("Content-Type");
+    w.text_member("mimeType", type ? *type : std::string());
+    har_put_text(w, e.request.body);
+    w.close_object();
+  }
+  w.close_object();
+}
+
+struct har_name_value {
+  const std::string& first;
+  const std::string& second;
+};
+
+void har_response(har_json& w, const harness::recorded_exchange& e) {
+  w.key("response");
+  w.open_object();
+  const http::response* r = e.response ? &*e.response : nullptr;
+  w.number_member("status", static_cast<std::int64_t>(r ? r->status : 0));
+  w.member("statusText", "");
+  w.member("httpVersion", r && r->version == 10 ? "HTTP/1.0" : "HTTP/1.1");
+  w.key("cookies");
+  w.open_array();
+  w.close_array();
+  std::vector<har_name_value> headers;
+  if (r) {
+    headers.reserve(r->headers.size());
+    for (const auto& h : r->headers) headers.push_back({h.name, h.value});
+  }
+  har_headers(w, headers);
+  w.key("content");
+  w.open_object();
+  w.number_member("size", static_cast<std::int64_t>(r ? r->body.size() : 0));
+  const std::string* type = r ? r->find(http::field::content_type) : nullptr;
+  w.text_member("mimeType", type ? *type : std::string());
+  if (r) har_put_text(w, r->body);
+  w.close_object();
+  const std::string* location = r ? r->find(http::field::location) : nullptr;
+  w.text_member("redirectURL", location ? *location : std::string());
+  w.number_member("headersSize", std::int64_t{-1});
+  w.number_member("bodySize", r ? static_cast<std::int64_t>(r->body.size()) : std::int64_t{-1});
+  w.close_object();
+}
+
+void har_timings(har_json& w, double total, double connect) {
+  w.key("timings");
+  w.open_object();
+  w.number_member("blocked", std::int64_t{-1});
+  w.number_member("dns", std::int64_t{-1});
+  w.number_member("connect", connect);
+  w.number_member("send", std::int64_t{0});
+  w.number_member("wait", connect > 0 ? std::max(0.0, total - connect) : total);
+  w.number_member("receive", std::int64_t{0});
+  w.number_member("ssl", std::int64_t{-1});
+  w.close_object();
+}
+
+void har_conform(har_json& w, const harness::recorded_exchange& e, std::uint64_t seq) {
+  w.key("_conform");
+  w.open_object();
+  w.number_member("seq", seq);
+  w.member("phase", e.phase);
+  w.member("operation_id", e.operation_id);
+  w.member("method_path", e.method_path);
+  w.member("auth_model", e.auth_model);
+  w.text_member("mode", e.mode);
+  w.member("mutation", e.mutation);
+  w.text_member("where", e.where);
+  w.text_member("target", e.request.target);
+  w.number_member("retries_429", std::uint64_t{e.retries_429});
+  w.key("secrets");
+  w.open_array();
+  for (const auto& s : e.secrets) w.raw_string(s);
+  w.close_array();
+  w.key("verdicts");
+  w.open_array();
+  for (const auto& v : e.verdicts) {
+    w.open_object();
+    w.member("check", v.check);
+    w.member("verdict", harness::to_string(v.what));
+    if (!v.cause.empty()) w.text_member("cause", v.cause);
+    if (!v.expected.empty()) w.text_member("expected", v.expected);
+    if (!v.seen.empty()) w.text_member("seen", v.seen);
+    w.close_object();
+  }
+  w.close_array();
+  if (!e.request.client_identity.empty()) {
+    w.member("client_certificate", e.request.client_identity);
+  }
+  if (!e.response) w.text_member("error", e.error);
+  w.close_object();
+}
+
+/// Appends the entry of `e` to `out`.
+void write_har_entry(std::string& out, const harness::recorded_exchange& e, std::uint64_t seq) {
+  double total = 0, connect = -1;
+  if (e.response) {
+    total = har_ms_of(e.response->time.total);
+    if (!e.response->reused_connection) connect = har_ms_of(e.response->time.connect);
+  }
+  har_json w(out);
+  w.open_object();
+  w.member("startedDateTime", har_rfc3339_ms(e.started));
+  w.number_member("time", total);
+  har_request(w, e);
+  har_response(w, e);
+  w.key("cache");
+  w.open_object();
+  w.close_object();
+  har_timings(w, total, connect);
+  w.text_member("comment", har_comment_of(e));
+  har_conform(w, e, seq);
+  w.close_object();
+  w.finish();
 }
 
 }  // namespace
 
 std::string har_entry(const harness::recorded_exchange& e, std::uint64_t seq) {
-  const std::string method(http::method_name(e.request));
-  json::object request{
-      {"method", method},
-      {"url", har_text_of(e.base_url + e.request.target)},
-      {"httpVersion", "HTTP/1.1"},
-      {"cookies", json::array{}},
-      {"headers", har_headers_of(e.request.headers)},
-      {"queryString", har_query_of(e.request.target)},
-      {"headersSize", -1},
-      {"bodySize", static_cast<std::int64_t>(e.request.body.size())},
-  };
-  if (!e.request.body.empty()) {
-    json::object post{{"mimeType", har_text_of(e.request.find_header("Content-Type")
-                                                   ? *e.request.find_header("Content-Type")
-                                                   : std::string())}};
-    har_put_text(post, e.request.body);
-    request["postData"] = std::move(post);
-  }
-  json::object response{{"status", 0},
-                        {"statusText", ""},
-                        {"httpVersion", "HTTP/1.1"},
-                        {"cookies", json::array{}},
-                        {"headers", json::array{}},
-                        {"content", json::object{{"size", 0}, {"mimeType", ""}}},
-                        {"redirectURL", ""},
-                        {"headersSize", -1},
-                        {"bodySize", -1}};
-  double total = 0, connect = -1;
-  if (e.response) {
-    const http::response& r = *e.response;
-    std::vector<std::pair<std::string, std::string>> hs;
-    for (const auto& h : r.headers) hs.emplace_back(h.name, h.value);
-    const std::string* type = r.find(http::field::content_type);
-    json::object content{{"size", static_cast<std::int64_t>(r.body.size())},
-                         {"mimeType", har_text_of(type ? *type : std::string())}};
-    har_put_text(content, r.body);
-    response["status"] = r.status;
-    response["httpVersion"] = r.version == 10 ? "HTTP/1.0" : "HTTP/1.1";
-    response["headers"] = har_headers_of(hs);
-    response["content"] = std::move(content);
-    response["bodySize"] = static_cast<std::int64_t>(r.body.size());
-    if (const std::string* location = r.find(http::field::location)) {
-      response["redirectURL"] = har_text_of(*location);
-    }
-    total = har_ms_of(r.time.total);
-    if (!r.reused_connection) connect = har_ms_of(r.time.connect);
-  }
-  json::array verdicts;
-  for (const auto& v : e.verdicts) {
-    json::object o{{"check", v.check}, {"verdict", harness::to_string(v.what)}};
-    if (!v.cause.empty()) o["cause"] = har_text_of(v.cause);
-    if (!v.expected.empty()) o["expected"] = har_text_of(v.expected);
-    if (!v.seen.empty()) o["seen"] = har_text_of(v.seen);
-    verdicts.push_back(std::move(o));
-  }
-  json::object conform{{"seq", seq},
-                       {"phase", e.phase},
-                       {"operation_id", e.operation_id},
-                       {"method_path", e.method_path},
-                       {"auth_model", e.auth_model},
-                       {"mode", har_text_of(e.mode)},
-                       {"mutation", e.mutation},
-                       {"where", har_text_of(e.where)},
-                       {"target", har_text_of(e.request.target)},
-                       {"retries_429", e.retries_429},
-                       {"secrets", json::value_from(e.secrets)},
-                       {"verdicts", std::move(verdicts)}};
-  if (!e.request.client_identity.empty()) conform["client_certificate"] = e.request.client_identity;
-  if (!e.response) conform["error"] = har_text_of(e.error);
-  json::object entry{
-      {"startedDateTime", har_rfc3339_ms(e.started)},
-      {"time", total},
-      {"request", std::move(request)},
-      {"response", std::move(response)},
-      {"cache", json::object{}},
-      {"timings", json::object{{"blocked", -1},
-                               {"dns", -1},
-                               {"connect", connect},
-                               {"send", 0},
-                               {"wait", connect > 0 ? std::max(0.0, total - connect) : total},
-                               {"receive", 0},
-                               {"ssl", -1}}},
-      {"comment", har_comment_of(e)},
-      {"_conform", std::move(conform)},
-  };
-  return json::serialize(entry);
+  std::string out;
+  write_har_entry(out, e, seq);
+  return out;
 }
 
 bool har_file::open(const har_log_info& info) {
@@ -217,13 +453,25 @@ bool har_file::open(const har_log_info& info) {
 
 void har_file::add(const harness::recorded_exchange& e) {
   if (!error_.empty() || !out_.is_open()) return;
-  out_ << (entries_ == 0 ? "\n" : ",\n") << har_entry(e, entries_);
+  // Entries gather in one buffer, written a quarter of a megabyte at a
+  // time: a stream writes anything over a kilobyte at once, one system call
+  // per entry.
+  pending_ += entries_ == 0 ? "\n" : ",\n";
+  write_har_entry(pending_, e, entries_);
   ++entries_;
+  if (pending_.size() >= kFlushBytes) flush();
+}
+
+void har_file::flush() {
+  if (pending_.empty()) return;
+  out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
+  pending_.clear();
   if (!out_) error_ = "cannot write '" + path_ + "' (disk full?)";
 }
 
 bool har_file::close(const std::string& comment) {
   if (!out_.is_open()) return error_.empty();
+  flush();
   out_ << "\n],\"comment\":" << json::serialize(json::value(har_text_of(comment))) << "}}\n";
   out_.close();
   if (!out_ && error_.empty()) error_ = "cannot write '" + path_ + "'";

@@ -49,6 +49,9 @@ class har_file {
   std::ofstream out_;
   std::uint64_t entries_ = 0;
   std::string error_;
+  void flush();
+  static constexpr std::size_t kFlushBytes = 256 * 1024;
+  std::string pending_;  // entries not yet written to the file
 };
 
 /// The HAR entry of `e` as one line of JSON (without a trailing newline).

@@ -37,6 +37,25 @@ TEST(utf8, invalid_bytes_are_escaped_and_valid_text_kept) {
   EXPECT_EQ(escape_invalid_utf8("bell\x07\ttab\n\x1b[2J\r", true), "bell\\x07\ttab\n\\x1b[2J\\x0d");
 }
 
+// is_utf8 skips plain ASCII eight bytes at a time: a bad byte anywhere in
+// or after such a run, at any offset, is still found.
+RC_GTEST_PROP(utf8, the_check_agrees_with_decoding_sequence_by_sequence,
+              (const std::string& ascii, const std::string& bytes, unsigned at)) {
+  std::string text = ascii;
+  for (char& c : text) c = static_cast<char>(static_cast<unsigned char>(c) & 0x7f);
+  text.insert(text.size() == 0 ? 0 : at % (text.size() + 1), bytes);
+  bool decodes = true;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) {
+      decodes = false;
+      break;
+    }
+    i += n;
+  }
+  RC_ASSERT(is_utf8(text) == decodes);
+}
+
 RC_GTEST_PROP(utf8, escaping_always_gives_utf8_and_keeps_utf8_unchanged,
               (const std::string& bytes)) {
   const std::string out = escape_invalid_utf8(bytes);

@@ -3,6 +3,7 @@
 // the reader's chunk), another tool's HAR reads from its own fields, and a
 // broken file is said with the entry and the JSON pointer.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/text.hpp"
 #include "reports/har.hpp"
 #include "reports/har_read.hpp"
 
@@ -113,6 +115,63 @@ TEST(har, what_is_written_reads_back_the_same) {
   EXPECT_EQ(back[4].request.method_text, "QUERY");
   EXPECT_EQ(back[4].request.client_identity, "bank-client");
   fs::remove(file);
+}
+
+/// `s` with each byte that starts no UTF-8 sequence as U+FFFD.
+std::string replaced(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = core::utf8_sequence_length(s, i);
+    out += n == 0 ? std::string("\xEF\xBF\xBD") : s.substr(i, n);
+    i += n == 0 ? 1 : n;
+  }
+  return out;
+}
+
+// The entry is written as text straight into a buffer: whatever bytes its
+// fields hold (quotes, backslashes, control characters, UTF-8 and bytes that
+// are not), it is one line of JSON whose strings read back as written, the
+// bytes that are not UTF-8 as U+FFFD, and a body exactly.
+RC_GTEST_PROP(har, any_text_in_an_entry_reads_back_from_its_json,
+              (const std::string& header, const std::string& where, const std::string& body,
+               const std::string& seen)) {
+  auto e = sample(1);
+  e.request.headers = {{"X-Text", header}};
+  e.where = where;
+  e.request.body = body;
+  e.response->body = body;
+  e.verdicts[1].seen = seen + "x";  // never empty: an empty one is left out
+  const std::string line = har_entry(e, 3);
+  RC_ASSERT(line.find('\n') == std::string::npos);
+  boost::system::error_code ec;
+  const auto v = boost::json::parse(line, ec);
+  RC_ASSERT(!ec);
+  const auto& request = v.at("request");
+  RC_ASSERT(request.at("headers").at(0).at("value").as_string() == replaced(header));
+  RC_ASSERT(v.at("_conform").at("where").as_string() == replaced(where));
+  RC_ASSERT(v.at("_conform").at("verdicts").at(1).at("seen").as_string() == replaced(seen + "x"));
+  RC_ASSERT(v.at("_conform").at("seq").to_number<std::uint64_t>() == 3u);
+  if (!body.empty()) {
+    const auto& text = request.at("postData").at("text").as_string();
+    if (core::is_utf8(body)) {
+      RC_ASSERT(text == body);
+    } else {
+      RC_ASSERT(request.at("postData").at("encoding") == "base64");
+    }
+  }
+  RC_ASSERT(v.at("response").at("content").at("size").to_number<std::int64_t>() ==
+            static_cast<std::int64_t>(body.size()));
+}
+
+TEST(har, times_are_plain_numbers_and_minus_one_is_not_known) {
+  auto e = sample(1);
+  e.response->time.total = std::chrono::microseconds(1500);
+  e.response->reused_connection = true;
+  const auto v = boost::json::parse(har_entry(e, 0));
+  EXPECT_EQ(v.at("time").to_number<double>(), 1.5);
+  EXPECT_EQ(v.at("timings").at("connect").to_number<double>(), -1.0);
+  EXPECT_EQ(v.at("timings").at("wait").to_number<double>(), 1.5);
+  EXPECT_NE(har_entry(e, 0).find("\"time\":1.5,"), std::string::npos);
 }
 
 TEST(har, another_tools_har_reads_from_its_own_fields) {
