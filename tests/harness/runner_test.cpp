@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <mutex>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "profile/loader.hpp"
 #include "harness/engine.hpp"
@@ -22,7 +25,8 @@ struct run_result {
 };
 
 harness::run_report run_against(fault f, std::uint64_t seed = 7, unsigned workers = 2,
-                                std::uint32_t examples = 12, bool with_fixture = true) {
+                                std::uint32_t examples = 12, bool with_fixture = true,
+                                unsigned threads = 0, harness::listener* events = nullptr) {
   auto loaded = openapi::load(std::string(CONFORM_TEST_DATA_DIR) + "/mini.yaml");
   EXPECT_TRUE(loaded.ok());
   for (const auto& d : loaded.diagnostics) ADD_FAILURE() << core::to_string(d);
@@ -35,6 +39,7 @@ harness::run_report run_against(fault f, std::uint64_t seed = 7, unsigned worker
   config.seed = seed;
   config.examples = examples;
   config.max_shrinks = 16;
+  config.threads = threads;
   for (const auto& op : loaded.spec->operations) config.operations.push_back(&op);
   for (const auto& c : catalogue.all()) {
     if (c.exchange) config.checks.exchange.push_back(c.exchange);  // the per-exchange checks only
@@ -43,8 +48,32 @@ harness::run_report run_against(fault f, std::uint64_t seed = 7, unsigned worker
   opts.workers = workers;
   http::client client(p.value->base_url, opts);
   harness::listener quiet;
-  return harness::run(*loaded.spec, view, config, client, quiet);
+  return harness::run(*loaded.spec, view, config, client, events ? *events : quiet);
 }
+
+/// The generated requests of a run (coverage and random), as sent: method,
+/// target, body and headers, but for the idempotency key each send makes
+/// afresh (a run-wide nonce and a counter).
+class sent_requests final : public harness::listener {
+ public:
+  void exchange_recorded(const harness::event::exchange_recorded& e) override {
+    const auto& x = e.exchange;
+    if (x.phase != "coverage" && x.phase != "exchanges") return;
+    std::string line = std::string(http::method_name(x.request)) + " " + x.request.target;
+    for (const auto& [name, value] : x.request.headers) {
+      if (value.rfind("conform-", 0) != 0) line += "\n" + name + ": " + value;
+    }
+    line += "\n\n" + x.request.body;
+    std::lock_guard lock(mutex_);
+    requests_.insert(std::move(line));
+  }
+  bool records_exchanges() const override { return true; }
+  const std::multiset<std::string>& requests() const { return requests_; }
+
+ private:
+  std::mutex mutex_;
+  std::multiset<std::string> requests_;
+};
 
 std::set<std::string> failed_checks(const harness::run_report& r) {
   std::set<std::string> out;
@@ -181,6 +210,22 @@ TEST(runner, the_same_seed_sends_the_same_requests_whatever_the_workers) {
     EXPECT_EQ(one.failures[i].occurrences, four.failures[i].occurrences);
   }
   EXPECT_EQ(one.counts.requests, four.counts.requests);
+}
+
+// Workers are connections, and threads drive them (each thread keeping its
+// share of them in flight at once): neither count changes which requests a
+// seed sends, only who sends them and when.
+TEST(runner, a_seed_sends_the_same_requests_whatever_the_connections_and_threads) {
+  std::vector<std::multiset<std::string>> seen;
+  for (const auto& [workers, threads] : std::vector<std::pair<unsigned, unsigned>>{
+           {1, 1}, {4, 1}, {8, 1}, {8, 2}, {3, 2}}) {  // the server serves 8 connections at once
+    sent_requests events;
+    const auto r = run_against(fault::none, 41, workers, 12, true, threads, &events);
+    EXPECT_TRUE(r.failures.empty()) << workers << "/" << threads;
+    seen.push_back(events.requests());
+  }
+  ASSERT_GT(seen.front().size(), 50u);
+  for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_TRUE(seen[i] == seen.front()) << i;
 }
 
 TEST(runner, a_key_the_server_echoes_never_reaches_the_report) {
