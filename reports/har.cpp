@@ -107,16 +107,14 @@ class har_json {
   // The buffer grows ahead of what is written (len_), 2 KiB at a time (its
   // capacity doubles as a string's does): one size check per piece, not one
   // per character.
-  void room(std::size_t n) {
-    if (len_ + n > out_.size()) out_.resize(len_ + n + 2048);
-  }
-  void put(std::string_view v) {
-    room(v.size());
+  [[gnu::noinline]] void grow(std::size_t n) { out_.resize(len_ + n + 2048); }
+  [[gnu::always_inline]] void put(std::string_view v) {
+    if (len_ + v.size() > out_.size()) grow(v.size());
     std::memcpy(out_.data() + len_, v.data(), v.size());
     len_ += v.size();
   }
-  void put(char c) {
-    room(1);
+  [[gnu::always_inline]] void put(char c) {
+    if (len_ + 1 > out_.size()) grow(1);
     out_[len_++] = c;
   }
   void separate() {
@@ -254,17 +252,20 @@ void har_query(har_json& w, std::string_view target) {
   w.close_array();
 }
 
+/// "2026-11-29T12:02:49.189Z": UTC by the calendar's arithmetic (gmtime_r
+/// takes the time zone's lock on every call).
 std::string har_rfc3339_ms(std::chrono::system_clock::time_point t) {
-  const auto since = t.time_since_epoch();
-  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(since);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(since - secs).count();
-  const std::time_t tt = static_cast<std::time_t>(secs.count());
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
+  using namespace std::chrono;
+  const auto ms = floor<milliseconds>(t);
+  const auto day = floor<days>(ms);
+  const year_month_day ymd(day);
+  const hh_mm_ss<milliseconds> time(ms - day);
+  char out[40];
+  std::snprintf(out, sizeof out, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ",
+                static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                static_cast<unsigned>(ymd.day()), static_cast<int>(time.hours().count()),
+                static_cast<int>(time.minutes().count()), static_cast<int>(time.seconds().count()),
+                static_cast<int>(time.subseconds().count()));
   return out;
 }
 

@@ -172,6 +172,12 @@ TEST(har, times_are_plain_numbers_and_minus_one_is_not_known) {
   EXPECT_EQ(v.at("timings").at("connect").to_number<double>(), -1.0);
   EXPECT_EQ(v.at("timings").at("wait").to_number<double>(), 1.5);
   EXPECT_NE(har_entry(e, 0).find("\"time\":1.5,"), std::string::npos);
+  using namespace std::chrono;
+  e.started =
+      sys_days{year{2026} / 2 / 28} + hours(23) + minutes(59) + seconds(59) + milliseconds(7);
+  EXPECT_EQ(boost::json::parse(har_entry(e, 0)).at("startedDateTime"), "2026-02-28T23:59:59.007Z");
+  e.started = sys_days{year{1999} / 12 / 31} + milliseconds(999);
+  EXPECT_EQ(boost::json::parse(har_entry(e, 0)).at("startedDateTime"), "1999-12-31T00:00:00.999Z");
 }
 
 TEST(har, another_tools_har_reads_from_its_own_fields) {
