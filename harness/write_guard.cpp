@@ -173,25 +173,60 @@ const openapi::operation* operation_written(const openapi::api_spec& spec,
 
 write_guard::write_guard(const openapi::api_spec& spec, write_mode mode, std::string base_path,
                          std::set<std::string> writable)
-    : spec_(spec), mode_(mode), base_path_(std::move(base_path)), writable_(std::move(writable)) {}
+    : spec_(spec), mode_(mode), base_path_(std::move(base_path)), writable_(std::move(writable)) {
+  for (const auto& op : spec_.operations) facts_.emplace(&op, facts_for(spec_, op));
+}
+
+write_guard::op_facts write_guard::facts_for(const openapi::api_spec& spec,
+                                             const openapi::operation& op) {
+  op_facts f;
+  f.resources = resource_segments(op);
+  f.creates = creates(spec, op);
+  if (op.body) {
+    for (const auto& m : op.body->content) {
+      if (!m.schema) continue;
+      for (const auto& [name, property] : m.schema->resolved().properties) {
+        if (property && (property->writes || property->resolved().writes)) f.body_writes = true;
+      }
+    }
+  }
+  f.record_id = stateful::record_id_pointer(op);
+  return f;
+}
+
+const write_guard::op_facts& write_guard::facts(const openapi::operation& op,
+                                                op_facts& scratch) const {
+  if (const auto it = facts_.find(&op); it != facts_.end()) return it->second;
+  scratch = facts_for(spec_, op);
+  return scratch;
+}
 
 std::optional<std::string> write_guard::refusal(const openapi::operation* op,
                                                 const http::request& req) const {
   if (mode_ == write_mode::destructive || !writes(req)) return std::nullopt;
-  const std::string method(http::method_name(req));
   if (!op) op = operation_written(spec_, req);
-  const std::string path = req.target.substr(0, req.target.find('?'));
+  const std::string method(http::method_name(req));
   if (!op) {
-    return "safe mode: " + method + " " + path +
+    return "safe mode: " + method + " " + req.target.substr(0, req.target.find('?')) +
            " matches no path of the description, so what it writes to is unknown";
   }
   // The user says it only reads (--read-only), for a method the request
   // was built for: a 405 probe of another method still writes.
-  if (read_only_.count(op) > 0 && http::method_name(req) == op->method_name()) return std::nullopt;
+  if (read_only_.count(op) > 0 && method == op->method_name()) return std::nullopt;
+  op_facts scratch;
+  const op_facts& f = facts(*op, scratch);
+  // A documented create whose body names nothing it changes (the most
+  // common write of a run): what it makes is the run's.
+  if (req.method == http::verb::post && f.resources.empty() && f.creates && !f.body_writes) {
+    return std::nullopt;
+  }
   const auto where = method + " " + op->path;
-  if (auto why = body_reference_refusal(*op, req, where)) return why;
-  const auto resources = resource_segments(*op);
+  if (f.body_writes) {
+    if (auto why = body_reference_refusal(*op, req, where)) return why;
+  }
+  const auto& resources = f.resources;
   if (resources.empty()) {
+    if (req.method == http::verb::post && f.creates) return std::nullopt;  // a documented create
     // A DELETE on one named resource matches that one, whatever its query
     // says; on a collection, with or without filters, it may match many.
     const bool filtered =
@@ -289,11 +324,13 @@ void write_guard::learn(const openapi::operation* op, const http::request& req,
   if (req.method == http::verb::put && status == 201) {
     made.push_back(joined(concrete, concrete.size()));
   }
-  if (req.method == http::verb::post && op && !res.value().body.empty()) {
-    const auto pointer = stateful::record_id_pointer(*op);
+  op_facts scratch;
+  const std::string pointer =
+      req.method == http::verb::post && op ? facts(*op, scratch).record_id : std::string();
+  if (!pointer.empty() && !res.value().body.empty()) {
     boost::system::error_code ec;
     const auto body = boost::json::parse(res.value().body, ec);
-    if (!pointer.empty() && !ec) {
+    if (!ec) {
       if (const auto* v = stateful::at(body, pointer)) {
         if (auto id = stateful::text_of(*v); id && !id->empty()) {
           auto segs = concrete;

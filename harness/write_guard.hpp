@@ -19,6 +19,7 @@
 // scenarios, coverage, the random phase, shrinking), which learns what the
 // answers created. Thread-safe.
 
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -68,6 +69,19 @@ class write_guard {
   std::optional<std::string> body_reference_refusal(const openapi::operation& op,
                                                     const http::request& req,
                                                     const std::string& where) const;
+  /// What the guard asks of an operation for every request of it, worked
+  /// out once per operation of the description.
+  struct op_facts {
+    std::vector<std::size_t> resources;  // its template segments that name a resource
+    bool creates = false;                // a POST documented to create
+    bool body_writes = false;            // a body property has x-writes
+    std::string record_id;               // where a create's answer has the new id
+  };
+  static op_facts facts_for(const openapi::api_spec& spec, const openapi::operation& op);
+  /// `op`'s facts: kept ones for an operation of the description, else
+  /// worked out into `scratch`.
+  const op_facts& facts(const openapi::operation& op, op_facts& scratch) const;
+
   const openapi::api_spec& spec_;
   write_mode mode_;
   std::string base_path_;
@@ -75,6 +89,7 @@ class write_guard {
   std::set<const openapi::operation*> read_only_;
   mutable std::mutex mutex_;
   std::set<std::string> created_;
+  std::map<const openapi::operation*, op_facts> facts_;  // every operation of spec_
 };
 
 /// The ids of the fixtures `t`'s tenants mark writable.
