@@ -270,7 +270,8 @@ std::optional<std::string> write_guard::never_sent(const openapi::operation& op)
   http::request probe;
   probe.method = op.method;
   probe.method_text = op.method_name();
-  if (!writes(probe) || !resource_segments(op).empty()) return std::nullopt;
+  op_facts scratch;
+  if (!writes(probe) || !facts(op, scratch).resources.empty()) return std::nullopt;
   return without_resource(op, op.method, op.method_name() + " " + op.path, false);
 }
 

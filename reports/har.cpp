@@ -7,12 +7,13 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <charconv>
+#include <chrono>
 #include <cstdint>
-#include <cstring>
-#include <ctime>
+#include <cstdio>
 #include <map>
+#include <tuple>
+#include <vector>
 
 namespace conform::reports {
 namespace {
@@ -29,14 +30,16 @@ void har_put_text(json_text& w, const std::string& body) {
   }
 }
 
-template <typename Headers>
-void har_headers(json_text& w, const Headers& headers) {
+/// `headers` as HAR's name-value objects; `name_value(h)` gives a header's two texts.
+template <typename Headers, typename NameValue>
+void har_headers(json_text& w, const Headers& headers, NameValue name_value) {
   w.key("headers");
   w.open_array();
   for (const auto& h : headers) {
+    const auto [name, value] = name_value(h);
     w.open_object();
-    w.text_member("name", h.first);
-    w.text_member("value", h.second);
+    w.text_member("name", name);
+    w.text_member("value", value);
     w.close_object();
   }
   w.close_array();
@@ -115,7 +118,7 @@ void har_request(json_text& w, const harness::recorded_exchange& e) {
   w.key("cookies");
   w.open_array();
   w.close_array();
-  har_headers(w, e.request.headers);
+  har_headers(w, e.request.headers, [](const auto& h) { return std::tie(h.first, h.second); });
   har_query(w, e.request.target);
   w.number_member("headersSize", std::int64_t{-1});
   w.number_member("bodySize", static_cast<std::int64_t>(e.request.body.size()));
@@ -130,11 +133,6 @@ void har_request(json_text& w, const harness::recorded_exchange& e) {
   w.close_object();
 }
 
-struct har_name_value {
-  const std::string& first;
-  const std::string& second;
-};
-
 void har_response(json_text& w, const harness::recorded_exchange& e) {
   w.key("response");
   w.open_object();
@@ -145,12 +143,9 @@ void har_response(json_text& w, const harness::recorded_exchange& e) {
   w.key("cookies");
   w.open_array();
   w.close_array();
-  std::vector<har_name_value> headers;
-  if (r) {
-    headers.reserve(r->headers.size());
-    for (const auto& h : r->headers) headers.push_back({h.name, h.value});
-  }
-  har_headers(w, headers);
+  static const std::vector<http::header> no_headers;
+  har_headers(w, r ? r->headers : no_headers,
+              [](const http::header& h) { return std::tie(h.name, h.value); });
   w.key("content");
   w.open_object();
   w.number_member("size", static_cast<std::int64_t>(r ? r->body.size() : 0));
